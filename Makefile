@@ -1,0 +1,52 @@
+# Vika: `make run` and `make test` install what is missing, then build/run or test.
+# `make help` lists the targets.
+
+SHELL := /bin/bash
+TAGS := webkit2_41
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X vika/backend/cli.Version=$(VERSION)
+BIN := build/bin/vika
+export CGO_ENABLED := 1
+
+.PHONY: help deps assets bindings frontend build run test test-go test-frontend test-e2e screenshots clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
+
+deps: ## install missing Debian packages, Go modules and npm packages
+	@scripts/deps.sh
+
+assets: ## fetch and verify the runtime assets (ONNX Runtime, default embedding model)
+	@scripts/assets.sh
+
+bindings: deps ## generate the frontend's Wails bindings (frontend/wailsjs)
+	@mkdir -p frontend/dist && touch frontend/dist/.gitkeep
+	go tool wails generate module -tags $(TAGS)
+
+frontend: bindings ## build the frontend into frontend/dist
+	cd frontend && npm run build
+
+build: frontend assets ## build the desktop app into build/bin/vika
+	go tool wails build -tags $(TAGS) -ldflags "$(LDFLAGS)" -s
+
+run: build ## install what is missing, build, and open the window
+	$(BIN)
+
+test: deps assets frontend test-go test-frontend test-e2e ## install what is missing, then run every test
+	@echo "make test: all tests passed"
+
+test-go: ## go vet, then go test -race on every package
+	go vet -tags $(TAGS) ./...
+	VIKA_REQUIRE_ASSETS=1 go test -race -tags $(TAGS) -timeout 20m ./...
+
+test-frontend: ## svelte-check and Vitest
+	cd frontend && npm run check && npm test
+
+test-e2e: ## Playwright in Debian's chromium against `wails dev` under Xvfb
+	scripts/e2e.sh
+
+screenshots: build ## PNGs of the real window under Xvfb into build/screenshots
+	scripts/screenshots.sh
+
+clean: ## remove build outputs (not the installed assets)
+	rm -rf build/bin frontend/dist frontend/wailsjs

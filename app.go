@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"vika/backend/corpus"
+	"vika/backend/engine"
+)
+
+// App holds the methods bound to the frontend. Each one converts, calls the
+// engine and returns (T, error); all logic lives under backend/.
+type App struct {
+	ctx          context.Context
+	eng          *engine.Engine
+	initialFiles []string // from the command line, added once the page is ready
+}
+
+// NewApp returns the bound-method holder for eng.
+func NewApp(eng *engine.Engine) *App { return &App{eng: eng} }
+
+func (a *App) startup(ctx context.Context) { a.ctx = ctx }
+
+func (a *App) domReady(context.Context) {
+	files := a.initialFiles
+	a.initialFiles = nil
+	_, _ = a.AddFiles(files)
+}
+
+func (a *App) shutdown(context.Context) { _ = a.eng.Close() }
+
+// emitProgress forwards ingestion progress to the frontend.
+func (a *App) emitProgress(p engine.Progress) {
+	runtime.EventsEmit(a.ctx, engine.EventIngestProgress, p)
+}
+
+// AddFiles starts ingesting the files at paths and returns one job id per path.
+func (a *App) AddFiles(paths []string) ([]string, error) {
+	ids := make([]string, 0, len(paths))
+	for _, p := range paths {
+		ids = append(ids, a.eng.StartFile(p, a.emitProgress))
+	}
+	return ids, nil
+}
+
+// AddFileData starts ingesting a file whose bytes come from the webview
+// (HTML drag and drop or a file input) and returns its job id.
+func (a *App) AddFileData(name string, data []byte) (string, error) {
+	return a.eng.StartBytes(name, data, a.emitProgress), nil
+}
+
+// PickFiles opens the native dialog to choose PDFs; it returns no paths when
+// the user cancels.
+func (a *App) PickFiles() ([]string, error) {
+	paths, err := runtime.OpenMultipleFilesDialog(a.ctx, runtime.OpenDialogOptions{
+		Title:   "Add PDFs",
+		Filters: []runtime.FileFilter{{DisplayName: "PDF documents (*.pdf)", Pattern: "*.pdf;*.PDF"}},
+	})
+	if paths == nil {
+		paths = []string{}
+	}
+	return paths, err
+}
+
+// Cancel stops a running ingestion job; it reports whether the job was running.
+func (a *App) Cancel(jobID string) (bool, error) { return a.eng.Cancel(jobID), nil }
+
+// Documents lists the documents of the session.
+func (a *App) Documents() ([]corpus.Document, error) { return a.eng.Documents(a.ctx) }
+
+// RemoveDocument removes a document and its passages from the session.
+func (a *App) RemoveDocument(docID string) error { return a.eng.RemoveDocument(a.ctx, docID) }
+
+// Search returns the k passages that best match question.
+func (a *App) Search(question string, k int) ([]corpus.Hit, error) {
+	return a.eng.Search(a.ctx, question, k)
+}

@@ -1,0 +1,95 @@
+// Package corpus holds the types that flow through Vika's pipeline: documents,
+// pages, chunks and search hits. It has no behaviour beyond labelling, so every
+// stage (pdf, chunk, index, session, ingest) can depend on it without cycles.
+package corpus
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// PageType is the classification of one PDF page (see DESIGN.md).
+type PageType string
+
+const (
+	PageText         PageType = "text"
+	PageIllustrative PageType = "illustrative"
+	PageMixed        PageType = "mixed"
+	PageScanned      PageType = "scanned"
+)
+
+// Document is one PDF added to the session.
+type Document struct {
+	ID     string `json:"doc_id"` // SHA-256 of the file bytes, hex
+	File   string `json:"file"`   // original file name, used in citations
+	Label  string `json:"label"`  // display name, unique in the session (file, or file (2) for a same-named twin)
+	Bytes  int64  `json:"bytes"`
+	Pages  int    `json:"pages"`
+	Chunks int    `json:"chunks"`
+	// FailedPages lists the 1-based pages whose text could not be
+	// extracted (the rest of the document is still usable).
+	FailedPages []int `json:"failed_pages,omitempty"`
+}
+
+// Page is one page of a document, as extracted.
+type Page struct {
+	DocID  string   `json:"doc_id"`
+	Number int      `json:"page"` // 1-based PDF page index
+	Type   PageType `json:"type"`
+	Text   string   `json:"text"`
+	Width  float64  `json:"width"`           // points
+	Height float64  `json:"height"`          // points
+	Error  string   `json:"error,omitempty"` // why the text could not be extracted, if it could not
+}
+
+// Chunk is a retrievable passage. It never spans pages: CharStart and
+// CharEnd are rune offsets into its page's Text.
+type Chunk struct {
+	ID           string   `json:"chunk_id"`
+	DocID        string   `json:"doc_id"`
+	Page         int      `json:"page"`
+	CharStart    int      `json:"char_start"`
+	CharEnd      int      `json:"char_end"`
+	Text         string   `json:"text"`
+	SectionTitle string   `json:"section_title"`
+	PageType     PageType `json:"page_type"`
+	Lang         string   `json:"lang"`
+}
+
+// Hit is one search result.
+type Hit struct {
+	File    string  `json:"file"`
+	Page    int     `json:"page"`
+	ChunkID string  `json:"chunk_id"`
+	Score   float64 `json:"score"`
+	Text    string  `json:"text"`
+	Label   string  `json:"label"` // citation label, e.g. [lecture_sat.pdf p.42]
+}
+
+// MaxLabelName is the longest file name shown in a citation label.
+const MaxLabelName = 43 // as in the design's example label
+
+// CitationLabel returns the label used to cite page of the named file, e.g.
+// "[lecture_sat.pdf p.42]". Names longer than MaxLabelName runes are
+// shortened in the middle, keeping the extension.
+func CitationLabel(file string, page int) string {
+	return fmt.Sprintf("[%s p.%d]", shortName(file), page)
+}
+
+func shortName(name string) string {
+	if utf8.RuneCountInString(name) <= MaxLabelName {
+		return name
+	}
+	ext := filepath.Ext(name)
+	stem := []rune(strings.TrimSuffix(name, ext))
+	keep := MaxLabelName - utf8.RuneCountInString(ext) - 3
+	if keep < 1 {
+		keep = 1
+	}
+	if keep > len(stem) {
+		keep = len(stem)
+	}
+	return string(stem[:keep]) + "..." + ext
+}

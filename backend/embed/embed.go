@@ -1,0 +1,28 @@
+// Package embed turns text into dense vectors for retrieval.
+//
+// Embedder is what the index and the retrieval code consume. USELite is the
+// offline default: Universal Sentence Encoder lite (English, 512 dimensions,
+// unit-length output) run through ONNX Runtime, with a Go port of its
+// SentencePiece tokenizer. Its files come from package assets
+// (scripts/assets.sh installs them).
+package embed
+
+import (
+	"context"
+	"errors"
+)
+
+// Embedder maps texts to vectors of Dim() float32s, one per text, in order.
+// Implementations are safe for concurrent use; Close releases them.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	Dim() int
+	Name() string
+	Close() error
+}
+
+// Errors returned by the embedders of this package; test with errors.Is.
+var (
+	ErrClosed    = errors.New("embedder is closed")
+	ErrBadOutput = errors.New("embedding model returned an invalid vector")
+)

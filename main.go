@@ -1,0 +1,87 @@
+// Command vika is a desktop assistant for asking questions of scientific PDFs.
+//
+// Without arguments it opens the window; with PDF paths as arguments (as the
+// desktop entry's "Open with Vika" passes them) it opens the window and adds
+// them; with a subcommand (version, ingest, search) it runs headless on the
+// same engine, for scripting, tests and benchmarks.
+package main
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"vika/backend/cli"
+	"vika/backend/engine"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+func main() {
+	if len(os.Args) > 1 && !allPDFs(os.Args[1:]) {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		code := cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
+	if err := runWindow(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "vika:", err)
+		os.Exit(1)
+	}
+}
+
+// allPDFs reports whether every argument names a .pdf file.
+func allPDFs(args []string) bool {
+	for _, a := range args {
+		if !strings.EqualFold(filepath.Ext(a), ".pdf") {
+			return false
+		}
+	}
+	return true
+}
+
+// runWindow opens the window and, once the page is ready, adds files.
+func runWindow(files []string) error {
+	eng, err := engine.New(context.Background(), engine.DefaultConfig())
+	if err != nil {
+		return err
+	}
+	app := NewApp(eng)
+	app.initialFiles = files
+	return wails.Run(&options.App{
+		Title:     "Vika",
+		Width:     1280,
+		Height:    800,
+		MinWidth:  1024,
+		MinHeight: 700,
+		AssetServer: &assetserver.Options{
+			Assets: assets,
+		},
+		OnStartup:  app.startup,
+		OnDomReady: app.domReady,
+		OnShutdown: app.shutdown,
+		DragAndDrop: &options.DragAndDrop{
+			EnableFileDrop:     true,
+			DisableWebViewDrop: true,
+		},
+		Linux: &linux.Options{
+			Icon:             icon,
+			ProgramName:      "vika",
+			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
+		},
+		Bind: []interface{}{app},
+	})
+}

