@@ -1,0 +1,215 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"vika/backend/corpus"
+	"vika/backend/ingest"
+	"vika/backend/pdf"
+)
+
+// Stages of Progress.Stage.
+const (
+	StageQueued     = "queued"
+	StageValidating = ingest.StageValidating
+	StageExtracting = ingest.StageExtracting
+	StageChunking   = ingest.StageChunking
+	StageIndexing   = "indexing"
+	StageDone       = "done"
+	StageFailed     = "failed"
+	StageCancelled  = "cancelled"
+)
+
+// Progress reports a step of an add. Synchronous adds (AddFile, AddBytes)
+// report validating..indexing with an empty JobID; background jobs also
+// report queued first and end with exactly one done (Doc set), failed
+// (Error set) or cancelled event.
+type Progress struct {
+	JobID string           `json:"job_id"`
+	File  string           `json:"file"`
+	Stage string           `json:"stage"` // queued, validating, extracting, chunking, indexing, done, failed, cancelled
+	Done  int              `json:"done"`
+	Total int              `json:"total"`
+	Doc   *corpus.Document `json:"doc,omitempty"`
+	Error string           `json:"error,omitempty"`
+}
+
+// progressEvery is the minimum interval between two page-level progress
+// reports of the same stage.
+const progressEvery = 100 * time.Millisecond
+
+// AddFile reads the PDF at path and adds it under its base name. The file
+// size is checked before reading.
+func (e *Engine) AddFile(ctx context.Context, path string, progress func(Progress)) (corpus.Document, error) {
+	return e.addFile(ctx, "", path, progress)
+}
+
+// AddBytes adds a PDF given as bytes under the file name name. The same
+// bytes already in the session (same SHA-256) fail with ErrDuplicate; the
+// same name with different bytes is kept under the label "name (2)".
+// progress may be nil; it is called from the calling goroutine.
+func (e *Engine) AddBytes(ctx context.Context, name string, data []byte, progress func(Progress)) (corpus.Document, error) {
+	return e.add(ctx, "", name, data, progress)
+}
+
+func (e *Engine) addFile(ctx context.Context, jobID, path string, progress func(Progress)) (corpus.Document, error) {
+	data, err := e.readFile(path)
+	if err != nil {
+		return corpus.Document{}, err
+	}
+	return e.add(ctx, jobID, filepath.Base(path), data, progress)
+}
+
+func (e *Engine) readFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%w: %s is a folder", pdf.ErrNotPDF, filepath.Base(path))
+	}
+	lim := e.opts.Limits
+	if err := pdf.CheckSize(fi.Size(), lim); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, lim.MaxBytes+1)) // the file may grow after Stat
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
+	}
+	return data, nil
+}
+
+func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progress func(Progress)) (corpus.Document, error) {
+	name = fileName(name)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(e.ctx, cancel)() // Close cancels adds in flight
+
+	id := ingest.DocID(data)
+	release, err := e.reserve(id, name)
+	if err != nil {
+		return corpus.Document{}, err
+	}
+	defer release()
+
+	th := throttle{every: progressEvery, now: e.now}
+	report := func(stage string, done, total int) {
+		if progress != nil && th.allow(stage, done, total) {
+			progress(Progress{JobID: jobID, File: name, Stage: stage, Done: done, Total: total})
+		}
+	}
+	res, err := ingest.Run(ctx, name, data, e.opts, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
+	if err != nil {
+		return corpus.Document{}, err
+	}
+	report(StageIndexing, 0, len(res.Chunks))
+	return e.commit(ctx, res)
+}
+
+// reserve marks id as being added, failing with ErrDuplicate if it is in
+// the session or being added, or ErrClosed. release undoes it. (commit
+// checks again for a twin committed meanwhile.)
+func (e *Engine) reserve(id, name string) (release func(), err error) {
+	if err := e.checkNew(e.ctx, id); err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, ErrClosed
+	}
+	if other, ok := e.pending[id]; ok {
+		return nil, fmt.Errorf("%w as %s (still being processed)", ErrDuplicate, other)
+	}
+	e.pending[id] = name
+	e.wg.Add(1)
+	return func() {
+		e.mu.Lock()
+		delete(e.pending, id)
+		e.mu.Unlock()
+		e.wg.Done()
+	}, nil
+}
+
+// checkNew fails with ErrDuplicate if document id is in the session.
+func (e *Engine) checkNew(ctx context.Context, id string) error {
+	d, err := e.store.DocumentByID(ctx, id)
+	switch {
+	case err == nil:
+		return fmt.Errorf("%w as %s", ErrDuplicate, d.Label)
+	case errors.Is(err, ErrNotFound):
+		return nil
+	case e.isClosed():
+		return ErrClosed
+	default:
+		return err
+	}
+}
+
+// commit stores and indexes a processed document under a unique label.
+// On failure nothing of it remains, and other documents are untouched.
+func (e *Engine) commit(ctx context.Context, res ingest.Result) (corpus.Document, error) {
+	e.commitMu.Lock()
+	defer e.commitMu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return corpus.Document{}, err
+	}
+	if err := e.checkNew(ctx, res.Doc.ID); err != nil {
+		return corpus.Document{}, err
+	}
+	docs, err := e.store.Documents(ctx)
+	if err != nil {
+		return corpus.Document{}, err
+	}
+	res.Doc.Label = uniqueLabel(res.Doc.File, docs)
+	if err := e.store.AddDocument(ctx, res.Doc, res.Pages, res.Chunks); err != nil {
+		return corpus.Document{}, err
+	}
+	if err := e.lex.Add(ctx, res.Chunks); err != nil {
+		undo := context.WithoutCancel(ctx)
+		return corpus.Document{}, errors.Join(err, e.lex.DeleteDoc(undo, res.Doc.ID), e.store.DeleteDocument(undo, res.Doc.ID))
+	}
+	return res.Doc, nil
+}
+
+// fileName keeps the base name of a path-like name ("C:\\x\\a.pdf" too).
+func fileName(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || name == "." || name == ".." {
+		return "document.pdf"
+	}
+	return name
+}
+
+// throttle lets stage changes and the last step of a stage through, and
+// other steps at most once per interval.
+type throttle struct {
+	every time.Duration
+	now   func() time.Time
+	stage string
+	last  time.Time
+}
+
+func (t *throttle) allow(stage string, done, total int) bool {
+	now := t.now()
+	if stage != t.stage || done >= total || now.Sub(t.last) >= t.every {
+		t.stage, t.last = stage, now
+		return true
+	}
+	return false
+}

@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"vika/backend/corpus"
+)
+
+// StartFile adds the PDF at path in the background and returns the job
+// id. Every step, and finally one done, failed or cancelled event, goes to
+// progress, called from the job's goroutine (never concurrently for one
+// job). At most MaxJobs jobs run at once; the others wait as "queued".
+func (e *Engine) StartFile(path string, progress func(Progress)) string {
+	return e.start(filepath.Base(path), progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
+		return e.addFile(ctx, id, path, p)
+	})
+}
+
+// StartBytes is StartFile for a PDF given as bytes named name.
+func (e *Engine) StartBytes(name string, data []byte, progress func(Progress)) string {
+	return e.start(fileName(name), progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
+		return e.add(ctx, id, name, data, p)
+	})
+}
+
+// Cancel cancels a queued or running job. It returns false if the job is
+// unknown or already finished.
+func (e *Engine) Cancel(jobID string) bool {
+	e.mu.Lock()
+	cancel, ok := e.jobs[jobID]
+	e.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+type addFunc func(ctx context.Context, jobID string, progress func(Progress)) (corpus.Document, error)
+
+func (e *Engine) start(name string, progress func(Progress), run addFunc) string {
+	if progress == nil {
+		progress = func(Progress) {}
+	}
+	e.mu.Lock()
+	e.nextJob++
+	id := fmt.Sprintf("job-%d", e.nextJob)
+	if e.closed {
+		e.mu.Unlock()
+		progress(Progress{JobID: id, File: name, Stage: StageFailed, Error: ErrClosed.Error()})
+		return id
+	}
+	ctx, cancel := context.WithCancel(e.ctx)
+	e.jobs[id] = cancel
+	e.wg.Add(1)
+	e.mu.Unlock()
+
+	progress(Progress{JobID: id, File: name, Stage: StageQueued})
+	go func() {
+		defer e.wg.Done()
+		doc, err := e.runJob(ctx, id, progress, run)
+		e.mu.Lock()
+		delete(e.jobs, id)
+		e.mu.Unlock()
+		cancel()
+		final := Progress{JobID: id, File: name, Stage: StageDone, Done: 1, Total: 1}
+		switch {
+		case err == nil:
+			final.Doc = &doc
+		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+			final.Stage, final.Error = StageCancelled, "cancelled"
+		default:
+			final.Stage, final.Error, final.Done = StageFailed, err.Error(), 0
+		}
+		progress(final)
+	}()
+	return id
+}
+
+// runJob waits for a slot, then runs the add.
+func (e *Engine) runJob(ctx context.Context, id string, progress func(Progress), run addFunc) (corpus.Document, error) {
+	select {
+	case e.slots <- struct{}{}:
+	case <-ctx.Done():
+		return corpus.Document{}, ctx.Err()
+	}
+	defer func() { <-e.slots }()
+	return run(ctx, id, progress)
+}

@@ -1,0 +1,203 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"vika/backend/corpus"
+)
+
+func newIndex(t *testing.T, chunks ...corpus.Chunk) *Lexical {
+	t.Helper()
+	l, err := NewLexical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	if err := l.Add(context.Background(), chunks); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func ids(hits []Scored) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.ChunkID)
+	}
+	return out
+}
+
+// TestBM25Score computes bleve's BM25 by hand for a tiny corpus. TF-IDF
+// (bleve's default, and what NewMemOnly silently gives) scores d1 about
+// 0.82 here, and would rank differently.
+func TestBM25Score(t *testing.T) {
+	l := newIndex(t,
+		corpus.Chunk{ID: "d1", DocID: "a", Text: "zebra zebra lion"},
+		corpus.Chunk{ID: "d2", DocID: "a", Text: "zebra tiger tiger tiger"},
+		corpus.Chunk{ID: "d3", DocID: "b", Text: "lion tiger"},
+	)
+	got, err := l.Search(context.Background(), "zebra", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, df = 3.0, 2.0
+	idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+	avg := math.Ceil(3.0 / n) // bleve: distinct terms (zebra, lion, tiger) / documents
+	bm25 := func(freq, length float64) float64 {
+		tf := math.Sqrt(freq)
+		return idf * tf * K1 / (tf + K1*(1-B+B*length/avg))
+	}
+	want := []Scored{{"d1", bm25(2, 3)}, {"d2", bm25(1, 4)}}
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-6 })); diff != "" {
+		t.Errorf("BM25 scores (-hand +bleve):\n%s", diff)
+	}
+}
+
+// TestBM25Saturation checks a property TF-IDF violates: in two chunks of
+// equal length, 16 occurrences of a term score exactly 4x one occurrence
+// under TF-IDF (sqrt tf, same norm); BM25 saturates well below that.
+func TestBM25Saturation(t *testing.T) {
+	filler := strings.Repeat("alpha beta gamma delta ", 4)
+	l := newIndex(t,
+		corpus.Chunk{ID: "once", DocID: "a", Text: "quasar " + strings.Repeat("omega ", 15) + filler},
+		corpus.Chunk{ID: "many", DocID: "a", Text: strings.Repeat("quasar ", 16) + filler},
+		corpus.Chunk{ID: "none", DocID: "a", Text: filler},
+	)
+	got, err := l.Search(context.Background(), "quasar", 10)
+	if err != nil || len(got) != 2 || got[0].ChunkID != "many" {
+		t.Fatalf("hits = %v, %v", got, err)
+	}
+	if ratio := got[0].Score / got[1].Score; ratio > 3.5 {
+		t.Errorf("score ratio many/once = %.2f; BM25 saturates (TF-IDF: 4)", ratio)
+	}
+}
+
+func TestSearchRanksAndStems(t *testing.T) {
+	l := newIndex(t,
+		corpus.Chunk{ID: "c1", DocID: "a", Text: "The zebras were grazing near the river."},
+		corpus.Chunk{ID: "c2", DocID: "a", Text: "Lions hunt at night. A zebra is fast."},
+		corpus.Chunk{ID: "c3", DocID: "b", Text: "Statistics of sampling distributions."},
+	)
+	got, err := l.Search(context.Background(), "zebra grazing", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"c1", "c2"}, ids(got)); diff != "" {
+		t.Errorf("ids (-want +got):\n%s", diff)
+	}
+	if got, _ := l.Search(context.Background(), "zebra", 1); len(got) != 1 {
+		t.Errorf("k=1 returned %d hits", len(got))
+	}
+}
+
+func TestSearchSpecialCharacters(t *testing.T) {
+	l := newIndex(t, corpus.Chunk{ID: "c1", DocID: "a", Text: "The zebra: a striped animal (Equus quagga)."})
+	queries := []string{
+		`"zebra"`, `zebra:animal`, `text:zebra`, `+zebra -lion`, `(zebra)`, `zebra AND NOT lion`,
+		`zebra~2`, `zebra^3`, `zeb*`, `z?bra`, `/zeb.*/`, `\zebra\`, `{zebra TO lion]`, `"unclosed`,
+		`:`, `::`, `-`, `+`, `"`, `()`, `[]`, `a:b:c`, `doc:a`, `_id:c1`, `élève`, `🦓 zebra`, ``, `   `, `the of and`,
+		strings.Repeat("zebra ", 500),
+	}
+	for _, q := range queries {
+		got, err := l.Search(context.Background(), q, 5)
+		if err != nil {
+			t.Errorf("Search(%q) error: %v", q, err)
+			continue
+		}
+		_ = got
+	}
+	// Operators are plain text. ("zebra:animal" is one token for the
+	// Unicode word breaker, so it finds nothing, without error.)
+	for _, q := range []string{`"zebra"`, `+zebra -lion`, `(zebra)`, `zebra AND NOT lion`, `zebra^3`, `🦓 zebra`, `"unclosed zebra`} {
+		if got, _ := l.Search(context.Background(), q, 5); len(got) != 1 {
+			t.Errorf("Search(%q) = %v, want c1", q, got)
+		}
+	}
+	for _, q := range []string{``, `   `, `the of and`, `:`} {
+		if got, _ := l.Search(context.Background(), q, 5); len(got) != 0 {
+			t.Errorf("Search(%q) = %v, want no hit", q, got)
+		}
+	}
+}
+
+func TestDeleteDocAndReplace(t *testing.T) {
+	var chunks []corpus.Chunk
+	for i := 0; i < 600; i++ { // more than one delete batch
+		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("a-%d", i), DocID: "docA", Text: "shared words alpha"})
+	}
+	chunks = append(chunks, corpus.Chunk{ID: "b-1", DocID: "docB", Text: "shared words beta"})
+	l := newIndex(t, chunks...)
+	ctx := context.Background()
+	if err := l.Add(ctx, []corpus.Chunk{{ID: "b-1", DocID: "docB", Text: "replaced gamma"}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := l.Count(); n != 601 {
+		t.Fatalf("Count = %d, want 601", n)
+	}
+	if err := l.DeleteDoc(ctx, "docA"); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := l.Count(); n != 1 {
+		t.Fatalf("Count after delete = %d, want 1", n)
+	}
+	if got, _ := l.Search(ctx, "shared alpha", 10); len(got) != 0 {
+		t.Errorf("deleted chunks still found: %v", ids(got))
+	}
+	if got, _ := l.Search(ctx, "gamma", 10); !cmp.Equal(ids(got), []string{"b-1"}) {
+		t.Errorf("replaced chunk: %v", ids(got))
+	}
+	if err := l.DeleteDoc(ctx, "unknown"); err != nil {
+		t.Errorf("DeleteDoc(unknown) = %v", err)
+	}
+}
+
+func TestCancelAndClose(t *testing.T) {
+	l, err := NewLexical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := l.Add(ctx, []corpus.Chunk{{ID: "x", Text: "x"}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Add(cancelled) = %v", err)
+	}
+	l.Close()
+	if _, err := l.Search(context.Background(), "x", 1); !errors.Is(err, ErrClosed) {
+		t.Errorf("Search after Close = %v", err)
+	}
+	if err := l.Close(); err != nil {
+		t.Errorf("second Close = %v", err)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	l := newIndex(t)
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				id := fmt.Sprintf("w%d-%d", w, i)
+				if err := l.Add(context.Background(), []corpus.Chunk{{ID: id, DocID: fmt.Sprint(w), Text: "concurrent text " + id}}); err != nil {
+					t.Error(err)
+				}
+				if _, err := l.Search(context.Background(), "concurrent", 5); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n, _ := l.Count(); n != 80 {
+		t.Errorf("Count = %d, want 80", n)
+	}
+}

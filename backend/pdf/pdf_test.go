@@ -1,0 +1,274 @@
+package pdf
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	fitz "github.com/gen2brain/go-fitz"
+	"github.com/google/go-cmp/cmp"
+
+	"vika/backend/corpus"
+	"vika/backend/testpdf"
+)
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name     string
+		data     []byte
+		lim      Limits
+		want     error
+		contains string
+	}{
+		{"empty", nil, Limits{}, ErrEmpty, "empty file (0 bytes)"},
+		{"png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), Limits{}, ErrNotPDF, "not a PDF: the file does not start with %PDF- (it looks like a PNG image)"},
+		{"text", []byte("Lecture notes, chapter 1\nÉlèves et professeurs\n"), Limits{}, ErrNotPDF, "plain text file"},
+		{"html", []byte("<!DOCTYPE html><html><body>Access denied</body></html>"), Limits{}, ErrNotPDF, "web page"},
+		{"docx", []byte("PK\x03\x04\x14\x00\x06\x00"), Limits{}, ErrNotPDF, "ZIP archive"},
+		{"binary", []byte{0x00, 0x01, 0x02, 0xfe}, Limits{}, ErrNotPDF, "does not start with %PDF-"},
+		{"late header", []byte("garbage\n%PDF-1.4\n"), Limits{}, ErrNotPDF, "PDF header appears later"},
+		{"too large", []byte("%PDF-1.4 0123456789"), Limits{MaxBytes: 10}, ErrTooLarge, "file too large: 19 bytes, the limit is 10 bytes"},
+		{"ok", []byte("%PDF-1.4"), Limits{MaxBytes: 10}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Check(tt.data, tt.lim)
+			if !errors.Is(err, tt.want) || (tt.want == nil && err != nil) {
+				t.Fatalf("Check = %v, want %v", err, tt.want)
+			}
+			if err != nil && !strings.Contains(err.Error(), tt.contains) {
+				t.Errorf("message %q does not contain %q", err, tt.contains)
+			}
+		})
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		data     []byte
+		lim      Limits
+		want     error
+		contains string
+	}{
+		{"encrypted", testpdf.Encrypted("secret", "hidden words"), Limits{}, ErrEncrypted, "password"},
+		{"zero pages", testpdf.ZeroPages(), Limits{}, ErrNoPages, "no pages"},
+		{"negative count", testpdf.Raw("<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [] /Count -1 >>"), Limits{}, ErrCorrupt, "page tree"},
+		{"header only", []byte("%PDF-1.7\n"), Limits{}, ErrCorrupt, "truncated"},
+		{"garbage after header", []byte("%PDF-1.7\n" + strings.Repeat("\x00garbage", 50)), Limits{}, ErrCorrupt, "cannot"},
+		{"too many pages", testpdf.Text("a", "b", "c"), Limits{MaxPages: 2}, ErrTooLarge, "3 pages, the limit is 2"},
+		{"too many bytes", testpdf.Text("a"), Limits{MaxBytes: 100}, ErrTooLarge, "the limit is 100 bytes"},
+		{"not a pdf", []byte("hello"), Limits{}, ErrNotPDF, "plain text"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := Open(tt.data, tt.lim)
+			if err == nil {
+				d.Close()
+			}
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("Open = %v, want %v", err, tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.contains) {
+				t.Errorf("message %q does not contain %q", err, tt.contains)
+			}
+		})
+	}
+}
+
+// An owner password alone does not prevent reading: MuPDF opens the file.
+func TestOpenOwnerPasswordOnly(t *testing.T) {
+	d, err := Open(testpdf.Encrypted("", "readable despite protection"), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := d.Page(1).Text; got != "readable despite protection" {
+		t.Fatalf("text = %q", got)
+	}
+}
+
+func TestOpenPages(t *testing.T) {
+	data := testpdf.Pages(
+		testpdf.Page{Heading: "1 Introduction", Body: "Élèves et café. The quick brown fox."},
+		testpdf.Page{Body: "Second page about zebras."},
+		testpdf.Page{},
+	)
+	d, err := Open(data, Limits{MaxBytes: 1 << 20, MaxPages: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.NumPages() != 3 {
+		t.Fatalf("NumPages = %d", d.NumPages())
+	}
+	var got []Page
+	for i := 1; i <= 3; i++ {
+		got = append(got, d.Page(i))
+	}
+	area := 595.0 * 841
+	want := []Page{
+		{Number: 1, Text: "1 Introduction\n\nÉlèves et café. The quick brown fox.", Width: 595, Height: 841, Chars: 43, Type: corpus.PageText},
+		{Number: 2, Text: "Second page about zebras.", Width: 595, Height: 841, Chars: 22, Type: corpus.PageText},
+		{Number: 3, Text: "", Width: 595, Height: 841, Type: corpus.PageText},
+	}
+	for i := range want {
+		want[i].Density = float64(want[i].Chars) / area
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pages (-want +got):\n%s", diff)
+	}
+	if p := d.Page(4); !errors.Is(p.Err, ErrPage) {
+		t.Errorf("Page(4).Err = %v, want ErrPage", p.Err)
+	}
+}
+
+func TestPartlyBroken(t *testing.T) {
+	d, err := Open(testpdf.PartlyBroken("first page survives", 2), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := d.Page(1); got.Err != nil || got.Text != "first page survives" {
+		t.Fatalf("page 1 = %+v", got)
+	}
+	for n := 2; n <= 3; n++ {
+		p := d.Page(n)
+		if !errors.Is(p.Err, ErrPage) || !strings.Contains(p.Err.Error(), fmt.Sprintf("page %d", n)) {
+			t.Errorf("page %d error = %v", n, p.Err)
+		}
+	}
+}
+
+// TestTruncated cuts a generated multi-page PDF at many points: each cut
+// either opens (keeping only intact text) or fails with ErrCorrupt.
+func TestTruncated(t *testing.T) {
+	bodies := []string{"alpha " + testpdf.Words("a", 80), "bravo " + testpdf.Words("b", 80), "charlie " + testpdf.Words("c", 80)}
+	full := testpdf.Text(bodies...)
+	var opened, corrupt, kept int
+	for cut := 8; cut < len(full); cut += len(full) / 97 {
+		d, err := Open(full[:cut], Limits{})
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("cut at %d/%d: %v, want ErrCorrupt", cut, len(full), err)
+			}
+			corrupt++
+			continue
+		}
+		opened++
+		for n := 1; n <= d.NumPages(); n++ {
+			p := d.Page(n)
+			if p.Err != nil {
+				continue
+			}
+			if p.Text != "" && n <= len(bodies) && strings.ReplaceAll(p.Text, "\n", " ") == bodies[n-1] {
+				kept++
+			}
+		}
+		d.Close()
+	}
+	t.Logf("%d cuts opened (%d intact pages kept), %d ErrCorrupt", opened, kept, corrupt)
+	if corrupt == 0 || kept == 0 {
+		t.Errorf("expected both corrupt cuts and cuts keeping intact pages")
+	}
+}
+
+func TestClassify(t *testing.T) {
+	const a4 = 595.0 * 842 // ~501,000 pt^2
+	tests := []struct {
+		chars  int
+		area   float64
+		images bool
+		want   corpus.PageType
+	}{
+		{6000, a4, false, corpus.PageText},
+		{6000, a4, true, corpus.PageIllustrative},
+		{2000, a4, false, corpus.PageText}, // unspecified band: text
+		{2000, a4, true, corpus.PageMixed},
+		{100, a4, true, corpus.PageScanned},
+		{0, a4, false, corpus.PageText}, // blank
+		{10, 0, true, corpus.PageScanned},
+	}
+	for _, tt := range tests {
+		if got := Classify(tt.chars, tt.area, tt.images); got != tt.want {
+			t.Errorf("Classify(%d, %.0f, %v) = %s, want %s", tt.chars, tt.area, tt.images, got, tt.want)
+		}
+	}
+}
+
+func TestCleanText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a\r\nb\rc", "a\nb\nc"},
+		{"x\x00y\tz  \n\n", "xy z"},
+		{"bad \xff byte", "bad \uFFFD byte"},
+		{"\ufeffhi", "hi"},
+	}
+	for _, tt := range tests {
+		if got := CleanText(tt.in); got != tt.want {
+			t.Errorf("CleanText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestHandles fails if a go-fitz upgrade changes the Document layout that
+// the fz_try guards rely on.
+func TestHandles(t *testing.T) {
+	fz, err := fitz.NewFromMemory(testpdf.Text("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fz.Close()
+	if _, _, ok := handles(fz); !ok {
+		t.Fatal("cannot reach the MuPDF handles of go-fitz's Document")
+	}
+	if n := countPages(fz); n != 1 {
+		t.Fatalf("countPages = %d", n)
+	}
+}
+
+// One Document per goroutine is safe; run with -race.
+func TestConcurrentDocuments(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			want := fmt.Sprintf("document %d", i)
+			d, err := Open(testpdf.Text(want, want), Limits{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer d.Close()
+			for n := 1; n <= 2; n++ {
+				if got := d.Page(n).Text; got != want {
+					t.Errorf("doc %d page %d = %q", i, n, got)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestRealPaper(t *testing.T) {
+	path := testpdf.SharedPDF(t, "devlin2019_bert.pdf")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(data, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.NumPages() < 10 {
+		t.Fatalf("NumPages = %d", d.NumPages())
+	}
+	p := d.Page(1)
+	if p.Err != nil || !strings.Contains(p.Text, "BERT") || p.Width < 500 {
+		t.Fatalf("page 1: err=%v size=%vx%v text=%.80q", p.Err, p.Width, p.Height, p.Text)
+	}
+}

@@ -1,0 +1,175 @@
+// Package session is the in-memory SQLite store of one Vika session: the
+// documents added, their pages and chunks. Nothing is written to disk;
+// closing the store (quitting the app) forgets everything.
+//
+// Every new connection to ":memory:" opens a separate, empty database, so
+// the store pins the pool to a single connection that is never recycled.
+// database/sql serialises callers on that connection, and a transaction
+// holds it until it ends, so the Store is safe for concurrent use.
+package session
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"vika/backend/corpus"
+)
+
+// Sentinel errors.
+var (
+	ErrNotFound = errors.New("document not found")
+	ErrExists   = errors.New("document already in the session")
+)
+
+const schema = `
+CREATE TABLE documents (
+	seq      INTEGER PRIMARY KEY AUTOINCREMENT, -- insertion order
+	id       TEXT    NOT NULL UNIQUE,           -- SHA-256 of the bytes
+	file     TEXT    NOT NULL,
+	label    TEXT    NOT NULL UNIQUE,
+	bytes    INTEGER NOT NULL,
+	pages    INTEGER NOT NULL,
+	chunks   INTEGER NOT NULL,
+	added_at INTEGER NOT NULL                   -- unix milliseconds
+);
+CREATE INDEX documents_file ON documents(file);
+
+CREATE TABLE pages (
+	doc_id TEXT    NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+	page   INTEGER NOT NULL,
+	type   TEXT    NOT NULL,
+	text   TEXT    NOT NULL,
+	width  REAL    NOT NULL,
+	height REAL    NOT NULL,
+	error  TEXT    NOT NULL DEFAULT '',
+	PRIMARY KEY (doc_id, page)
+) WITHOUT ROWID;
+
+CREATE TABLE chunks (
+	id            TEXT    PRIMARY KEY,
+	doc_id        TEXT    NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+	ord           INTEGER NOT NULL, -- position in the document
+	page          INTEGER NOT NULL,
+	char_start    INTEGER NOT NULL,
+	char_end      INTEGER NOT NULL,
+	text          TEXT    NOT NULL,
+	section_title TEXT    NOT NULL,
+	page_type     TEXT    NOT NULL,
+	lang          TEXT    NOT NULL
+);
+CREATE INDEX chunks_doc_ord ON chunks(doc_id, ord);
+CREATE INDEX chunks_doc_page ON chunks(doc_id, page);
+`
+
+// Store is the session database. Create it with Open; Close it.
+type Store struct {
+	db  *sql.DB
+	now func() time.Time
+}
+
+// Open creates an empty in-memory session database.
+func Open(ctx context.Context) (*Store, error) {
+	db, err := sql.Open("sqlite", "file::memory:?_pragma=foreign_keys(1)&_pragma=temp_store(memory)")
+	if err != nil {
+		return nil, fmt.Errorf("open session database: %w", err)
+	}
+	// One connection for the life of the store: a second one would see
+	// another, empty, in-memory database.
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("create session schema: %w", err)
+	}
+	return &Store{db: db, now: time.Now}, nil
+}
+
+// Close discards the session.
+func (s *Store) Close() error { return s.db.Close() }
+
+// AddDocument stores a document with its pages and chunks in one
+// transaction: either all of it is stored or nothing. The doc's Pages and
+// Chunks counts are stored as given. It fails with ErrExists if a document
+// with the same id or label is already stored.
+func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []corpus.Page, chunks []corpus.Chunk) (err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("add %s: %w", doc.Label, err)
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM documents WHERE id = ? OR label = ?`, doc.ID, doc.Label).Scan(&n); err != nil {
+		return fmt.Errorf("add %s: %w", doc.Label, err)
+	}
+	if n > 0 {
+		return fmt.Errorf("%w: %s", ErrExists, doc.Label)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO documents (id, file, label, bytes, pages, chunks, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		doc.ID, doc.File, doc.Label, doc.Bytes, doc.Pages, doc.Chunks, s.now().UnixMilli()); err != nil {
+		return fmt.Errorf("add %s: %w", doc.Label, err)
+	}
+	if err := insertPages(ctx, tx, doc.ID, pages); err != nil {
+		return fmt.Errorf("add %s: %w", doc.Label, err)
+	}
+	if err := insertChunks(ctx, tx, doc.ID, chunks); err != nil {
+		return fmt.Errorf("add %s: %w", doc.Label, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("add %s: %w", doc.Label, err)
+	}
+	return nil
+}
+
+func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.Page) error {
+	st, err := tx.PrepareContext(ctx, `INSERT INTO pages (doc_id, page, type, text, width, height, error) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, p := range pages {
+		if _, err := st.ExecContext(ctx, docID, p.Number, string(p.Type), p.Text, p.Width, p.Height, p.Error); err != nil {
+			return fmt.Errorf("page %d: %w", p.Number, err)
+		}
+	}
+	return nil
+}
+
+func insertChunks(ctx context.Context, tx *sql.Tx, docID string, chunks []corpus.Chunk) error {
+	st, err := tx.PrepareContext(ctx, `INSERT INTO chunks (id, doc_id, ord, page, char_start, char_end, text, section_title, page_type, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for i, c := range chunks {
+		if c.DocID != docID {
+			return fmt.Errorf("chunk %s belongs to document %q, not %q", c.ID, c.DocID, docID)
+		}
+		if _, err := st.ExecContext(ctx, c.ID, docID, i, c.Page, c.CharStart, c.CharEnd, c.Text, c.SectionTitle, string(c.PageType), c.Lang); err != nil {
+			return fmt.Errorf("chunk %s: %w", c.ID, err)
+		}
+	}
+	return nil
+}
+
+// DeleteDocument removes a document with its pages and chunks.
+func (s *Store) DeleteDocument(ctx context.Context, id string) error {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM documents WHERE id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("delete document: %w", err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return nil
+}
