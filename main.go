@@ -75,7 +75,7 @@ func runWindow(files []string) error {
 		OnShutdown: app.shutdown,
 		DragAndDrop: &options.DragAndDrop{
 			EnableFileDrop:     true,
-			DisableWebViewDrop: true,
+			DisableWebViewDrop: false, // true breaks native drops in Wails 2.9.2 on Linux (wails#3563)
 		},
 		Linux: &linux.Options{
 			Icon:             icon,

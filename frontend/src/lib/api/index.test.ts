@@ -1,0 +1,133 @@
+// Drives the generated wailsjs bindings through fake window.go / window.runtime
+// objects, as the Wails runtime would install them.
+
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as api from './index.ts';
+import type { IngestProgress } from './types.ts';
+
+const App = {
+  AddFiles: vi.fn(),
+  AddFileData: vi.fn(),
+  PickFiles: vi.fn(),
+  Documents: vi.fn(),
+  RemoveDocument: vi.fn(),
+  Search: vi.fn(),
+  Cancel: vi.fn(),
+};
+const runtime = {
+  EventsOnMultiple: vi.fn(),
+  EventsOff: vi.fn(),
+  OnFileDrop: vi.fn(),
+  OnFileDropOff: vi.fn(),
+};
+
+beforeEach(() => {
+  window.go = { main: { App } };
+  window.runtime = runtime;
+});
+
+afterEach(() => {
+  delete window.go;
+  delete window.runtime;
+  delete window.wails;
+  delete window.chrome;
+  delete window.webkit;
+});
+
+describe('api calls', () => {
+  it('passes arguments through to the bound methods', async () => {
+    App.AddFiles.mockResolvedValue(['j1', 'j2']);
+    App.Search.mockResolvedValue([]);
+    App.Cancel.mockResolvedValue(true);
+
+    expect(await api.addFiles(['/a.pdf', '/b.pdf'])).toEqual(['j1', 'j2']);
+    expect(App.AddFiles).toHaveBeenCalledWith(['/a.pdf', '/b.pdf']);
+    await api.search('what is SAT?', 8);
+    expect(App.Search).toHaveBeenCalledWith('what is SAT?', 8);
+    expect(await api.cancel('j1')).toBe(true);
+    await api.removeDocument('abc');
+    expect(App.RemoveDocument).toHaveBeenCalledWith('abc');
+  });
+
+  it('sends a browser file as its name and base64 bytes', async () => {
+    App.AddFileData.mockResolvedValue('j9');
+    const file = new File(['%PDF-1.7'], 'cours.pdf', { type: 'application/pdf' });
+    expect(await api.addFile(file)).toBe('j9');
+    expect(App.AddFileData).toHaveBeenCalledWith('cours.pdf', 'JVBERi0xLjc=');
+  });
+
+  it('turns Go nil slices into empty arrays', async () => {
+    App.Documents.mockResolvedValue(null);
+    App.Search.mockResolvedValue(null);
+    App.PickFiles.mockResolvedValue(null);
+    App.AddFiles.mockResolvedValue(null);
+    expect(await api.documents()).toEqual([]);
+    expect(await api.search('q', 3)).toEqual([]);
+    expect(await api.pickFiles()).toEqual([]);
+    expect(await api.addFiles([])).toEqual([]);
+  });
+
+  it('rejects with an Error carrying the Go error text', async () => {
+    App.AddFileData.mockRejectedValue('not a PDF: the file does not start with %PDF-');
+    await expect(api.addFile(new File(['hello'], 'notes.txt'))).rejects.toThrow(
+      new Error('not a PDF: the file does not start with %PDF-'),
+    );
+  });
+
+  it('says so when the backend is not there', async () => {
+    delete window.go;
+    await expect(api.documents()).rejects.toBeInstanceOf(api.BackendUnavailableError);
+  });
+});
+
+describe('api events', () => {
+  it('subscribes to ingest progress and unsubscribes', () => {
+    const off = vi.fn();
+    runtime.EventsOnMultiple.mockReturnValue(off);
+    const seen: IngestProgress[] = [];
+
+    const unsubscribe = api.onIngestProgress((p) => seen.push(p));
+    expect(runtime.EventsOnMultiple).toHaveBeenCalledWith('ingest:progress', expect.any(Function), -1);
+
+    const deliver = runtime.EventsOnMultiple.mock.calls[0]?.[1] as (p: IngestProgress) => void;
+    const event: IngestProgress = { job_id: 'j1', file: 'a.pdf', stage: 'queued', done: 0, total: 0 };
+    deliver(event);
+    expect(seen).toEqual([event]);
+
+    unsubscribe();
+    expect(off).toHaveBeenCalled();
+  });
+
+  it('listens for native drops on the whole window', () => {
+    const paths: string[][] = [];
+    const stop = api.onNativeFileDrop((p) => paths.push(p));
+    expect(runtime.OnFileDrop).toHaveBeenCalledWith(expect.any(Function), false);
+
+    const deliver = runtime.OnFileDrop.mock.calls[0]?.[0] as (x: number, y: number, p: string[]) => void;
+    deliver(10, 20, ['/home/ana/a.pdf']);
+    expect(paths).toEqual([['/home/ana/a.pdf']]);
+
+    stop();
+    expect(runtime.OnFileDropOff).toHaveBeenCalled();
+  });
+
+  it('does nothing without the runtime (plain vite dev server)', () => {
+    delete window.runtime;
+    expect(() => api.onIngestProgress(() => {})()).not.toThrow();
+    expect(() => api.onNativeFileDrop(() => {})()).not.toThrow();
+  });
+
+  it('tells the native window from a browser', () => {
+    expect(api.nativeWindow()).toBe(false);
+    expect(api.nativeFileDrop()).toBe(false);
+
+    window.webkit = { messageHandlers: { external: { postMessage: () => {} } } };
+    expect(api.nativeWindow()).toBe(true);
+    delete window.webkit;
+    window.chrome = { webview: { postMessage: () => {} } };
+    expect(api.nativeWindow()).toBe(true);
+
+    window.wails = { flags: { enableWailsDragAndDrop: true } };
+    expect(api.nativeFileDrop()).toBe(true);
+  });
+});

@@ -1,0 +1,65 @@
+// Wire types of the Go backend, as the frontend uses them. They mirror the
+// JSON tags of backend/corpus and of the ingest progress event. The generated
+// wailsjs models are classes with the same fields; TypeScript checks that they
+// stay assignable to these (see index.ts), so a renamed Go field fails
+// `npm run check`.
+
+/** One PDF added to the session (corpus.Document). */
+export interface Document {
+  /** SHA-256 of the file bytes, hex. Never shown: citations use the file name. */
+  doc_id: string;
+  /** Original file name. */
+  file: string;
+  /** Display name, unique in the session. */
+  label: string;
+  bytes: number;
+  pages: number;
+  chunks: number;
+  /** 1-based pages whose text could not be extracted; the rest is usable. */
+  failed_pages?: number[];
+}
+
+/** One search result (corpus.Hit). */
+export interface Hit {
+  file: string;
+  /** 1-based PDF page index. */
+  page: number;
+  chunk_id: string;
+  score: number;
+  /** Untrusted text extracted from a PDF: render as text, never as HTML. */
+  text: string;
+  /** Citation label, e.g. "[lecture_sat.pdf p.42]". */
+  label: string;
+}
+
+/** Stages of one ingest job, in order; the last three are terminal. */
+export const INGEST_STAGES = [
+  'queued',
+  'validating',
+  'extracting',
+  'chunking',
+  'indexing',
+  'done',
+  'failed',
+  'cancelled',
+] as const;
+
+export type IngestStage = (typeof INGEST_STAGES)[number];
+
+export function isTerminalStage(stage: IngestStage): boolean {
+  return stage === 'done' || stage === 'failed' || stage === 'cancelled';
+}
+
+/** Payload of the "ingest:progress" event. */
+export interface IngestProgress {
+  job_id: string;
+  file: string;
+  stage: IngestStage;
+  /** Units of work done so far (pages, chunks…); 0 with total 0 when unknown. */
+  done: number;
+  total: number;
+  /** Present on the "done" event. */
+  doc?: Document;
+  /** Specific, readable message, present on the "failed" event. */
+  error?: string;
+}

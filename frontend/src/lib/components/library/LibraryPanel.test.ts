@@ -1,0 +1,136 @@
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { tick } from 'svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as api from '../../api/fake.ts';
+import { emitProgress, progress, resetFakeApi, sampleDocument } from '../../api/fake.ts';
+import { Library } from '../../state/library.svelte.ts';
+import { locale } from '../../state/locale.svelte.ts';
+import LibraryPanel from './LibraryPanel.svelte';
+
+vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+
+function setup() {
+  const library = new Library();
+  library.start();
+  render(LibraryPanel, { library });
+  return library;
+}
+
+beforeEach(() => {
+  resetFakeApi();
+  locale.set('en');
+});
+
+describe('LibraryPanel', () => {
+  it('teaches the first step when empty', () => {
+    setup();
+    expect(screen.getByText('Drop lecture notes, papers or slides here…')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add PDFs…' })).toBeTruthy();
+    expect(screen.getByLabelText('Choose PDF files to add')).toHaveProperty('multiple', true);
+  });
+
+  it('shows a running job with its stage, progress and a cancel button', async () => {
+    setup();
+    emitProgress(progress({ job_id: 'j1', stage: 'extracting', done: 3, total: 42 }));
+    await tick();
+
+    expect(screen.getByText('lecture_sat.pdf')).toBeTruthy();
+    expect(screen.getByText('Extracting text…')).toBeTruthy();
+    expect(screen.getByText('3 of 42')).toBeTruthy();
+    const bar = screen.getByRole('progressbar');
+    expect(bar.getAttribute('aria-valuenow')).toBe('3');
+    expect(bar.getAttribute('aria-valuemax')).toBe('42');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel adding lecture_sat.pdf' }));
+    expect(api.cancel).toHaveBeenCalledWith('j1');
+  });
+
+  it('shows a failure on its own row and keeps the other documents', async () => {
+    setup();
+    emitProgress(progress({ job_id: 'j1', stage: 'done', doc: sampleDocument() }));
+    emitProgress(
+      progress({ job_id: 'j2', file: 'cours.pdf', stage: 'failed', error: 'already added as lecture_sat.pdf' }),
+    );
+    await tick();
+
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe('already added as lecture_sat.pdf');
+    expect(alert.closest('li')?.textContent).toContain('cours.pdf');
+    expect(screen.getByText('42 pages · 180 passages ·', { exact: false })).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss the message about cours.pdf' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByText('lecture_sat.pdf')).toBeTruthy();
+  });
+
+  it('lists documents with a remove button', async () => {
+    api.documents.mockResolvedValue([
+      sampleDocument({ doc_id: 'a', label: 'a.pdf', pages: 1, chunks: 1 }),
+      sampleDocument({ doc_id: 'b', label: 'b.pdf' }),
+    ]);
+    const library = setup();
+    await library.load();
+    await tick();
+
+    const list = screen.getByRole('list', { name: /Documents/ });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(list).getByText('1 page · 1 passage ·', { exact: false })).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Remove a.pdf' }));
+    expect(api.removeDocument).toHaveBeenCalledWith('a');
+    await tick();
+    expect(within(list).getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it('says which pages of a document could not be read', async () => {
+    api.documents.mockResolvedValue([
+      sampleDocument({ doc_id: 'a', label: 'a.pdf', failed_pages: [3] }),
+      sampleDocument({ doc_id: 'b', label: 'b.pdf', failed_pages: [1, 2, 3, 4, 5, 6, 7, 8] }),
+    ]);
+    const library = setup();
+    await library.load();
+    await tick();
+    expect(screen.getByText('Page 3 could not be read')).toBeTruthy();
+    expect(screen.getByText('8 pages could not be read: 1, 2, 3, 4, 5, 6, …')).toBeTruthy();
+  });
+
+  it('sends files chosen with the file input', async () => {
+    setup();
+    const file = new File(['%PDF-1.7'], 'cours.pdf', { type: 'application/pdf' });
+    await userEvent.upload(screen.getByLabelText('Choose PDF files to add'), file);
+    await vi.waitFor(() => expect(api.addFile).toHaveBeenCalledWith(file));
+  });
+
+  it('opens the file input in a browser and the native dialog in the app', async () => {
+    setup();
+    const input = screen.getByLabelText<HTMLInputElement>('Choose PDF files to add');
+    const click = vi.spyOn(input, 'click');
+    await userEvent.click(screen.getByRole('button', { name: 'Add PDFs…' }));
+    expect(click).toHaveBeenCalled();
+    expect(api.pickFiles).not.toHaveBeenCalled();
+
+    click.mockClear();
+    api.nativeWindow.mockReturnValue(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Add PDFs…' }));
+    expect(api.pickFiles).toHaveBeenCalled();
+    expect(click).not.toHaveBeenCalled();
+  });
+
+  it('accepts files dropped on the window, unless the native window reports them', async () => {
+    setup();
+    const file = new File(['%PDF-1.7'], 'dropped.pdf', { type: 'application/pdf' });
+    const dataTransfer = { types: ['Files'], files: [file], dropEffect: 'none' };
+
+    await fireEvent.dragEnter(window, { dataTransfer });
+    expect(screen.getByText('Release to add')).toBeTruthy();
+    await fireEvent.drop(window, { dataTransfer });
+    await vi.waitFor(() => expect(api.addFile).toHaveBeenCalledWith(file));
+    expect(screen.queryByText('Release to add')).toBeNull();
+
+    api.addFile.mockClear();
+    api.nativeFileDrop.mockReturnValue(true);
+    await fireEvent.drop(window, { dataTransfer });
+    expect(api.addFile).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { dictionaries, LANGS, pickLang, translate, type Message } from './i18n.ts';
+
+function placeholders(message: Message): string[] {
+  const text = typeof message === 'string' ? message : message.one + message.other;
+  return [...new Set(text.match(/\{\w+\}/g) ?? [])].sort();
+}
+
+describe('i18n', () => {
+  it('follows the first supported system language', () => {
+    expect(pickLang(['fr-FR', 'en-US'])).toBe('fr');
+    expect(pickLang(['de-DE', 'en-GB'])).toBe('en');
+    expect(pickLang(['de-DE'])).toBe('en');
+    expect(pickLang([])).toBe('en');
+  });
+
+  it('has every message in every language, with the same placeholders', () => {
+    const keys = Object.keys(dictionaries.en).sort();
+    for (const lang of LANGS) {
+      expect(Object.keys(dictionaries[lang]).sort()).toEqual(keys);
+      for (const key of keys as (keyof typeof dictionaries.en)[]) {
+        const message = dictionaries[lang][key];
+        expect(typeof message === 'string' ? message : message.other, `${lang} ${key}`).not.toBe('');
+        expect(placeholders(message), `${lang} ${key}`).toEqual(placeholders(dictionaries.en[key]));
+      }
+    }
+  });
+
+  it('fills placeholders and picks plural forms per language', () => {
+    expect(translate('en', 'doc.pages', { count: 1 })).toBe('1 page');
+    expect(translate('en', 'doc.pages', { count: 0 })).toBe('0 pages');
+    expect(translate('fr', 'doc.pages', { count: 0 })).toBe('0 page');
+    expect(translate('fr', 'doc.pages', { count: 42 })).toBe('42 pages');
+    expect(translate('en', 'doc.remove', { name: 'a.pdf' })).toBe('Remove a.pdf');
+    expect(translate('en', 'doc.remove')).toBe('Remove {name}');
+  });
+});

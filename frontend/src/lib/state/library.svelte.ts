@@ -1,0 +1,224 @@
+// The library: documents in the session and the files being added. It applies
+// "ingest:progress" events to per-file jobs, and turns every way of adding
+// files (native drop, native dialog, browser drop or file input) into calls to
+// the backend.
+
+import * as api from '../api/index.ts';
+import { isTerminalStage, type Document, type IngestProgress, type IngestStage } from '../api/types.ts';
+import { handleError } from '../errors.ts';
+import { baseName } from '../path.ts';
+import { t } from './locale.svelte.ts';
+
+/** A backend stage, or "reading" while the page reads a file before handing it over. */
+export type JobStage = IngestStage | 'reading';
+
+export interface Job {
+  /** Backend job id; a local id ("local:N") until the backend has answered. */
+  id: string;
+  file: string;
+  stage: JobStage;
+  done: number;
+  total: number;
+  /** Readable reason, set when stage is "failed". */
+  error?: string;
+  /** True once the user asked to cancel, until the backend confirms. */
+  cancelling: boolean;
+  /** True when the backend knows no job by this id (cannot be cancelled). */
+  local: boolean;
+}
+
+export class Library {
+  documents = $state<Document[]>([]);
+  jobs = $state<Job[]>([]);
+  /** Library-wide error (loading, removing, opening the dialog), dismissable. */
+  error = $state<string | null>(null);
+
+  /** Jobs still working (not failed). */
+  readonly running = $derived(this.jobs.filter((job) => job.stage !== 'failed'));
+  readonly isEmpty = $derived(this.documents.length === 0 && this.jobs.length === 0);
+
+  /** Backend job ids that reached a terminal stage; later events for them are stale. */
+  readonly #finished = new Set<string>();
+  #nextLocal = 0;
+
+  /** Subscribes to the backend's events; returns the function that unsubscribes. */
+  start(): () => void {
+    const offProgress = api.onIngestProgress((progress) => this.apply(progress));
+    const offDrop = api.onNativeFileDrop((paths) => void this.addPaths(paths));
+    return () => {
+      offProgress();
+      offDrop();
+    };
+  }
+
+  async load(): Promise<void> {
+    try {
+      this.documents = await api.documents();
+    } catch (err) {
+      this.#report(err);
+    }
+  }
+
+  /** Applies one "ingest:progress" event. */
+  apply(progress: IngestProgress): void {
+    const { job_id: id, stage } = progress;
+    if (this.#finished.has(id)) return;
+    if (isTerminalStage(stage)) this.#finished.add(id);
+
+    switch (stage) {
+      case 'done':
+        this.#dropJob(id);
+        if (progress.doc) this.#putDocument(progress.doc);
+        else void this.load();
+        return;
+      case 'cancelled':
+        this.#dropJob(id);
+        return;
+      default:
+        this.#putJob({
+          id,
+          file: progress.file,
+          stage,
+          done: progress.done,
+          total: progress.total,
+          error: stage === 'failed' ? progress.error?.trim() || t('error.generic') : undefined,
+        });
+    }
+  }
+
+  /** Adds files by absolute path (native drop, native dialog). */
+  async addPaths(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    try {
+      const ids = await api.addFiles(paths);
+      ids.forEach((id, i) => this.#track(id, baseName(paths[i] ?? '')));
+    } catch (err) {
+      const message = handleError(err, t('error.generic'));
+      if (message !== null) {
+        for (const path of paths) this.#failLocal(this.#newLocal(baseName(path)), message);
+      }
+    }
+  }
+
+  /** Adds files the page holds (browser drop, file input), one at a time. */
+  async addFiles(files: File[]): Promise<void> {
+    // Each file is read whole into memory and encoded: never several at once.
+    for (const file of files) {
+      const local = this.#newLocal(file.name);
+      try {
+        this.#adopt(local, await api.addFile(file));
+      } catch (err) {
+        const message = handleError(err, t('error.generic'));
+        if (message === null) this.#dropJob(local);
+        else this.#failLocal(local, message);
+      }
+    }
+  }
+
+  /**
+   * Files dropped on the page. Ignored when the native window reports the
+   * same drop as paths (onNativeFileDrop), or each file would be added twice.
+   */
+  dropFiles(files: File[]): void {
+    if (api.nativeFileDrop()) return;
+    void this.addFiles(files);
+  }
+
+  /** Opens the native dialog if there is one; false otherwise (use a file input). */
+  pickNative(): boolean {
+    if (!api.nativeWindow()) return false;
+    void this.pick();
+    return true;
+  }
+
+  /** Opens the native dialog and adds what the user picked. */
+  async pick(): Promise<void> {
+    try {
+      await this.addPaths(await api.pickFiles());
+    } catch (err) {
+      this.#report(err);
+    }
+  }
+
+  async cancel(id: string): Promise<void> {
+    const job = this.jobs.find((j) => j.id === id);
+    if (!job || job.local || job.stage === 'failed') return;
+    job.cancelling = true;
+    try {
+      const cancelled = await api.cancel(id);
+      if (!cancelled) {
+        // Already over: its last event was missed. Show where it ended up.
+        this.#finished.add(id);
+        this.#dropJob(id);
+        await this.load();
+      }
+    } catch (err) {
+      job.cancelling = false;
+      this.#report(err);
+    }
+  }
+
+  async remove(docID: string): Promise<void> {
+    try {
+      await api.removeDocument(docID);
+      this.documents = this.documents.filter((doc) => doc.doc_id !== docID);
+    } catch (err) {
+      this.#report(err);
+    }
+  }
+
+  /** Hides a failed file's row. */
+  dismiss(id: string): void {
+    this.#dropJob(id);
+  }
+
+  dismissError(): void {
+    this.error = null;
+  }
+
+  #report(err: unknown): void {
+    const message = handleError(err, t('error.generic'));
+    if (message !== null) this.error = message;
+  }
+
+  #track(id: string, file: string): void {
+    if (this.#finished.has(id) || this.jobs.some((job) => job.id === id)) return;
+    this.jobs.push({ id, file, stage: 'queued', done: 0, total: 0, cancelling: false, local: false });
+  }
+
+  /** Gives a local row its backend id, unless the backend's events already made one. */
+  #adopt(local: string, id: string): void {
+    const job = this.jobs.find((j) => j.id === local);
+    if (!job || this.#finished.has(id) || this.jobs.some((j) => j.id === id)) {
+      this.#dropJob(local);
+      return;
+    }
+    Object.assign(job, { id, stage: 'queued', local: false });
+  }
+
+  #newLocal(file: string): string {
+    const id = `local:${++this.#nextLocal}`;
+    this.jobs.push({ id, file, stage: 'reading', done: 0, total: 0, cancelling: false, local: true });
+    return id;
+  }
+
+  #failLocal(id: string, message: string): void {
+    const job = this.jobs.find((j) => j.id === id);
+    if (job) Object.assign(job, { stage: 'failed', error: message });
+  }
+
+  #putJob(update: Omit<Job, 'cancelling' | 'local'>): void {
+    const job = this.jobs.find((j) => j.id === update.id);
+    if (job) Object.assign(job, update);
+    else this.jobs.push({ ...update, cancelling: false, local: false });
+  }
+
+  #dropJob(id: string): void {
+    this.jobs = this.jobs.filter((job) => job.id !== id);
+  }
+
+  #putDocument(doc: Document): void {
+    const others = this.documents.filter((d) => d.doc_id !== doc.doc_id);
+    this.documents = [...others, doc];
+  }
+}

@@ -1,0 +1,26 @@
+// The UI language: follows the system (navigator.languages) and can be
+// switched at run time; every t() call re-renders when it changes.
+
+import { LANGS, pickLang, translate, type Lang, type MessageKey, type Params } from '../i18n.ts';
+
+function systemLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : [navigator.language];
+}
+
+export class Locale {
+  lang = $state<Lang>(pickLang(systemLanguages()));
+
+  readonly available = LANGS;
+
+  set(lang: Lang): void {
+    this.lang = lang;
+  }
+
+  t = (key: MessageKey, params?: Params): string => translate(this.lang, key, params);
+}
+
+export const locale = new Locale();
+
+/** Translates key in the current language. */
+export const t = locale.t;

@@ -1,0 +1,10 @@
+import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
+
+/** @type {import('@sveltejs/vite-plugin-svelte').SvelteConfig} */
+export default {
+  preprocess: vitePreprocess(),
+  compilerOptions: {
+    // Runes everywhere: no legacy reactivity sneaks in.
+    runes: true,
+  },
+};
