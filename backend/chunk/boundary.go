@@ -52,8 +52,7 @@ func restart(r []rune, lo, e int) int {
 // sentence, a line or a word.
 
 func isSpace(r []rune, i int) bool {
-	return i > 0 && i < len(r) && unicode.IsSpace(r[i]) && !unicode.IsSpace(r[i-1]) &&
-		!(r[i-1] == '-' && hyphenBreak(r, i-1) > 0) // never split "representa-\ntion"
+	return i > 0 && i < len(r) && unicode.IsSpace(r[i]) && !unicode.IsSpace(r[i-1])
 }
 
 func isLineBreak(r []rune, i int) bool {

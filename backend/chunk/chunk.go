@@ -1,13 +1,23 @@
 // Package chunk splits extracted pages into retrievable passages. Chunks
 // never cross a page boundary; each records rune offsets into its page's
-// text, the page type and the section title in force where it starts.
-// Breaks fall on paragraph, sentence or word boundaries near a target size,
-// and consecutive chunks of a page overlap by about Options.Overlap runes.
+// text, the page type, the section title in force where it starts and
+// the kind of section (body, front matter, references).
+//
+// Pages with a layout (corpus.Page.Lines, from package pdf) are read
+// with it: section titles come from lines that stand out from the body
+// style (style.go, heading.go); running headers, footers and page numbers
+// repeated across pages are left out of chunk text (furniture.go); pages
+// that repeat the previous one (slide overlays) are chunked once, from
+// the fullest (overlay.go). Pages without a layout (OCR text) fall back
+// on text rules.
+//
+// Breaks fall on paragraph, sentence or word boundaries near a target
+// size, and consecutive chunks of a section overlap by about
+// Options.Overlap runes.
 package chunk
 
 import (
 	"fmt"
-	"unicode"
 
 	"vika/backend/corpus"
 )
@@ -54,92 +64,59 @@ func Split(doc corpus.Document, pages []corpus.Page, opts Options) []corpus.Chun
 	if len(prefix) > 12 {
 		prefix = prefix[:12]
 	}
+	views, groups, skip := newViews(pages)
 	var out []corpus.Chunk
-	section := ""
-	for _, p := range pages {
-		runes := []rune(p.Text)
-		clean := newCleaner(runes)
-		heads := headings(runes)
-		h := 0
-		for n, span := range spans(runes, heads, opts) {
-			for h < len(heads) && heads[h].at <= span.start {
-				section = heads[h].title
-				h++
-			}
-			out = append(out, corpus.Chunk{
-				ID:           fmt.Sprintf("%s-p%d-c%d", prefix, p.Number, n+1),
-				DocID:        doc.ID,
-				Page:         p.Number,
-				CharStart:    span.start,
-				CharEnd:      span.end,
-				Text:         clean.clean(runes[span.start:span.end]),
-				SectionTitle: section,
-				PageType:     p.Type,
-				Lang:         "",
-			})
-		}
-		for ; h < len(heads); h++ {
-			section = heads[h].title // a heading late on the page opens the next page's section
-		}
-	}
-	return out
-}
-
-type span struct{ start, end int }
-
-// spans returns the [start, end) rune ranges of the chunks of one page,
-// each trimmed of surrounding white space. Headings cut the page into
-// segments that are chunked separately, so no chunk straddles two
-// sections and overlap never reaches back across a heading.
-// A segment that is little more than its heading ("3 Method" followed by
-// "3.1 Setup") is merged with the next one rather than becoming a chunk of
-// its own.
-func spans(r []rune, heads []heading, opts Options) []span {
-	const bare = 8 // runes of body text under which a heading counts as bare
-	var out []span
-	from, title := 0, -1 // title: rune length of the heading opening the segment
-	for _, h := range heads {
-		if title >= 0 && h.at-from < title+bare {
+	sec := section{kind: corpus.ChunkBody}
+	for i, v := range views {
+		if skip[i] {
 			continue
 		}
-		out = append(out, segmentSpans(r, from, h.at, opts)...)
-		from, title = h.at, len([]rune(h.title))
-	}
-	return append(out, segmentSpans(r, from, len(r), opts)...)
-}
-
-// segmentSpans chunks r[from:to].
-func segmentSpans(r []rune, from, to int, opts Options) []span {
-	var out []span
-	seg := r[:to]
-	end := trimRight(seg, to)
-	s := skipSpace(seg, from)
-	for s < end {
-		if end-s <= opts.Target+opts.Target/4 {
-			out = append(out, span{s, end})
-			break
+		h, n := 0, 0
+		for _, pc := range pieces(v) {
+			for _, sp := range segmentSpans(v.runes, pc.start, pc.end, opts) {
+				// The section in force where the chunk starts; a chunk
+				// opening with stacked headings belongs to the last one.
+				for ; h < len(v.heads) && v.heads[h].at <= max(sp.start, pc.lead); h++ {
+					sec.open(v.heads[h])
+				}
+				n++
+				out = append(out, corpus.Chunk{
+					ID:           fmt.Sprintf("%s-p%d-c%d", prefix, v.page.Number, n),
+					DocID:        doc.ID,
+					Page:         v.page.Number,
+					CharStart:    sp.start,
+					CharEnd:      sp.end,
+					Text:         Clean(v.runes[sp.start:sp.end]),
+					SectionTitle: sec.title,
+					PageType:     v.page.Type,
+					Kind:         sec.kindOn(v),
+					Pages:        groups[i],
+				})
+			}
 		}
-		e := breakPoint(seg, s, s+opts.Target)
-		out = append(out, span{s, trimRight(seg, e)})
-		next := restart(seg, e-opts.Overlap, e)
-		if next <= s {
-			next = e
+		for ; h < len(v.heads); h++ {
+			sec.open(v.heads[h]) // a heading late on the page opens the next page's section
 		}
-		s = skipSpace(seg, next)
 	}
 	return out
 }
 
-func skipSpace(r []rune, i int) int {
-	for i < len(r) && unicode.IsSpace(r[i]) {
-		i++
-	}
-	return i
+// section is the section in force while walking the document.
+type section struct {
+	title string
+	kind  corpus.ChunkKind
 }
 
-func trimRight(r []rune, e int) int {
-	for e > 0 && unicode.IsSpace(r[e-1]) {
-		e--
+// open enters the section a heading opens.
+func (s *section) open(h heading) {
+	s.title, s.kind = h.title, kindOf(h.title)
+}
+
+// kindOn is the kind of a chunk of v: front matter on a page that reads
+// like a table of contents, the section's kind otherwise.
+func (s *section) kindOn(v *view) corpus.ChunkKind {
+	if v.toc {
+		return corpus.ChunkFront
 	}
-	return e
+	return s.kind
 }

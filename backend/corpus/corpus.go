@@ -42,20 +42,50 @@ type Page struct {
 	Width  float64  `json:"width"`           // points
 	Height float64  `json:"height"`          // points
 	Error  string   `json:"error,omitempty"` // why the text could not be extracted, if it could not
+	// Lines describes the text layer's lines in reading order (empty for
+	// text without layout, such as OCR output appended after them).
+	Lines []Line `json:"lines,omitempty"`
 }
+
+// Line is one line of a page's text layer: where it sits in Page.Text,
+// where it is drawn (to highlight a passage) and how it is set (to find
+// headings, running headers and footers).
+type Line struct {
+	Start int        `json:"start"` // rune offsets into Page.Text
+	End   int        `json:"end"`
+	BBox  [4]float64 `json:"bbox"` // x0, y0, x1, y1 in points, origin at the top left
+	Size  float64    `json:"size"` // font size, points
+	Bold  bool       `json:"bold,omitempty"`
+	Block int        `json:"block"` // index of its block (paragraph) on the page
+}
+
+// ChunkKind tells what part of a document a chunk comes from, so that
+// retrieval can weigh it.
+type ChunkKind string
+
+const (
+	ChunkBody       ChunkKind = "body"
+	ChunkFront      ChunkKind = "front"      // table of contents, lists of figures, acknowledgements
+	ChunkReferences ChunkKind = "references" // bibliography entries
+)
 
 // Chunk is a retrievable passage. It never spans pages: CharStart and
 // CharEnd are rune offsets into its page's Text.
 type Chunk struct {
-	ID           string   `json:"chunk_id"`
-	DocID        string   `json:"doc_id"`
-	Page         int      `json:"page"`
-	CharStart    int      `json:"char_start"`
-	CharEnd      int      `json:"char_end"`
-	Text         string   `json:"text"`
-	SectionTitle string   `json:"section_title"`
-	PageType     PageType `json:"page_type"`
-	Lang         string   `json:"lang"`
+	ID           string    `json:"chunk_id"`
+	DocID        string    `json:"doc_id"`
+	Page         int       `json:"page"`
+	CharStart    int       `json:"char_start"`
+	CharEnd      int       `json:"char_end"`
+	Text         string    `json:"text"`
+	SectionTitle string    `json:"section_title"`
+	PageType     PageType  `json:"page_type"`
+	Lang         string    `json:"lang"`
+	Kind         ChunkKind `json:"kind"`
+	// Pages lists the pages the chunk stands for when consecutive pages
+	// repeat one another (slide overlays): Page is the fullest of them,
+	// the one cited. Empty for a chunk of a single page.
+	Pages []int `json:"pages,omitempty"`
 }
 
 // Hit is one search result.

@@ -78,10 +78,10 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
-		p := doc.Page(i)
-		page := corpus.Page{DocID: id, Number: p.Number, Type: p.Type, Text: p.Text, Width: p.Width, Height: p.Height}
-		if p.Err != nil {
-			page.Error = p.Err.Error()
+		p, err := doc.Page(i)
+		page := p.Corpus(id)
+		if err != nil {
+			page.Error = err.Error()
 			failed = append(failed, i)
 		}
 		pages = append(pages, page)

@@ -4,32 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	fitz "github.com/gen2brain/go-fitz"
-
-	"vika/backend/corpus"
 )
 
 // Document is an open PDF. It is not safe for concurrent use; Close it.
 type Document struct {
 	fz    *fitz.Document
 	pages int
-}
-
-// Page is one extracted page.
-type Page struct {
-	Number    int // 1-based
-	Text      string
-	Width     float64 // points
-	Height    float64 // points
-	Chars     int     // non-space characters of Text
-	Density   float64 // Chars / (Width*Height)
-	HasImages bool    // not detected yet: always false (see Classify)
-	Type      corpus.PageType
-	Err       error // wraps ErrPage when the page could not be read
 }
 
 // Open validates data (see Check) and opens it. It keeps a reference to
@@ -88,29 +70,22 @@ func truncationHint(data []byte) string {
 // NumPages returns the number of pages.
 func (d *Document) NumPages() int { return d.pages }
 
-// Page extracts page n (1-based). Failures are reported in Page.Err.
-func (d *Document) Page(n int) Page {
-	p := Page{Number: n, Type: corpus.PageText}
-	if n < 1 || n > d.pages {
-		p.Err = fmt.Errorf("%w: page %d does not exist (the document has %d)", ErrPage, n, d.pages)
-		return p
+// Page extracts page n (1-based): its layout, cleaned text and
+// classification. An error wraps ErrPage; it concerns this page only.
+func (d *Document) Page(n int) (Page, error) {
+	if err := d.checkPage(n); err != nil {
+		return Page{Number: n}, err
 	}
-	r, err := d.fz.Bound(n - 1)
+	js, bounds, err := stextJSON(d.fz, n-1, stextFlags)
 	if err != nil {
-		p.Err = fmt.Errorf("page %d: %w (%v)", n, ErrPage, err)
-		return p
+		return Page{Number: n}, fmt.Errorf("page %d: %w (%v)", n, ErrPage, err)
 	}
-	p.Width, p.Height = float64(r.Dx()), float64(r.Dy())
-	text, err := d.fz.Text(n - 1)
+	p, unreadable, err := layout(n, js, bounds)
 	if err != nil {
-		p.Err = fmt.Errorf("page %d: %w (%v)", n, ErrPage, err)
-		return p
+		return Page{Number: n}, fmt.Errorf("page %d: %w (%v)", n, ErrPage, err)
 	}
-	p.Text = CleanText(text)
-	p.Chars = countChars(p.Text)
-	p.Density = Density(p.Chars, p.Width*p.Height)
-	p.Type = Classify(p.Chars, p.Width*p.Height, p.HasImages)
-	return p
+	d.classify(&p, unreadable)
+	return p, nil
 }
 
 // Close releases the MuPDF document and context. It is safe to call twice.
@@ -121,42 +96,4 @@ func (d *Document) Close() error {
 	err := d.fz.Close()
 	d.fz = nil
 	return err
-}
-
-// CleanText makes extracted text safe to store and index: valid UTF-8, no
-// NUL or other control characters except newlines and tabs, \r\n and \r
-// turned into \n, trailing spaces of lines and of the page removed.
-func CleanText(s string) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, line := range strings.Split(s, "\n") {
-		line = strings.Map(func(r rune) rune {
-			switch {
-			case r == '\r':
-				return '\n'
-			case r == '\t':
-				return ' '
-			case unicode.IsControl(r), r == '\uFEFF':
-				return -1
-			}
-			return r
-		}, line)
-		b.WriteString(strings.TrimRightFunc(line, unicode.IsSpace))
-		b.WriteByte('\n')
-	}
-	return strings.TrimRightFunc(b.String(), unicode.IsSpace)
-}
-
-func countChars(s string) int {
-	n := 0
-	for _, r := range s {
-		if !unicode.IsSpace(r) {
-			n++
-		}
-	}
-	return n
 }

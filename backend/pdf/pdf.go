@@ -1,10 +1,31 @@
-// Package pdf opens PDF bytes with MuPDF (through go-fitz), validates them
-// and extracts each page's text layer, size and classification.
+// Package pdf opens PDF bytes with MuPDF (through go-fitz), validates
+// them, and turns each page into a layout, a clean text and a
+// classification; it also renders pages and regions for OCR.
+//
+//   - Layout (stext.go, line.go, order.go): MuPDF's structured text with
+//     image blocks, decoded from its JSON; fragments rebuilt into lines
+//     with their dominant font; blocks put in reading order (columns
+//     read one after the other, full-width titles and figures in place).
+//   - Text (clean.go, text.go, layout.go): ligatures expanded, words
+//     hyphenated across lines joined (real compounds kept), white space
+//     collapsed; every Line knows its rune offsets in Page.Text, which is
+//     what chunk offsets refer to. CleanText applies the same rules to
+//     any text, such as OCR output.
+//   - Classification (classify.go, images.go, textlike.go): the
+//     DESIGN.md density rule as a baseline, refined so that a page whose
+//     text layer is complete is not OCRed and only image regions large
+//     enough to hold text, without text layer over them, whose pixels show
+//     text, are (Page.OCRRegions); scans are OCRed whole.
+//   - Rendering (render.go): 8-bit gray pages and regions at any DPI.
+//
+// Every MuPDF call that may throw runs inside fz_try in this package's
+// own C (mupdf.c), so a malformed page yields an error, never an abort.
 //
 // Bad input is reported with sentinel errors (ErrEmpty, ErrNotPDF,
 // ErrEncrypted, ErrCorrupt, ErrNoPages, ErrTooLarge) wrapped in a message
-// that is safe to show to the user; test them with errors.Is. A page whose
-// text cannot be extracted never fails the document: its Page carries Err.
+// that is safe to show to the user; test them with errors.Is. A page that
+// cannot be read never fails the document: Page returns an error
+// wrapping ErrPage for that page only.
 //
 // MuPDF contexts are not goroutine safe: a Document belongs to the
 // goroutine that opened it. Different Documents may be used concurrently.

@@ -3,6 +3,7 @@ package pdf
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -86,8 +87,8 @@ func TestOpenOwnerPasswordOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if got := d.Page(1).Text; got != "readable despite protection" {
-		t.Fatalf("text = %q", got)
+	if p, err := d.Page(1); err != nil || p.Text != "readable despite protection" {
+		t.Fatalf("text = %q, err %v", p.Text, err)
 	}
 }
 
@@ -105,24 +106,35 @@ func TestOpenPages(t *testing.T) {
 	if d.NumPages() != 3 {
 		t.Fatalf("NumPages = %d", d.NumPages())
 	}
-	var got []Page
+	type summary struct {
+		Number        int
+		Text          string
+		Width, Height float64
+		Chars         int
+		Type          corpus.PageType
+		Complete      bool
+	}
+	var got []summary
 	for i := 1; i <= 3; i++ {
-		got = append(got, d.Page(i))
+		p, err := d.Page(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, summary{p.Number, p.Text, math.Round(p.Width), math.Round(p.Height), p.Class.Chars, p.Class.Type, p.Class.Complete})
+		if want := Density(p.Class.Chars, p.Width*p.Height); p.Class.Density != want {
+			t.Errorf("page %d density %v, want %v", i, p.Class.Density, want)
+		}
 	}
-	area := 595.0 * 841
-	want := []Page{
-		{Number: 1, Text: "1 Introduction\n\nÉlèves et café. The quick brown fox.", Width: 595, Height: 841, Chars: 43, Type: corpus.PageText},
-		{Number: 2, Text: "Second page about zebras.", Width: 595, Height: 841, Chars: 22, Type: corpus.PageText},
-		{Number: 3, Text: "", Width: 595, Height: 841, Type: corpus.PageText},
-	}
-	for i := range want {
-		want[i].Density = float64(want[i].Chars) / area
+	want := []summary{
+		{1, "1 Introduction\n\nÉlèves et café. The quick brown fox.", 595, 842, 43, corpus.PageText, true},
+		{2, "Second page about zebras.", 595, 842, 22, corpus.PageText, true},
+		{3, "", 595, 842, 0, corpus.PageText, true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("pages (-want +got):\n%s", diff)
 	}
-	if p := d.Page(4); !errors.Is(p.Err, ErrPage) {
-		t.Errorf("Page(4).Err = %v, want ErrPage", p.Err)
+	if _, err := d.Page(4); !errors.Is(err, ErrPage) {
+		t.Errorf("Page(4) error = %v, want ErrPage", err)
 	}
 }
 
@@ -132,13 +144,13 @@ func TestPartlyBroken(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if got := d.Page(1); got.Err != nil || got.Text != "first page survives" {
-		t.Fatalf("page 1 = %+v", got)
+	if got, err := d.Page(1); err != nil || got.Text != "first page survives" {
+		t.Fatalf("page 1 = %+v, %v", got, err)
 	}
 	for n := 2; n <= 3; n++ {
-		p := d.Page(n)
-		if !errors.Is(p.Err, ErrPage) || !strings.Contains(p.Err.Error(), fmt.Sprintf("page %d", n)) {
-			t.Errorf("page %d error = %v", n, p.Err)
+		_, err := d.Page(n)
+		if !errors.Is(err, ErrPage) || !strings.Contains(err.Error(), fmt.Sprintf("page %d", n)) {
+			t.Errorf("page %d error = %v", n, err)
 		}
 	}
 }
@@ -160,8 +172,8 @@ func TestTruncated(t *testing.T) {
 		}
 		opened++
 		for n := 1; n <= d.NumPages(); n++ {
-			p := d.Page(n)
-			if p.Err != nil {
+			p, err := d.Page(n)
+			if err != nil {
 				continue
 			}
 			if p.Text != "" && n <= len(bodies) && strings.ReplaceAll(p.Text, "\n", " ") == bodies[n-1] {
@@ -176,35 +188,27 @@ func TestTruncated(t *testing.T) {
 	}
 }
 
-func TestClassify(t *testing.T) {
-	const a4 = 595.0 * 842 // ~501,000 pt^2
-	tests := []struct {
-		chars  int
-		area   float64
-		images bool
-		want   corpus.PageType
-	}{
-		{6000, a4, false, corpus.PageText},
-		{6000, a4, true, corpus.PageIllustrative},
-		{2000, a4, false, corpus.PageText}, // unspecified band: text
-		{2000, a4, true, corpus.PageMixed},
-		{100, a4, true, corpus.PageScanned},
-		{0, a4, false, corpus.PageText}, // blank
-		{10, 0, true, corpus.PageScanned},
-	}
-	for _, tt := range tests {
-		if got := Classify(tt.chars, tt.area, tt.images); got != tt.want {
-			t.Errorf("Classify(%d, %.0f, %v) = %s, want %s", tt.chars, tt.area, tt.images, got, tt.want)
-		}
-	}
-}
-
 func TestCleanText(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"a\r\nb\rc", "a\nb\nc"},
 		{"x\x00y\tz  \n\n", "xy z"},
-		{"bad \xff byte", "bad \uFFFD byte"},
+		{"bad \xff byte", "bad byte"}, // invalid UTF-8 is unreadable: dropped
 		{"\ufeffhi", "hi"},
+		{"\ufb01nd the e\ufb00ect of o\ufb03ces", "find the effect of offices"},
+		{"e\x1ecacit\u00e9 et con\x1cance", "efficacité et confiance"}, // TeX OT1 ligature codes
+		{"\x1c alone", "alone"}, // not next to a letter: a control character
+		{"a\u00a0\u2009b\t\tc", "a b c"},
+		{"glyph\ufffd \ue000private", "glyph private"},
+		{"para one.\n\n\n\npara two", "para one.\n\npara two"},
+		{"representa-\ntion", "representation"},
+		{"state-of-the-\nart", "state-of-the-art"},
+		{"fine-tuning and fine-\ntuned", "fine-tuning and fine-tuned"},
+		{"fine-\ntuning", "finetuning"},
+		{"well-known", "well-known"},
+		{"1985 -\n1990", "1985 -\n1990"},
+		{"Smith-\nJones", "Smith-\nJones"}, // upper case: not a continuation
+		{"soft\u00ad\nhyphen", "softhyphen"},
+		{"the end of the column\n\ncontinues here.\n\nNew paragraph.", "the end of the column\ncontinues here.\n\nNew paragraph."},
 	}
 	for _, tt := range tests {
 		if got := CleanText(tt.in); got != tt.want {
@@ -244,8 +248,8 @@ func TestConcurrentDocuments(t *testing.T) {
 			}
 			defer d.Close()
 			for n := 1; n <= 2; n++ {
-				if got := d.Page(n).Text; got != want {
-					t.Errorf("doc %d page %d = %q", i, n, got)
+				if p, err := d.Page(n); err != nil || p.Text != want {
+					t.Errorf("doc %d page %d = %q, %v", i, n, p.Text, err)
 				}
 			}
 		}()
@@ -267,8 +271,8 @@ func TestRealPaper(t *testing.T) {
 	if d.NumPages() < 10 {
 		t.Fatalf("NumPages = %d", d.NumPages())
 	}
-	p := d.Page(1)
-	if p.Err != nil || !strings.Contains(p.Text, "BERT") || p.Width < 500 {
-		t.Fatalf("page 1: err=%v size=%vx%v text=%.80q", p.Err, p.Width, p.Height, p.Text)
+	p, err := d.Page(1)
+	if err != nil || !strings.Contains(p.Text, "BERT") || p.Width < 500 {
+		t.Fatalf("page 1: err=%v size=%vx%v text=%.80q", err, p.Width, p.Height, p.Text)
 	}
 }

@@ -1,6 +1,7 @@
 // Package testpdf generates small, real PDF files for tests: text pages,
-// pages with headings, blank pages, password-protected files and a
-// hand-written file with zero pages. Output is deterministic (fixed dates,
+// pages with headings, blank pages, two-column articles, pages with
+// images, password-protected files and hand-written odd files (zero
+// pages, broken page trees). Output is deterministic (fixed dates,
 // no compression randomness) so tests can rely on stable SHA-256 ids.
 //
 // The generators panic on failure: they only fail on programming errors,
@@ -75,33 +76,23 @@ func build(pages []Page, setup func(*fpdf.Fpdf)) []byte {
 	if len(pages) == 0 {
 		panic("testpdf: a generated PDF needs at least one page; use ZeroPages")
 	}
-	f := fpdf.New("P", "pt", "A4", "")
-	f.SetCreationDate(fixedDate)
-	f.SetModificationDate(fixedDate)
-	f.SetCompression(false)
-	if setup != nil {
-		setup(f)
-	}
-	tr := f.UnicodeTranslatorFromDescriptor("") // UTF-8 -> cp1252 for core fonts
-	f.SetMargins(56, 56, 56)
-	f.SetAutoPageBreak(false, 56) // one Page in, one page out
-	for _, p := range pages {
-		f.AddPage()
-		if p.Heading != "" {
-			f.SetFont("Helvetica", "B", 16)
-			f.MultiCell(0, 20, tr(p.Heading), "", "L", false)
-			f.Ln(8)
+	return render(func(f *fpdf.Fpdf, tr func(string) string) {
+		if setup != nil {
+			setup(f)
 		}
-		if p.Body != "" {
-			f.SetFont("Helvetica", "", 11)
-			f.MultiCell(0, 14, tr(p.Body), "", "L", false)
+		for _, p := range pages { // one Page in, one page out
+			f.AddPage()
+			if p.Heading != "" {
+				f.SetFont("Helvetica", "B", 16)
+				f.MultiCell(0, 20, tr(p.Heading), "", "L", false)
+				f.Ln(8)
+			}
+			if p.Body != "" {
+				f.SetFont("Helvetica", "", 11)
+				f.MultiCell(0, 14, tr(p.Body), "", "L", false)
+			}
 		}
-	}
-	var out bytes.Buffer
-	if err := f.Output(&out); err != nil {
-		panic(fmt.Sprintf("testpdf: %v", err))
-	}
-	return out.Bytes()
+	})
 }
 
 // ZeroPages returns a syntactically valid PDF whose page tree is empty

@@ -1,0 +1,90 @@
+package chunk
+
+import (
+	"strings"
+
+	"vika/backend/corpus"
+)
+
+// view is what Split learns about one page beyond its text.
+type view struct {
+	page  corpus.Page
+	runes []rune
+	roles []role    // of page.Lines
+	heads []heading // in text order
+	toc   bool      // the page reads like a table of contents
+}
+
+// newViews analyses the pages: line roles (furniture), overlay groups
+// (groups[i] lists the pages page i stands for; skip[i] when another page
+// stands for it), headings and tables of contents. Band furniture is
+// found first, so that overlays compare their content only; repetitions
+// in the middle of pages are then counted once per overlay group.
+func newViews(pages []corpus.Page) (views []*view, groups [][]int, skip []bool) {
+	views = make([]*view, len(pages))
+	for i, p := range pages {
+		views[i] = &view{page: p, runes: []rune(p.Text)}
+	}
+	body := bodyStyle(pages)
+	for i, rs := range roles(views, body, nil, false) {
+		views[i].roles = rs
+	}
+	groups, skip = overlayGroups(views)
+	for i, rs := range roles(views, body, skip, true) {
+		views[i].roles = rs
+	}
+	for _, v := range views {
+		v.heads = lineHeadings(v, v.roles, body)
+		tail := v.layoutEnd() // text after the layout's lines (OCR output), or all of it
+		for _, h := range headings(v.runes[tail:]) {
+			h.at += tail
+			v.heads = append(v.heads, h)
+		}
+		v.toc = listed(v) || tocLike(v, v.roles, len(pages))
+	}
+	return views, groups, skip
+}
+
+// lineText returns the text of l, or "" if its offsets are out of range.
+func (v *view) lineText(l corpus.Line) string {
+	if l.Start < 0 || l.End > len(v.runes) || l.Start > l.End {
+		return ""
+	}
+	return string(v.runes[l.Start:l.End])
+}
+
+// layoutEnd is where the text the lines describe ends.
+func (v *view) layoutEnd() int {
+	end := 0
+	for _, l := range v.page.Lines {
+		end = max(end, min(l.End, len(v.runes)))
+	}
+	return end
+}
+
+// skips returns the rune ranges of the lines left out of chunks
+// (furniture and page numbers), in text order.
+func (v *view) skips() [][2]int {
+	var out [][2]int
+	for j, l := range v.page.Lines {
+		if v.roles[j] != roleBody && l.Start >= 0 && l.End <= len(v.runes) && l.Start < l.End {
+			out = append(out, [2]int{l.Start, l.End})
+		}
+	}
+	return out
+}
+
+// bodyText is the page text without its skipped lines.
+func (v *view) bodyText() string {
+	var b strings.Builder
+	at := 0
+	for _, s := range v.skips() {
+		if s[0] >= at {
+			b.WriteString(string(v.runes[at:s[0]]))
+			b.WriteByte('\n')
+			at = s[1]
+		}
+	}
+	b.WriteString(string(v.runes[min(at, len(v.runes)):]))
+	return b.String()
+}

@@ -1,0 +1,126 @@
+// Guarded calls into MuPDF. Every call that may throw runs inside the
+// expansion of fz_try/fz_always/fz_catch, so a malformed page reports an
+// error instead of aborting the process, and every object is dropped on
+// the success and the error path alike (fz_drop_* accept NULL).
+#include <stdio.h>
+#include "mupdf.h"
+
+#define VIKA_TRY(ctx) if (!sigsetjmp(*fz_push_try(ctx), 0)) if (fz_do_try(ctx)) do
+#define VIKA_ALWAYS(ctx) while (0); if (fz_do_always(ctx)) do
+#define VIKA_CATCH(ctx) while (0); if (fz_do_catch(ctx))
+
+static void caught(fz_context *ctx, char *err, int errlen) {
+	if (err && errlen > 0) {
+		snprintf(err, errlen, "%s", fz_caught_message(ctx));
+	}
+}
+
+int vika_count_pages(fz_context *ctx, fz_document *doc) {
+	volatile int n = -1;
+	VIKA_TRY(ctx) {
+		n = fz_count_pages(ctx, doc);
+	}
+	VIKA_CATCH(ctx) {
+		return -1;
+	}
+	return n;
+}
+
+void vika_quiet(fz_context *ctx) {
+	fz_set_warning_callback(ctx, 0, 0);
+	fz_set_error_callback(ctx, 0, 0);
+}
+
+int vika_stext_json(fz_context *ctx, fz_document *doc, int number, int flags, float bounds[4], fz_buffer **json, char *err, int errlen) {
+	fz_page *volatile page = NULL;
+	fz_stext_page *volatile text = NULL;
+	fz_device *volatile dev = NULL;
+	fz_buffer *volatile buf = NULL;
+	fz_output *volatile out = NULL;
+	volatile int failed = 0;
+	fz_matrix identity = {1, 0, 0, 1, 0, 0};
+	fz_stext_options opts = {flags, 1};
+	*json = NULL;
+	VIKA_TRY(ctx) {
+		page = fz_load_page(ctx, doc, number);
+		fz_rect r = fz_bound_page(ctx, page);
+		bounds[0] = r.x0; bounds[1] = r.y0; bounds[2] = r.x1; bounds[3] = r.y1;
+		text = fz_new_stext_page(ctx, r);
+		dev = fz_new_stext_device(ctx, text, &opts);
+		fz_run_page_contents(ctx, page, dev, identity, NULL);
+		fz_close_device(ctx, dev);
+		buf = fz_new_buffer(ctx, 16384);
+		out = fz_new_output_with_buffer(ctx, buf);
+		fz_print_stext_page_as_json(ctx, out, text, 10);
+		fz_close_output(ctx, out);
+	}
+	VIKA_ALWAYS(ctx) {
+		fz_drop_output(ctx, out);
+		fz_drop_device(ctx, dev);
+		fz_drop_stext_page(ctx, text);
+		fz_drop_page(ctx, page);
+	}
+	VIKA_CATCH(ctx) {
+		caught(ctx, err, errlen);
+		failed = 1;
+	}
+	if (failed) {
+		fz_drop_buffer(ctx, buf);
+		return -1;
+	}
+	*json = buf;
+	return 0;
+}
+
+int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale, fz_irect area, unsigned char *samples, char *err, int errlen) {
+	fz_page *volatile page = NULL;
+	fz_pixmap *volatile pix = NULL;
+	fz_device *volatile dev = NULL;
+	volatile int failed = 0;
+	fz_matrix identity = {1, 0, 0, 1, 0, 0};
+	fz_matrix ctm = {scale, 0, 0, scale, 0, 0};
+	VIKA_TRY(ctx) {
+		page = fz_load_page(ctx, doc, number);
+		pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_gray(ctx), area, NULL, 0, samples);
+		fz_clear_pixmap_with_value(ctx, pix, 255);
+		dev = fz_new_draw_device(ctx, identity, pix);
+		fz_run_page_contents(ctx, page, dev, ctm, NULL);
+		fz_close_device(ctx, dev);
+	}
+	VIKA_ALWAYS(ctx) {
+		fz_drop_device(ctx, dev);
+		fz_drop_pixmap(ctx, pix);
+		fz_drop_page(ctx, page);
+	}
+	VIKA_CATCH(ctx) {
+		caught(ctx, err, errlen);
+		failed = 1;
+	}
+	return failed ? -1 : 0;
+}
+
+int vika_bound_page(fz_context *ctx, fz_document *doc, int number, float bounds[4], char *err, int errlen) {
+	fz_page *volatile page = NULL;
+	volatile int failed = 0;
+	VIKA_TRY(ctx) {
+		page = fz_load_page(ctx, doc, number);
+		fz_rect r = fz_bound_page(ctx, page);
+		bounds[0] = r.x0; bounds[1] = r.y0; bounds[2] = r.x1; bounds[3] = r.y1;
+	}
+	VIKA_ALWAYS(ctx) {
+		fz_drop_page(ctx, page);
+	}
+	VIKA_CATCH(ctx) {
+		caught(ctx, err, errlen);
+		failed = 1;
+	}
+	return failed ? -1 : 0;
+}
+
+void vika_drop_buffer(fz_context *ctx, fz_buffer *buf) {
+	fz_drop_buffer(ctx, buf);
+}
+
+size_t vika_buffer_data(fz_context *ctx, fz_buffer *buf, unsigned char **data) {
+	return fz_buffer_storage(ctx, buf, data);
+}

@@ -1,0 +1,75 @@
+// Declarations of the parts of the MuPDF 1.24 C API that package pdf calls,
+// written from the API documented in go-fitz's bundled headers (the library
+// itself is linked statically by go-fitz), and of the package's own guarded
+// wrappers in mupdf.c.
+#ifndef VIKA_MUPDF_H
+#define VIKA_MUPDF_H
+
+#include <setjmp.h>
+#include <stddef.h>
+
+typedef struct fz_context fz_context;
+typedef struct fz_document fz_document;
+typedef struct fz_page fz_page;
+typedef struct fz_device fz_device;
+typedef struct fz_buffer fz_buffer;
+typedef struct fz_output fz_output;
+typedef struct fz_pixmap fz_pixmap;
+typedef struct fz_colorspace fz_colorspace;
+typedef struct fz_separations fz_separations;
+typedef struct fz_cookie fz_cookie;
+typedef struct vika_stext_page fz_stext_page; // opaque here: only pointers are passed
+typedef void (fz_message_cb)(void *user, const char *message);
+
+typedef struct { float x0, y0, x1, y1; } fz_rect;
+typedef struct { int x0, y0, x1, y1; } fz_irect;
+typedef struct { float a, b, c, d, e, f; } fz_matrix;
+typedef struct { int flags; float scale; } fz_stext_options;
+
+// Exceptions: fz_try(ctx) expands to
+// if (!sigsetjmp(*fz_push_try(ctx), 0)) if (fz_do_try(ctx)) do { ... } while (0);
+sigjmp_buf *fz_push_try(fz_context *ctx);
+int fz_do_try(fz_context *ctx);
+int fz_do_always(fz_context *ctx);
+int fz_do_catch(fz_context *ctx);
+const char *fz_caught_message(fz_context *ctx);
+void fz_set_warning_callback(fz_context *ctx, fz_message_cb *cb, void *user);
+void fz_set_error_callback(fz_context *ctx, fz_message_cb *cb, void *user);
+
+int fz_count_pages(fz_context *ctx, fz_document *doc);
+fz_page *fz_load_page(fz_context *ctx, fz_document *doc, int number);
+fz_rect fz_bound_page(fz_context *ctx, fz_page *page);
+void fz_run_page_contents(fz_context *ctx, fz_page *page, fz_device *dev, fz_matrix transform, fz_cookie *cookie);
+void fz_drop_page(fz_context *ctx, fz_page *page);
+void fz_close_device(fz_context *ctx, fz_device *dev);
+void fz_drop_device(fz_context *ctx, fz_device *dev);
+
+fz_stext_page *fz_new_stext_page(fz_context *ctx, fz_rect mediabox);
+void fz_drop_stext_page(fz_context *ctx, fz_stext_page *page);
+fz_device *fz_new_stext_device(fz_context *ctx, fz_stext_page *page, const fz_stext_options *options);
+void fz_print_stext_page_as_json(fz_context *ctx, fz_output *out, fz_stext_page *page, float scale);
+
+fz_buffer *fz_new_buffer(fz_context *ctx, size_t capacity);
+size_t fz_buffer_storage(fz_context *ctx, fz_buffer *buf, unsigned char **datap);
+void fz_drop_buffer(fz_context *ctx, fz_buffer *buf);
+fz_output *fz_new_output_with_buffer(fz_context *ctx, fz_buffer *buf);
+void fz_close_output(fz_context *ctx, fz_output *out);
+void fz_drop_output(fz_context *ctx, fz_output *out);
+
+fz_colorspace *fz_device_gray(fz_context *ctx);
+fz_pixmap *fz_new_pixmap_with_bbox_and_data(fz_context *ctx, fz_colorspace *cs, fz_irect rect, fz_separations *seps, int alpha, unsigned char *samples);
+void fz_clear_pixmap_with_value(fz_context *ctx, fz_pixmap *pix, int value);
+void fz_drop_pixmap(fz_context *ctx, fz_pixmap *pix);
+fz_device *fz_new_draw_device(fz_context *ctx, fz_matrix transform, fz_pixmap *dest);
+
+// Guarded wrappers (mupdf.c). Each catches every MuPDF exception; on
+// failure it returns a negative value and copies the message into err.
+int vika_count_pages(fz_context *ctx, fz_document *doc);
+void vika_quiet(fz_context *ctx);
+int vika_stext_json(fz_context *ctx, fz_document *doc, int number, int flags, float bounds[4], fz_buffer **json, char *err, int errlen);
+int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale, fz_irect area, unsigned char *samples, char *err, int errlen);
+int vika_bound_page(fz_context *ctx, fz_document *doc, int number, float bounds[4], char *err, int errlen);
+void vika_drop_buffer(fz_context *ctx, fz_buffer *buf);
+size_t vika_buffer_data(fz_context *ctx, fz_buffer *buf, unsigned char **data);
+
+#endif
