@@ -7,20 +7,39 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"time"
+	"unicode/utf8"
 
 	"vika/backend/corpus"
 	"vika/backend/engine"
+	"vika/backend/ingest"
 )
 
-// ingestReport is one line of `vika ingest --json`.
+// ingestReport is one line of `vika ingest --json`. Field names are a
+// contract: scripts and tests read them.
 type ingestReport struct {
-	File    string  `json:"file"`
-	DocID   string  `json:"doc_id,omitempty"`
-	Pages   int     `json:"pages,omitempty"`
-	Chunks  int     `json:"chunks,omitempty"`
-	Seconds float64 `json:"seconds,omitempty"`
-	Error   string  `json:"error,omitempty"`
+	File      string                  `json:"file"`
+	DocID     string                  `json:"doc_id,omitempty"`
+	Pages     int                     `json:"pages"`
+	PageTypes map[corpus.PageType]int `json:"page_types,omitempty"`
+	Lang      string                  `json:"lang"`
+	LangMixed bool                    `json:"lang_mixed,omitempty"`
+	OCRPages  int                     `json:"ocr_pages"`
+	Chunks    int                     `json:"chunks"`
+	Failed    []int                   `json:"failed_pages,omitempty"`
+	Seconds   *ingest.Timings         `json:"seconds,omitempty"`
+	PageList  []pageReport            `json:"page_list,omitempty"`
+	Error     string                  `json:"error,omitempty"`
+}
+
+// pageReport is one page of `vika ingest --json --pages`.
+type pageReport struct {
+	Page          int      `json:"page"`
+	Type          string   `json:"type"`
+	Lang          string   `json:"lang"`
+	Chars         int      `json:"chars"`
+	OCRConfidence *float64 `json:"ocr_confidence"`
+	Text          string   `json:"text"`
+	Error         string   `json:"error,omitempty"`
 }
 
 // errSomeFailed reports that at least one document could not be ingested
@@ -30,8 +49,9 @@ var errSomeFailed = errors.New("some documents could not be ingested")
 func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error {
 	fs := newFlagSet("ingest", errOut)
 	asJSON := fs.Bool("json", false, "print one JSON object per document")
+	withPages := fs.Bool("pages", false, "also list each page: type, language, characters, OCR confidence, text")
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika ingest [--json] FILE...")
+		fmt.Fprintln(errOut, "Usage: vika ingest [--json] [--pages] FILE...")
 		fs.PrintDefaults()
 	}
 	files, err := parse(fs, args)
@@ -49,7 +69,7 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 
 	failed := 0
 	for _, f := range files {
-		rep := ingestOne(ctx, eng, f)
+		rep := ingestOne(ctx, eng, f, *withPages)
 		if rep.Error != "" {
 			failed++
 		}
@@ -63,17 +83,30 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 	return nil
 }
 
-func ingestOne(ctx context.Context, eng *engine.Engine, path string) ingestReport {
-	start := time.Now()
-	doc, err := eng.AddFile(ctx, path, nil)
+func ingestOne(ctx context.Context, eng *engine.Engine, path string, withPages bool) ingestReport {
+	r, err := eng.AddFileReport(ctx, path, nil)
 	if err != nil {
 		return ingestReport{File: filepath.Base(path), Error: err.Error()}
 	}
-	return reportOf(doc, time.Since(start))
-}
-
-func reportOf(doc corpus.Document, took time.Duration) ingestReport {
-	return ingestReport{File: doc.File, DocID: doc.ID, Pages: doc.Pages, Chunks: doc.Chunks, Seconds: took.Seconds()}
+	d := r.Doc
+	rep := ingestReport{
+		File: d.File, DocID: d.ID, Pages: d.Pages, PageTypes: d.PageTypes, Lang: d.Lang, LangMixed: d.LangMixed,
+		OCRPages: d.OCRPages, Chunks: d.Chunks, Failed: d.FailedPages, Seconds: &r.Timings,
+	}
+	if withPages {
+		pages, err := eng.Pages(ctx, d.ID)
+		if err != nil {
+			rep.Error = err.Error()
+			return rep
+		}
+		for _, p := range pages {
+			rep.PageList = append(rep.PageList, pageReport{
+				Page: p.Number, Type: string(p.Type), Lang: p.Lang, Chars: utf8.RuneCountInString(p.Text),
+				OCRConfidence: p.OCRConfidence, Text: p.Text, Error: p.Error,
+			})
+		}
+	}
+	return rep
 }
 
 func printReport(out io.Writer, rep ingestReport, asJSON bool) error {
@@ -84,6 +117,24 @@ func printReport(out io.Writer, rep ingestReport, asJSON bool) error {
 		_, err := fmt.Fprintf(out, "%s: error: %s\n", rep.File, rep.Error)
 		return err
 	}
-	_, err := fmt.Fprintf(out, "%s: %d pages, %d chunks in %.2fs (doc_id %s)\n", rep.File, rep.Pages, rep.Chunks, rep.Seconds, rep.DocID)
-	return err
+	s := rep.Seconds
+	total := s.Validate + s.Extract + s.OCR + s.Lang + s.Chunk + s.Index
+	_, err := fmt.Fprintf(out, "%s: %d pages %v, lang %s, %d OCRed, %d chunks in %.2fs (doc_id %s)\n",
+		rep.File, rep.Pages, rep.PageTypes, orUnknown(rep.Lang), rep.OCRPages, rep.Chunks, total, rep.DocID[:12])
+	if err != nil {
+		return err
+	}
+	for _, p := range rep.PageList {
+		if _, err := fmt.Fprintf(out, "  p.%d %s %s %d chars: %s\n", p.Page, p.Type, orUnknown(p.Lang), p.Chars, oneLine(p.Text, 100)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func orUnknown(lang string) string {
+	if lang == "" {
+		return "und"
+	}
+	return lang
 }

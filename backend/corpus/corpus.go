@@ -31,6 +31,17 @@ type Document struct {
 	// FailedPages lists the 1-based pages whose text could not be
 	// extracted (the rest of the document is still usable).
 	FailedPages []int `json:"failed_pages,omitempty"`
+	// PageTypes counts the pages of each type.
+	PageTypes map[PageType]int `json:"page_types"`
+	// OCRPages counts the pages whose text (or part of it) was recognised
+	// by OCR.
+	OCRPages int `json:"ocr_pages"`
+	// Lang is the main language (ISO 639-1, "" when undetermined), with
+	// the share of each language's letters and whether a second language
+	// holds a real share.
+	Lang       string             `json:"lang"`
+	LangShares map[string]float64 `json:"lang_shares,omitempty"`
+	LangMixed  bool               `json:"lang_mixed"`
 }
 
 // Page is one page of a document, as extracted.
@@ -42,6 +53,13 @@ type Page struct {
 	Width  float64  `json:"width"`           // points
 	Height float64  `json:"height"`          // points
 	Error  string   `json:"error,omitempty"` // why the text could not be extracted, if it could not
+	// Lang is the page's language (ISO 639-1); a page too short to tell
+	// takes the document's. LangConfidence is 0 in that case.
+	Lang           string  `json:"lang"`
+	LangConfidence float64 `json:"lang_confidence"`
+	// OCRConfidence is the mean word confidence (0..1) of the OCR that
+	// produced (part of) Text; nil when no OCR ran on the page.
+	OCRConfidence *float64 `json:"ocr_confidence"`
 	// Lines describes the text layer's lines in reading order (empty for
 	// text without layout, such as OCR output appended after them).
 	Lines []Line `json:"lines,omitempty"`

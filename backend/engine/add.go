@@ -20,6 +20,8 @@ const (
 	StageQueued     = "queued"
 	StageValidating = ingest.StageValidating
 	StageExtracting = ingest.StageExtracting
+	StageOCR        = ingest.StageOCR
+	StageLanguage   = ingest.StageLanguage
 	StageChunking   = ingest.StageChunking
 	StageIndexing   = "indexing"
 	StageDone       = "done"
@@ -34,7 +36,7 @@ const (
 type Progress struct {
 	JobID string           `json:"job_id"`
 	File  string           `json:"file"`
-	Stage string           `json:"stage"` // queued, validating, extracting, chunking, indexing, done, failed, cancelled
+	Stage string           `json:"stage"` // queued, validating, extracting, ocr, language, chunking, indexing, done, failed, cancelled
 	Done  int              `json:"done"`
 	Total int              `json:"total"`
 	Doc   *corpus.Document `json:"doc,omitempty"`
@@ -45,9 +47,22 @@ type Progress struct {
 // reports of the same stage.
 const progressEvery = 100 * time.Millisecond
 
+// Report is what an add produced: the document and the time spent in
+// each stage.
+type Report struct {
+	Doc     corpus.Document
+	Timings ingest.Timings
+}
+
 // AddFile reads the PDF at path and adds it under its base name. The file
 // size is checked before reading.
 func (e *Engine) AddFile(ctx context.Context, path string, progress func(Progress)) (corpus.Document, error) {
+	r, err := e.addFile(ctx, "", path, progress)
+	return r.Doc, err
+}
+
+// AddFileReport is AddFile that also reports the stage timings.
+func (e *Engine) AddFileReport(ctx context.Context, path string, progress func(Progress)) (Report, error) {
 	return e.addFile(ctx, "", path, progress)
 }
 
@@ -56,13 +71,14 @@ func (e *Engine) AddFile(ctx context.Context, path string, progress func(Progres
 // same name with different bytes is kept under the label "name (2)".
 // progress may be nil; it is called from the calling goroutine.
 func (e *Engine) AddBytes(ctx context.Context, name string, data []byte, progress func(Progress)) (corpus.Document, error) {
-	return e.add(ctx, "", name, data, progress)
+	r, err := e.add(ctx, "", name, data, progress)
+	return r.Doc, err
 }
 
-func (e *Engine) addFile(ctx context.Context, jobID, path string, progress func(Progress)) (corpus.Document, error) {
+func (e *Engine) addFile(ctx context.Context, jobID, path string, progress func(Progress)) (Report, error) {
 	data, err := e.readFile(path)
 	if err != nil {
-		return corpus.Document{}, err
+		return Report{}, err
 	}
 	return e.add(ctx, jobID, filepath.Base(path), data, progress)
 }
@@ -91,7 +107,7 @@ func (e *Engine) readFile(path string) ([]byte, error) {
 	return data, nil
 }
 
-func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progress func(Progress)) (corpus.Document, error) {
+func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progress func(Progress)) (Report, error) {
 	name = fileName(name)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -100,7 +116,7 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 	id := ingest.DocID(data)
 	release, err := e.reserve(id, name)
 	if err != nil {
-		return corpus.Document{}, err
+		return Report{}, err
 	}
 	defer release()
 
@@ -112,10 +128,13 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 	}
 	res, err := ingest.Run(ctx, name, data, e.opts, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
 	if err != nil {
-		return corpus.Document{}, err
+		return Report{}, err
 	}
 	report(StageIndexing, 0, len(res.Chunks))
-	return e.commit(ctx, res)
+	start := e.now()
+	doc, err := e.commit(ctx, res)
+	res.Timings.Index = e.now().Sub(start).Seconds()
+	return Report{Doc: doc, Timings: res.Timings}, err
 }
 
 // reserve marks id as being added, failing with ErrDuplicate if it is in

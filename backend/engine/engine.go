@@ -69,6 +69,7 @@ type Engine struct {
 	opts  ingest.Options
 	store *session.Store
 	lex   *index.Lexical
+	ocr   *lazyOCR
 	slots chan struct{} // semaphore of MaxJobs background jobs
 	now   func() time.Time
 
@@ -107,9 +108,16 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		store.Close()
 		return nil, err
 	}
+	recognizer := newLazyOCR()
 	e := &Engine{
-		cfg:     cfg,
-		opts:    ingest.Options{Limits: pdf.Limits{MaxBytes: cfg.MaxFileBytes, MaxPages: cfg.MaxPages}, Chunk: chunk.Options{}},
+		cfg: cfg,
+		opts: ingest.Options{
+			Limits:      pdf.Limits{MaxBytes: cfg.MaxFileBytes, MaxPages: cfg.MaxPages},
+			Chunk:       chunk.Options{},
+			OCR:         recognizer,
+			OCRParallel: recognizer.workers(),
+		},
+		ocr:     recognizer,
 		store:   store,
 		lex:     lex,
 		slots:   make(chan struct{}, MaxJobs),
@@ -136,7 +144,7 @@ func (e *Engine) Close() error {
 	e.mu.Unlock()
 	e.cancel()
 	e.wg.Wait()
-	return errors.Join(e.lex.Close(), e.store.Close())
+	return errors.Join(e.lex.Close(), e.store.Close(), e.ocr.Close())
 }
 
 func (e *Engine) isClosed() bool {

@@ -15,14 +15,16 @@ import (
 // job). At most MaxJobs jobs run at once; the others wait as "queued".
 func (e *Engine) StartFile(path string, progress func(Progress)) string {
 	return e.start(filepath.Base(path), progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
-		return e.addFile(ctx, id, path, p)
+		r, err := e.addFile(ctx, id, path, p)
+		return r.Doc, err
 	})
 }
 
 // StartBytes is StartFile for a PDF given as bytes named name.
 func (e *Engine) StartBytes(name string, data []byte, progress func(Progress)) string {
 	return e.start(fileName(name), progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
-		return e.add(ctx, id, name, data, p)
+		r, err := e.add(ctx, id, name, data, p)
+		return r.Doc, err
 	})
 }
 

@@ -89,7 +89,7 @@ func TestJobDoneAndFailed(t *testing.T) {
 	if done.JobID != ok || done.Stage != StageDone || done.Doc == nil || done.Doc.Label != "stats.pdf" || done.Error != "" {
 		t.Fatalf("final = %+v", done)
 	}
-	want := []string{StageQueued, StageValidating, StageExtracting, StageChunking, StageIndexing, StageDone}
+	want := []string{StageQueued, StageValidating, StageExtracting, StageLanguage, StageChunking, StageIndexing, StageDone}
 	if got := r.stages(ok); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("stages = %v, want %v", got, want)
 	}

@@ -1,7 +1,9 @@
 // Package ingest turns the bytes of one PDF into a document, its pages and
-// its chunks: validate, extract each page's text, chunk. It reports
-// progress through a callback and checks for cancellation between pages.
-// It does not store or index anything (the engine does).
+// its chunks: validate, extract each page's layout, OCR the scanned pages
+// and the text-bearing image regions of mixed pages, detect languages,
+// chunk. It reports progress through a callback, checks for cancellation
+// between steps, and times each stage. It does not store or index anything
+// (the engine does).
 package ingest
 
 import (
@@ -9,21 +11,26 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"time"
 
 	"vika/backend/chunk"
 	"vika/backend/corpus"
+	"vika/backend/ocr"
 	"vika/backend/pdf"
 )
 
-// Stages reported in Progress.Stage.
+// Stages reported in Progress.Stage, in order.
 const (
 	StageValidating = "validating"
 	StageExtracting = "extracting"
+	StageOCR        = "ocr"
+	StageLanguage   = "language"
 	StageChunking   = "chunking"
 )
 
-// Progress reports how far Run has got. During extraction Done counts
-// the pages read out of Total.
+// Progress reports how far Run has got. During extraction Done counts the
+// pages read out of Total; during OCR, the pages recognised out of the
+// pages that need it.
 type Progress struct {
 	Stage string
 	Done  int
@@ -34,20 +41,49 @@ type Progress struct {
 type Options struct {
 	Limits pdf.Limits
 	Chunk  chunk.Options
+	// OCR recognises scanned pages and image regions. Nil: such pages
+	// keep only their text layer and are reported as failed.
+	OCR ocr.Recognizer
+	// OCRDPI is the resolution pages are rendered at for OCR
+	// (default ocr.DefaultDPI).
+	OCRDPI float64
+	// OCRParallel bounds the images being recognised at once (default 2).
+	OCRParallel int
+}
+
+// Timings are the seconds spent in each stage of one Run.
+type Timings struct {
+	Validate float64 `json:"validate"`
+	Extract  float64 `json:"extract"`
+	OCR      float64 `json:"ocr"`
+	Lang     float64 `json:"lang"`
+	Chunk    float64 `json:"chunk"`
+	Index    float64 `json:"index"` // filled by the caller that indexes
 }
 
 // Result is a processed document. Doc.Label is the file name; callers that
 // need unique labels set it.
 type Result struct {
-	Doc    corpus.Document
-	Pages  []corpus.Page
-	Chunks []corpus.Chunk
+	Doc     corpus.Document
+	Pages   []corpus.Page
+	Chunks  []corpus.Chunk
+	Timings Timings
 }
 
 // DocID returns the document id of data: its SHA-256, in hex.
 func DocID(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
+}
+
+// stopwatch times consecutive stages.
+type stopwatch struct{ last time.Time }
+
+func (s *stopwatch) lap() float64 {
+	now := time.Now()
+	d := now.Sub(s.last).Seconds()
+	s.last = now
+	return d
 }
 
 // Run processes one PDF named name. progress may be nil; it is called from
@@ -62,6 +98,8 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
+	var res Result
+	sw := stopwatch{last: time.Now()}
 	report(StageValidating, 0, 0)
 	id := DocID(data)
 	doc, err := pdf.Open(data, opts.Limits)
@@ -69,34 +107,84 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 		return Result{}, err
 	}
 	defer doc.Close()
+	res.Timings.Validate = sw.lap()
 
 	n := doc.NumPages()
-	pages := make([]corpus.Page, 0, n)
-	var failed []int
 	report(StageExtracting, 0, n)
-	for i := 1; i <= n; i++ {
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
+	pages, targets, err := extract(ctx, doc, id, func(done int) { report(StageExtracting, done, n) })
+	if err != nil {
+		return Result{}, err
+	}
+	res.Timings.Extract = sw.lap()
+
+	ocrPages, err := recognise(ctx, doc, pages, targets, opts, func(done, total int) { report(StageOCR, done, total) })
+	if err != nil {
+		return Result{}, err
+	}
+	res.Timings.OCR = sw.lap()
+
+	var failed []int
+	for _, p := range pages {
+		if p.Error != "" {
+			failed = append(failed, p.Number)
 		}
-		p, err := doc.Page(i)
-		page := p.Corpus(id)
-		if err != nil {
-			page.Error = err.Error()
-			failed = append(failed, i)
-		}
-		pages = append(pages, page)
-		report(StageExtracting, i, n)
 	}
 	if len(failed) == n {
-		return Result{}, fmt.Errorf("%w: none of its %d pages can be read", pdf.ErrCorrupt, n)
+		return Result{}, fmt.Errorf("%w: none of its %d pages can be read (%s)", pdf.ErrCorrupt, n, pages[0].Error)
 	}
+
+	report(StageLanguage, 0, 0)
+	d := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n, FailedPages: failed, OCRPages: ocrPages}
+	detectLanguages(&d, pages)
+	d.PageTypes = countTypes(pages)
+	res.Timings.Lang = sw.lap()
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
 
 	report(StageChunking, 0, 0)
-	d := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n, FailedPages: failed}
 	chunks := chunk.Split(d, pages, opts.Chunk)
+	langOf := make(map[int]string, len(pages))
+	for _, p := range pages {
+		langOf[p.Number] = p.Lang
+	}
+	for i := range chunks {
+		chunks[i].Lang = langOf[chunks[i].Page]
+	}
 	d.Chunks = len(chunks)
-	return Result{Doc: d, Pages: pages, Chunks: chunks}, nil
+	res.Timings.Chunk = sw.lap()
+	res.Doc, res.Pages, res.Chunks = d, pages, chunks
+	return res, nil
+}
+
+// extract reads every page's layout. A page that cannot be read keeps its
+// error and never fails the document. It also returns what must be OCRed.
+func extract(ctx context.Context, doc *pdf.Document, id string, step func(done int)) ([]corpus.Page, []ocrTarget, error) {
+	n := doc.NumPages()
+	pages := make([]corpus.Page, 0, n)
+	var targets []ocrTarget
+	for i := 1; i <= n; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		p, err := doc.Page(i)
+		page := p.Corpus(id)
+		page.Number = i
+		if err != nil {
+			page.Error = err.Error()
+		} else if t, ok := targetOf(p); ok {
+			targets = append(targets, t)
+		}
+		pages = append(pages, page)
+		step(i)
+	}
+	return pages, targets, nil
+}
+
+func countTypes(pages []corpus.Page) map[corpus.PageType]int {
+	counts := map[corpus.PageType]int{}
+	for _, p := range pages {
+		counts[p.Type]++
+	}
+	return counts
 }

@@ -30,13 +30,15 @@ func TestRun(t *testing.T) {
 	}
 	want := []Progress{
 		{StageValidating, 0, 0}, {StageExtracting, 0, 3}, {StageExtracting, 1, 3},
-		{StageExtracting, 2, 3}, {StageExtracting, 3, 3}, {StageChunking, 0, 0},
+		{StageExtracting, 2, 3}, {StageExtracting, 3, 3}, {StageLanguage, 0, 0}, {StageChunking, 0, 0},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("progress (-want +got):\n%s", diff)
 	}
 	sum := sha256.Sum256(data)
-	wantDoc := corpus.Document{ID: hex.EncodeToString(sum[:]), File: "cours.pdf", Label: "cours.pdf", Bytes: int64(len(data)), Pages: 3, Chunks: 2}
+	// The pages are too short for a language to be told.
+	wantDoc := corpus.Document{ID: hex.EncodeToString(sum[:]), File: "cours.pdf", Label: "cours.pdf", Bytes: int64(len(data)), Pages: 3, Chunks: 2,
+		PageTypes: map[corpus.PageType]int{corpus.PageText: 3}, LangShares: map[string]float64{}}
 	if diff := cmp.Diff(wantDoc, res.Doc); diff != "" {
 		t.Errorf("doc (-want +got):\n%s", diff)
 	}

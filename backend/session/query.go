@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -12,15 +13,21 @@ import (
 	"vika/backend/corpus"
 )
 
-const documentColumns = `d.id, d.file, d.label, d.bytes, d.pages, d.chunks,
+const documentColumns = `d.id, d.file, d.label, d.bytes, d.pages, d.chunks, d.lang, d.meta,
 	(SELECT group_concat(p.page) FROM pages p WHERE p.doc_id = d.id AND p.error <> '')`
 
 func scanDocument(row interface{ Scan(...any) error }) (corpus.Document, error) {
 	var d corpus.Document
 	var failed sql.NullString
-	if err := row.Scan(&d.ID, &d.File, &d.Label, &d.Bytes, &d.Pages, &d.Chunks, &failed); err != nil {
+	var meta string
+	if err := row.Scan(&d.ID, &d.File, &d.Label, &d.Bytes, &d.Pages, &d.Chunks, &d.Lang, &meta, &failed); err != nil {
 		return d, err
 	}
+	var m documentMeta
+	if err := json.Unmarshal([]byte(meta), &m); err != nil {
+		return d, fmt.Errorf("document %s: %w", d.ID, err)
+	}
+	d.PageTypes, d.OCRPages, d.LangShares, d.LangMixed = m.PageTypes, m.OCRPages, m.LangShares, m.LangMixed
 	if failed.Valid && failed.String != "" {
 		for _, f := range strings.Split(failed.String, ",") {
 			if n, err := strconv.Atoi(f); err == nil {
@@ -65,7 +72,7 @@ func (s *Store) DocumentByID(ctx context.Context, id string) (corpus.Document, e
 // Pages returns the pages of a document in page order (none if the
 // document is unknown).
 func (s *Store) Pages(ctx context.Context, docID string) ([]corpus.Page, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT doc_id, page, type, text, width, height, error FROM pages WHERE doc_id = ? ORDER BY page`, docID)
+	rows, err := s.db.QueryContext(ctx, `SELECT doc_id, page, type, text, width, height, error, lang, lang_confidence, ocr_confidence, lines FROM pages WHERE doc_id = ? ORDER BY page`, docID)
 	if err != nil {
 		return nil, fmt.Errorf("list pages: %w", err)
 	}
@@ -73,20 +80,32 @@ func (s *Store) Pages(ctx context.Context, docID string) ([]corpus.Page, error) 
 	var out []corpus.Page
 	for rows.Next() {
 		var p corpus.Page
-		if err := rows.Scan(&p.DocID, &p.Number, &p.Type, &p.Text, &p.Width, &p.Height, &p.Error); err != nil {
+		var ocrConf sql.NullFloat64
+		var lines string
+		if err := rows.Scan(&p.DocID, &p.Number, &p.Type, &p.Text, &p.Width, &p.Height, &p.Error,
+			&p.Lang, &p.LangConfidence, &ocrConf, &lines); err != nil {
 			return nil, fmt.Errorf("list pages: %w", err)
+		}
+		if ocrConf.Valid {
+			p.OCRConfidence = &ocrConf.Float64
+		}
+		if err := json.Unmarshal([]byte(lines), &p.Lines); err != nil {
+			return nil, fmt.Errorf("page %d: %w", p.Number, err)
 		}
 		out = append(out, p)
 	}
 	return out, rows.Err()
 }
 
-const chunkColumns = `id, doc_id, page, char_start, char_end, text, section_title, page_type, lang`
+const chunkColumns = `id, doc_id, page, char_start, char_end, text, section_title, page_type, lang, kind, pages`
 
 func scanChunk(rows *sql.Rows) (corpus.Chunk, error) {
 	var c corpus.Chunk
-	err := rows.Scan(&c.ID, &c.DocID, &c.Page, &c.CharStart, &c.CharEnd, &c.Text, &c.SectionTitle, &c.PageType, &c.Lang)
-	return c, err
+	var pages string
+	if err := rows.Scan(&c.ID, &c.DocID, &c.Page, &c.CharStart, &c.CharEnd, &c.Text, &c.SectionTitle, &c.PageType, &c.Lang, &c.Kind, &pages); err != nil {
+		return c, err
+	}
+	return c, json.Unmarshal([]byte(pages), &c.Pages)
 }
 
 // maxParams keeps IN (...) lists well under SQLite's parameter limit.

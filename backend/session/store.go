@@ -11,6 +11,7 @@ package session
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -35,6 +36,8 @@ CREATE TABLE documents (
 	bytes    INTEGER NOT NULL,
 	pages    INTEGER NOT NULL,
 	chunks   INTEGER NOT NULL,
+	lang     TEXT    NOT NULL,                  -- main language, '' when undetermined
+	meta     TEXT    NOT NULL,                  -- JSON: page_types, ocr_pages, lang_shares, lang_mixed
 	added_at INTEGER NOT NULL                   -- unix milliseconds
 );
 CREATE INDEX documents_file ON documents(file);
@@ -47,6 +50,10 @@ CREATE TABLE pages (
 	width  REAL    NOT NULL,
 	height REAL    NOT NULL,
 	error  TEXT    NOT NULL DEFAULT '',
+	lang            TEXT NOT NULL,
+	lang_confidence REAL NOT NULL,
+	ocr_confidence  REAL,           -- NULL when no OCR ran on the page
+	lines           TEXT NOT NULL,  -- JSON array of corpus.Line
 	PRIMARY KEY (doc_id, page)
 ) WITHOUT ROWID;
 
@@ -60,11 +67,21 @@ CREATE TABLE chunks (
 	text          TEXT    NOT NULL,
 	section_title TEXT    NOT NULL,
 	page_type     TEXT    NOT NULL,
-	lang          TEXT    NOT NULL
+	lang          TEXT    NOT NULL,
+	kind          TEXT    NOT NULL,
+	pages         TEXT    NOT NULL  -- JSON array: overlay pages the chunk stands for
 );
 CREATE INDEX chunks_doc_ord ON chunks(doc_id, ord);
 CREATE INDEX chunks_doc_page ON chunks(doc_id, page);
 `
+
+// documentMeta holds the document fields kept as JSON.
+type documentMeta struct {
+	PageTypes  map[corpus.PageType]int `json:"page_types"`
+	OCRPages   int                     `json:"ocr_pages"`
+	LangShares map[string]float64      `json:"lang_shares"`
+	LangMixed  bool                    `json:"lang_mixed"`
+}
 
 // Store is the session database. Create it with Open; Close it.
 type Store struct {
@@ -115,8 +132,12 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 	if n > 0 {
 		return fmt.Errorf("%w: %s", ErrExists, doc.Label)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO documents (id, file, label, bytes, pages, chunks, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		doc.ID, doc.File, doc.Label, doc.Bytes, doc.Pages, doc.Chunks, s.now().UnixMilli()); err != nil {
+	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed})
+	if err != nil {
+		return fmt.Errorf("add %s: %w", doc.Label, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO documents (id, file, label, bytes, pages, chunks, lang, meta, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		doc.ID, doc.File, doc.Label, doc.Bytes, doc.Pages, doc.Chunks, doc.Lang, string(meta), s.now().UnixMilli()); err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
 	if err := insertPages(ctx, tx, doc.ID, pages); err != nil {
@@ -132,13 +153,18 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 }
 
 func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.Page) error {
-	st, err := tx.PrepareContext(ctx, `INSERT INTO pages (doc_id, page, type, text, width, height, error) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO pages (doc_id, page, type, text, width, height, error, lang, lang_confidence, ocr_confidence, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	for _, p := range pages {
-		if _, err := st.ExecContext(ctx, docID, p.Number, string(p.Type), p.Text, p.Width, p.Height, p.Error); err != nil {
+		lines, err := json.Marshal(p.Lines)
+		if err != nil {
+			return fmt.Errorf("page %d: %w", p.Number, err)
+		}
+		if _, err := st.ExecContext(ctx, docID, p.Number, string(p.Type), p.Text, p.Width, p.Height, p.Error,
+			p.Lang, p.LangConfidence, p.OCRConfidence, string(lines)); err != nil {
 			return fmt.Errorf("page %d: %w", p.Number, err)
 		}
 	}
@@ -146,7 +172,7 @@ func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.P
 }
 
 func insertChunks(ctx context.Context, tx *sql.Tx, docID string, chunks []corpus.Chunk) error {
-	st, err := tx.PrepareContext(ctx, `INSERT INTO chunks (id, doc_id, ord, page, char_start, char_end, text, section_title, page_type, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO chunks (id, doc_id, ord, page, char_start, char_end, text, section_title, page_type, lang, kind, pages) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -155,7 +181,12 @@ func insertChunks(ctx context.Context, tx *sql.Tx, docID string, chunks []corpus
 		if c.DocID != docID {
 			return fmt.Errorf("chunk %s belongs to document %q, not %q", c.ID, c.DocID, docID)
 		}
-		if _, err := st.ExecContext(ctx, c.ID, docID, i, c.Page, c.CharStart, c.CharEnd, c.Text, c.SectionTitle, string(c.PageType), c.Lang); err != nil {
+		pages, err := json.Marshal(c.Pages)
+		if err != nil {
+			return fmt.Errorf("chunk %s: %w", c.ID, err)
+		}
+		if _, err := st.ExecContext(ctx, c.ID, docID, i, c.Page, c.CharStart, c.CharEnd, c.Text, c.SectionTitle,
+			string(c.PageType), c.Lang, string(c.Kind), string(pages)); err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
 	}

@@ -25,17 +25,24 @@ func open(t *testing.T) *Store {
 
 // fixture returns a document with n pages of one chunk each; page 2 failed.
 func fixture(id, label string, n int) (corpus.Document, []corpus.Page, []corpus.Chunk) {
-	doc := corpus.Document{ID: id, File: "cours.pdf", Label: label, Bytes: 1234, Pages: n, Chunks: n}
+	doc := corpus.Document{ID: id, File: "cours.pdf", Label: label, Bytes: 1234, Pages: n, Chunks: n,
+		PageTypes: map[corpus.PageType]int{corpus.PageText: n - 1, corpus.PageScanned: 1}, OCRPages: 1,
+		Lang: "fr", LangShares: map[string]float64{"fr": 0.8, "en": 0.2}, LangMixed: true}
+	conf := 0.91
 	var pages []corpus.Page
 	var chunks []corpus.Chunk
 	for p := 1; p <= n; p++ {
-		page := corpus.Page{DocID: id, Number: p, Type: corpus.PageText, Text: fmt.Sprintf("text of %s page %d", id, p), Width: 595, Height: 842}
+		page := corpus.Page{DocID: id, Number: p, Type: corpus.PageText, Text: fmt.Sprintf("text of %s page %d", id, p), Width: 595, Height: 842,
+			Lang: "fr", LangConfidence: 0.97, Lines: []corpus.Line{{Start: 0, End: 4, BBox: [4]float64{10, 20, 30, 32}, Size: 10.5, Bold: true}}}
+		if p == n {
+			page.Type, page.OCRConfidence, page.Lines = corpus.PageScanned, &conf, nil
+		}
 		if p == 2 {
 			page.Text, page.Error = "", "page 2: page cannot be read"
 		}
 		pages = append(pages, page)
 		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("%s-p%d-c1", id, p), DocID: id, Page: p, CharStart: 0, CharEnd: 5,
-			Text: page.Text, SectionTitle: "1 Intro", PageType: corpus.PageText, Lang: "en"})
+			Text: page.Text, SectionTitle: "1 Intro", PageType: corpus.PageText, Lang: "en", Kind: corpus.ChunkBody, Pages: []int{p, p + 1}})
 	}
 	return doc, pages, chunks
 }
