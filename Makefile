@@ -27,7 +27,7 @@ frontend: bindings ## build the frontend into frontend/dist
 	cd frontend && npm run build
 
 build: frontend assets ## build the desktop app into build/bin/vika
-	go tool wails build -tags $(TAGS) -ldflags "$(LDFLAGS)" -s
+	go tool wails build -tags $(TAGS) -ldflags "$(LDFLAGS)" -s -m -nosyncgomod
 
 run: build ## install what is missing, build, and open the window
 	$(BIN)
@@ -42,7 +42,7 @@ test-go: ## go vet, then go test -race on every package
 test-frontend: ## svelte-check and Vitest
 	cd frontend && npm run check && npm test
 
-test-e2e: ## Playwright in Debian's chromium against `wails dev` under Xvfb
+test-e2e: deps ## Playwright in Debian's chromium against `wails dev` under Xvfb
 	scripts/e2e.sh
 
 screenshots: build ## PNGs of the real window under Xvfb into build/screenshots

@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 
 	"vika/backend/chunk"
@@ -123,6 +124,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	}
 	res.Timings.OCR = sw.lap()
 
+	warning := checkTruncation(doc, pages)
 	var failed []int
 	for _, p := range pages {
 		if p.Error != "" {
@@ -134,7 +136,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	}
 
 	report(StageLanguage, 0, 0)
-	d := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n, FailedPages: failed, OCRPages: ocrPages}
+	d := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n, FailedPages: failed, OCRPages: ocrPages, Warning: warning}
 	detectLanguages(&d, pages)
 	d.PageTypes = countTypes(pages)
 	res.Timings.Lang = sw.lap()
@@ -179,6 +181,21 @@ func extract(ctx context.Context, doc *pdf.Document, id string, step func(done i
 		step(i)
 	}
 	return pages, targets, nil
+}
+
+// checkTruncation marks the empty pages of a truncated file as failed
+// (their content was cut off, not blank) and returns the document's
+// warning, or "" if the file is whole.
+func checkTruncation(doc *pdf.Document, pages []corpus.Page) string {
+	if !doc.Truncated() {
+		return ""
+	}
+	for i := range pages {
+		if pages[i].Error == "" && strings.TrimSpace(pages[i].Text) == "" {
+			pages[i].Error = "page content missing: the file is truncated"
+		}
+	}
+	return "the file ends without %%EOF: it looks truncated (an incomplete download?), so some pages may be missing or incomplete"
 }
 
 func countTypes(pages []corpus.Page) map[corpus.PageType]int {

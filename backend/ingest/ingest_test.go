@@ -128,3 +128,31 @@ func TestRunRealPaper(t *testing.T) {
 		t.Errorf("sections found: %v", sections)
 	}
 }
+
+// TestTruncatedKeepsReadablePages cuts a document at several points: each
+// cut either fails as corrupt or is added with a warning, its blank pages
+// reported as failed rather than silently empty.
+func TestTruncatedKeepsReadablePages(t *testing.T) {
+	data := testpdf.Text("Alpha page about sampling.", "Beta page about estimators.", "Gamma page about tests.")
+	added := 0
+	for _, frac := range []float64{0.3, 0.5, 0.7, 0.9} {
+		cut := data[:int(float64(len(data))*frac)]
+		res, err := Run(context.Background(), "cut.pdf", cut, Options{}, nil)
+		if err != nil {
+			if !errors.Is(err, pdf.ErrCorrupt) {
+				t.Errorf("cut at %.0f%%: error %v, want ErrCorrupt", frac*100, err)
+			}
+			continue
+		}
+		added++
+		if res.Doc.Warning == "" {
+			t.Errorf("cut at %.0f%%: added without a warning", frac*100)
+		}
+		for _, p := range res.Pages {
+			if strings.TrimSpace(p.Text) == "" && p.Error == "" {
+				t.Errorf("cut at %.0f%%: page %d is empty but not reported", frac*100, p.Number)
+			}
+		}
+	}
+	t.Logf("%d of 4 cuts were added with a warning", added)
+}

@@ -10,8 +10,9 @@ import (
 
 // Document is an open PDF. It is not safe for concurrent use; Close it.
 type Document struct {
-	fz    *fitz.Document
-	pages int
+	fz        *fitz.Document
+	pages     int
+	truncated bool // the file ends without %%EOF
 }
 
 // Open validates data (see Check) and opens it. It keeps a reference to
@@ -47,8 +48,12 @@ func Open(data []byte, lim Limits) (*Document, error) {
 		fz.Close()
 		return nil, err
 	}
-	return &Document{fz: fz, pages: n}, nil
+	return &Document{fz: fz, pages: n, truncated: truncated(data)}, nil
 }
+
+// Truncated reports whether the file ends without %%EOF: MuPDF repaired
+// it, and pages past the cut may be empty or incomplete.
+func (d *Document) Truncated() bool { return d.truncated }
 
 // truncated reports whether the end-of-file marker is missing.
 func truncated(data []byte) bool {

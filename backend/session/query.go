@@ -27,7 +27,7 @@ func scanDocument(row interface{ Scan(...any) error }) (corpus.Document, error) 
 	if err := json.Unmarshal([]byte(meta), &m); err != nil {
 		return d, fmt.Errorf("document %s: %w", d.ID, err)
 	}
-	d.PageTypes, d.OCRPages, d.LangShares, d.LangMixed = m.PageTypes, m.OCRPages, m.LangShares, m.LangMixed
+	d.PageTypes, d.OCRPages, d.LangShares, d.LangMixed, d.Warning = m.PageTypes, m.OCRPages, m.LangShares, m.LangMixed, m.Warning
 	if failed.Valid && failed.String != "" {
 		for _, f := range strings.Split(failed.String, ",") {
 			if n, err := strconv.Atoi(f); err == nil {

@@ -37,7 +37,7 @@ CREATE TABLE documents (
 	pages    INTEGER NOT NULL,
 	chunks   INTEGER NOT NULL,
 	lang     TEXT    NOT NULL,                  -- main language, '' when undetermined
-	meta     TEXT    NOT NULL,                  -- JSON: page_types, ocr_pages, lang_shares, lang_mixed
+	meta     TEXT    NOT NULL,                  -- JSON: page_types, ocr_pages, lang_shares, lang_mixed, warning
 	added_at INTEGER NOT NULL                   -- unix milliseconds
 );
 CREATE INDEX documents_file ON documents(file);
@@ -81,6 +81,7 @@ type documentMeta struct {
 	OCRPages   int                     `json:"ocr_pages"`
 	LangShares map[string]float64      `json:"lang_shares"`
 	LangMixed  bool                    `json:"lang_mixed"`
+	Warning    string                  `json:"warning,omitempty"`
 }
 
 // Store is the session database. Create it with Open; Close it.
@@ -132,7 +133,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 	if n > 0 {
 		return fmt.Errorf("%w: %s", ErrExists, doc.Label)
 	}
-	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed})
+	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning})
 	if err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}

@@ -62,6 +62,10 @@ export function sampleDocument(overrides: Partial<Document> = {}): Document {
     bytes: 2_400_000,
     pages: 42,
     chunks: 180,
+    page_types: { text: 40, scanned: 2 },
+    ocr_pages: 2,
+    lang: 'en',
+    lang_mixed: false,
     ...overrides,
   };
 }

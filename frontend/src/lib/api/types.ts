@@ -17,6 +17,14 @@ export interface Document {
   chunks: number;
   /** 1-based pages whose text could not be extracted; the rest is usable. */
   failed_pages?: number[];
+  /** Pages of each type: text, illustrative, mixed, scanned. */
+  page_types: Record<string, number>;
+  /** Pages whose text (or part of it) was recognised by OCR. */
+  ocr_pages: number;
+  /** Main language (ISO 639-1), "" when undetermined. */
+  lang: string;
+  lang_mixed: boolean;
+  lang_shares?: Record<string, number>;
 }
 
 /** One search result (corpus.Hit). */
@@ -37,6 +45,8 @@ export const INGEST_STAGES = [
   'queued',
   'validating',
   'extracting',
+  'ocr',
+  'language',
   'chunking',
   'indexing',
   'done',
