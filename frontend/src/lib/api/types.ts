@@ -17,6 +17,8 @@ export interface Document {
   chunks: number;
   /** 1-based pages whose text could not be extracted; the rest is usable. */
   failed_pages?: number[];
+  /** What may be wrong with a document that was still added (e.g. truncated). */
+  warning?: string;
   /** Pages of each type: text, illustrative, mixed, scanned. */
   page_types: Record<string, number>;
   /** Pages whose text (or part of it) was recognised by OCR. */

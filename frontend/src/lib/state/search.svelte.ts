@@ -18,6 +18,15 @@ export class Search {
   /** The question those hits answer (the box may have changed since). */
   asked = $state('');
   error = $state<string | null>(null);
+  /** Files still being added when the last search ran: they were not searched. */
+  pendingAtAsk = $state.raw<string[]>([]);
+
+  /** Names of the files still being added (none by default). */
+  readonly #pending: () => string[];
+
+  constructor(pending: () => string[] = () => []) {
+    this.#pending = pending;
+  }
 
   /** Increases with each search, so a slow answer never overwrites a newer one. */
   #generation = 0;
@@ -32,11 +41,13 @@ export class Search {
     const generation = ++this.#generation;
     this.status = 'searching';
     this.error = null;
+    const pending = this.#pending();
     try {
       const hits = await api.search(question, k);
       if (generation !== this.#generation) return;
       this.hits = hits;
       this.asked = question;
+      this.pendingAtAsk = pending;
       this.status = 'done';
     } catch (err) {
       if (generation !== this.#generation) return;
@@ -51,6 +62,7 @@ export class Search {
     this.#generation++;
     this.hits = [];
     this.asked = '';
+    this.pendingAtAsk = [];
     this.error = null;
     this.status = 'idle';
   }

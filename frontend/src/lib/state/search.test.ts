@@ -38,6 +38,19 @@ describe('Search', () => {
     expect(search.error).toBeNull();
   });
 
+  it('names the files still being added when it searched', async () => {
+    let pending = ['slides.pdf', 'thesis.pdf'];
+    const search = new Search(() => pending);
+    api.search.mockResolvedValue([sampleHit()]);
+    search.question = 'what is SAT?';
+    await search.run();
+    expect(search.pendingAtAsk).toEqual(['slides.pdf', 'thesis.pdf']);
+
+    pending = [];
+    await search.run();
+    expect(search.pendingAtAsk).toEqual([]);
+  });
+
   it('does nothing for a blank question', async () => {
     const search = new Search();
     search.question = '   \n ';
