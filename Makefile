@@ -35,9 +35,10 @@ run: build ## install what is missing, build, and open the window
 test: deps assets frontend test-go test-frontend test-e2e ## install what is missing, then run every test
 	@echo "make test: all tests passed"
 
-test-go: ## go vet, then go test -race on every package
+test-go: ## go vet, go test -race on every package, then 20 s of fuzzing the PDF intake
 	go vet -tags $(TAGS) ./...
 	VIKA_REQUIRE_ASSETS=1 go test -race -tags $(TAGS) -timeout 20m ./...
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime 20s ./backend/pdf/
 
 test-frontend: ## svelte-check and Vitest
 	cd frontend && npm run check && npm test

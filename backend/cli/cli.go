@@ -31,6 +31,7 @@ func commands() []command {
 		{"version", "print the version", runVersion},
 		{"ingest", "ingest PDFs and report what was extracted", runIngest},
 		{"search", "ingest PDFs, then print the passages that best match a question", runSearch},
+		{"bench", "measure ingestion against pdftotext and the tesseract CLI (ingest)", runBench},
 	}
 }
 
