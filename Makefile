@@ -8,7 +8,7 @@ LDFLAGS := -X vika/backend/cli.Version=$(VERSION)
 BIN := build/bin/vika
 export CGO_ENABLED := 1
 
-.PHONY: help deps assets bindings frontend build run test test-go test-frontend test-e2e screenshots clean
+.PHONY: help deps assets bindings frontend build run test test-go test-keyring test-frontend test-e2e screenshots clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -32,13 +32,16 @@ build: frontend assets ## build the desktop app into build/bin/vika
 run: build ## install what is missing, build, and open the window
 	$(BIN)
 
-test: deps assets frontend test-go test-frontend test-e2e ## install what is missing, then run every test
+test: deps assets frontend test-go test-keyring test-frontend test-e2e ## install what is missing, then run every test
 	@echo "make test: all tests passed"
 
 test-go: ## go vet, go test -race on every package, then 20 s of fuzzing the PDF intake
 	go vet -tags $(TAGS) ./...
 	VIKA_REQUIRE_ASSETS=1 go test -race -tags $(TAGS) -timeout 20m ./...
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime 20s ./backend/pdf/
+
+test-keyring: ## real OS-keyring tests (private D-Bus session, unlocked gnome-keyring)
+	scripts/with-keyring.sh go test -race -count=1 -tags $(TAGS) ./backend/secrets/
 
 test-frontend: ## svelte-check and Vitest
 	cd frontend && npm run check && npm test

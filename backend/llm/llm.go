@@ -1,0 +1,69 @@
+// Package llm streams answers from language models. It holds the providers
+// (Gemini, Mistral, Groq and OpenRouter in the cloud, a local Ollama), each
+// speaking its real wire format; the model catalogue, which is data
+// (models.json); the router, which scores a question's complexity and orders
+// the available models; and the runner, which streams from the first model
+// and falls back to the next one when a model is rate-limited, out of quota
+// or unavailable before its first token.
+//
+// Call sites read: llm.New(cfg, keys).Ask(ctx, query, request, sink).
+package llm
+
+import "context"
+
+// Role is who wrote a message of the conversation.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Message is one turn of the conversation sent to a model.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is what a provider sends to a model. System is sent as each
+// provider's system instruction.
+type Request struct {
+	Model       string    // the provider's model id, e.g. "gemini-2.5-flash"
+	System      string    // system instruction ("" for none)
+	Messages    []Message // the conversation, oldest first, ending with the question
+	MaxTokens   int       // 0: the provider's default
+	Temperature *float64  // nil: the provider's default
+}
+
+// Temperature returns a pointer to t, for Request.Temperature.
+func Temperature(t float64) *float64 { return &t }
+
+// Delta is one piece of a streamed answer. A provider may pass a Delta with
+// empty Text to report progress without text (reasoning tokens, keep-alive
+// chunks): it resets the first-token and idle timers and is not forwarded.
+// Footer marks the runner's closing "Model used: ..." line.
+type Delta struct {
+	Text   string `json:"text"`
+	Footer bool   `json:"footer,omitempty"`
+}
+
+// Usage is what a finished (or failed) stream reports.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	// StopReason is the provider's finish reason, normalised to lower case
+	// ("stop", "length", "max_tokens", "safety"...); "" when the stream
+	// did not finish.
+	StopReason string `json:"stop_reason,omitempty"`
+}
+
+// Provider streams an answer from one of its models.
+//
+// Stream calls fn with each piece of text in order; an error from fn stops
+// the stream and is returned as is. Every other error is a *ProviderError
+// wrapping one of the sentinel errors (ErrRateLimited, ErrQuota, ...), or
+// the context's error when ctx ends. Stream never retries.
+type Provider interface {
+	Name() string
+	Stream(ctx context.Context, req Request, fn func(Delta) error) (Usage, error)
+}

@@ -1,0 +1,168 @@
+package llm
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// ModelStatus is a model with whether it can be used now, and why not.
+type ModelStatus struct {
+	Model
+	Available bool   `json:"available"`
+	Reason    string `json:"reason,omitempty"` // "no API key", "Ollama is not running", "rate limited (429) this session"
+}
+
+// Notice tells the user something about routing or fallback. Message is a
+// sentence to show; the other fields are the same as data.
+type Notice struct {
+	Kind         string   `json:"kind"` // NoticeRouter, NoticeSkipped, NoticeFallback, NoticeInterrupted
+	Model        string   `json:"model,omitempty"`
+	Reason       string   `json:"reason,omitempty"`
+	ErrorKind    string   `json:"error_kind,omitempty"` // KindOf the error
+	Next         string   `json:"next,omitempty"`
+	Alternatives []string `json:"alternatives,omitempty"` // the models still to try, in order
+	Message      string   `json:"message"`
+}
+
+// Notice kinds.
+const (
+	NoticeRouter      = "router"      // the configured router is not available; the heuristic is used
+	NoticeSkipped     = "skipped"     // the selected model cannot be used now; another is
+	NoticeFallback    = "fallback"    // a model failed before its first token; the next is tried
+	NoticeInterrupted = "interrupted" // the answer broke off; what arrived is kept
+)
+
+// Plan is the router's decision: the models to try, in order.
+type Plan struct {
+	Mode       string     `json:"mode"` // "auto" or "manual"
+	Complexity Complexity `json:"complexity"`
+	Complex    bool       `json:"complex"`
+	Threshold  float64    `json:"threshold"`
+	Order      []Model    `json:"order"` // the chosen model first, then the fallbacks
+	Notices    []Notice   `json:"notices,omitempty"`
+}
+
+// routeLLMRouters are RouteLLM's learned routers: they need their trained
+// weights (and, for some, an embedding API), so none runs offline here.
+var routeLLMRouters = []string{"bert", "sw_ranking", "mf", "causal_llm", "random"}
+
+// Router orders the available models for a question.
+type Router struct {
+	Threshold   float64 // complex when the score is at least this
+	Strategy    string  // VIKA_ROUTELLM_ROUTER; "" or "heuristic" for the heuristic
+	PreferLocal bool
+
+	once sync.Once // guards the one-time router notice
+}
+
+// NewRouter returns the router that cfg describes.
+func NewRouter(cfg Config) *Router {
+	return &Router{Threshold: cfg.Threshold, Strategy: cfg.Router, PreferLocal: cfg.PreferLocal}
+}
+
+// Plan scores q and orders the available models: simple questions try the
+// lightest, cheapest models first; complex ones the most capable first.
+// A manual choice (q.Model) goes first when it is available; when it is
+// not, a notice says why and the automatic order is used.
+func (r *Router) Plan(q Query, models []ModelStatus) (Plan, error) {
+	p := Plan{Mode: "auto", Complexity: Score(q), Threshold: r.Threshold}
+	p.Complex = p.Complexity.Score >= r.Threshold
+	p.Notices = r.strategyNotice()
+
+	var avail []Model
+	for _, m := range models {
+		if m.Available {
+			avail = append(avail, m.Model)
+		}
+	}
+	ordered := orderModels(avail, p.Complex, r.PreferLocal)
+
+	if q.Model != "" {
+		p.Mode = "manual"
+		i := slices.IndexFunc(models, func(m ModelStatus) bool { return m.Key() == q.Model })
+		switch {
+		case i < 0:
+			return p, fmt.Errorf("%w: %q is not in the catalogue nor pulled into Ollama", ErrModelNotFound, q.Model)
+		case models[i].Available:
+			chosen := models[i].Model
+			ordered = append([]Model{chosen}, slices.DeleteFunc(ordered, func(m Model) bool { return m.Key() == chosen.Key() })...)
+		default:
+			n := Notice{Kind: NoticeSkipped, Model: q.Model, Reason: models[i].Reason,
+				Alternatives: keys(ordered)}
+			n.Message = fmt.Sprintf("%s cannot be used now (%s).", models[i].Name, models[i].Reason)
+			if len(ordered) > 0 {
+				n.Next = ordered[0].Key()
+				n.Message += fmt.Sprintf(" Using %s instead.", ordered[0].Name)
+			}
+			p.Notices = append(p.Notices, n)
+		}
+	}
+	if len(ordered) == 0 {
+		return p, noModelError(models)
+	}
+	p.Order = ordered
+	return p, nil
+}
+
+func (r *Router) strategyNotice() []Notice {
+	s := r.Strategy
+	if s == "" || s == "heuristic" {
+		return nil
+	}
+	var out []Notice
+	r.once.Do(func() {
+		msg := fmt.Sprintf("Router %q is not available offline; using the heuristic complexity router.", s)
+		if !slices.Contains(routeLLMRouters, s) {
+			msg = fmt.Sprintf("Router %q is unknown; using the heuristic complexity router.", s)
+		}
+		out = []Notice{{Kind: NoticeRouter, Reason: s, Message: msg}}
+	})
+	return out
+}
+
+// orderModels sorts a copy of models. Simple questions: tier ascending,
+// then cost ascending, then catalogue order. Complex questions: tier
+// descending, then catalogue order (most capable first within a tier), then
+// cost. Local models come after cloud ones unless preferLocal.
+func orderModels(models []Model, complex, preferLocal bool) []Model {
+	out := slices.Clone(models)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Local != b.Local {
+			return a.Local == preferLocal
+		}
+		if a.Tier != b.Tier {
+			return (a.Tier < b.Tier) != complex
+		}
+		if !complex && a.Cost != b.Cost {
+			return a.Cost < b.Cost
+		}
+		return false // stable: catalogue order
+	})
+	return out
+}
+
+func noModelError(models []ModelStatus) error {
+	var why []string
+	for _, m := range models {
+		if m.Reason != "" {
+			why = append(why, m.Name+": "+m.Reason)
+		}
+	}
+	msg := "no model is available: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or start Ollama"
+	if len(why) > 0 && len(why) <= 4 {
+		msg += " (" + strings.Join(why, "; ") + ")"
+	}
+	return fmt.Errorf("%w: %s", ErrNoModel, msg)
+}
+
+func keys(models []Model) []string {
+	out := make([]string, len(models))
+	for i, m := range models {
+		out[i] = m.Key()
+	}
+	return out
+}

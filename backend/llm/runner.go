@@ -1,0 +1,287 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Sink receives what the runner streams. Delta gets the answer's text, in
+// order and never twice, then a final Delta with Footer set carrying the
+// "Model used: ..." line; an error from it stops the answer. Notice, when
+// set, gets the routing and fallback notices as they happen.
+type Sink struct {
+	Delta  func(Delta) error
+	Notice func(Notice)
+}
+
+// Attempt is one model tried for an answer.
+type Attempt struct {
+	Model     string        `json:"model"` // "provider/id"
+	Name      string        `json:"name"`
+	ErrorKind string        `json:"error_kind,omitempty"` // KindOf the error; "" for the model that answered
+	Error     string        `json:"error,omitempty"`      // safe to show
+	Duration  time.Duration `json:"duration_ns"`
+}
+
+// Result is an answer and how it was obtained.
+type Result struct {
+	Answer    string        `json:"answer"`     // the model's text (the footer is not part of it)
+	ModelUsed string        `json:"model_used"` // "provider/id" of the model that answered ("" if none did)
+	ModelName string        `json:"model_name"`
+	Footer    string        `json:"footer"` // "Model used: ...", with the fallback chain
+	Chain     []Attempt     `json:"chain"`  // every model tried, in order, the one that answered last
+	Usage     Usage         `json:"usage"`
+	TTFT      time.Duration `json:"ttft_ns"`     // from the start to the first text
+	Duration  time.Duration `json:"duration_ns"` // from the start to the end
+	Partial   bool          `json:"partial"`     // the answer broke off after it started
+	Plan      Plan          `json:"plan"`
+}
+
+// Runner streams an answer along a plan, falling back to the next model
+// when one fails before its first token with a rate limit, an exhausted
+// quota, an outage, a timeout, an unknown model or a rejected key. A
+// failure after the first token is not retried: the text that arrived is
+// kept, a notice says the answer broke off, and the error wraps ErrStream.
+type Runner struct {
+	// Provider returns the provider of that id, ready to stream.
+	Provider func(ctx context.Context, id string) (Provider, error)
+	Timeouts Timeouts
+	Down     *Unavailable
+	Now      func() time.Time // the clock; nil for time.Now
+}
+
+// fallbackKinds are the failures, before the first token, that move on to
+// the next model.
+var fallbackKinds = []error{ErrRateLimited, ErrQuota, ErrUnavailable, ErrTimeout, ErrModelNotFound, ErrAuth, ErrNoKey, ErrStream}
+
+// Run streams req along plan.Order (req.Model is set for each attempt).
+// On success the error is nil; after a break-off the Result holds the
+// partial answer and the error wraps ErrStream; when every model failed the
+// error wraps ErrNoModel and the last failure. An error from sink.Delta,
+// or the end of ctx, stops the answer where it is (no footer).
+func (r *Runner) Run(ctx context.Context, plan Plan, req Request, sink Sink) (Result, error) {
+	now := r.Now
+	if now == nil {
+		now = time.Now
+	}
+	down := r.Down
+	if down == nil {
+		down = NewUnavailable(now)
+	}
+	notify := func(n Notice) {
+		if sink.Notice != nil {
+			sink.Notice(n)
+		}
+	}
+	for _, n := range plan.Notices {
+		notify(n)
+	}
+	start := now()
+	res := Result{Plan: plan}
+	var lastErr error
+	for i, m := range plan.Order {
+		if down.Why(m) != "" {
+			continue // marked by a concurrent answer since planning
+		}
+		o := r.attempt(ctx, m, req, sink, start, &res)
+		text, a, err := o.text, o.attempt, o.err
+		res.Chain = append(res.Chain, a)
+		switch {
+		case err == nil:
+			res.Answer, res.ModelUsed, res.ModelName = text, m.Key(), m.Name
+			return r.finish(res, start, now, sink, nil)
+		case o.sinkErr != nil || ctx.Err() != nil: // the caller stopped listening
+			res.Answer, res.ModelUsed, res.ModelName, res.Partial = text, m.Key(), m.Name, text != ""
+			res.Duration = now().Sub(start)
+			return res, err
+		case text != "": // broke off after the first token: keep it, no retry
+			res.Answer, res.ModelUsed, res.ModelName, res.Partial = text, m.Key(), m.Name, true
+			notify(Notice{Kind: NoticeInterrupted, Model: m.Key(), Reason: reasonOf(err), ErrorKind: a.ErrorKind,
+				Message: fmt.Sprintf("The answer from %s broke off (%s); what arrived is kept.", m.Name, reasonOf(err))})
+			return r.finish(res, start, now, sink, &StreamError{Model: m.Key(), Text: text, Err: err})
+		case !isFallback(err):
+			res.Duration = now().Sub(start)
+			return res, err
+		}
+		down.MarkError(m, err)
+		lastErr = err
+		notify(fallbackNotice(m, err, remaining(down, plan.Order[i+1:])))
+	}
+	res.Duration = now().Sub(start)
+	if lastErr == nil {
+		return res, fmt.Errorf("%w: every model is unavailable this session", ErrNoModel)
+	}
+	return res, &ExhaustedError{Chain: res.Chain, Last: lastErr}
+}
+
+// outcome is how one attempt ended.
+type outcome struct {
+	text    string // forwarded to the sink
+	attempt Attempt
+	sinkErr error // the sink's own error, when it stopped the stream
+	err     error
+}
+
+// attempt streams from one model, forwarding its text to sink and setting
+// res.TTFT at its first text and res.Usage at its end.
+func (r *Runner) attempt(ctx context.Context, m Model, req Request, sink Sink, start time.Time, res *Result) outcome {
+	now := r.Now
+	if now == nil {
+		now = time.Now
+	}
+	t := r.Timeouts.withDefaults()
+	began := now()
+	var text strings.Builder
+	var sinkErr error
+	usage, err := r.stream(ctx, m, req, t, func(d Delta) error {
+		if text.Len() == 0 {
+			res.TTFT = now().Sub(start)
+		}
+		text.WriteString(d.Text)
+		sinkErr = sink.Delta(d)
+		return sinkErr
+	})
+	res.Usage = usage
+	a := Attempt{Model: m.Key(), Name: m.Name, Duration: now().Sub(began)}
+	if err != nil {
+		a.ErrorKind, a.Error = KindOf(err), err.Error()
+	}
+	return outcome{text: text.String(), attempt: a, sinkErr: sinkErr, err: err}
+}
+
+// fallbackNotice tells that m failed with err and which models remain.
+func fallbackNotice(m Model, err error, rest []Model) Notice {
+	n := Notice{Kind: NoticeFallback, Model: m.Key(), Reason: reasonOf(err), ErrorKind: KindOf(err), Alternatives: keys(rest)}
+	n.Message = fmt.Sprintf("%s is unavailable (%s).", m.Name, reasonOf(err))
+	switch len(rest) {
+	case 0:
+		n.Message += " No other model is available."
+	case 1:
+		n.Next = rest[0].Key()
+		n.Message += " Trying " + rest[0].Name + "."
+	default:
+		n.Next = rest[0].Key()
+		n.Message += " Trying " + rest[0].Name + "; then " + names(rest[1:]) + "."
+	}
+	return n
+}
+
+func (r *Runner) stream(ctx context.Context, m Model, req Request, t Timeouts, fn func(Delta) error) (Usage, error) {
+	p, err := r.Provider(ctx, m.Provider)
+	if err != nil {
+		return Usage{}, err
+	}
+	req.Model = m.ID
+	return StreamTimed(ctx, p, req, m.firstToken(t.FirstToken), t.Idle, fn)
+}
+
+// finish closes the answer with its footer.
+func (r *Runner) finish(res Result, start time.Time, now func() time.Time, sink Sink, err error) (Result, error) {
+	res.Footer = footer(res)
+	res.Duration = now().Sub(start)
+	prefix := "\n\n"
+	if res.Answer == "" || strings.HasSuffix(res.Answer, "\n\n") {
+		prefix = ""
+	} else if strings.HasSuffix(res.Answer, "\n") {
+		prefix = "\n"
+	}
+	if ferr := sink.Delta(Delta{Text: prefix + res.Footer, Footer: true}); ferr != nil && err == nil {
+		err = ferr
+	}
+	return res, err
+}
+
+// remaining are the models of order not marked unavailable.
+func remaining(down *Unavailable, order []Model) []Model {
+	var out []Model
+	for _, m := range order {
+		if down.Why(m) == "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// footer is "Model used: <name> (<provider/id>)", followed by the fallback
+// chain when earlier models failed, and a mark when the answer broke off.
+func footer(res Result) string {
+	s := fmt.Sprintf("Model used: %s (%s)", res.ModelName, res.ModelUsed)
+	if len(res.Chain) > 1 {
+		var steps []string
+		for _, a := range res.Chain {
+			step := a.Model
+			if a.ErrorKind != "" && a.Model != res.ModelUsed {
+				step += " (" + strings.ReplaceAll(a.ErrorKind, "_", " ") + ")"
+			}
+			steps = append(steps, step)
+		}
+		s += "; fallback chain: " + strings.Join(steps, " → ")
+	}
+	if res.Partial {
+		s += "; the answer broke off"
+	}
+	return s
+}
+
+func isFallback(err error) bool {
+	for _, k := range fallbackKinds {
+		if errors.Is(err, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func reasonOf(err error) string {
+	if pe, ok := asProviderError(err); ok {
+		return pe.Reason()
+	}
+	return KindOf(err)
+}
+
+func asProviderError(err error) (*ProviderError, bool) {
+	var pe *ProviderError
+	ok := errors.As(err, &pe)
+	return pe, ok
+}
+
+func names(models []Model) string {
+	out := make([]string, len(models))
+	for i, m := range models {
+		out[i] = m.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+// StreamError is an answer that broke off after its first token. Text is
+// what arrived (already streamed, and kept in Result.Answer).
+type StreamError struct {
+	Model string
+	Text  string
+	Err   error
+}
+
+func (e *StreamError) Error() string {
+	return fmt.Sprintf("the answer from %s broke off after %d characters: %v", e.Model, len([]rune(e.Text)), e.Err)
+}
+
+func (e *StreamError) Unwrap() []error { return []error{ErrStream, e.Err} }
+
+// ExhaustedError is returned when every model of the plan failed.
+type ExhaustedError struct {
+	Chain []Attempt
+	Last  error
+}
+
+func (e *ExhaustedError) Error() string {
+	var parts []string
+	for _, a := range e.Chain {
+		parts = append(parts, a.Model+": "+strings.ReplaceAll(a.ErrorKind, "_", " "))
+	}
+	return "no model could answer (" + strings.Join(parts, "; ") + "): " + e.Last.Error()
+}
+
+func (e *ExhaustedError) Unwrap() []error { return []error{ErrNoModel, e.Last} }

@@ -1,0 +1,192 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Keys gives a provider's API key; "" (and no error) when none is set.
+// secrets.Store implements it.
+type Keys interface {
+	Key(provider string) (string, error)
+}
+
+// ollamaTTL is how long a listing of the local Ollama models is reused.
+const ollamaTTL = 15 * time.Second
+
+// Service answers questions: it lists the models and whether each can be
+// used, routes a question, and runs the answer with fallback. One Service
+// lives as long as the app's session; its Unavailable set is the session's.
+type Service struct {
+	cfg    Config
+	keys   Keys
+	http   *http.Client
+	router *Router
+	down   *Unavailable
+	now    func() time.Time
+
+	mu       sync.Mutex
+	localAt  time.Time     // guarded by mu: when local was listed
+	local    []ollamaModel // guarded by mu
+	localErr error         // guarded by mu
+}
+
+// New returns a Service for cfg (see ConfigFromEnv), reading keys from keys.
+func New(cfg Config, keys Keys) *Service {
+	cfg.Timeouts = cfg.Timeouts.withDefaults()
+	return &Service{cfg: cfg, keys: keys, http: NewHTTPClient(cfg.Timeouts.Connect),
+		router: NewRouter(cfg), down: NewUnavailable(nil), now: time.Now}
+}
+
+// FromEnv returns the Service of the embedded catalogue configured by the
+// process environment (see ConfigFromEnv), reading keys from keys (a
+// *secrets.Store in the app).
+func FromEnv(keys Keys) (*Service, error) {
+	cat, err := LoadCatalogue()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := ConfigFromEnv(cat, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return New(cfg, keys), nil
+}
+
+// Catalogue returns the model catalogue in use.
+func (s *Service) Catalogue() *Catalogue { return s.cfg.Catalogue }
+
+// KeyChanged forgets the session's failures of a provider whose key was
+// just set or cleared, so that its models are tried again.
+func (s *Service) KeyChanged(provider string) { s.down.ClearProvider(provider) }
+
+// Models lists every model: the catalogue's, then those pulled into Ollama,
+// each with whether it can be used now. A cloud model needs its provider's
+// key; a local one a reachable Ollama; neither may be marked unavailable
+// this session.
+func (s *Service) Models(ctx context.Context) []ModelStatus {
+	var out []ModelStatus
+	keyState := map[string]string{} // provider -> reason it cannot be used ("" when it can)
+	for _, m := range s.cfg.Catalogue.Models {
+		reason, seen := keyState[m.Provider]
+		if !seen {
+			reason = s.keyReason(m.Provider)
+			keyState[m.Provider] = reason
+		}
+		out = append(out, s.status(m, reason))
+	}
+	for _, p := range s.cfg.Catalogue.Providers {
+		if p.API != "ollama" {
+			continue
+		}
+		pulled, err := s.localModels(ctx, p)
+		if err != nil {
+			continue
+		}
+		for _, om := range pulled {
+			out = append(out, s.status(s.cfg.Catalogue.localModel(p.ID, om), ""))
+		}
+	}
+	return out
+}
+
+func (s *Service) status(m Model, reason string) ModelStatus {
+	if reason == "" {
+		reason = s.down.Why(m)
+	}
+	return ModelStatus{Model: m, Available: reason == "", Reason: reason}
+}
+
+func (s *Service) keyReason(provider string) string {
+	p, ok := s.cfg.Catalogue.Provider(provider)
+	if !ok || !p.NeedsKey {
+		return ""
+	}
+	key, err := s.keys.Key(provider)
+	switch {
+	case err != nil:
+		return "the system keyring could not be read"
+	case key == "":
+		return "no API key for " + p.Name
+	}
+	return ""
+}
+
+// localModels lists the models pulled into Ollama, reusing a listing for
+// ollamaTTL. An error means Ollama is not reachable.
+func (s *Service) localModels(ctx context.Context, p ProviderInfo) ([]ollamaModel, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.localAt.IsZero() && s.now().Sub(s.localAt) < ollamaTTL {
+		return s.local, s.localErr
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	o := s.ollama(p)
+	s.local, s.localErr = o.List(ctx)
+	s.localAt = s.now()
+	return s.local, s.localErr
+}
+
+// Ask routes q and streams the answer to req (whose Model the runner sets)
+// into sink, falling back as Runner.Run describes.
+func (s *Service) Ask(ctx context.Context, q Query, req Request, sink Sink) (Result, error) {
+	plan, err := s.router.Plan(q, s.Models(ctx))
+	if err != nil {
+		if sink.Notice != nil {
+			for _, n := range plan.Notices {
+				sink.Notice(n)
+			}
+		}
+		return Result{Plan: plan}, err
+	}
+	r := &Runner{Provider: s.Provider, Timeouts: s.cfg.Timeouts, Down: s.down, Now: s.now}
+	return r.Run(ctx, plan, req, sink)
+}
+
+// Provider returns the provider with that id, with its current key.
+func (s *Service) Provider(ctx context.Context, id string) (Provider, error) {
+	p, ok := s.cfg.Catalogue.Provider(id)
+	if !ok {
+		return nil, fmt.Errorf("%w: unknown provider %q", ErrModelNotFound, id)
+	}
+	var key string
+	if p.NeedsKey {
+		k, err := s.keys.Key(id)
+		if err != nil {
+			return nil, &ProviderError{Provider: id, Kind: ErrNoKey, ProviderWide: true,
+				Message: "the system keyring could not be read", cause: err}
+		}
+		if k == "" {
+			return nil, &ProviderError{Provider: id, Kind: ErrNoKey, ProviderWide: true,
+				Message: "no API key for " + p.Name + ": add one in Settings"}
+		}
+		key = k
+	}
+	base := s.cfg.BaseURLs[id]
+	if base == "" {
+		base = p.BaseURL
+	}
+	switch p.API {
+	case "gemini":
+		return &gemini{name: id, baseURL: base, key: key, http: s.http}, nil
+	case "openai":
+		return &openAICompat{name: id, baseURL: base, key: key, headers: s.cfg.Headers[id], http: s.http, now: s.now}, nil
+	case "ollama":
+		return s.ollama(p), nil
+	}
+	return nil, fmt.Errorf("provider %q: unknown api %q", id, p.API)
+}
+
+func (s *Service) ollama(p ProviderInfo) *ollama {
+	base := s.cfg.BaseURLs[p.ID]
+	if base == "" {
+		base = p.BaseURL
+	}
+	return &ollama{name: p.ID, baseURL: strings.TrimRight(base, "/"), numCtx: s.cfg.Catalogue.Local.NumCtx, http: s.http}
+}

@@ -1,0 +1,60 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+var (
+	errFirstTokenTimeout = errors.New("no answer before the first-token timeout")
+	errIdleTimeout       = errors.New("the answer stalled")
+)
+
+// StreamTimed streams from p like p.Stream, and cancels the stream when
+// nothing (not even a progress Delta) arrives within firstToken of the
+// start, or when the stream falls silent for idle afterwards. A first-token
+// timeout is reported as a *ProviderError of kind ErrTimeout, a silence as
+// ErrStream. Empty deltas are not passed to fn.
+func StreamTimed(ctx context.Context, p Provider, req Request, firstToken, idle time.Duration, fn func(Delta) error) (Usage, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+
+	var mu sync.Mutex
+	started := false // guarded by mu
+	timer := time.AfterFunc(firstToken, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if started {
+			cancel(errIdleTimeout)
+		} else {
+			cancel(errFirstTokenTimeout)
+		}
+	})
+	defer timer.Stop()
+
+	usage, err := p.Stream(ctx, req, func(d Delta) error {
+		mu.Lock()
+		started = true
+		mu.Unlock()
+		timer.Reset(idle)
+		if d.Text == "" {
+			return nil
+		}
+		return fn(d)
+	})
+	timer.Stop()
+	if err == nil {
+		return usage, nil
+	}
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errFirstTokenTimeout):
+		return usage, &ProviderError{Provider: p.Name(), Model: req.Model, Kind: ErrTimeout,
+			Message: "no answer within " + firstToken.String(), cause: cause}
+	case errors.Is(cause, errIdleTimeout):
+		return usage, &ProviderError{Provider: p.Name(), Model: req.Model, Kind: ErrStream,
+			Message: "the answer stalled for " + idle.String(), cause: cause}
+	}
+	return usage, err
+}
