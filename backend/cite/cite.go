@@ -1,0 +1,223 @@
+// Package cite reads the citations of an answer and checks them against
+// the sources the answer was written from. A citation is verified when the
+// page it cites is among the sources and the sentence it supports shares
+// enough content words with the cited passage (see Checker); otherwise it
+// is flagged with the reason, for the UI, and counted against
+// citation_valid_pct.
+//
+// Call sites read: cite.Check(answer, hits), cite.ValidPct(citations).
+package cite
+
+import (
+	"strings"
+
+	"vika/backend/corpus"
+)
+
+// Why a citation could not be verified (Citation.Reason).
+const (
+	ReasonUnknownFile   = "unknown document"
+	ReasonNoPage        = "no page given"
+	ReasonPageNotSource = "page not among the sources"
+	ReasonNoSource      = "no source with that number"
+	ReasonNoClaim       = "no sentence to check"
+	ReasonNoOverlap     = "the sentence does not match the cited passage"
+	ReasonNumbers       = "its numbers are not in the cited passage"
+)
+
+// Citation is one checked citation of an answer.
+type Citation struct {
+	// Label is the canonical label of the cited page ("[lecture_sat.pdf
+	// p.42]") when the document is known, else the bracket as written.
+	Label string `json:"label"`
+	Raw   string `json:"raw"` // the bracket as written
+	// File is the cited document's original name ("" when unknown), Page
+	// the cited page (0 when none was given).
+	File string `json:"file"`
+	Page int    `json:"page"`
+	// SourceIndex is the 1-based number of the source that supports the
+	// claim best among those of the cited page; 0 when none is.
+	SourceIndex int  `json:"source_index"`
+	Verified    bool `json:"verified"`
+	// Reason says why the citation is not verified ("" when it is).
+	Reason string `json:"reason,omitempty"`
+	// Overlap is the share of the claim's content words found in the
+	// cited passage (the best of them), in [0, 1].
+	Overlap float64 `json:"overlap"`
+	// Claim is the text the citation was checked for.
+	Claim string `json:"claim"`
+	// Start and End are the byte offsets of the bracket in the answer.
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Checker checks citations. The zero value is not useful: use
+// DefaultChecker or set both fields.
+type Checker struct {
+	// MinOverlap is the share of the claim's content words that the cited
+	// passage must contain.
+	MinOverlap float64
+	// MinShared is the number of content words that must be shared (all
+	// of them when the claim has fewer).
+	MinShared int
+}
+
+// DefaultChecker's thresholds: a paraphrase of a passage keeps about half
+// of its content words, a sentence about something else keeps well under a
+// fifth (cite_test.go holds examples of both, in English and French).
+var DefaultChecker = Checker{MinOverlap: 0.3, MinShared: 2}
+
+// Check parses and checks the citations of answer against sources (the
+// hits the prompt numbered 1..n, in that order) with DefaultChecker.
+func Check(answer string, sources []corpus.Hit) []Citation {
+	return DefaultChecker.Check(answer, sources)
+}
+
+// ValidPct returns the percentage of verified citations; ok is false when
+// there is none.
+func ValidPct(cits []Citation) (pct float64, ok bool) {
+	if len(cits) == 0 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range cits {
+		if c.Verified {
+			n++
+		}
+	}
+	return 100 * float64(n) / float64(len(cits)), true
+}
+
+// source is a hit prepared for checking.
+type source struct {
+	file  string
+	page  int
+	text  string
+	terms map[string]struct{} // computed on first use
+}
+
+// Check parses and checks the citations of answer against sources.
+func (c Checker) Check(answer string, sources []corpus.Hit) []Citation {
+	refs := Parse(answer)
+	if len(refs) == 0 {
+		return nil
+	}
+	srcs := make([]source, len(sources))
+	for i, h := range sources {
+		srcs[i] = source{file: fileOf(h), page: h.Page, text: h.Text}
+	}
+	claims := claimsOf(answer, refs)
+	out := make([]Citation, len(refs))
+	for i, r := range refs {
+		out[i] = c.check(r, claims[i], srcs)
+	}
+	return out
+}
+
+// check resolves one reference and checks its claim.
+func (c Checker) check(r Ref, claim string, srcs []source) Citation {
+	cit := Citation{Label: r.Raw, Raw: r.Raw, Page: r.Page, Claim: claim, Start: r.Start, End: r.End}
+	var files []string
+	switch {
+	case r.Source > 0:
+		if r.Source > len(srcs) {
+			cit.Reason = ReasonNoSource
+			return cit
+		}
+		s := srcs[r.Source-1]
+		files = []string{s.file}
+		if cit.Page == 0 {
+			cit.Page = s.page
+		}
+	default:
+		files = resolve(r.File, srcs)
+		if len(files) == 0 {
+			cit.Reason = ReasonUnknownFile
+			return cit
+		}
+	}
+	cit.File = files[0]
+	if cit.Page == 0 {
+		cit.Reason = ReasonNoPage
+		return cit
+	}
+	cit.Label = corpus.CitationLabel(cit.File, cit.Page)
+	var cands []int
+	for i, s := range srcs {
+		if s.page == cit.Page && contains(files, s.file) {
+			cands = append(cands, i)
+		}
+	}
+	if len(cands) == 0 {
+		cit.Reason = ReasonPageNotSource
+		return cit
+	}
+	claimTerms := Terms(claim)
+	if len(claimTerms) == 0 {
+		cit.Reason = ReasonNoClaim
+		return cit
+	}
+	bestOK, best := false, -1.0
+	for _, i := range cands {
+		s := &srcs[i]
+		if s.terms == nil {
+			s.terms = termSet(s.text)
+		}
+		ov, shared, numbersOK := overlap(claimTerms, s.terms)
+		reason := ""
+		switch {
+		case ov < c.MinOverlap || shared < min(c.MinShared, len(claimTerms)):
+			reason = ReasonNoOverlap
+		case !numbersOK:
+			reason = ReasonNumbers
+		}
+		ok := reason == ""
+		if (ok && !bestOK) || (ok == bestOK && ov > best) {
+			bestOK, best = ok, ov
+			cit.Verified, cit.Reason, cit.Overlap, cit.SourceIndex, cit.File = ok, reason, ov, i+1, s.file
+			cit.Label = corpus.CitationLabel(s.file, s.page)
+		}
+	}
+	return cit
+}
+
+// overlap returns the share of claim terms found in passage, how many
+// that is, and whether the claim's telling numbers (not single digits,
+// not years) are all absent from the passage (false) or not (true).
+func overlap(claim []string, passage map[string]struct{}) (share float64, shared int, numbersOK bool) {
+	numbers, found := 0, 0
+	for _, t := range claim {
+		_, in := passage[t]
+		if in {
+			shared++
+		}
+		if tellingNumber(t) {
+			numbers++
+			if in {
+				found++
+			}
+		}
+	}
+	return float64(shared) / float64(len(claim)), shared, numbers == 0 || found > 0
+}
+
+// tellingNumber reports whether term is a number worth checking: not a
+// single digit (list ordinals, "2 layers"), not a year from 1900 to 2099.
+func tellingNumber(t string) bool {
+	if t == "" || !isDigit(t[0]) || len(t) == 1 {
+		return false
+	}
+	if len(t) == 4 && (strings.HasPrefix(t, "19") || strings.HasPrefix(t, "20")) && isDigit(t[2]) && isDigit(t[3]) {
+		return false
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
