@@ -32,6 +32,7 @@ func commands() []command {
 		{"ingest", "ingest PDFs and report what was extracted", runIngest},
 		{"search", "ingest PDFs, then print the passages that best match a question", runSearch},
 		{"bench", "measure ingestion against pdftotext and the tesseract CLI (ingest)", runBench},
+		{"models", "list the optional models or download one (list | download [--trust-on-first-download] NAME)", runModels},
 	}
 }
 

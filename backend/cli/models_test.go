@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"vika/backend/models"
+)
+
+// serveReranker serves the tiny cross-encoder of package embed's fixtures
+// under the Hugging Face paths of the registry's cross-encoder.
+func serveReranker(t *testing.T) (models.Model, *httptest.Server) {
+	t.Helper()
+	m := models.Rerankers()[0]
+	files := map[string][]byte{}
+	for _, f := range m.Files {
+		name := "tokenizer.json"
+		if strings.HasSuffix(f.Path, ".onnx") {
+			name = "cross_encoder.onnx"
+		}
+		raw, err := os.ReadFile(filepath.Join("../embed/testdata/bert", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["/"+m.Repo+"/resolve/"+m.Revision+"/"+f.Path] = raw
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(raw))
+	}))
+	t.Cleanup(srv.Close)
+	return m, srv
+}
+
+func runModelsCmd(args ...string) (string, string, error) {
+	var out, errOut bytes.Buffer
+	err := runModels(context.Background(), args, &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+func TestModelsListAndDownload(t *testing.T) {
+	t.Setenv("VIKA_DATA_DIR", t.TempDir())
+	m, srv := serveReranker(t)
+	t.Setenv("VIKA_MODELS_BASE_URL", srv.URL)
+
+	out, _, err := runModelsCmd("list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"all-MiniLM-L6-v2", "paraphrase-multilingual-MiniLM-L12-v2", "ms-marco-MiniLM-L-6-v2", "apache-2.0", "INSTALLED"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list lacks %q:\n%s", want, out)
+		}
+	}
+
+	if m.SHA256Status != models.Pinned {
+		_, _, err = runModelsCmd("download", m.Name)
+		if !errors.Is(err, models.ErrUnverified) || !strings.Contains(err.Error(), "--trust-on-first-download") {
+			t.Fatalf("download of an unverified model without the flag: %v", err)
+		}
+	}
+	out, errOut, err := runModelsCmd("download", "--trust-on-first-download", m.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Installed "+m.Name) || !strings.Contains(errOut, "(100%)") {
+		t.Errorf("download output:\n%s\nprogress:\n%s", out, errOut)
+	}
+	out, _, _ = runModelsCmd("list")
+	line := lineOf(out, m.Name)
+	if !strings.HasSuffix(strings.TrimSpace(line), "yes") {
+		t.Errorf("after download: %q", line)
+	}
+}
+
+func lineOf(s, prefix string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestModelsDownloadOffline(t *testing.T) {
+	t.Setenv("VIKA_DATA_DIR", t.TempDir())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close()
+	t.Setenv("VIKA_MODELS_BASE_URL", "http://"+ln.Addr().String())
+	_, _, err = runModelsCmd("download", "--trust-on-first-download", "all-MiniLM-L6-v2")
+	if !errors.Is(err, models.ErrOffline) || !strings.Contains(err.Error(), "you are offline; the default model USE-lite keeps working") {
+		t.Errorf("offline: %v", err)
+	}
+}
+
+func TestModelsUsage(t *testing.T) {
+	for _, args := range [][]string{{}, {"frobnicate"}, {"list", "x"}, {"download"}, {"download", "a", "b"}} {
+		if _, _, err := runModelsCmd(args...); !errors.Is(err, errUsage) {
+			t.Errorf("models %q: %v, want a usage error", args, err)
+		}
+	}
+	if _, _, err := runModelsCmd("download", "gpt-17"); !errors.Is(err, models.ErrUnknown) {
+		t.Errorf("unknown model: %v", err)
+	}
+	if _, errOut, err := runModelsCmd("--help"); err != nil || !strings.Contains(errOut, "--trust-on-first-download") {
+		t.Errorf("help: %v\n%s", err, errOut)
+	}
+}

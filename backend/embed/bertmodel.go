@@ -1,0 +1,33 @@
+package embed
+
+import (
+	"fmt"
+
+	"vika/backend/assets"
+	"vika/backend/models"
+)
+
+// BERTOptionsFor returns the options of registry model m installed under
+// root (models.Root() in the app): its verified files, its name and
+// truncation length, the ONNX Runtime library of package assets, the batch
+// size from $VIKA_EMBED_BATCH_SIZE and the thread count from
+// $VIKA_EMBED_THREADS. Which model serves which language is
+// models.Embedder ($VIKA_EMBED_MODEL_EN, $VIKA_EMBED_MODEL_MULTI).
+func BERTOptionsFor(root string, m models.Model) (BERTOptions, error) {
+	if m.Role != models.RoleEmbedder || m.Pooling != "mean" || m.Output != "last_hidden_state" {
+		return BERTOptions{}, fmt.Errorf("embed: %s is not a mean-pooled sentence encoder", m.Name)
+	}
+	o := BERTOptions{Name: m.Name, MaxTokens: m.MaxTokens}
+	var err error
+	if o.Model, o.Tokenizer, err = models.Locate(root, m); err != nil {
+		return o, err
+	}
+	if o.Library, err = assets.Verify(assets.ORT); err != nil {
+		return o, err
+	}
+	if o.BatchSize, err = envPositive("VIKA_EMBED_BATCH_SIZE", DefaultBatchSize); err != nil {
+		return o, err
+	}
+	o.Threads, err = envPositive("VIKA_EMBED_THREADS", 1)
+	return o, err
+}

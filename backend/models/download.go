@@ -1,0 +1,290 @@
+package models
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Progress reports the transfer of one file. Total is -1 when the server
+// does not say; Done counts bytes already on disk (a resumed download starts
+// above 0).
+type Progress struct {
+	Model, File string
+	Done, Total int64
+}
+
+// Downloader installs registry models. The zero value downloads from
+// BaseURL() into Root() with three retries and no progress reports.
+type Downloader struct {
+	Client  *http.Client // nil: a client with connect and header timeouts
+	BaseURL string       // "": BaseURL()
+	Root    string       // "": Root()
+	// TrustOnFirstDownload accepts files whose sha256 the registry does not
+	// pin (sha256_status "unverified"): the hash seen is recorded in the
+	// model's pins.json and every later check compares with it. Without it,
+	// such files are refused with ErrUnverified before any transfer.
+	TrustOnFirstDownload bool
+	// Retries is how many times a broken transfer is resumed; 0 means 3,
+	// negative means none.
+	Retries int
+	// Progress, when set, is called as bytes arrive (at most every
+	// ProgressEvery) and once when each file completes.
+	Progress      func(Progress)
+	ProgressEvery time.Duration // 0: 200ms
+}
+
+var defaultClient = &http.Client{Transport: &http.Transport{
+	Proxy:                 http.ProxyFromEnvironment,
+	DialContext:           (&net.Dialer{Timeout: 15 * time.Second}).DialContext,
+	TLSHandshakeTimeout:   15 * time.Second,
+	ResponseHeaderTimeout: 30 * time.Second,
+}}
+
+// Download installs every file of m that is not already installed intact.
+// Each file goes to <path>.part, resumed with an HTTP Range request when a
+// previous attempt was cut, is checked against its sha256 (a mismatch
+// removes it and returns ErrChecksum), then renamed into place. Unreachable
+// servers give ErrOffline with a message saying USE lite keeps working.
+func (d *Downloader) Download(ctx context.Context, m Model) error {
+	root := d.Root
+	if root == "" {
+		root = Root()
+	}
+	pins, err := readPins(m.Dir(root))
+	if err != nil {
+		return err
+	}
+	if !d.TrustOnFirstDownload {
+		for _, f := range m.Files {
+			if _, ok := expected(pins, f); !ok {
+				return problem(ErrUnverified, "%s: the registry has no sha256 for %s yet, so the download cannot be verified; "+
+					"run `vika models download --trust-on-first-download %s` to accept what the server sends and record its hash", m.Name, f.Path, m.Name)
+			}
+		}
+	}
+	for _, f := range m.Files {
+		if err := d.file(ctx, root, m, f, pins); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// file installs one file of m.
+func (d *Downloader) file(ctx context.Context, root string, m Model, f File, pins map[string]Pin) error {
+	dest := m.Path(root, f)
+	want, pinned := expected(pins, f)
+	if pinned {
+		if info, err := os.Stat(dest); err == nil {
+			if sum, err := hashFile(dest, info); err == nil && sum == want.SHA256 {
+				d.report(Progress{m.Name, f.Path, info.Size(), info.Size()})
+				return nil
+			}
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return err
+	}
+	base := d.BaseURL
+	if base == "" {
+		base = BaseURL()
+	}
+	part := dest + ".part"
+	retries := d.Retries
+	if retries == 0 {
+		retries = 3
+	}
+	for attempt := 0; ; attempt++ {
+		err := d.fetch(ctx, m, f, m.URL(base, f), part)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if isOffline(err) {
+			return offline(base)
+		}
+		var fatal *userError
+		if errors.As(err, &fatal) || attempt >= retries {
+			return fmt.Errorf("downloading %s of %s: %w", f.Path, m.Name, err)
+		}
+	}
+	sum, size, err := hashPart(part)
+	if err != nil {
+		return err
+	}
+	if pinned && (sum != want.SHA256 || (want.Size > 0 && size != want.Size)) {
+		os.Remove(part)
+		return problem(ErrChecksum, "%s: %s from %s has sha256 %s (%d bytes), want %s: file removed; try again later or report it",
+			m.Name, f.Path, m.URL(base, f), sum, size, want.SHA256)
+	}
+	if err := os.Rename(part, dest); err != nil {
+		return err
+	}
+	if !pinned {
+		return writePin(m.Dir(root), f.Path, Pin{sum, size})
+	}
+	return nil
+}
+
+// fetch appends the rest of url to part, resuming from its current size.
+func (d *Downloader) fetch(ctx context.Context, m Model, f File, url, part string) error {
+	var offset int64
+	if info, err := os.Stat(part); err == nil {
+		offset = info.Size()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	if offset > 0 {
+		req.Header.Set("Range", "bytes="+strconv.FormatInt(offset, 10)+"-")
+	}
+	client := d.Client
+	if client == nil {
+		client = defaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+
+	flags := os.O_CREATE | os.O_WRONLY
+	total := int64(-1)
+	switch {
+	case resp.StatusCode == http.StatusPartialContent && offset > 0:
+		start, size, ok := contentRange(resp.Header.Get("Content-Range"))
+		if !ok || start != offset {
+			os.Remove(part) // the server answered another range: start over
+			return fmt.Errorf("bad Content-Range %q for offset %d", resp.Header.Get("Content-Range"), offset)
+		}
+		flags |= os.O_APPEND
+		total = size
+	case resp.StatusCode == http.StatusOK:
+		flags |= os.O_TRUNC // no resume support: start over
+		offset = 0
+		if resp.ContentLength >= 0 {
+			total = resp.ContentLength
+		}
+	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable:
+		os.Remove(part) // larger than the file: start over
+		return fmt.Errorf("server refused resuming at byte %d", offset)
+	default:
+		return problem(ErrHTTP, "%s answered %s", url, resp.Status)
+	}
+	out, err := os.OpenFile(part, flags, 0o644)
+	if err != nil {
+		return err
+	}
+	w := &progressWriter{d: d, p: Progress{m.Name, f.Path, offset, total}}
+	_, err = io.Copy(io.MultiWriter(out, w), resp.Body)
+	if err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if total >= 0 && w.p.Done != total {
+		return fmt.Errorf("transfer ended at byte %d of %d", w.p.Done, total)
+	}
+	d.report(w.p)
+	return nil
+}
+
+// contentRange parses "bytes START-END/SIZE" (SIZE may be *: -1).
+func contentRange(h string) (start, size int64, ok bool) {
+	rest, found := strings.CutPrefix(h, "bytes ")
+	if !found {
+		return 0, 0, false
+	}
+	span, sz, found := strings.Cut(rest, "/")
+	first, _, found2 := strings.Cut(span, "-")
+	if !found || !found2 {
+		return 0, 0, false
+	}
+	start, err := strconv.ParseInt(first, 10, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	if sz == "*" {
+		return start, -1, true
+	}
+	size, err = strconv.ParseInt(sz, 10, 64)
+	return start, size, err == nil
+}
+
+type progressWriter struct {
+	d    *Downloader
+	p    Progress
+	last time.Time
+}
+
+func (w *progressWriter) Write(b []byte) (int, error) {
+	w.p.Done += int64(len(b))
+	every := w.d.ProgressEvery
+	if every == 0 {
+		every = 200 * time.Millisecond
+	}
+	if now := time.Now(); now.Sub(w.last) >= every {
+		w.last = now
+		w.d.report(w.p)
+	}
+	return len(b), nil
+}
+
+func (d *Downloader) report(p Progress) {
+	if d.Progress != nil {
+		d.Progress(p)
+	}
+}
+
+func hashPart(path string) (sum string, size int64, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	size, err = io.Copy(h, f)
+	return hex.EncodeToString(h.Sum(nil)), size, err
+}
+
+// isOffline reports whether err means the server cannot be reached at all
+// (no DNS, connection refused, no route), as opposed to a broken transfer.
+func isOffline(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EHOSTUNREACH)
+}
+
+func offline(base string) error {
+	host := base
+	if u, err := url.Parse(base); err == nil && u.Host != "" {
+		host = u.Host
+	}
+	return problem(ErrOffline, "cannot reach %s: you are offline; the default model USE-lite keeps working", host)
+}
