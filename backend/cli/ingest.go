@@ -61,7 +61,10 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if len(files) == 0 {
 		return fmt.Errorf("%w: no files given", errUsage)
 	}
-	eng, err := engine.New(ctx, engine.DefaultConfig())
+	// Ingestion reports what was extracted; it needs no embeddings.
+	cfg := engine.DefaultConfig()
+	cfg.NoEmbeddings = true
+	eng, err := engine.New(ctx, cfg)
 	if err != nil {
 		return err
 	}

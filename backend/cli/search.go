@@ -1,24 +1,29 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"vika/backend/corpus"
 	"vika/backend/engine"
+	"vika/backend/retrieve"
 )
 
 func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error {
 	fs := newFlagSet("search", errOut)
 	asJSON := fs.Bool("json", false, `print {"hits":[...]} as JSON`)
 	k := fs.Int("k", 5, "number of passages")
+	modeName := fs.String("mode", "hybrid", "retrieval mode: dense, bm25 or hybrid")
+	queries := fs.String("queries", "", `a JSONL file of {"id","question"} lines: print one {"id","hits"} line each`)
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to search (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika search [--json] [-k N] --pdf FILE [--pdf FILE...] QUESTION")
+		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [-k N] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
 		fs.PrintDefaults()
 	}
 	rest, err := parse(fs, args)
@@ -26,20 +31,31 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return err
 	}
 	question := strings.TrimSpace(strings.Join(rest, " "))
+	mode, err := retrieve.ParseMode(*modeName)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
 	switch {
-	case question == "":
+	case question == "" && *queries == "":
 		return fmt.Errorf("%w: no question given", errUsage)
+	case question != "" && *queries != "":
+		return fmt.Errorf("%w: give a question or --queries, not both", errUsage)
 	case len(pdfs) == 0:
 		return fmt.Errorf("%w: no --pdf given", errUsage)
 	case *k < 1:
 		return fmt.Errorf("%w: -k must be at least 1", errUsage)
 	}
 
-	eng, err := engine.New(ctx, engine.DefaultConfig())
+	cfg := engine.DefaultConfig()
+	cfg.NoEmbeddings = mode == retrieve.ModeBM25
+	eng, err := engine.New(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	if mode != retrieve.ModeBM25 && eng.DenseUnavailable() != nil {
+		return fmt.Errorf("%s search needs the embedding model: %w", mode, eng.DenseUnavailable())
+	}
 	failed := 0
 	for _, p := range pdfs {
 		if _, err := eng.AddFile(ctx, p, nil); err != nil {
@@ -50,11 +66,51 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if failed == len(pdfs) {
 		return fmt.Errorf("none of the PDFs could be read")
 	}
-	hits, err := eng.Search(ctx, question, *k)
+	opts := engine.SearchOptions{Mode: mode, K: *k}
+	if *queries != "" {
+		return searchQueries(ctx, eng, *queries, opts, out)
+	}
+	res, err := eng.SearchWith(ctx, question, opts)
 	if err != nil {
 		return err
 	}
-	return printHits(out, hits, *asJSON)
+	return printHits(out, res.Hits, *asJSON)
+}
+
+// searchQueries answers every {"id","question"} line of path after the
+// single ingestion, printing one {"id","hits"} line per query.
+func searchQueries(ctx context.Context, eng *engine.Engine, path string, opts engine.SearchOptions, out io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	enc := json.NewEncoder(out)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var q struct {
+			ID       string `json:"id"`
+			Question string `json:"question"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil || strings.TrimSpace(q.Question) == "" {
+			return fmt.Errorf("%s line %d: want {\"id\",\"question\"}", path, line)
+		}
+		res, err := eng.SearchWith(ctx, q.Question, opts)
+		if err != nil {
+			return fmt.Errorf("query %s: %w", q.ID, err)
+		}
+		if err := enc.Encode(struct {
+			ID   string       `json:"id"`
+			Hits []corpus.Hit `json:"hits"`
+		}{q.ID, res.Hits}); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
 }
 
 func printHits(out io.Writer, hits []corpus.Hit, asJSON bool) error {

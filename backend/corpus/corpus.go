@@ -117,6 +117,11 @@ type Hit struct {
 	Score   float64 `json:"score"`
 	Text    string  `json:"text"`
 	Label   string  `json:"label"` // citation label, e.g. [lecture_sat.pdf p.42]
+	// FoundBy says which retriever found the passage: "dense", "bm25" or
+	// "both".
+	FoundBy  string   `json:"found_by"`
+	DocID    string   `json:"doc_id"`
+	PageType PageType `json:"page_type"`
 }
 
 // MaxLabelName is the longest file name shown in a citation label.

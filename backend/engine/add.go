@@ -23,6 +23,7 @@ const (
 	StageOCR        = ingest.StageOCR
 	StageLanguage   = ingest.StageLanguage
 	StageChunking   = ingest.StageChunking
+	StageEmbedding  = "embedding"
 	StageIndexing   = "indexing"
 	StageDone       = "done"
 	StageFailed     = "failed"
@@ -36,7 +37,7 @@ const (
 type Progress struct {
 	JobID string           `json:"job_id"`
 	File  string           `json:"file"`
-	Stage string           `json:"stage"` // queued, validating, extracting, ocr, language, chunking, indexing, done, failed, cancelled
+	Stage string           `json:"stage"` // queued, validating, extracting, ocr, language, chunking, embedding, indexing, done, failed, cancelled
 	Done  int              `json:"done"`
 	Total int              `json:"total"`
 	Doc   *corpus.Document `json:"doc,omitempty"`
@@ -130,9 +131,15 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 	if err != nil {
 		return Report{}, err
 	}
-	report(StageIndexing, 0, len(res.Chunks))
 	start := e.now()
-	doc, err := e.commit(ctx, res)
+	vecs, err := e.ret.Embed(ctx, res.Chunks, func(done, total int) { report(StageEmbedding, done, total) })
+	if err != nil {
+		return Report{}, err
+	}
+	res.Timings.Embed = e.now().Sub(start).Seconds()
+	report(StageIndexing, 0, len(res.Chunks))
+	start = e.now()
+	doc, err := e.commit(ctx, res, vecs)
 	res.Timings.Index = e.now().Sub(start).Seconds()
 	return Report{Doc: doc, Timings: res.Timings}, err
 }
@@ -179,7 +186,7 @@ func (e *Engine) checkNew(ctx context.Context, id string) error {
 
 // commit stores and indexes a processed document under a unique label.
 // On failure nothing of it remains, and other documents are untouched.
-func (e *Engine) commit(ctx context.Context, res ingest.Result) (corpus.Document, error) {
+func (e *Engine) commit(ctx context.Context, res ingest.Result, vecs [][]float32) (corpus.Document, error) {
 	e.commitMu.Lock()
 	defer e.commitMu.Unlock()
 	if err := ctx.Err(); err != nil {
@@ -196,9 +203,9 @@ func (e *Engine) commit(ctx context.Context, res ingest.Result) (corpus.Document
 	if err := e.store.AddDocument(ctx, res.Doc, res.Pages, res.Chunks); err != nil {
 		return corpus.Document{}, err
 	}
-	if err := e.lex.Add(ctx, res.Chunks); err != nil {
+	if err := e.ret.AddEmbedded(ctx, res.Chunks, vecs); err != nil {
 		undo := context.WithoutCancel(ctx)
-		return corpus.Document{}, errors.Join(err, e.lex.DeleteDoc(undo, res.Doc.ID), e.store.DeleteDocument(undo, res.Doc.ID))
+		return corpus.Document{}, errors.Join(err, e.ret.DeleteDoc(undo, res.Doc.ID), e.store.DeleteDocument(undo, res.Doc.ID))
 	}
 	return res.Doc, nil
 }

@@ -15,9 +15,11 @@ import (
 
 	"vika/backend/chunk"
 	"vika/backend/corpus"
+	"vika/backend/embed"
 	"vika/backend/index"
 	"vika/backend/ingest"
 	"vika/backend/pdf"
+	"vika/backend/retrieve"
 	"vika/backend/session"
 )
 
@@ -43,10 +45,13 @@ const (
 	MaxJobs = 2
 )
 
-// Config bounds what the engine accepts.
+// Config bounds what the engine accepts and what it loads.
 type Config struct {
 	MaxFileBytes int64
 	MaxPages     int
+	// NoEmbeddings skips loading the embedding model: only BM25 search
+	// works (for headless commands that need no dense retrieval).
+	NoEmbeddings bool
 }
 
 // DefaultConfig returns 200 MiB and 3000 pages, or the values of the
@@ -69,7 +74,11 @@ type Engine struct {
 	opts  ingest.Options
 	store *session.Store
 	lex   *index.Lexical
-	ocr   *lazyOCR
+	ret   *retrieve.Retriever // over lex and, when the model loaded, a dense index
+	emb   embed.Embedder      // nil when embeddings are off or failed to load
+	// embErr says why dense retrieval is unavailable (nil when it is).
+	embErr error
+	ocr    *lazyOCR
 	slots chan struct{} // semaphore of MaxJobs background jobs
 	now   func() time.Time
 
@@ -108,6 +117,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		store.Close()
 		return nil, err
 	}
+	ret, emb, embErr := newRetriever(lex, cfg.NoEmbeddings)
 	recognizer := newLazyOCR()
 	e := &Engine{
 		cfg: cfg,
@@ -118,6 +128,9 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			OCRParallel: recognizer.workers(),
 		},
 		ocr:     recognizer,
+		ret:     ret,
+		emb:     emb,
+		embErr:  embErr,
 		store:   store,
 		lex:     lex,
 		slots:   make(chan struct{}, MaxJobs),
@@ -144,7 +157,11 @@ func (e *Engine) Close() error {
 	e.mu.Unlock()
 	e.cancel()
 	e.wg.Wait()
-	return errors.Join(e.lex.Close(), e.store.Close(), e.ocr.Close())
+	var embClose error
+	if e.emb != nil {
+		embClose = e.emb.Close()
+	}
+	return errors.Join(e.lex.Close(), e.store.Close(), e.ocr.Close(), embClose)
 }
 
 func (e *Engine) isClosed() bool {
@@ -183,55 +200,10 @@ func (e *Engine) RemoveDocument(ctx context.Context, docID string) error {
 	if _, err := e.store.DocumentByID(ctx, docID); err != nil {
 		return err
 	}
-	if err := e.lex.DeleteDoc(ctx, docID); err != nil {
+	if err := e.ret.DeleteDoc(ctx, docID); err != nil {
 		return err
 	}
 	return e.store.DeleteDocument(ctx, docID)
-}
-
-// Search returns the k best passages for query (BM25), best first; no
-// match gives an empty, non-nil slice. k <= 0 means 10.
-func (e *Engine) Search(ctx context.Context, query string, k int) ([]corpus.Hit, error) {
-	if e.isClosed() {
-		return nil, ErrClosed
-	}
-	scored, err := e.lex.Search(ctx, query, k)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(scored))
-	for i, s := range scored {
-		ids[i] = s.ChunkID
-	}
-	chunks, err := e.store.Chunks(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	docs, err := e.store.Documents(ctx)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[string]corpus.Document, len(docs))
-	for _, d := range docs {
-		byID[d.ID] = d
-	}
-	hits := make([]corpus.Hit, 0, len(scored))
-	for _, s := range scored {
-		c, ok := chunks[s.ChunkID]
-		d, known := byID[c.DocID]
-		if !ok || !known {
-			continue // removed while searching
-		}
-		hits = append(hits, corpus.Hit{
-			File:    d.File,
-			Page:    c.Page,
-			ChunkID: c.ID,
-			Score:   s.Score,
-			Text:    c.Text,
-			Label:   corpus.CitationLabel(d.Label, c.Page),
-		})
-	}
-	return hits, nil
 }
 
 // uniqueLabel returns name, or "name (n)" with the smallest n >= 2 that no

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"vika/backend/corpus"
+	"vika/backend/retrieve"
 	"vika/backend/testpdf"
 )
 
@@ -61,8 +62,12 @@ func TestAddAndSearch(t *testing.T) {
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("Search = %v, %v", hits, err)
 	}
+	foundBy := "both"
+	if e.DenseUnavailable() != nil {
+		foundBy = "bm25"
+	}
 	want := corpus.Hit{File: "stats.pdf", Page: 2, ChunkID: a.ID[:12] + "-p2-c1", Label: "[stats.pdf p.2]",
-		Text: "2 Zebras\nThe plains zebra, or quagga, lives in the savannah of East Africa."}
+		Text: "2 Zebras\nThe plains zebra, or quagga, lives in the savannah of East Africa.", FoundBy: foundBy, DocID: a.ID, PageType: corpus.PageText}
 	if diff := cmp.Diff(want, hits[0], cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Score" }, cmp.Ignore())); diff != "" {
 		t.Errorf("first hit (-want +got):\n%s", diff)
 	}
@@ -167,8 +172,19 @@ func TestRemoveDocument(t *testing.T) {
 	if err := e.RemoveDocument(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	if hits, err := e.Search(ctx, "quagga", 5); err != nil || hits == nil || len(hits) != 0 {
-		t.Errorf("removed document: Search = %#v, %v; want empty non-nil", hits, err)
+	if res, err := e.SearchWith(ctx, "quagga", SearchOptions{Mode: retrieve.ModeBM25, K: 5}); err != nil || res.Hits == nil || len(res.Hits) != 0 {
+		t.Errorf("removed document: BM25 search = %#v, %v; want empty non-nil", res.Hits, err)
+	}
+	// Dense retrieval always returns its nearest chunks: none may be of
+	// the removed document.
+	hits, err := e.Search(ctx, "quagga", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if h.DocID == a.ID {
+			t.Errorf("removed document still found: %+v", h)
+		}
 	}
 	if err := e.RemoveDocument(ctx, a.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second remove = %v", err)
@@ -182,16 +198,16 @@ func TestRemoveDocument(t *testing.T) {
 func TestDefaultConfig(t *testing.T) {
 	t.Setenv("VIKA_MAX_FILE_MB", "")
 	t.Setenv("VIKA_MAX_PAGES", "")
-	if got := DefaultConfig(); got != (Config{200 << 20, 3000}) {
+	if got := DefaultConfig(); got != (Config{MaxFileBytes: 200 << 20, MaxPages: 3000}) {
 		t.Errorf("DefaultConfig = %+v", got)
 	}
 	t.Setenv("VIKA_MAX_FILE_MB", "5")
 	t.Setenv("VIKA_MAX_PAGES", "oops")
-	if got := DefaultConfig(); got != (Config{5 << 20, 3000}) {
+	if got := DefaultConfig(); got != (Config{MaxFileBytes: 5 << 20, MaxPages: 3000}) {
 		t.Errorf("DefaultConfig with env = %+v", got)
 	}
 	e := newEngine(t, Config{MaxPages: 7})
-	if got := e.Config(); got != (Config{5 << 20, 7}) {
+	if got := e.Config(); got != (Config{MaxFileBytes: 5 << 20, MaxPages: 7}) {
 		t.Errorf("Config = %+v", got)
 	}
 }

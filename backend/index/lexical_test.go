@@ -35,9 +35,9 @@ func ids(hits []Scored) []string {
 	return out
 }
 
-// TestBM25Score computes bleve's BM25 by hand for a tiny corpus. TF-IDF
-// (bleve's default, and what NewMemOnly silently gives) scores d1 about
-// 0.82 here, and would rank differently.
+// TestBM25Score computes bleve's BM25 by hand for a tiny corpus (one query
+// term, so no coord factor). TF-IDF (bleve's default, and what NewMemOnly
+// silently gives) scores d1 about 0.82 here, and would rank differently.
 func TestBM25Score(t *testing.T) {
 	l := newIndex(t,
 		corpus.Chunk{ID: "d1", DocID: "a", Text: "zebra zebra lion"},
@@ -199,5 +199,81 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if n, _ := l.Count(); n != 80 {
 		t.Errorf("Count = %d, want 80", n)
+	}
+}
+
+// TestFrenchStemming checks that French chunks get the French analyzer:
+// inflected forms meet at one stem, articles and stop words are dropped,
+// whatever the inflection of the query.
+func TestFrenchStemming(t *testing.T) {
+	l := newIndex(t,
+		corpus.Chunk{ID: "fr1", DocID: "a", Lang: "fr", Text: "La statistique inférentielle étudie l'échantillon."},
+		corpus.Chunk{ID: "fr2", DocID: "a", Lang: "fr", Text: "Les tests d'hypothèses sont présentés au chapitre deux."},
+		corpus.Chunk{ID: "en1", DocID: "b", Lang: "en", Text: "Statistical learning with kernels."},
+	)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"statistiques", []string{"fr1"}},
+		{"inférentielles", []string{"fr1"}},
+		{"échantillons", []string{"fr1"}}, // elision: l'échantillon
+		{"hypothèse", []string{"fr2"}},    // d'hypothèses
+		{"les la au", nil},                // French stop words only
+		{"kernel", []string{"en1"}},       // English stemming still applies to English chunks
+	} {
+		got, err := l.Search(ctx, tc.q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, ids(got)); diff != "" {
+			t.Errorf("Search(%q) (-want +got):\n%s", tc.q, diff)
+		}
+	}
+	if diff := cmp.Diff(map[string]int{"en": 1, "fr": 2}, l.Languages()); diff != "" {
+		t.Errorf("Languages (-want +got):\n%s", diff)
+	}
+}
+
+func TestAnalyzer(t *testing.T) {
+	for lang, want := range map[string]string{"": "en", "en": "en", "fr": "fr", "de": "de", "nl": "nl", "ru": BasicAnalyzer, "xx": BasicAnalyzer} {
+		if got := Analyzer(lang); got != want {
+			t.Errorf("Analyzer(%q) = %q, want %q", lang, got, want)
+		}
+	}
+	// A language without a stemmer is still searchable, word for word.
+	l := newIndex(t, corpus.Chunk{ID: "ru", DocID: "a", Lang: "ru", Text: "Статистика и вероятность"})
+	if got, _ := l.Search(context.Background(), "статистика", 5); !cmp.Equal(ids(got), []string{"ru"}) {
+		t.Errorf("basic analyzer: %v", ids(got))
+	}
+}
+
+// TestLanguageChange re-adds a chunk under another language: it must leave
+// the old language's index, and the per-language counts must follow.
+func TestLanguageChange(t *testing.T) {
+	l := newIndex(t, corpus.Chunk{ID: "c", DocID: "a", Lang: "en", Text: "statistiques descriptives"})
+	ctx := context.Background()
+	if err := l.Add(ctx, []corpus.Chunk{
+		{ID: "c", DocID: "a", Lang: "en", Text: "ignored: an earlier copy in the same batch"},
+		{ID: "c", DocID: "a", Lang: "fr", Text: "statistiques descriptives"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]int{"fr": 1}, l.Languages()); diff != "" {
+		t.Errorf("Languages (-want +got):\n%s", diff)
+	}
+	got, _ := l.Search(ctx, "statistique", 10)
+	if !cmp.Equal(ids(got), []string{"c"}) {
+		t.Errorf("hits = %v", got)
+	}
+	if got, _ := l.Search(ctx, "earlier", 10); len(got) != 0 {
+		t.Errorf("stale copy found: %v", got)
+	}
+	if err := l.DeleteDoc(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := l.Count(); n != 0 || len(l.Languages()) != 0 {
+		t.Errorf("after delete: Count %d, Languages %v", n, l.Languages())
 	}
 }

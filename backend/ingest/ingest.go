@@ -59,6 +59,7 @@ type Timings struct {
 	OCR      float64 `json:"ocr"`
 	Lang     float64 `json:"lang"`
 	Chunk    float64 `json:"chunk"`
+	Embed    float64 `json:"embed"` // filled by the caller that embeds
 	Index    float64 `json:"index"` // filled by the caller that indexes
 }
 

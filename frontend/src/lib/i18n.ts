@@ -44,6 +44,7 @@ const en = {
   'stage.ocr': 'Recognising scanned text (OCR)…',
   'stage.language': 'Detecting the language…',
   'stage.chunking': 'Splitting into passages…',
+  'stage.embedding': 'Computing embeddings…',
   'stage.indexing': 'Indexing…',
   'stage.done': 'Ready',
   'stage.failed': 'Could not be added',
@@ -67,6 +68,9 @@ const en = {
     other: '{count} passages for “{question}”',
   },
 
+  'hit.foundBy.dense': 'meaning',
+  'hit.foundBy.bm25': 'keywords',
+  'hit.foundBy.both': 'keywords + meaning',
   'hit.score': 'score {score}',
   'hit.scoreTitle': 'Relevance score (higher is closer to your question)',
 
@@ -111,6 +115,7 @@ const fr: Dictionary = {
   'stage.ocr': 'Reconnaissance du texte numérisé (OCR)…',
   'stage.language': 'Détection de la langue…',
   'stage.chunking': 'Découpage en passages…',
+  'stage.embedding': 'Calcul des plongements…',
   'stage.indexing': 'Indexation…',
   'stage.done': 'Prêt',
   'stage.failed': 'Ajout impossible',
@@ -135,6 +140,9 @@ const fr: Dictionary = {
     other: '{count} passages pour « {question} »',
   },
 
+  'hit.foundBy.dense': 'sens',
+  'hit.foundBy.bm25': 'mots-clés',
+  'hit.foundBy.both': 'mots-clés + sens',
   'hit.score': 'score {score}',
   'hit.scoreTitle': 'Score de pertinence (plus il est élevé, plus le passage est proche de la question)',
 

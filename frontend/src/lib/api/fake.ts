@@ -78,6 +78,9 @@ export function sampleHit(overrides: Partial<Hit> = {}): Hit {
     score: 0.8123,
     text: 'A formula is satisfiable if some assignment makes it true.',
     label: '[lecture_sat.pdf p.42]',
+    found_by: 'both',
+    doc_id: 'a3f1c9',
+    page_type: 'text',
     ...overrides,
   };
 }

@@ -40,6 +40,11 @@ export interface Hit {
   text: string;
   /** Citation label, e.g. "[lecture_sat.pdf p.42]". */
   label: string;
+  /** Which retriever found the passage. */
+  found_by: string; // "dense", "bm25" or "both"
+  doc_id: string;
+  /** Type of the page the passage comes from: text, illustrative, mixed, scanned. */
+  page_type: string;
 }
 
 /** Stages of one ingest job, in order; the last three are terminal. */
@@ -50,6 +55,7 @@ export const INGEST_STAGES = [
   'ocr',
   'language',
   'chunking',
+  'embedding',
   'indexing',
   'done',
   'failed',

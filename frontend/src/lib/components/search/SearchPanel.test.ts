@@ -63,7 +63,7 @@ describe('SearchPanel', () => {
     expect(await screen.findByText('2 passages for “what is SAT?”')).toBeTruthy();
     expect(screen.getByText('[lecture_sat.pdf p.42]').classList.contains('chip')).toBe(true);
     expect(screen.getByText('A formula is satisfiable if some assignment makes it true.')).toBeTruthy();
-    expect(screen.getByText('score 0.812')).toBeTruthy();
+    expect(screen.getByText('keywords + meaning · score 0.812')).toBeTruthy();
     expect(screen.getByText('[paper.pdf p.3]')).toBeTruthy();
   });
 

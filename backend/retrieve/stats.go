@@ -1,0 +1,114 @@
+package retrieve
+
+import (
+	"math"
+	"time"
+)
+
+// Hit is one retrieved chunk.
+type Hit struct {
+	ChunkID string  `json:"chunk_id"`
+	Score   float64 `json:"score"` // BM25, cosine or fused score, by mode
+	// FoundBy says which retriever returned the chunk among its
+	// candidates: "dense", "bm25" or "both".
+	FoundBy string `json:"found_by"`
+	// DenseScore is the cosine of the query with the chunk; it is known
+	// for every hit of a search that embedded the query.
+	DenseScore float64 `json:"dense_score"`
+	// LexicalScore is the BM25 score, 0 when BM25 did not retrieve it.
+	LexicalScore float64 `json:"lexical_score"`
+	// DenseRank and LexicalRank are 1-based ranks in each retriever's
+	// candidates, 0 when that retriever did not retrieve the chunk.
+	DenseRank   int `json:"dense_rank"`
+	LexicalRank int `json:"lexical_rank"`
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Hits  []Hit `json:"hits"`
+	Stats Stats `json:"stats"`
+}
+
+// Stats describe one search.
+type Stats struct {
+	// Mode is the mode that ran (hybrid falls back to bm25 without an
+	// embedder); Fusion and Profile's weight are set in hybrid mode.
+	Mode        Mode    `json:"mode"`
+	Fusion      Fusion  `json:"fusion,omitempty"`
+	DenseWeight float64 `json:"dense_weight,omitempty"`
+	// Latency is the whole search: query embedding, both searches, fusion.
+	// The parts overlap: BM25 runs while the query is embedded.
+	Latency time.Duration `json:"latency_ns"`
+	Embed   time.Duration `json:"embed_ns"`
+	Dense   time.Duration `json:"dense_ns"`
+	Lexical time.Duration `json:"lexical_ns"`
+	Fuse    time.Duration `json:"fuse_ns"`
+	// Candidates retrieved by each retriever, distinct ones fused, and
+	// hits returned.
+	DenseCandidates   int `json:"dense_candidates"`
+	LexicalCandidates int `json:"lexical_candidates"`
+	Candidates        int `json:"candidates"`
+	Used              int `json:"used"`
+	// MeanCosine is the mean cosine of the query with the used chunks;
+	// nil when the query was not embedded (bm25 mode).
+	MeanCosine *float64 `json:"mean_cosine,omitempty"`
+	// BM25Share is BM25's share of the used hits' scores, in percent: 100
+	// in bm25 mode, 0 in dense mode; in hybrid mode the sum of the BM25
+	// parts of the fused scores over the sum of both parts (absolute
+	// values, z-scores being signed).
+	BM25Share float64 `json:"bm25_share_pct"`
+	// FoundBy counts the used hits by the retriever that found them.
+	FoundBy FoundByCounts `json:"found_by"`
+}
+
+// FoundByCounts counts hits by Hit.FoundBy.
+type FoundByCounts struct {
+	Dense int `json:"dense"`
+	BM25  int `json:"bm25"`
+	Both  int `json:"both"`
+}
+
+func mean(sum float64, n int) *float64 {
+	if n == 0 {
+		return nil
+	}
+	m := sum / float64(n)
+	return &m
+}
+
+// hits converts fused candidates to hits and fills the statistics that
+// depend on them.
+func hits(cands []*candidate, embedded bool, st Stats) ([]Hit, Stats) {
+	out := make([]Hit, len(cands))
+	var cosSum, lexSum, allSum float64
+	cosN := 0
+	for i, c := range cands {
+		h := Hit{ChunkID: c.id, Score: c.score, LexicalScore: c.lexical, DenseRank: c.denseRank, LexicalRank: c.lexicalRank}
+		if c.hasDense {
+			h.DenseScore = c.cosine
+			cosSum += c.cosine
+			cosN++
+		}
+		switch {
+		case c.denseRank > 0 && c.lexicalRank > 0:
+			h.FoundBy = FoundBoth
+			st.FoundBy.Both++
+		case c.lexicalRank > 0:
+			h.FoundBy = FoundBM25
+			st.FoundBy.BM25++
+		default:
+			h.FoundBy = FoundDense
+			st.FoundBy.Dense++
+		}
+		lexSum += math.Abs(c.lexicalPart)
+		allSum += math.Abs(c.lexicalPart) + math.Abs(c.densePart)
+		out[i] = h
+	}
+	if allSum > 0 {
+		st.BM25Share = 100 * lexSum / allSum
+	}
+	if embedded {
+		st.MeanCosine = mean(cosSum, cosN)
+	}
+	return out, st
+}
