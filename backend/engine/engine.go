@@ -79,8 +79,8 @@ type Engine struct {
 	// embErr says why dense retrieval is unavailable (nil when it is).
 	embErr error
 	ocr    *lazyOCR
-	slots chan struct{} // semaphore of MaxJobs background jobs
-	now   func() time.Time
+	slots  chan struct{} // semaphore of MaxJobs background jobs
+	now    func() time.Time
 
 	ctx    context.Context    // cancelled by Close: stops every add in flight
 	cancel context.CancelFunc //
