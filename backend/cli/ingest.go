@@ -113,6 +113,12 @@ func ingestOne(ctx context.Context, eng *engine.Engine, path string, withPages b
 }
 
 func printReport(out io.Writer, rep ingestReport, asJSON bool) error {
+	if asJSON && rep.Error != "" { // a failed document prints {"file","error"}
+		return json.NewEncoder(out).Encode(struct {
+			File  string `json:"file"`
+			Error string `json:"error"`
+		}{rep.File, rep.Error})
+	}
 	if asJSON {
 		return json.NewEncoder(out).Encode(rep)
 	}
