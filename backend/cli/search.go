@@ -18,7 +18,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	fs := newFlagSet("search", errOut)
 	asJSON := fs.Bool("json", false, `print {"hits":[...]} as JSON`)
 	k := fs.Int("k", 5, "number of passages")
-	modeName := fs.String("mode", "hybrid", "retrieval mode: dense, bm25 or hybrid")
+	modeName := fs.String("mode", "auto", "retrieval mode: dense, bm25, hybrid, or auto (hybrid when every document is English, else bm25)")
 	queries := fs.String("queries", "", `a JSONL file of {"id","question"} lines: print one {"id","hits"} line each`)
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to search (repeatable)")
@@ -31,9 +31,13 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return err
 	}
 	question := strings.TrimSpace(strings.Join(rest, " "))
-	mode, err := retrieve.ParseMode(*modeName)
-	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	var mode retrieve.Mode // auto: the engine decides
+	if *modeName != "auto" {
+		m, err := retrieve.ParseMode(*modeName)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		mode = m
 	}
 	switch {
 	case question == "" && *queries == "":
@@ -53,7 +57,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return err
 	}
 	defer eng.Close()
-	if mode != retrieve.ModeBM25 && eng.DenseUnavailable() != nil {
+	if (mode == retrieve.ModeDense || mode == retrieve.ModeHybrid) && eng.DenseUnavailable() != nil {
 		return fmt.Errorf("%s search needs the embedding model: %w", mode, eng.DenseUnavailable())
 	}
 	failed := 0

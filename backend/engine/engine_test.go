@@ -252,3 +252,24 @@ func TestRealPaper(t *testing.T) {
 		t.Errorf("label = %s", hits[0].Label)
 	}
 }
+
+// TestDefaultModeFollowsLanguages: hybrid for English documents; BM25
+// once a document in a language the embedding model does not cover is in
+// the session.
+func TestDefaultModeFollowsLanguages(t *testing.T) {
+	ctx := context.Background()
+	e := newEngine(t, Config{})
+	if e.DenseUnavailable() != nil {
+		t.Skipf("no embedding model (%v): only BM25 runs", e.DenseUnavailable())
+	}
+	mustAdd(t, e, "stats.pdf", testpdf.Text("Sampling distributions describe how an estimator varies from one random sample to the next one."))
+	res, err := e.SearchWith(ctx, "sampling distribution", SearchOptions{})
+	if err != nil || res.Stats.Mode != retrieve.ModeHybrid {
+		t.Fatalf("English session: mode %q, %v; want hybrid", res.Stats.Mode, err)
+	}
+	mustAdd(t, e, "cours.pdf", testpdf.Text("Les distributions d'échantillonnage décrivent comment un estimateur varie d'un échantillon aléatoire à un autre."))
+	res, err = e.SearchWith(ctx, "distribution d'échantillonnage", SearchOptions{})
+	if err != nil || res.Stats.Mode != retrieve.ModeBM25 {
+		t.Fatalf("session with French: mode %q, %v; want bm25", res.Stats.Mode, err)
+	}
+}
