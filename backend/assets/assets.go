@@ -152,7 +152,7 @@ func Verify(kind Kind) (string, error) {
 		return path, nil
 	}
 	e, _ := Lookup(kind) // Path succeeded, so the entry exists
-	sum, err := fileSHA256(path, info)
+	sum, err := FileSHA256(path, info)
 	if err != nil {
 		return "", problem(ErrCorrupt, "%s at %s is unreadable (%v): delete it and run `make assets`", what, path, err)
 	}

@@ -134,7 +134,7 @@ func TestHashCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := fileSHA256(path, info)
+		s, err := FileSHA256(path, info)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,9 +23,10 @@ var (
 	hashCache = map[fileKey]string{} // guarded by hashMu
 )
 
-// fileSHA256 hashes path once per process and version of the file. Concurrent
+// FileSHA256 returns the hex SHA-256 of path, hashing it once per process and
+// version of the file (info is its Stat). Concurrent
 // callers may hash the same file twice; the result is the same.
-func fileSHA256(path string, info fs.FileInfo) (string, error) {
+func FileSHA256(path string, info fs.FileInfo) (string, error) {
 	key := fileKey{path, info.Size(), info.ModTime()}
 	hashMu.Lock()
 	sum, ok := hashCache[key]

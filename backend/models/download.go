@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"vika/backend/assets"
 )
 
 // Progress reports the transfer of one file. Total is -1 when the server
@@ -89,7 +91,7 @@ func (d *Downloader) file(ctx context.Context, root string, m Model, f File, pin
 	want, pinned := expected(pins, f)
 	if pinned {
 		if info, err := os.Stat(dest); err == nil {
-			if sum, err := hashFile(dest, info); err == nil && sum == want.SHA256 {
+			if sum, err := assets.FileSHA256(dest, info); err == nil && sum == want.SHA256 {
 				d.report(Progress{m.Name, f.Path, info.Size(), info.Size()})
 				return nil
 			}

@@ -1,19 +1,16 @@
 package models
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
+
+	"vika/backend/assets"
 )
 
 // pinsFile, in a model's directory, records the sha256 and size of files
@@ -89,7 +86,7 @@ func Verify(root string, m Model) (map[string]string, error) {
 		if !ok {
 			return nil, problem(ErrUnverified, "%s: %s has no pinned sha256: run `vika models download --trust-on-first-download %s`", m.Name, f.Path, m.Name)
 		}
-		sum, err := hashFile(path, info)
+		sum, err := assets.FileSHA256(path, info)
 		if err != nil {
 			return nil, err
 		}
@@ -105,42 +102,6 @@ func Verify(root string, m Model) (map[string]string, error) {
 func Installed(root string, m Model) bool {
 	_, err := Verify(root, m)
 	return err == nil
-}
-
-type fileKey struct {
-	path  string
-	size  int64
-	mtime time.Time
-}
-
-var (
-	hashMu    sync.Mutex
-	hashCache = map[fileKey]string{} // guarded by hashMu
-)
-
-// hashFile hashes path once per process and version of the file.
-func hashFile(path string, info fs.FileInfo) (string, error) {
-	key := fileKey{path, info.Size(), info.ModTime()}
-	hashMu.Lock()
-	sum, ok := hashCache[key]
-	hashMu.Unlock()
-	if ok {
-		return sum, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	sum = hex.EncodeToString(h.Sum(nil))
-	hashMu.Lock()
-	hashCache[key] = sum
-	hashMu.Unlock()
-	return sum, nil
 }
 
 // userError is a message safe to show that errors.Is matches with a sentinel.
