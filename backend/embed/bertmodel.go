@@ -3,7 +3,6 @@ package embed
 import (
 	"fmt"
 
-	"vika/backend/assets"
 	"vika/backend/models"
 )
 
@@ -22,12 +21,6 @@ func BERTOptionsFor(root string, m models.Model) (BERTOptions, error) {
 	if o.Model, o.Tokenizer, err = models.Locate(root, m); err != nil {
 		return o, err
 	}
-	if o.Library, err = assets.Verify(assets.ORT); err != nil {
-		return o, err
-	}
-	if o.BatchSize, err = envPositive("VIKA_EMBED_BATCH_SIZE", DefaultBatchSize); err != nil {
-		return o, err
-	}
-	o.Threads, err = envPositive("VIKA_EMBED_THREADS", 1)
+	o.Library, o.BatchSize, o.Threads, err = RuntimeSettings(DefaultBatchSize)
 	return o, err
 }

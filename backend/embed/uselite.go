@@ -41,20 +41,30 @@ type USELiteOptions struct {
 func DefaultUSELiteOptions() (USELiteOptions, error) {
 	var o USELiteOptions
 	var err error
-	if o.Library, err = assets.Verify(assets.ORT); err != nil {
+	if o.Library, o.BatchSize, o.Threads, err = RuntimeSettings(DefaultBatchSize); err != nil {
 		return o, err
 	}
 	if o.Model, err = assets.Verify(assets.USELiteModel); err != nil {
 		return o, err
 	}
-	if o.Vocab, err = assets.Verify(assets.USELiteVocab); err != nil {
-		return o, err
-	}
-	if o.BatchSize, err = envPositive("VIKA_EMBED_BATCH_SIZE", DefaultBatchSize); err != nil {
-		return o, err
-	}
-	o.Threads, err = envPositive("VIKA_EMBED_THREADS", 1)
+	o.Vocab, err = assets.Verify(assets.USELiteVocab)
 	return o, err
+}
+
+// RuntimeSettings returns what every ONNX model of the app shares: the
+// verified ONNX Runtime library, the batch size ($VIKA_EMBED_BATCH_SIZE,
+// else defaultBatch) and the intra-op threads ($VIKA_EMBED_THREADS).
+func RuntimeSettings(defaultBatch int) (library string, batchSize, threads int, err error) {
+	if library, err = assets.Verify(assets.ORT); err != nil {
+		return "", 0, 0, err
+	}
+	if batchSize, err = envPositive("VIKA_EMBED_BATCH_SIZE", defaultBatch); err != nil {
+		return "", 0, 0, err
+	}
+	if threads, err = envPositive("VIKA_EMBED_THREADS", 1); err != nil {
+		return "", 0, 0, err
+	}
+	return library, batchSize, threads, nil
 }
 
 func envPositive(name string, def int) (int, error) {

@@ -10,13 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"strconv"
 	"sync"
 
 	ort "github.com/yalue/onnxruntime_go"
 
-	"vika/backend/assets"
 	"vika/backend/embed"
 	"vika/backend/models"
 )
@@ -141,26 +138,8 @@ func OptionsFor(root string, m models.Model) (Options, error) {
 	if o.Model, o.Tokenizer, err = models.Locate(root, m); err != nil {
 		return o, err
 	}
-	if o.Library, err = assets.Verify(assets.ORT); err != nil {
-		return o, err
-	}
-	if o.BatchSize, err = envPositive("VIKA_EMBED_BATCH_SIZE", DefaultBatchSize); err != nil {
-		return o, err
-	}
-	o.Threads, err = envPositive("VIKA_EMBED_THREADS", 1)
+	o.Library, o.BatchSize, o.Threads, err = embed.RuntimeSettings(DefaultBatchSize)
 	return o, err
-}
-
-func envPositive(name string, def int) (int, error) {
-	v := os.Getenv(name)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return 0, fmt.Errorf("%s=%q: want a positive integer", name, v)
-	}
-	return n, nil
 }
 
 // Name identifies the model.
