@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"vika/backend/corpus"
+	"vika/backend/docserve"
 	"vika/backend/engine"
+	"vika/backend/retrieve"
 )
 
 // App holds the methods bound to the frontend. Each one converts, calls the
@@ -75,4 +79,33 @@ func (a *App) RemoveDocument(docID string) error { return a.eng.RemoveDocument(a
 // Search returns the k passages that best match question.
 func (a *App) Search(question string, k int) ([]corpus.Hit, error) {
 	return a.eng.Search(a.ctx, question, k)
+}
+
+// SearchWith returns the k passages that best match question in mode ("",
+// "dense", "bm25" or "hybrid"), with how they were found: the explorer's
+// chunk lookup, which needs no LLM.
+func (a *App) SearchWith(question, mode string, k int) (engine.SearchResult, error) {
+	var m retrieve.Mode // "": the session's default mode
+	if mode != "" {
+		var err error
+		if m, err = retrieve.ParseMode(mode); err != nil {
+			return engine.SearchResult{}, err
+		}
+	}
+	return a.eng.SearchWith(a.ctx, question, engine.SearchOptions{Mode: m, K: k})
+}
+
+// Pages returns a document's extracted pages (for the explorer).
+func (a *App) Pages(docID string) ([]corpus.Page, error) { return a.eng.Pages(a.ctx, docID) }
+
+// Chunks returns a document's passages in reading order (for the explorer).
+func (a *App) Chunks(docID string) ([]corpus.Chunk, error) { return a.eng.Chunks(a.ctx, docID) }
+
+// documentFile is the viewer's source of PDF bytes (served at /docs/<id>).
+func (a *App) documentFile(ctx context.Context, docID string) (corpus.Document, []byte, error) {
+	doc, data, err := a.eng.DocumentFile(ctx, docID)
+	if errors.Is(err, engine.ErrNotFound) {
+		err = fmt.Errorf("%w: %w", docserve.ErrNotFound, err)
+	}
+	return doc, data, err
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"vika/backend/cli"
+	"vika/backend/docserve"
 	"vika/backend/engine"
 )
 
@@ -68,7 +69,8 @@ func runWindow(files []string) error {
 		MinWidth:  1024,
 		MinHeight: 700,
 		AssetServer: &assetserver.Options{
-			Assets: assets,
+			Assets:  assets,
+			Handler: docserve.Handler(app.documentFile), // /docs/<id>: the PDFs, for the viewer
 		},
 		OnStartup:  app.startup,
 		OnDomReady: app.domReady,

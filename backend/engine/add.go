@@ -139,7 +139,7 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 	res.Timings.Embed = e.now().Sub(start).Seconds()
 	report(StageIndexing, 0, len(res.Chunks))
 	start = e.now()
-	doc, err := e.commit(ctx, res, vecs)
+	doc, err := e.commit(ctx, res, vecs, data)
 	res.Timings.Index = e.now().Sub(start).Seconds()
 	return Report{Doc: doc, Timings: res.Timings}, err
 }
@@ -186,7 +186,9 @@ func (e *Engine) checkNew(ctx context.Context, id string) error {
 
 // commit stores and indexes a processed document under a unique label.
 // On failure nothing of it remains, and other documents are untouched.
-func (e *Engine) commit(ctx context.Context, res ingest.Result, vecs [][]float32) (corpus.Document, error) {
+// commit stores the document, its original bytes (for the viewer) and its
+// passages, and indexes them; on failure nothing of it stays.
+func (e *Engine) commit(ctx context.Context, res ingest.Result, vecs [][]float32, data []byte) (corpus.Document, error) {
 	e.commitMu.Lock()
 	defer e.commitMu.Unlock()
 	if err := ctx.Err(); err != nil {
@@ -202,6 +204,9 @@ func (e *Engine) commit(ctx context.Context, res ingest.Result, vecs [][]float32
 	res.Doc.Label = uniqueLabel(res.Doc.File, docs)
 	if err := e.store.AddDocument(ctx, res.Doc, res.Pages, res.Chunks); err != nil {
 		return corpus.Document{}, err
+	}
+	if err := e.store.PutFile(ctx, res.Doc.ID, data); err != nil {
+		return corpus.Document{}, errors.Join(err, e.store.DeleteDocument(context.WithoutCancel(ctx), res.Doc.ID))
 	}
 	if err := e.ret.AddEmbedded(ctx, res.Chunks, vecs); err != nil {
 		undo := context.WithoutCancel(ctx)
