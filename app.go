@@ -10,6 +10,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/docserve"
 	"vika/backend/engine"
+	"vika/backend/models"
 	"vika/backend/retrieve"
 )
 
@@ -19,10 +20,11 @@ type App struct {
 	ctx          context.Context
 	eng          *engine.Engine
 	initialFiles []string // from the command line, added once the page is ready
+	models       *models.Manager
 }
 
 // NewApp returns the bound-method holder for eng.
-func NewApp(eng *engine.Engine) *App { return &App{eng: eng} }
+func NewApp(eng *engine.Engine) *App { return &App{eng: eng, models: &models.Manager{}} }
 
 func (a *App) startup(ctx context.Context) { a.ctx = ctx }
 
@@ -32,7 +34,10 @@ func (a *App) domReady(context.Context) {
 	_, _ = a.AddFiles(files)
 }
 
-func (a *App) shutdown(context.Context) { _ = a.eng.Close() }
+func (a *App) shutdown(context.Context) {
+	a.models.Close()
+	_ = a.eng.Close()
+}
 
 // emitProgress forwards ingestion progress to the frontend.
 func (a *App) emitProgress(p engine.Progress) {

@@ -1,0 +1,168 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// ErrBusy is returned by Manager.Start for a model already downloading.
+var ErrBusy = errors.New("this model is already downloading")
+
+// Status is a registry model as the settings screen shows it.
+type Status struct {
+	Name       string   `json:"name"`
+	Role       string   `json:"role"` // RoleEmbedder or RoleReranker
+	Languages  []string `json:"languages"`
+	License    string   `json:"license"`
+	SizeMB     int      `json:"size_mb"` // approximate download size
+	Dimensions int      `json:"dimensions"`
+	// Pinned says the registry holds the files' sha256; otherwise the
+	// first download records what it received (trust on first download).
+	Pinned      bool `json:"pinned"`
+	Installed   bool `json:"installed"`
+	Downloading bool `json:"downloading"`
+}
+
+// Event reports a background download: the bytes of the file in transfer
+// (the FileIndex-th of Files, 1-based), then one event with Finished set,
+// with Error when it failed or was cancelled.
+type Event struct {
+	Name       string `json:"name"`
+	File       string `json:"file"`
+	FileIndex  int    `json:"file_index"`
+	Files      int    `json:"files"`
+	DoneBytes  int64  `json:"done_bytes"`
+	TotalBytes int64  `json:"total_bytes"` // -1 when the server does not say
+	Finished   bool   `json:"finished"`
+	Error      string `json:"error,omitempty"`
+}
+
+// Manager runs downloads in the background for the desktop app, one at a
+// time per model, each cancellable. The zero value is not usable: set
+// Downloader (its Root is where models are installed) and, for tests,
+// Models.
+type Manager struct {
+	Downloader Downloader
+	Models     []Model // nil: Registry()
+
+	mu   sync.Mutex
+	jobs map[string]context.CancelFunc // downloads in flight by model name; guarded by mu
+	wg   sync.WaitGroup
+}
+
+func (m *Manager) models() []Model {
+	if m.Models != nil {
+		return m.Models
+	}
+	return Registry()
+}
+
+func (m *Manager) root() string {
+	if m.Downloader.Root != "" {
+		return m.Downloader.Root
+	}
+	return Root()
+}
+
+// Statuses lists every model with whether it is installed (verified on
+// disk) or downloading.
+func (m *Manager) Statuses() []Status {
+	m.mu.Lock()
+	busy := make(map[string]bool, len(m.jobs))
+	for name := range m.jobs {
+		busy[name] = true
+	}
+	m.mu.Unlock()
+	out := make([]Status, 0, len(m.models()))
+	for _, md := range m.models() {
+		out = append(out, Status{
+			Name: md.Name, Role: md.Role, Languages: md.Languages, License: md.License,
+			SizeMB: md.ApproxSizeMB, Dimensions: md.Dimensions, Pinned: md.SHA256Status == Pinned,
+			Installed: !busy[md.Name] && Installed(m.root(), md), Downloading: busy[md.Name],
+		})
+	}
+	return out
+}
+
+// Start downloads the model called name in the background, reporting to
+// emit (called from the download's goroutine). A model whose hashes are not
+// pinned is accepted on first download: the user asked for it by name, and
+// the hashes seen are recorded and checked on every later load.
+func (m *Manager) Start(name string, emit func(Event)) error {
+	var md Model
+	found := false
+	for _, x := range m.models() {
+		if x.Name == name {
+			md, found = x, true
+		}
+	}
+	if !found {
+		return fmt.Errorf("%w: %q", ErrUnknown, name)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.mu.Lock()
+	if _, busy := m.jobs[name]; busy {
+		m.mu.Unlock()
+		cancel()
+		return fmt.Errorf("%w: %s", ErrBusy, name)
+	}
+	if m.jobs == nil {
+		m.jobs = map[string]context.CancelFunc{}
+	}
+	m.jobs[name] = cancel
+	m.wg.Add(1)
+	m.mu.Unlock()
+
+	d := m.Downloader
+	d.TrustOnFirstDownload = true
+	index := map[string]int{}
+	for i, f := range md.Files {
+		index[f.Path] = i + 1
+	}
+	d.Progress = func(p Progress) {
+		emit(Event{Name: name, File: p.File, FileIndex: index[p.File], Files: len(md.Files), DoneBytes: p.Done, TotalBytes: p.Total})
+	}
+	go func() {
+		defer m.wg.Done()
+		err := d.Download(ctx, md)
+		if err == nil {
+			_, err = Verify(m.root(), md)
+		}
+		if errors.Is(err, context.Canceled) {
+			err = errors.New("download cancelled; it resumes where it stopped next time")
+		}
+		m.mu.Lock()
+		delete(m.jobs, name)
+		m.mu.Unlock()
+		cancel()
+		ev := Event{Name: name, Files: len(md.Files), Finished: true}
+		if err != nil {
+			ev.Error = err.Error()
+		}
+		emit(ev)
+	}()
+	return nil
+}
+
+// Cancel stops the download of name; it reports whether one was running.
+func (m *Manager) Cancel(name string) bool {
+	m.mu.Lock()
+	cancel, ok := m.jobs[name]
+	m.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+// Close cancels every download and waits for them to stop.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	for _, cancel := range m.jobs {
+		cancel()
+	}
+	m.mu.Unlock()
+	m.wg.Wait()
+}
