@@ -21,10 +21,15 @@ type App struct {
 	eng          *engine.Engine
 	initialFiles []string // from the command line, added once the page is ready
 	models       *models.Manager
+	answering    // the answering session and its settings (app_answer.go)
 }
 
 // NewApp returns the bound-method holder for eng.
-func NewApp(eng *engine.Engine) *App { return &App{eng: eng, models: &models.Manager{}} }
+func NewApp(eng *engine.Engine) *App {
+	a := &App{eng: eng, models: &models.Manager{}}
+	a.answering = newAnswering(eng)
+	return a
+}
 
 func (a *App) startup(ctx context.Context) { a.ctx = ctx }
 
@@ -35,6 +40,7 @@ func (a *App) domReady(context.Context) {
 }
 
 func (a *App) shutdown(context.Context) {
+	a.rag.Close()
 	a.models.Close()
 	_ = a.eng.Close()
 }

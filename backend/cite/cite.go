@@ -35,6 +35,9 @@ type Citation struct {
 	// the cited page (0 when none was given).
 	File string `json:"file"`
 	Page int    `json:"page"`
+	// DocID is the cited document's id when the citation resolved to a
+	// source ("" otherwise), for the viewer to open it.
+	DocID string `json:"doc_id"`
 	// SourceIndex is the 1-based number of the source that supports the
 	// claim best among those of the cited page; 0 when none is.
 	SourceIndex int  `json:"source_index"`
@@ -90,6 +93,7 @@ func ValidPct(cits []Citation) (pct float64, ok bool) {
 
 // source is a hit prepared for checking.
 type source struct {
+	docID string
 	file  string
 	page  int
 	text  string
@@ -104,7 +108,7 @@ func (c Checker) Check(answer string, sources []corpus.Hit) []Citation {
 	}
 	srcs := make([]source, len(sources))
 	for i, h := range sources {
-		srcs[i] = source{file: fileOf(h), page: h.Page, text: h.Text}
+		srcs[i] = source{docID: h.DocID, file: fileOf(h), page: h.Page, text: h.Text}
 	}
 	claims := claimsOf(answer, refs)
 	out := make([]Citation, len(refs))
@@ -126,6 +130,7 @@ func (c Checker) check(r Ref, claim string, srcs []source) Citation {
 		}
 		s := srcs[r.Source-1]
 		files = []string{s.file}
+		cit.DocID = s.docID
 		if cit.Page == 0 {
 			cit.Page = s.page
 		}
@@ -174,7 +179,7 @@ func (c Checker) check(r Ref, claim string, srcs []source) Citation {
 		ok := reason == ""
 		if (ok && !bestOK) || (ok == bestOK && ov > best) {
 			bestOK, best = ok, ov
-			cit.Verified, cit.Reason, cit.Overlap, cit.SourceIndex, cit.File = ok, reason, ov, i+1, s.file
+			cit.Verified, cit.Reason, cit.Overlap, cit.SourceIndex, cit.File, cit.DocID = ok, reason, ov, i+1, s.file, s.docID
 			cit.Label = corpus.CitationLabel(s.file, s.page)
 		}
 	}

@@ -175,3 +175,21 @@ func TestTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDocID: a resolved citation carries its source's document id,
+// so the viewer can open it; an unresolved one carries none.
+func TestCheckDocID(t *testing.T) {
+	hits := []corpus.Hit{
+		{File: "a.pdf", Page: 3, DocID: "doc-a", Text: "Unit propagation assigns the only remaining literal of a unit clause."},
+		{File: "b.pdf", Page: 7, DocID: "doc-b", Text: "Random 3-SAT is hardest near a clause-to-variable ratio of 4.26."},
+	}
+	got := Check("Unit propagation assigns the remaining literal of a unit clause [a.pdf p.3]. "+
+		"Random 3-SAT is hardest near a ratio of 4.26 [Source 2]. It is old [c.pdf p.1].", hits)
+	var ids []string
+	for _, c := range got {
+		ids = append(ids, c.DocID)
+	}
+	if diff := cmp.Diff([]string{"doc-a", "doc-b", ""}, ids); diff != "" {
+		t.Errorf("doc ids (-want +got):\n%s", diff)
+	}
+}

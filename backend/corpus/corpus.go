@@ -122,6 +122,9 @@ type Hit struct {
 	FoundBy  string   `json:"found_by"`
 	DocID    string   `json:"doc_id"`
 	PageType PageType `json:"page_type"`
+	// RerankScore is the cross-encoder's logit for (query, passage) when a
+	// reranker rescored this hit; nil when no reranker ran (never invented).
+	RerankScore *float64 `json:"rerank_score"`
 }
 
 // MaxLabelName is the longest file name shown in a citation label.

@@ -3,124 +3,25 @@ package llm
 import (
 	"context"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"vika/backend/llm/llmtest"
 )
 
-// reply is what a fake provider answers to one request.
-type reply struct {
-	status     int               // 0: 200
-	header     map[string]string // extra response headers (Retry-After, ...)
-	body       string            // a whole body (error responses)
-	chunks     []string          // streamed pieces, each written then flushed
-	firstDelay time.Duration     // wait after the headers, before the first chunk
-	hangup     bool              // drop the connection after the chunks (no clean end)
-}
+// The fake provider server lives in package llmtest, shared with the
+// tests of the packages that use llm (rag, cli).
+type (
+	reply      = llmtest.Reply
+	recorded   = llmtest.Request
+	fakeServer = llmtest.Server
+)
 
-// recorded is one request the fake received.
-type recorded struct {
-	Method, Path, Query string
-	Header              http.Header
-	Body                string
-}
-
-// fakeServer is a local HTTP server that answers with replies chosen per
-// request (by path and body), speaking whatever format the reply holds.
-type fakeServer struct {
-	*httptest.Server
-	contentType string
-	route       func(r recorded) reply
-
-	mu       sync.Mutex
-	requests []recorded // guarded by mu
-}
-
-func newFakeServer(t *testing.T, contentType string, route func(r recorded) reply) *fakeServer {
-	t.Helper()
-	f := &fakeServer{contentType: contentType, route: route}
-	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.Close)
-	return f
-}
-
-func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
-	b, _ := io.ReadAll(r.Body)
-	rec := recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: string(b)}
-	f.mu.Lock()
-	f.requests = append(f.requests, rec)
-	f.mu.Unlock()
-
-	rep := f.route(rec)
-	for k, v := range rep.header {
-		w.Header().Set(k, v)
-	}
-	status := rep.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	if rep.body != "" {
-		if w.Header().Get("Content-Type") == "" {
-			w.Header().Set("Content-Type", "application/json")
-		}
-		w.WriteHeader(status)
-		io.WriteString(w, rep.body)
-		return
-	}
-	w.Header().Set("Content-Type", f.contentType)
-	w.WriteHeader(status)
-	fl := w.(http.Flusher)
-	fl.Flush()
-	if rep.firstDelay > 0 {
-		select {
-		case <-time.After(rep.firstDelay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	for _, c := range rep.chunks {
-		if _, err := io.WriteString(w, c); err != nil {
-			return
-		}
-		fl.Flush()
-	}
-	if rep.hangup {
-		panic(http.ErrAbortHandler) // closes the connection mid-response
-	}
-}
-
-func (f *fakeServer) last() recorded {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.requests) == 0 {
-		return recorded{}
-	}
-	return f.requests[len(f.requests)-1]
-}
-
-func (f *fakeServer) count() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.requests)
-}
-
-// sse frames each JSON event as Server-Sent Events with sep between
-// events ("\n\n", or "\r\n\r\n" as Gemini sends).
-func sse(sep string, events ...string) []string {
-	out := make([]string, len(events))
-	for i, e := range events {
-		if strings.HasPrefix(e, ":") { // an SSE comment line
-			out[i] = e + sep
-		} else {
-			out[i] = "data: " + e + sep
-		}
-	}
-	return out
-}
+var (
+	newFakeServer = llmtest.NewServer
+	sse           = llmtest.SSE
+)
 
 // streamResult is what a test stream gathered.
 type streamResult struct {

@@ -31,13 +31,13 @@ func newE2E(t *testing.T) *e2e {
 	gem := newFakeServer(t, "text/event-stream", func(r recorded) reply {
 		switch {
 		case strings.Contains(r.Path, "/models/gemini-2.5-flash-lite:"):
-			return reply{status: 429, body: geminiRateLimit}
+			return reply{Status: 429, Body: geminiRateLimit}
 		case strings.Contains(r.Path, "/models/gemini-2.5-pro:"):
-			return reply{status: 429, body: geminiDailyQuota}
+			return reply{Status: 429, Body: geminiDailyQuota}
 		}
-		return reply{chunks: sse("\r\n\r\n", geminiChunk1, geminiChunk2)}
+		return reply{Chunks: sse("\r\n\r\n", geminiChunk1, geminiChunk2)}
 	})
-	groq := newFakeServer(t, "text/event-stream", func(recorded) reply { return reply{chunks: groqStream} })
+	groq := newFakeServer(t, "text/event-stream", func(recorded) reply { return reply{Chunks: groqStream} })
 	stopped := httptest.NewServer(nil)
 	stopped.Close()
 
@@ -73,11 +73,11 @@ func TestFallbackEndToEnd(t *testing.T) {
 	if res.ModelUsed != "groq/llama-3.1-8b-instant" || res.Answer != "2-SAT is in P." {
 		t.Errorf("result = %+v", res)
 	}
-	if !strings.Contains(e.gemini.last().Path, "gemini-2.5-flash-lite:streamGenerateContent") {
-		t.Errorf("Gemini got %s", e.gemini.last().Path)
+	if !strings.Contains(e.gemini.Last().Path, "gemini-2.5-flash-lite:streamGenerateContent") {
+		t.Errorf("Gemini got %s", e.gemini.Last().Path)
 	}
 	var groqBody map[string]any
-	json.Unmarshal([]byte(e.groq.last().Body), &groqBody)
+	json.Unmarshal([]byte(e.groq.Last().Body), &groqBody)
 	if groqBody["model"] != "llama-3.1-8b-instant" {
 		t.Errorf("Groq was asked for %v", groqBody["model"])
 	}
@@ -106,13 +106,13 @@ func TestFallbackEndToEnd(t *testing.T) {
 
 	// The session remembers: the next question skips Flash-Lite (until its
 	// Retry-After), and the model list says why.
-	geminiCalls := e.gemini.count()
+	geminiCalls := e.gemini.Count()
 	rec = recorder{}
 	res, err = e.svc.Ask(t.Context(), Query{Question: "And 3-SAT?"}, testRequest, rec.sink())
 	if err != nil || res.ModelUsed != "groq/llama-3.1-8b-instant" || len(res.Chain) != 1 || len(rec.notices) != 0 {
 		t.Errorf("second answer: %v, %+v, notices %+v", err, res, rec.notices)
 	}
-	if e.gemini.count() != geminiCalls {
+	if e.gemini.Count() != geminiCalls {
 		t.Error("the rate-limited model was tried again")
 	}
 	for _, m := range e.svc.Models(t.Context()) {
@@ -199,7 +199,7 @@ func TestNoModelAvailable(t *testing.T) {
 
 // TestOllamaOffline: with no cloud key, a reachable Ollama answers alone.
 func TestOllamaOffline(t *testing.T) {
-	f, _ := ollamaFake(t, reply{chunks: ollamaStream})
+	f, _ := ollamaFake(t, reply{Chunks: ollamaStream})
 	cat, _ := LoadCatalogue()
 	cfg, err := ConfigFromEnv(cat, func(k string) string {
 		if k == "VIKA_OLLAMA_BASE_URL" {

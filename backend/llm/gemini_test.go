@@ -103,7 +103,7 @@ func geminiFake(t *testing.T, rep reply) (*fakeServer, Provider) {
 }
 
 func TestGeminiStream(t *testing.T) {
-	f, p := geminiFake(t, reply{chunks: sse("\r\n\r\n", geminiThought, geminiChunk1, geminiChunk2)})
+	f, p := geminiFake(t, reply{Chunks: sse("\r\n\r\n", geminiThought, geminiChunk1, geminiChunk2)})
 	got := collect(t, p, testRequest, 0)
 	if got.err != nil {
 		t.Fatal(got.err)
@@ -114,7 +114,7 @@ func TestGeminiStream(t *testing.T) {
 	if diff := cmp.Diff(Usage{InputTokens: 31, OutputTokens: 64, StopReason: "stop"}, got.usage); diff != "" {
 		t.Errorf("usage (-want +got):\n%s", diff)
 	}
-	req := f.last()
+	req := f.Last()
 	if req.Path != "/v1beta/models/m:streamGenerateContent" || req.Query != "alt=sse" {
 		t.Errorf("request to %s?%s", req.Path, req.Query)
 	}
@@ -171,29 +171,29 @@ func TestGeminiErrors(t *testing.T) {
 		wantText  string
 		firstWait time.Duration
 	}{
-		{name: "rate limit per minute", rep: reply{status: 429, body: geminiRateLimit},
+		{name: "rate limit per minute", rep: reply{Status: 429, Body: geminiRateLimit},
 			kind: ErrRateLimited, status: 429, code: "RESOURCE_EXHAUSTED", retry: 43 * time.Second},
-		{name: "daily quota", rep: reply{status: 429, body: geminiDailyQuota},
+		{name: "daily quota", rep: reply{Status: 429, Body: geminiDailyQuota},
 			kind: ErrQuota, status: 429, code: "RESOURCE_EXHAUSTED", retry: 20044661790 * time.Nanosecond},
-		{name: "invalid key", rep: reply{status: 400, body: geminiBadKey},
+		{name: "invalid key", rep: reply{Status: 400, Body: geminiBadKey},
 			kind: ErrAuth, status: 400, code: "INVALID_ARGUMENT", wide: true},
-		{name: "overloaded", rep: reply{status: 503, body: geminiOverloaded},
+		{name: "overloaded", rep: reply{Status: 503, Body: geminiOverloaded},
 			kind: ErrUnavailable, status: 503, code: "UNAVAILABLE"},
-		{name: "unknown model", rep: reply{status: 404, body: geminiNotFound},
+		{name: "unknown model", rep: reply{Status: 404, Body: geminiNotFound},
 			kind: ErrModelNotFound, status: 404, code: "NOT_FOUND"},
-		{name: "plain-text 502 from a proxy", rep: reply{status: 502, body: "Bad Gateway", header: map[string]string{"Content-Type": "text/plain"}},
+		{name: "plain-text 502 from a proxy", rep: reply{Status: 502, Body: "Bad Gateway", Header: map[string]string{"Content-Type": "text/plain"}},
 			kind: ErrUnavailable, status: 502},
-		{name: "malformed chunk", rep: reply{chunks: sse("\r\n\r\n", geminiChunk1, `{"candidates": [{"content": {"parts": [{"text": "oops"`)},
+		{name: "malformed chunk", rep: reply{Chunks: sse("\r\n\r\n", geminiChunk1, `{"candidates": [{"content": {"parts": [{"text": "oops"`)},
 			kind: ErrBadResponse, wantText: "2-SAT is"},
-		{name: "error event mid-stream", rep: reply{chunks: sse("\r\n\r\n", geminiChunk1, geminiStreamError)},
+		{name: "error event mid-stream", rep: reply{Chunks: sse("\r\n\r\n", geminiChunk1, geminiStreamError)},
 			kind: ErrUnavailable, status: 500, code: "INTERNAL", wantText: "2-SAT is"},
-		{name: "disconnect mid-stream", rep: reply{chunks: sse("\r\n\r\n", geminiChunk1), hangup: true},
+		{name: "disconnect mid-stream", rep: reply{Chunks: sse("\r\n\r\n", geminiChunk1), Hangup: true},
 			kind: ErrStream, wantText: "2-SAT is"},
-		{name: "stream ends without finishReason", rep: reply{chunks: sse("\r\n\r\n", geminiChunk1)},
+		{name: "stream ends without finishReason", rep: reply{Chunks: sse("\r\n\r\n", geminiChunk1)},
 			kind: ErrStream, wantText: "2-SAT is"},
-		{name: "slow first token", rep: reply{firstDelay: 10 * time.Second, chunks: sse("\r\n\r\n", geminiChunk1, geminiChunk2)},
+		{name: "slow first token", rep: reply{FirstDelay: 10 * time.Second, Chunks: sse("\r\n\r\n", geminiChunk1, geminiChunk2)},
 			kind: ErrTimeout, firstWait: 300 * time.Millisecond},
-		{name: "prompt blocked", rep: reply{chunks: sse("\r\n\r\n", geminiBlocked)},
+		{name: "prompt blocked", rep: reply{Chunks: sse("\r\n\r\n", geminiBlocked)},
 			kind: ErrBlocked, code: "PROHIBITED_CONTENT"},
 	}
 	for _, tt := range tests {

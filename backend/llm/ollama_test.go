@@ -35,7 +35,7 @@ const (
 func ollamaFake(t *testing.T, rep reply) (*fakeServer, *ollama) {
 	f := newFakeServer(t, "application/x-ndjson", func(r recorded) reply {
 		if r.Path == "/api/tags" {
-			return reply{body: ollamaTagsBody}
+			return reply{Body: ollamaTagsBody}
 		}
 		return rep
 	})
@@ -43,7 +43,7 @@ func ollamaFake(t *testing.T, rep reply) (*fakeServer, *ollama) {
 }
 
 func TestOllamaStream(t *testing.T) {
-	f, p := ollamaFake(t, reply{chunks: ollamaStream})
+	f, p := ollamaFake(t, reply{Chunks: ollamaStream})
 	got := collect(t, p, testRequest, 0)
 	if got.err != nil {
 		t.Fatal(got.err)
@@ -54,7 +54,7 @@ func TestOllamaStream(t *testing.T) {
 	if diff := cmp.Diff(Usage{InputTokens: 31, OutputTokens: 8, StopReason: "stop"}, got.usage); diff != "" {
 		t.Errorf("usage (-want +got):\n%s", diff)
 	}
-	req := f.last()
+	req := f.Last()
 	if req.Method != "POST" || req.Path != "/api/chat" {
 		t.Errorf("request %s %s", req.Method, req.Path)
 	}
@@ -83,16 +83,16 @@ func TestOllamaErrors(t *testing.T) {
 		wantText  string
 		firstWait time.Duration
 	}{
-		{name: "model not pulled", rep: reply{status: 404, body: ollamaNotPulled}, kind: ErrModelNotFound, status: 404},
-		{name: "server busy", rep: reply{status: 503, body: ollamaBusy}, kind: ErrUnavailable, status: 503},
-		{name: "runner crashed", rep: reply{status: 500, body: ollamaCrashed}, kind: ErrUnavailable, status: 500},
-		{name: "cloud model needs sign-in", rep: reply{status: 401, body: ollamaSignin}, kind: ErrAuth, status: 401},
-		{name: "rate limited", rep: reply{status: 429, body: `{"error":"too many requests"}`, header: map[string]string{"Retry-After": "3"}}, kind: ErrRateLimited, status: 429},
-		{name: "error line mid-stream", rep: reply{chunks: []string{ollamaFirst, ollamaMidError}}, kind: ErrUnavailable, wantText: "2-SAT is"},
-		{name: "malformed line", rep: reply{chunks: []string{ollamaFirst, `{"model":"llama3.2","message":{"role":"assistant","content":"in` + "\n"}}, kind: ErrBadResponse, wantText: "2-SAT is"},
-		{name: "disconnect mid-stream", rep: reply{chunks: []string{ollamaFirst}, hangup: true}, kind: ErrStream, wantText: "2-SAT is"},
-		{name: "ends without done", rep: reply{chunks: []string{ollamaFirst}}, kind: ErrStream, wantText: "2-SAT is"},
-		{name: "slow first token (model loading)", rep: reply{firstDelay: 10 * time.Second, chunks: ollamaStream}, kind: ErrTimeout, firstWait: 300 * time.Millisecond},
+		{name: "model not pulled", rep: reply{Status: 404, Body: ollamaNotPulled}, kind: ErrModelNotFound, status: 404},
+		{name: "server busy", rep: reply{Status: 503, Body: ollamaBusy}, kind: ErrUnavailable, status: 503},
+		{name: "runner crashed", rep: reply{Status: 500, Body: ollamaCrashed}, kind: ErrUnavailable, status: 500},
+		{name: "cloud model needs sign-in", rep: reply{Status: 401, Body: ollamaSignin}, kind: ErrAuth, status: 401},
+		{name: "rate limited", rep: reply{Status: 429, Body: `{"error":"too many requests"}`, Header: map[string]string{"Retry-After": "3"}}, kind: ErrRateLimited, status: 429},
+		{name: "error line mid-stream", rep: reply{Chunks: []string{ollamaFirst, ollamaMidError}}, kind: ErrUnavailable, wantText: "2-SAT is"},
+		{name: "malformed line", rep: reply{Chunks: []string{ollamaFirst, `{"model":"llama3.2","message":{"role":"assistant","content":"in` + "\n"}}, kind: ErrBadResponse, wantText: "2-SAT is"},
+		{name: "disconnect mid-stream", rep: reply{Chunks: []string{ollamaFirst}, Hangup: true}, kind: ErrStream, wantText: "2-SAT is"},
+		{name: "ends without done", rep: reply{Chunks: []string{ollamaFirst}}, kind: ErrStream, wantText: "2-SAT is"},
+		{name: "slow first token (model loading)", rep: reply{FirstDelay: 10 * time.Second, Chunks: ollamaStream}, kind: ErrTimeout, firstWait: 300 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -89,7 +89,7 @@ func TestOpenAICompatStream(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.provider, func(t *testing.T) {
-			f, p := openAIFake(t, tt.provider, reply{chunks: tt.chunks})
+			f, p := openAIFake(t, tt.provider, reply{Chunks: tt.chunks})
 			got := collect(t, p, testRequest, 0)
 			if got.err != nil {
 				t.Fatal(got.err)
@@ -100,7 +100,7 @@ func TestOpenAICompatStream(t *testing.T) {
 			if diff := cmp.Diff(Usage{InputTokens: 31, OutputTokens: 8, StopReason: "stop"}, got.usage); diff != "" {
 				t.Errorf("usage (-want +got):\n%s", diff)
 			}
-			req := f.last()
+			req := f.Last()
 			if req.Method != "POST" || req.Path != "/v1/chat/completions" {
 				t.Errorf("request %s %s", req.Method, req.Path)
 			}
@@ -149,45 +149,45 @@ func TestOpenAICompatErrors(t *testing.T) {
 	}
 	tests := []tc{
 		// Mistral
-		{provider: "mistral", name: "gateway 429", rep: reply{status: 429, body: mistralGatewayLimit}, kind: ErrRateLimited, status: 429},
-		{provider: "mistral", name: "429 rate_limited", rep: reply{status: 429, body: mistralRateLimited}, kind: ErrRateLimited, status: 429, code: "1300"},
-		{provider: "mistral", name: "429 capacity", rep: reply{status: 429, body: mistralCapacity}, kind: ErrUnavailable, status: 429, code: "3505"},
-		{provider: "mistral", name: "401", rep: reply{status: 401, body: mistralUnauthorized}, kind: ErrAuth, status: 401, wide: true},
-		{provider: "mistral", name: "401 detail", rep: reply{status: 401, body: mistralDetail}, kind: ErrAuth, status: 401, wide: true},
+		{provider: "mistral", name: "gateway 429", rep: reply{Status: 429, Body: mistralGatewayLimit}, kind: ErrRateLimited, status: 429},
+		{provider: "mistral", name: "429 rate_limited", rep: reply{Status: 429, Body: mistralRateLimited}, kind: ErrRateLimited, status: 429, code: "1300"},
+		{provider: "mistral", name: "429 capacity", rep: reply{Status: 429, Body: mistralCapacity}, kind: ErrUnavailable, status: 429, code: "3505"},
+		{provider: "mistral", name: "401", rep: reply{Status: 401, Body: mistralUnauthorized}, kind: ErrAuth, status: 401, wide: true},
+		{provider: "mistral", name: "401 detail", rep: reply{Status: 401, Body: mistralDetail}, kind: ErrAuth, status: 401, wide: true},
 		// Groq
-		{provider: "groq", name: "429 tokens per minute", rep: reply{status: 429, body: groqTPM, header: map[string]string{"Retry-After": "22"}},
+		{provider: "groq", name: "429 tokens per minute", rep: reply{Status: 429, Body: groqTPM, Header: map[string]string{"Retry-After": "22"}},
 			kind: ErrRateLimited, status: 429, code: "rate_limit_exceeded", retry: 22 * time.Second},
-		{provider: "groq", name: "429 tokens per day", rep: reply{status: 429, body: groqTPD},
+		{provider: "groq", name: "429 tokens per day", rep: reply{Status: 429, Body: groqTPD},
 			kind: ErrQuota, status: 429, code: "rate_limit_exceeded", retry: 9*time.Minute + 38016*time.Millisecond},
-		{provider: "groq", name: "413 too large for the TPM limit", rep: reply{status: 413, body: groqTooLarge},
+		{provider: "groq", name: "413 too large for the TPM limit", rep: reply{Status: 413, Body: groqTooLarge},
 			kind: ErrRateLimited, status: 413, code: "rate_limit_exceeded"},
-		{provider: "groq", name: "401", rep: reply{status: 401, body: groqBadKey}, kind: ErrAuth, status: 401, code: "invalid_api_key", wide: true},
-		{provider: "groq", name: "404 model", rep: reply{status: 404, body: groqNoModel}, kind: ErrModelNotFound, status: 404, code: "model_not_found"},
-		{provider: "groq", name: "498 flex capacity", rep: reply{status: 498, body: groqFlexCapacity}, kind: ErrUnavailable, status: 498, code: "capacity_exceeded"},
-		{provider: "groq", name: "503 html", rep: reply{status: 503, body: "<html><body>503 Service Temporarily Unavailable</body></html>", header: map[string]string{"Content-Type": "text/html"}},
+		{provider: "groq", name: "401", rep: reply{Status: 401, Body: groqBadKey}, kind: ErrAuth, status: 401, code: "invalid_api_key", wide: true},
+		{provider: "groq", name: "404 model", rep: reply{Status: 404, Body: groqNoModel}, kind: ErrModelNotFound, status: 404, code: "model_not_found"},
+		{provider: "groq", name: "498 flex capacity", rep: reply{Status: 498, Body: groqFlexCapacity}, kind: ErrUnavailable, status: 498, code: "capacity_exceeded"},
+		{provider: "groq", name: "503 html", rep: reply{Status: 503, Body: "<html><body>503 Service Temporarily Unavailable</body></html>", Header: map[string]string{"Content-Type": "text/html"}},
 			kind: ErrUnavailable, status: 503},
 		// OpenRouter
-		{provider: "openrouter", name: "402 credits", rep: reply{status: 402, body: openRouterCredits}, kind: ErrQuota, status: 402, code: "402", wide: true},
-		{provider: "openrouter", name: "429 free-models-per-day", rep: reply{status: 429, body: openRouterDaily(resetMS)},
+		{provider: "openrouter", name: "402 credits", rep: reply{Status: 402, Body: openRouterCredits}, kind: ErrQuota, status: 402, code: "402", wide: true},
+		{provider: "openrouter", name: "429 free-models-per-day", rep: reply{Status: 429, Body: openRouterDaily(resetMS)},
 			kind: ErrQuota, status: 429, code: "429", retry: 90 * time.Minute},
-		{provider: "openrouter", name: "429 upstream", rep: reply{status: 429, body: openRouterUpstream, header: map[string]string{"Retry-After": "5"}},
+		{provider: "openrouter", name: "429 upstream", rep: reply{Status: 429, Body: openRouterUpstream, Header: map[string]string{"Retry-After": "5"}},
 			kind: ErrRateLimited, status: 429, code: "429", retry: 5 * time.Second},
-		{provider: "openrouter", name: "401", rep: reply{status: 401, body: openRouterNoAuth}, kind: ErrAuth, status: 401, code: "401", wide: true},
-		{provider: "openrouter", name: "403 moderation", rep: reply{status: 403, body: openRouterModeration}, kind: ErrBlocked, status: 403, code: "403"},
-		{provider: "openrouter", name: "503 no provider", rep: reply{status: 503, body: openRouterNoProvider}, kind: ErrUnavailable, status: 503, code: "503"},
-		{provider: "openrouter", name: "error event mid-stream", rep: reply{chunks: sse("\n\n", openAIFirst, openRouterMidStream)},
+		{provider: "openrouter", name: "401", rep: reply{Status: 401, Body: openRouterNoAuth}, kind: ErrAuth, status: 401, code: "401", wide: true},
+		{provider: "openrouter", name: "403 moderation", rep: reply{Status: 403, Body: openRouterModeration}, kind: ErrBlocked, status: 403, code: "403"},
+		{provider: "openrouter", name: "503 no provider", rep: reply{Status: 503, Body: openRouterNoProvider}, kind: ErrUnavailable, status: 503, code: "503"},
+		{provider: "openrouter", name: "error event mid-stream", rep: reply{Chunks: sse("\n\n", openAIFirst, openRouterMidStream)},
 			kind: ErrUnavailable, code: "server_error", wantText: "2-SAT is"},
 	}
 	// The stream failures every OpenAI-compatible provider can meet.
 	for _, p := range []string{"mistral", "groq", "openrouter"} {
 		tests = append(tests,
-			tc{provider: p, name: "malformed chunk", rep: reply{chunks: sse("\n\n", openAIFirst, `{"id":"x","choices":[{"index":0,"delta":{"content":"in P`)},
+			tc{provider: p, name: "malformed chunk", rep: reply{Chunks: sse("\n\n", openAIFirst, `{"id":"x","choices":[{"index":0,"delta":{"content":"in P`)},
 				kind: ErrBadResponse, wantText: "2-SAT is"},
-			tc{provider: p, name: "disconnect mid-stream", rep: reply{chunks: sse("\n\n", openAIFirst), hangup: true},
+			tc{provider: p, name: "disconnect mid-stream", rep: reply{Chunks: sse("\n\n", openAIFirst), Hangup: true},
 				kind: ErrStream, wantText: "2-SAT is"},
-			tc{provider: p, name: "no finish_reason nor [DONE]", rep: reply{chunks: sse("\n\n", openAIFirst)},
+			tc{provider: p, name: "no finish_reason nor [DONE]", rep: reply{Chunks: sse("\n\n", openAIFirst)},
 				kind: ErrStream, wantText: "2-SAT is"},
-			tc{provider: p, name: "slow first token", rep: reply{firstDelay: 10 * time.Second, chunks: sse("\n\n", openAIFirst)},
+			tc{provider: p, name: "slow first token", rep: reply{FirstDelay: 10 * time.Second, Chunks: sse("\n\n", openAIFirst)},
 				kind: ErrTimeout, firstWait: 300 * time.Millisecond},
 		)
 	}
@@ -202,7 +202,7 @@ func TestOpenAICompatErrors(t *testing.T) {
 			if got.text != tt.wantText {
 				t.Errorf("text before the error = %q, want %q", got.text, tt.wantText)
 			}
-			if n := f.count(); n != 1 {
+			if n := f.Count(); n != 1 {
 				t.Errorf("%d requests, want 1 (no retries: the runner falls back)", n)
 			}
 			if pe.Message == "" {
@@ -217,7 +217,7 @@ func TestOpenAICompatErrors(t *testing.T) {
 // into our error.
 func TestOpenAICompatRedactsKey(t *testing.T) {
 	body := `{"error":{"message":"Incorrect API key provided: ` + openAIKey + `. You can find your API key at https://console.groq.com/keys.","type":"invalid_request_error","code":"invalid_api_key"}}`
-	_, p := openAIFake(t, "groq", reply{status: 401, body: body})
+	_, p := openAIFake(t, "groq", reply{Status: 401, Body: body})
 	got := collect(t, p, testRequest, 0)
 	wantKind(t, got.err, ErrAuth)
 	if strings.Contains(got.err.Error(), openAIKey) {
@@ -235,11 +235,11 @@ func TestOpenAICompatIgnoresOpenAIEnv(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
 	t.Setenv("OPENAI_API_KEY", "sk-openai-should-not-be-sent")
 	t.Setenv("OPENAI_ORG_ID", "org-should-not-be-sent")
-	f, p := openAIFake(t, "mistral", reply{chunks: mistralStream})
+	f, p := openAIFake(t, "mistral", reply{Chunks: mistralStream})
 	if got := collect(t, p, testRequest, 0); got.err != nil {
 		t.Fatal(got.err)
 	}
-	h := f.last().Header
+	h := f.Last().Header
 	if h.Get("Authorization") != "Bearer "+openAIKey || h.Get("OpenAI-Organization") != "" {
 		t.Errorf("headers = %v", h)
 	}

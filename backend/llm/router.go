@@ -107,6 +107,24 @@ func (r *Router) Plan(q Query, models []ModelStatus) (Plan, error) {
 	return p, nil
 }
 
+// PlanLight orders the available models for an auxiliary request: the
+// order of a simple question (lightest tier, then cheapest), with no
+// complexity score and no manual choice.
+func (r *Router) PlanLight(models []ModelStatus) (Plan, error) {
+	p := Plan{Mode: "auto", Threshold: r.Threshold}
+	var avail []Model
+	for _, m := range models {
+		if m.Available {
+			avail = append(avail, m.Model)
+		}
+	}
+	if len(avail) == 0 {
+		return p, noModelError(models)
+	}
+	p.Order = orderModels(avail, false, r.PreferLocal)
+	return p, nil
+}
+
 func (r *Router) strategyNotice() []Notice {
 	s := r.Strategy
 	if s == "" || s == "heuristic" {

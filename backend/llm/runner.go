@@ -63,6 +63,18 @@ var fallbackKinds = []error{ErrRateLimited, ErrQuota, ErrUnavailable, ErrTimeout
 // error wraps ErrNoModel and the last failure. An error from sink.Delta,
 // or the end of ctx, stops the answer where it is (no footer).
 func (r *Runner) Run(ctx context.Context, plan Plan, req Request, sink Sink) (Result, error) {
+	return r.RunFor(ctx, plan, Fixed(req), sink)
+}
+
+// Builder returns the request to send to a model: a prompt can be worded
+// for the model that will read it (prompt.StyleFor).
+type Builder func(m Model) Request
+
+// Fixed is the Builder that sends req to every model.
+func Fixed(req Request) Builder { return func(Model) Request { return req } }
+
+// RunFor is Run with the request of each attempt built for its model.
+func (r *Runner) RunFor(ctx context.Context, plan Plan, build Builder, sink Sink) (Result, error) {
 	now := r.Now
 	if now == nil {
 		now = time.Now
@@ -86,7 +98,7 @@ func (r *Runner) Run(ctx context.Context, plan Plan, req Request, sink Sink) (Re
 		if down.Why(m) != "" {
 			continue // marked by a concurrent answer since planning
 		}
-		o := r.attempt(ctx, m, req, sink, start, &res)
+		o := r.attempt(ctx, m, build(m), sink, start, &res)
 		text, a, err := o.text, o.attempt, o.err
 		res.Chain = append(res.Chain, a)
 		switch {

@@ -136,17 +136,35 @@ func (s *Service) localModels(ctx context.Context, p ProviderInfo) ([]ollamaMode
 // Ask routes q and streams the answer to req (whose Model the runner sets)
 // into sink, falling back as Runner.Run describes.
 func (s *Service) Ask(ctx context.Context, q Query, req Request, sink Sink) (Result, error) {
+	return s.AskFor(ctx, q, Fixed(req), sink)
+}
+
+// AskFor is Ask with the request built for each model tried.
+func (s *Service) AskFor(ctx context.Context, q Query, build Builder, sink Sink) (Result, error) {
 	plan, err := s.router.Plan(q, s.Models(ctx))
-	if err != nil {
+	return s.run(ctx, plan, err, build, sink)
+}
+
+// AskLight runs a short auxiliary request (a follow-up rewrite, a
+// hypothetical passage) on the lightest and cheapest available models
+// first, whatever the question's complexity, falling back like Ask. An
+// error wraps ErrNoModel when no model is available.
+func (s *Service) AskLight(ctx context.Context, req Request, sink Sink) (Result, error) {
+	plan, err := s.router.PlanLight(s.Models(ctx))
+	return s.run(ctx, plan, err, Fixed(req), sink)
+}
+
+func (s *Service) run(ctx context.Context, plan Plan, planErr error, build Builder, sink Sink) (Result, error) {
+	if planErr != nil {
 		if sink.Notice != nil {
 			for _, n := range plan.Notices {
 				sink.Notice(n)
 			}
 		}
-		return Result{Plan: plan}, err
+		return Result{Plan: plan}, planErr
 	}
 	r := &Runner{Provider: s.Provider, Timeouts: s.cfg.Timeouts, Down: s.down, Now: s.now}
-	return r.Run(ctx, plan, req, sink)
+	return r.RunFor(ctx, plan, build, sink)
 }
 
 // Provider returns the provider with that id, with its current key.

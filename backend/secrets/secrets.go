@@ -59,15 +59,25 @@ func (systemKeyring) Set(service, user, secret string) error {
 }
 func (systemKeyring) Delete(service, user string) error { return keyring.Delete(service, user) }
 
+// Names are the display names of the providers that take a key, as the
+// model catalogue (backend/llm/models.json) names them.
+var Names = map[string]string{
+	"gemini":     "Google Gemini",
+	"mistral":    "Mistral AI",
+	"groq":       "Groq",
+	"openrouter": "OpenRouter",
+}
+
 // Source says where a configured key comes from.
 const (
-	SourceEnv     = "env"
+	SourceEnv     = "environment"
 	SourceKeyring = "keyring"
 )
 
 // Status is what the frontend may know of a key.
 type Status struct {
 	Provider   string `json:"provider"`
+	Name       string `json:"name"`
 	Configured bool   `json:"configured"`
 	Source     string `json:"source"`  // SourceEnv, SourceKeyring, or "" when not configured
 	EnvVar     string `json:"env_var"` // the variable that would override the keyring
@@ -173,7 +183,7 @@ func (s *Store) Status(provider string) (Status, error) {
 	if err != nil && !errors.Is(err, ErrKeyring) {
 		return Status{}, err
 	}
-	st := Status{Provider: provider, Configured: source != "", Source: source, EnvVar: EnvVars[provider]}
+	st := Status{Provider: provider, Name: Names[provider], Configured: source != "", Source: source, EnvVar: EnvVars[provider]}
 	return st, err
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"vika/backend/llm"
 )
 
 // fakeKeyring is an in-memory keyring; fail, when set, makes every call
@@ -82,10 +84,10 @@ func TestSetKeyClearStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Status{
-		{Provider: "gemini", Configured: true, Source: SourceKeyring, EnvVar: "GEMINI_API_KEY"},
-		{Provider: "groq", EnvVar: "GROQ_API_KEY"},
-		{Provider: "mistral", EnvVar: "MISTRAL_API_KEY"},
-		{Provider: "openrouter", EnvVar: "OPENROUTER_API_KEY"},
+		{Provider: "gemini", Name: "Google Gemini", Configured: true, Source: SourceKeyring, EnvVar: "GEMINI_API_KEY"},
+		{Provider: "groq", Name: "Groq", EnvVar: "GROQ_API_KEY"},
+		{Provider: "mistral", Name: "Mistral AI", EnvVar: "MISTRAL_API_KEY"},
+		{Provider: "openrouter", Name: "OpenRouter", EnvVar: "OPENROUTER_API_KEY"},
 	}
 	if diff := cmp.Diff(want, all); diff != "" {
 		t.Errorf("StatusAll (-want +got):\n%s", diff)
@@ -194,5 +196,28 @@ func TestStatusHasNoKey(t *testing.T) {
 	}
 	if strings.Contains(string(b), key) {
 		t.Errorf("status holds the key: %s", b)
+	}
+}
+
+// TestNamesMatchCatalogue: the providers that take a key, and their names,
+// are the model catalogue's.
+func TestNamesMatchCatalogue(t *testing.T) {
+	cat, err := llm.LoadCatalogue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range cat.Providers {
+		if p.NeedsKey {
+			got[p.ID] = p.Name
+		}
+	}
+	if diff := cmp.Diff(Names, got); diff != "" {
+		t.Errorf("secrets.Names (-have +catalogue):\n%s", diff)
+	}
+	for p := range Names {
+		if EnvVars[p] == "" {
+			t.Errorf("provider %s has no environment variable", p)
+		}
 	}
 }

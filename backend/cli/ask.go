@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"vika/backend/engine"
+	"vika/backend/llm"
+	"vika/backend/rag"
+	"vika/backend/retrieve"
+	"vika/backend/secrets"
+)
+
+// errPartial reports an answer that broke off (what arrived was printed).
+var errPartial = errors.New("the answer broke off: what arrived is printed above")
+
+func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
+	fs := newFlagSet("ask", errOut)
+	asJSON := fs.Bool("json", false, "print the answer as JSON (rag.Answer) instead of streaming its text")
+	provider := fs.String("provider", "", "the provider of a manual model choice (gemini, mistral, groq, openrouter, ollama)")
+	model := fs.String("model", "", "the model of a manual choice, e.g. gemini-2.5-flash")
+	auto := fs.Bool("auto", false, "route automatically (the default)")
+	modeName := fs.String("mode", "auto", "retrieval mode: dense, bm25, hybrid, or auto (hybrid when every document is English, else bm25)")
+	k := fs.Int("k", rag.DefaultK, "number of passages in the prompt")
+	hyde := fs.Bool("hyde", false, "search with a passage the cheapest model imagines as the answer (HyDE)")
+	multi := fs.Bool("multi-query", false, "search with rephrasings of the question too, fused")
+	var pdfs stringList
+	fs.Var(&pdfs, "pdf", "a PDF to ask about (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] --pdf FILE [--pdf FILE...] QUESTION")
+		fmt.Fprintln(errOut, "\nKeys come from GEMINI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY, OPENROUTER_API_KEY or the system keyring;\nVIKA_<PROVIDER>_BASE_URL overrides a provider's address.")
+		fs.PrintDefaults()
+	}
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	question := strings.TrimSpace(strings.Join(rest, " "))
+	var mode retrieve.Mode
+	if *modeName != "auto" {
+		if mode, err = retrieve.ParseMode(*modeName); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	switch {
+	case question == "":
+		return fmt.Errorf("%w: no question given", errUsage)
+	case len(pdfs) == 0:
+		return fmt.Errorf("%w: no --pdf given", errUsage)
+	case *k < 1 || *k > rag.MaxK:
+		return fmt.Errorf("%w: -k must be between 1 and %d", errUsage, rag.MaxK)
+	case (*provider == "") != (*model == ""):
+		return fmt.Errorf("%w: --provider and --model go together", errUsage)
+	case *auto && *provider != "":
+		return fmt.Errorf("%w: give --auto or --provider and --model, not both", errUsage)
+	}
+
+	svc, err := llm.FromEnv(secrets.New())
+	if err != nil {
+		return err
+	}
+	ragCfg, err := rag.DefaultConfig()
+	if err != nil {
+		return err
+	}
+	cfg := engine.DefaultConfig()
+	cfg.NoEmbeddings = mode == retrieve.ModeBM25
+	eng, err := engine.New(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	if (mode == retrieve.ModeDense || mode == retrieve.ModeHybrid) && eng.DenseUnavailable() != nil {
+		return fmt.Errorf("%s search needs the embedding model: %w", mode, eng.DenseUnavailable())
+	}
+	if err := addAll(ctx, eng, pdfs, errOut); err != nil {
+		return err
+	}
+
+	opts := rag.Options{Provider: *provider, Model: *model, Mode: string(mode), K: *k, HyDE: *hyde, MultiQuery: *multi, Rerank: true}
+	a, err := rag.New(eng, svc, ragCfg).Ask(ctx, question, opts, askPrinter(out, errOut, *asJSON))
+	if *asJSON && (err == nil || a.Answer != "") {
+		if jerr := json.NewEncoder(out).Encode(a); jerr != nil {
+			return jerr
+		}
+	}
+	if !*asJSON && a.Footer != "" {
+		fmt.Fprintf(out, "\n\n%s\n", a.Footer)
+	}
+	switch {
+	case err != nil:
+		return err
+	case a.Partial:
+		return errPartial
+	}
+	return nil
+}
+
+// askPrinter streams the answer's text to out (unless asJSON) and its
+// notices to errOut as they happen.
+func askPrinter(out, errOut io.Writer, asJSON bool) func(rag.Event) {
+	return func(ev rag.Event) {
+		switch ev.Type {
+		case rag.EventDelta:
+			if !asJSON {
+				io.WriteString(out, ev.Text)
+			}
+		case rag.EventNotice:
+			fmt.Fprintf(errOut, "vika ask: %s\n", ev.Notice.Message)
+		}
+	}
+}
+
+// addAll ingests the PDFs, waiting for each; a file that fails is reported
+// on errOut and the others are still used.
+func addAll(ctx context.Context, eng *engine.Engine, paths []string, errOut io.Writer) error {
+	failed := 0
+	for _, p := range paths {
+		if _, err := eng.AddFile(ctx, p, nil); err != nil {
+			failed++
+			fmt.Fprintf(errOut, "vika ask: could not add %s: %v\n", p, err)
+		}
+	}
+	if failed == len(paths) {
+		return errors.New("none of the PDFs could be read")
+	}
+	return nil
+}

@@ -1,0 +1,223 @@
+// Package rag answers questions about the session's documents: it is the
+// orchestrator of one session's conversation. For each question it
+// rewrites a follow-up into a standalone question (cheapest model, or a
+// heuristic), retrieves passages through the engine, abstains when none is
+// close enough, builds the prompt with the last turns, streams the answer
+// from the routed model with fallback (or quotes the best passages when no
+// model is available), checks the citations, and records the question's
+// metrics in the session. Events report the progress, batched.
+//
+// Call sites read: rag.New(eng, svc, cfg).Ask(ctx, question, opts, emit).
+package rag
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"vika/backend/engine"
+	"vika/backend/llm"
+	"vika/backend/metrics"
+	"vika/backend/prompt"
+)
+
+// Engine is what a Session needs of the session engine (*engine.Engine).
+type Engine interface {
+	SearchWith(ctx context.Context, query string, o engine.SearchOptions) (engine.SearchResult, error)
+	AddMetric(ctx context.Context, rec metrics.Record) (metrics.Record, error)
+	Metrics(ctx context.Context) ([]metrics.Record, error)
+}
+
+// Config tunes a Session. Zero fields take their defaults.
+type Config struct {
+	// MinBM25 is the abstention threshold on the best BM25 score
+	// (prompt.Abstain); 0 means prompt.DefaultMinBM25.
+	MinBM25 float64
+	// AuxTimeout bounds the auxiliary model calls made before retrieval
+	// (follow-up rewrite, HyDE, multi-query); 0 means 20 s.
+	AuxTimeout time.Duration
+	// Flush is the delta batching interval; 0 means FlushInterval.
+	Flush time.Duration
+	// Now is the clock of the metrics; nil means time.Now.
+	Now metrics.Clock
+}
+
+// ConfigFromEnv reads VIKA_ABSTAIN_MIN_BM25 (a number from 0 to 100).
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	var cfg Config
+	if v := strings.TrimSpace(getenv("VIKA_ABSTAIN_MIN_BM25")); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 || f > 100 {
+			return cfg, fmt.Errorf("VIKA_ABSTAIN_MIN_BM25: %q is not a number from 0 to 100", v)
+		}
+		cfg.MinBM25 = f
+		if f == 0 {
+			cfg.MinBM25 = -1 // never abstain on the score
+		}
+	}
+	return cfg, nil
+}
+
+// DefaultConfig is ConfigFromEnv of the process environment; an invalid
+// value is reported and the default used.
+func DefaultConfig() (Config, error) { return ConfigFromEnv(os.Getenv) }
+
+func (c Config) withDefaults() Config {
+	if c.MinBM25 == 0 {
+		c.MinBM25 = prompt.DefaultMinBM25
+	}
+	if c.AuxTimeout <= 0 {
+		c.AuxTimeout = 20 * time.Second
+	}
+	if c.Flush <= 0 {
+		c.Flush = FlushInterval
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Session is one conversation over the engine's documents. Its methods
+// are safe for concurrent use.
+type Session struct {
+	eng Engine
+	llm *llm.Service // nil: no model, answers are extractive
+	cfg Config
+
+	mu      sync.Mutex
+	turns   []Answer                      // guarded by mu: finished turns, oldest first
+	running map[string]context.CancelFunc // guarded by mu: answers in flight by id
+	nextID  int                           // guarded by mu
+	closed  bool                          // guarded by mu
+	wg      sync.WaitGroup                // answers started with Start
+}
+
+// New returns a Session answering from eng's documents with svc's models
+// (svc may be nil: every answer is then extractive).
+func New(eng Engine, svc *llm.Service, cfg Config) *Session {
+	return &Session{eng: eng, llm: svc, cfg: cfg.withDefaults(), running: map[string]context.CancelFunc{}}
+}
+
+func (s *Session) now() time.Time { return s.cfg.Now() }
+
+// LLM returns the model service (nil when there is none).
+func (s *Session) LLM() *llm.Service { return s.llm }
+
+func (s *Session) newID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	return "a" + strconv.Itoa(s.nextID)
+}
+
+// Start answers question in the background and returns the answer's id at
+// once; the answer's events go to emit (EventPrefix + id is their channel
+// name), the last one of type done or error. ctx bounds the answer; Cancel
+// stops it.
+func (s *Session) Start(ctx context.Context, question string, o Options, emit func(Event)) (string, error) {
+	if strings.TrimSpace(question) == "" {
+		return "", ErrEmptyQuestion
+	}
+	id := s.newID()
+	ctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		cancel()
+		return "", engine.ErrClosed
+	}
+	s.running[id] = cancel
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.running, id)
+			s.mu.Unlock()
+			cancel()
+		}()
+		_, _ = s.ask(ctx, id, question, o, emit)
+	}()
+	return id, nil
+}
+
+// Cancel stops the answer with that id; what arrived is kept and the turn
+// is recorded as partial. It reports whether the answer was running.
+func (s *Session) Cancel(id string) bool {
+	s.mu.Lock()
+	cancel, ok := s.running[id]
+	s.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+// Close cancels the answers in flight and waits for them to end.
+func (s *Session) Close() {
+	s.mu.Lock()
+	s.closed = true
+	for _, cancel := range s.running {
+		cancel()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+// Conversation returns the finished turns, oldest first.
+func (s *Session) Conversation() []Answer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Answer{}, s.turns...)
+}
+
+// ClearConversation forgets the turns (the metrics stay in the session).
+func (s *Session) ClearConversation() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turns = nil
+}
+
+// history returns the last prompt.MaxTurns turns, for prompts.
+func (s *Session) history() []prompt.Turn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	turns := s.turns
+	if len(turns) > prompt.MaxTurns {
+		turns = turns[len(turns)-prompt.MaxTurns:]
+	}
+	out := make([]prompt.Turn, len(turns))
+	for i, t := range turns {
+		out[i] = prompt.Turn{Question: t.Question, Answer: t.Answer, Standalone: t.StandaloneQuestion}
+	}
+	return out
+}
+
+func (s *Session) addTurn(a Answer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turns = append(s.turns, a)
+}
+
+// Metrics returns the session's metrics records and their summary.
+func (s *Session) Metrics(ctx context.Context) (MetricsView, error) {
+	recs, err := s.eng.Metrics(ctx)
+	if recs == nil {
+		recs = []metrics.Record{}
+	}
+	sum := metrics.Summarize(recs)
+	sum.RelevanceProxy = metrics.ProxyBM25(prompt.DefaultMinBM25)
+	for _, r := range recs {
+		if r.RerankerScoreMean != nil {
+			sum.RelevanceProxy = metrics.ProxyReranker
+			break
+		}
+	}
+	return MetricsView{Records: recs, Summary: sum}, err
+}

@@ -1,0 +1,140 @@
+package rag
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"vika/backend/llm"
+	"vika/backend/retrieve"
+)
+
+// Settings are the user's answering preferences, kept between sessions in
+// SettingsPath. They never hold an API key (keys live in the OS keyring).
+type Settings struct {
+	Routing    string `json:"routing"` // "auto" or "manual"
+	Provider   string `json:"provider"`
+	Model      string `json:"model"`
+	Mode       string `json:"mode"` // "", "dense", "bm25", "hybrid"
+	K          int    `json:"k"`
+	History    bool   `json:"history"`
+	HyDE       bool   `json:"hyde"`
+	MultiQuery bool   `json:"multi_query"`
+	Rerank     bool   `json:"rerank"`
+	Locale     string `json:"locale"`
+}
+
+// Routing modes of Settings.
+const (
+	RoutingAuto   = "auto"
+	RoutingManual = "manual"
+)
+
+// MaxK bounds Settings.K and Options.K.
+const MaxK = 50
+
+// DefaultSettings are used when no settings file exists.
+func DefaultSettings() Settings {
+	return Settings{Routing: RoutingAuto, K: DefaultK, History: true, Rerank: true}
+}
+
+// Options returns the per-question options the settings describe.
+func (s Settings) Options() Options {
+	o := Options{Mode: s.Mode, K: s.K, History: s.History, HyDE: s.HyDE, MultiQuery: s.MultiQuery, Rerank: s.Rerank}
+	if s.Routing == RoutingManual {
+		o.Provider, o.Model = s.Provider, s.Model
+	}
+	return o
+}
+
+// Validate reports the first invalid setting, in a sentence.
+func (s Settings) Validate() error {
+	switch {
+	case s.Routing != RoutingAuto && s.Routing != RoutingManual:
+		return fmt.Errorf("%w: routing must be \"auto\" or \"manual\", not %q", ErrInvalid, s.Routing)
+	case s.Routing == RoutingManual && (s.Provider == "" || s.Model == ""):
+		return fmt.Errorf("%w: manual routing needs a provider and a model", ErrInvalid)
+	case s.K < 1 || s.K > MaxK:
+		return fmt.Errorf("%w: k must be between 1 and %d, not %d", ErrInvalid, MaxK, s.K)
+	case len(s.Locale) > 35 || strings.ContainsAny(s.Locale, " /\\\n"):
+		return fmt.Errorf("%w: %q is not a locale", ErrInvalid, s.Locale)
+	}
+	if s.Mode != "" {
+		if _, err := retrieve.ParseMode(s.Mode); err != nil {
+			return fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+	}
+	if s.Provider != "" || s.Model != "" {
+		if _, _, ok := llm.SplitKey(s.Provider + "/" + s.Model); !ok {
+			return fmt.Errorf("%w: a manual choice needs both a provider and a model", ErrInvalid)
+		}
+	}
+	return nil
+}
+
+// SettingsPath is where the settings are kept:
+// os.UserConfigDir()/vika/settings.json.
+func SettingsPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no configuration directory for the settings: %w", err)
+	}
+	return filepath.Join(dir, "vika", "settings.json"), nil
+}
+
+// LoadSettings reads the settings at path; a missing file gives
+// DefaultSettings. Missing fields take their default; unknown fields are
+// dropped. A file that cannot be read or is invalid is an error (with the
+// defaults, which the caller may use instead).
+func LoadSettings(path string) (Settings, error) {
+	s := DefaultSettings()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("read the settings: %w", err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return DefaultSettings(), fmt.Errorf("the settings file %s is damaged: %v", path, err)
+	}
+	if err := s.Validate(); err != nil {
+		return DefaultSettings(), fmt.Errorf("the settings file %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// SaveSettings validates s and writes it to path (creating its directory),
+// replacing the previous file atomically.
+func SaveSettings(path string, s Settings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("save the settings: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".settings-*.json")
+	if err != nil {
+		return fmt.Errorf("save the settings: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save the settings: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save the settings: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("save the settings: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package rag
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSettingsRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "vika", "settings.json")
+	s, err := LoadSettings(path)
+	if err != nil || s != DefaultSettings() {
+		t.Fatalf("missing file: %+v, %v", s, err)
+	}
+	s = Settings{Routing: RoutingManual, Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "hybrid", K: 12, History: false, HyDE: true, Rerank: true, Locale: "fr"}
+	if err := SaveSettings(path, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadSettings(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(s, got); diff != "" {
+		t.Errorf("(-saved +loaded):\n%s", diff)
+	}
+	o := got.Options()
+	if o.Provider != "groq" || o.Model != "llama-3.1-8b-instant" || o.K != 12 || !o.HyDE || o.History {
+		t.Errorf("options %+v", o)
+	}
+	if o := DefaultSettings().Options(); o.Provider != "" || o.K != DefaultK || !o.History || !o.Rerank || o.HyDE || o.MultiQuery {
+		t.Errorf("default options %+v", o)
+	}
+}
+
+// TestSettingsNeverHoldKeys: a field that is not a setting (a key someone
+// wrote in by hand) is dropped when the settings are saved again.
+func TestSettingsNeverHoldKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte(`{"routing":"auto","k":5,"api_key":"gsk_SECRET0123456789abcdef"}`), 0o600)
+	s, err := LoadSettings(path)
+	if err != nil || s.K != 5 || !s.History {
+		t.Fatalf("%+v, %v", s, err)
+	}
+	if err := SaveSettings(path, s); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if strings.Contains(string(data), "SECRET") || strings.Contains(string(data), "key") {
+		t.Errorf("settings file holds a key: %s", data)
+	}
+}
+
+func TestSettingsInvalid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	for _, s := range []Settings{
+		{Routing: "magic", K: 8},
+		{Routing: RoutingAuto, K: 0},
+		{Routing: RoutingAuto, K: 8, Mode: "fuzzy"},
+		{Routing: RoutingManual, K: 8},
+		{Routing: RoutingAuto, K: 8, Provider: "groq"},
+	} {
+		if err := SaveSettings(path, s); !errors.Is(err, ErrInvalid) {
+			t.Errorf("SaveSettings(%+v) = %v", s, err)
+		}
+	}
+	os.WriteFile(path, []byte(`{"routing":`), 0o600)
+	if s, err := LoadSettings(path); err == nil || s != DefaultSettings() {
+		t.Errorf("damaged file: %+v, %v", s, err)
+	}
+	if p, err := SettingsPath(); err == nil && !strings.HasSuffix(p, filepath.Join("vika", "settings.json")) {
+		t.Errorf("SettingsPath = %s", p)
+	}
+}

@@ -1,0 +1,151 @@
+package rag
+
+import (
+	"encoding/json"
+
+	"vika/backend/cite"
+	"vika/backend/corpus"
+	"vika/backend/llm"
+	"vika/backend/metrics"
+)
+
+// DefaultK is the number of passages put in the prompt when Options.K is 0.
+const DefaultK = 8
+
+// Options are the choices for one question (the UI fills them from
+// Settings). Field names are the contract's.
+type Options struct {
+	// Provider and Model pick a model by hand ("gemini",
+	// "gemini-2.5-flash"); both "" route automatically.
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	// Mode is the retrieval mode: "" (the engine's default), "dense",
+	// "bm25" or "hybrid".
+	Mode string `json:"mode"`
+	// K is the number of passages in the prompt; 0 means DefaultK.
+	K int `json:"k"`
+	// History puts the last prompt.MaxTurns turns in the prompt and
+	// rewrites a follow-up into a standalone question for retrieval.
+	History bool `json:"history"`
+	// HyDE searches with a passage the cheapest model imagines as the
+	// answer; MultiQuery searches with rephrasings too and fuses the
+	// results. Both cost a model call before retrieval; both are off by
+	// default.
+	HyDE       bool `json:"hyde"`
+	MultiQuery bool `json:"multi_query"`
+	// Rerank uses the cross-encoder when one is installed.
+	Rerank bool `json:"rerank"`
+	// MinBM25 overrides the abstention threshold (Config.MinBM25) when
+	// positive.
+	MinBM25 float64 `json:"min_bm25,omitempty"`
+}
+
+// Kinds of answer (Answer.Kind).
+const (
+	KindLLM        = "llm"        // written by a language model
+	KindExtractive = "extractive" // no model available: the best passages quoted
+	KindAbstained  = "abstained"  // retrieval too weak: "not found in your documents", no model asked
+)
+
+// Source is a passage put in the prompt: the hit, its number in the prompt
+// and the scores it was found with (nil when unknown).
+type Source struct {
+	corpus.Hit
+	Index int `json:"index"` // 1-based number in the prompt
+	// DenseScore is the cosine of the question with the passage, known
+	// in dense mode; LexicalScore its BM25 score, known in bm25 and hybrid
+	// modes (0 when BM25 did not retrieve it).
+	DenseScore   *float64 `json:"dense_score"`
+	LexicalScore *float64 `json:"lexical_score"`
+}
+
+// Answer is one turn of the conversation: the question, the answer and how
+// it was obtained. It is also what `vika ask --json` prints.
+type Answer struct {
+	ID       string `json:"id"`
+	Question string `json:"question"`
+	// StandaloneQuestion is the rewrite of a follow-up used for
+	// retrieval; "" when the question was searched as asked.
+	StandaloneQuestion string `json:"standalone_question"`
+	// Answer is the Markdown text with its [file.pdf p.3] citations,
+	// without the footer.
+	Answer    string          `json:"answer"`
+	Kind      string          `json:"kind"`
+	Citations []cite.Citation `json:"citations"`
+	Sources   []Source        `json:"sources"`
+	ModelUsed string          `json:"model_used"` // "provider/id"; "" when no model answered
+	ModelName string          `json:"model_name"`
+	// Footer is the "Model used: ..." line, with the fallback chain.
+	Footer        string       `json:"footer"`
+	FallbackChain []string     `json:"fallback_chain"`
+	Notices       []llm.Notice `json:"notices"`
+	// Partial is set when the answer broke off or was cancelled after it
+	// started; Cancelled when the user stopped it.
+	Partial   bool           `json:"partial"`
+	Cancelled bool           `json:"cancelled"`
+	Metrics   metrics.Record `json:"metrics"`
+}
+
+// Event types, on the "answer:<id>" channel.
+const (
+	EventStatus  = "status"
+	EventSources = "sources"
+	EventDelta   = "delta"
+	EventNotice  = "notice"
+	EventDone    = "done"
+	EventError   = "error"
+)
+
+// Stages of a status event.
+const (
+	StageRewriting  = "rewriting"
+	StageRetrieving = "retrieving"
+	StageGenerating = "generating"
+)
+
+// EventPrefix starts the name of an answer's event channel:
+// EventPrefix + Answer.ID.
+const EventPrefix = "answer:"
+
+// Event is what an answer in progress reports. Only the fields of its
+// Type are sent (see MarshalJSON).
+type Event struct {
+	Type    string      `json:"type"`
+	Stage   string      `json:"stage,omitempty"`
+	Sources []Source    `json:"sources,omitempty"`
+	Text    string      `json:"text,omitempty"`
+	Notice  *llm.Notice `json:"notice,omitempty"`
+	Answer  *Answer     `json:"answer,omitempty"`
+	Error   string      `json:"error,omitempty"`
+}
+
+// MarshalJSON writes the contract's shape of each type: sources as a list
+// even when empty, and the answer of an error event as null when there is
+// none.
+func (e Event) MarshalJSON() ([]byte, error) {
+	switch e.Type {
+	case EventSources:
+		s := e.Sources
+		if s == nil {
+			s = []Source{}
+		}
+		return json.Marshal(struct {
+			Type    string   `json:"type"`
+			Sources []Source `json:"sources"`
+		}{e.Type, s})
+	case EventError:
+		return json.Marshal(struct {
+			Type   string  `json:"type"`
+			Error  string  `json:"error"`
+			Answer *Answer `json:"answer"`
+		}{e.Type, e.Error, e.Answer})
+	}
+	type plain Event // without this method
+	return json.Marshal(plain(e))
+}
+
+// MetricsView is the session's metrics: every record and their summary.
+type MetricsView struct {
+	Records []metrics.Record `json:"records"`
+	Summary metrics.Summary  `json:"summary"`
+}
