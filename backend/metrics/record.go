@@ -62,7 +62,7 @@ type Record struct {
 
 	// PageTypesUsed counts the used chunks by page type (text,
 	// illustrative, mixed, scanned).
-	PageTypesUsed map[string]int `json:"page_types_used"`
+	PageTypesUsed map[string]int `json:"page_types_used" ts_type:"{[key: string]: number}"`
 	// FallbackChain lists the models tried in order: "provider/id" for the
 	// one that answered, "provider/id (kind)" for one that failed, kind
 	// being llm.KindOf its error.
