@@ -7,6 +7,11 @@
 # Needs: frontend/node_modules (npm ci), xvfb-run, /usr/bin/chromium, and a Go
 # tree that compiles. wails dev regenerates the bindings (frontend/wailsjs).
 #
+# The chat's answers come from frontend/e2e/fake-gemini.mjs, a local server
+# speaking Gemini's streaming wire format: the app gets VIKA_GEMINI_BASE_URL
+# pointing at it and GEMINI_API_KEY=fake, no other provider's key, and a
+# private config folder (no saved settings of the user's).
+#
 # Environment: VIKA_E2E_PORT (default 34115), VIKA_E2E_BOOT_TIMEOUT (seconds to
 # wait for wails dev, default 240: a cold compile), VIKA_E2E_TEST_TIMEOUT
 # (default 300), VIKA_E2E_LOG (default build/e2e/wails-dev.log),
@@ -49,6 +54,26 @@ fi
 
 mkdir -p "$(dirname "$log")" build/screenshots
 : >"$log"
+
+# --- the fake LLM provider ----------------------------------------------------------
+fake_log=$(dirname "$log")/fake-gemini.log
+node frontend/e2e/fake-gemini.mjs 0 </dev/null >"$fake_log" 2>&1 &
+fake_pid=$!
+for ((i = 0; i < 50; i++)); do
+  grep -q 'listening on' "$fake_log" && break
+  kill -0 "$fake_pid" 2>/dev/null || die "the fake Gemini server did not start: $(cat "$fake_log")"
+  sleep 0.1
+done
+fake_port=$(sed -n 's/^fake-gemini listening on \([0-9]*\)$/\1/p' "$fake_log")
+[[ -n $fake_port ]] || { kill "$fake_pid" 2>/dev/null; die "the fake Gemini server did not report its port"; }
+fake_url=http://127.0.0.1:$fake_port
+config_home=$(mktemp -d /tmp/vika-e2e-config.XXXXXX)
+# The app's settings live under XDG_CONFIG_HOME; Go's own settings (go env -w) stay where they are.
+GOENV=$(go env GOENV)
+export GOENV
+unset MISTRAL_API_KEY GROQ_API_KEY OPENROUTER_API_KEY
+export GEMINI_API_KEY=fake VIKA_GEMINI_BASE_URL=$fake_url XDG_CONFIG_HOME=$config_home
+export VIKA_OLLAMA_BASE_URL=http://127.0.0.1:9 # nothing listens: no local model
 
 # --- start wails dev -----------------------------------------------------------
 # -m / -nosyncgomod: never run `go mod tidy` nor rewrite go.mod;
@@ -110,6 +135,9 @@ teardown() {
     fi
   done
   [[ -n ${own_runtime:-} ]] && rm -rf "$own_runtime"
+  kill -TERM "$fake_pid" 2>/dev/null
+  wait "$fake_pid" 2>/dev/null
+  rm -rf "$config_home"
   if ((status != 0)); then
     say "failed (status $status); last lines of $log:"
     tail -n 60 "$log" | cut -c1-300 | sed 's/^/  | /' >&2
@@ -149,7 +177,7 @@ say "wails dev ready after $((SECONDS - started))s"
 # --- run the test -----------------------------------------------------------------
 test_start=$SECONDS
 set +e
-(cd frontend && VIKA_E2E_URL=$url timeout -k 10 "$test_timeout" node --test --test-reporter=spec e2e/vika.e2e.mjs)
+(cd frontend && VIKA_E2E_URL=$url VIKA_E2E_FAKE_LLM=$fake_url timeout -k 10 "$test_timeout" node --test --test-reporter=spec e2e/vika.e2e.mjs)
 status=$?
 set -e
 if ((status == 124)); then

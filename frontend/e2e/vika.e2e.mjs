@@ -3,14 +3,17 @@
 // scripts/e2e.sh starts `wails dev` (the Go app with live bindings, proxying
 // the Vite dev server) under Xvfb, then runs this file with node's test
 // runner. It drives Debian's chromium with playwright-core: add a real PDF
-// through the file input, add broken files, ask a question and check the
-// citation of the best passage. A screenshot of each step goes to
-// build/screenshots/e2e-*.png.
+// through the file input, add broken files, ask a question in the chat (the
+// answer comes from fake-gemini.mjs, a local server speaking Gemini's wire
+// format, which e2e.sh starts and points the Go app at), watch it stream with
+// its citation chips, open the cited page in the PDF viewer with the passage
+// highlighted, and find the question's record on the dashboard. A screenshot
+// of each step goes to build/screenshots/e2e-*.png.
 //
 // Environment: VIKA_E2E_URL (default http://localhost:34115), VIKA_E2E_SHOTS
 // (screenshot folder), VIKA_E2E_CHROMIUM (default /usr/bin/chromium),
 // VIKA_E2E_GENERATED=1 to use the generated PDF even when the shared ResNet
-// paper is there.
+// paper is there, VIKA_E2E_FAKE_LLM (the fake Gemini's base URL, set by e2e.sh).
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +27,7 @@ import { GENERATED, makePDF } from './pdf.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const URL = process.env.VIKA_E2E_URL ?? 'http://localhost:34115';
+const FAKE_LLM = process.env.VIKA_E2E_FAKE_LLM ?? '';
 const SHOTS = process.env.VIKA_E2E_SHOTS ?? path.join(root, 'build/screenshots');
 const CHROMIUM = process.env.VIKA_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
@@ -160,7 +164,7 @@ describe('Vika in the browser, against the Go backend', () => {
     await page.getByRole('heading', { name: 'Library' }).waitFor();
     await page.getByText('Drop lecture notes, papers or slides here…').waitFor();
     assert.equal(await page.getByLabel('Your question').isVisible(), true);
-    assert.equal(await page.getByRole('button', { name: 'Search' }).isDisabled(), true, 'Search is disabled without documents');
+    assert.equal(await page.getByRole('button', { name: 'Ask' }).isDisabled(), true, 'Ask is disabled without documents');
     assert.equal(await page.evaluate(() => window.go.main.App.Documents().then((d) => (d ?? []).length)), 0);
     await shot('empty');
   });
@@ -222,7 +226,7 @@ describe('Vika in the browser, against the Go backend', () => {
       jobs.some((j) => j.bar && j.text.includes(doc.name) && STAGES.some((s) => j.text.includes(s))),
       'a job row with a stage and a progress bar appeared',
     );
-    assert.equal(await page.getByRole('button', { name: 'Search' }).isDisabled(), true, 'nothing typed yet');
+    assert.equal(await page.getByRole('button', { name: 'Ask' }).isDisabled(), true, 'nothing typed yet');
     await shot('document');
   });
 
@@ -248,26 +252,146 @@ describe('Vika in the browser, against the Go backend', () => {
     await shot('errors');
   });
 
-  stepTest('answers a question with a citation of the right page', 60_000, async () => {
+  stepTest('streams an answer to a question, with citation chips', 120_000, async () => {
+    if (!FAKE_LLM) throw new Error('VIKA_E2E_FAKE_LLM is not set: run this test through scripts/e2e.sh');
+    // Record how the answer grows: text length, chip states and the Stop button, at every change.
+    await page.evaluate(() => {
+      const seen = [];
+      window.__vikaAnswer = seen;
+      new MutationObserver(() => {
+        const article = document.querySelector('article[aria-label="Answer"]');
+        if (!article) return;
+        const entry = {
+          length: article.querySelector('.markdown')?.textContent?.length ?? 0,
+          pending: article.querySelectorAll('.cite.pending').length,
+          verified: article.querySelectorAll('.cite.verified').length,
+          stop: [...document.querySelectorAll('form.ask button')].some((b) => b.textContent?.includes('Stop')),
+        };
+        const last = seen.at(-1);
+        if (!last || JSON.stringify(last) !== JSON.stringify(entry)) seen.push(entry);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
     const box = page.getByLabel('Your question');
     await box.click();
     await box.fill(doc.question);
     await shot('question');
     await box.press('Enter');
 
-    const chips = page.locator('ol.hits > li .chip');
-    await chips.first().waitFor({ timeout: 30_000 });
-    const labels = await chips.allInnerTexts();
-    console.log(`  citations: ${labels.join(' ')}`);
-    const status = await page.getByRole('status').innerText();
-    assert.match(status, new RegExp(`^${labels.length} passages? for “${doc.question}”$`));
-    for (const label of labels) assert.match(label, new RegExp(`^\\[${doc.name.replace(/\./g, '\\.')} p\\.\\d+\\]$`));
-    assert.equal(labels[0], `[${doc.name} p.${doc.page}]`, 'the best passage is on the expected page');
-    const top = await page.locator('ol.hits > li').first().locator('.text').innerText();
-    const words = doc.question.split(' ').slice(0, 3).join(' ');
-    assert.ok(top.toLowerCase().includes(words.toLowerCase()), `the top passage mentions “${words}”`);
-    assert.equal(await box.inputValue(), doc.question, 'the question stays in the box');
-    await shot('hits');
+    const answer = page.getByRole('article', { name: 'Answer' });
+    const verified = answer.locator('button.cite.verified');
+    await answer
+      .locator('button.cite.verified, [role=alert]')
+      .first()
+      .waitFor({ timeout: 90_000 });
+    if ((await verified.count()) === 0) assert.fail(`no verified citation: ${await answer.innerText()}`);
+
+    const states = await page.evaluate(() => window.__vikaAnswer);
+    const lengths = [...new Set(states.map((s) => s.length).filter((l) => l > 0))];
+    console.log(`  answer lengths while streaming: ${lengths.join(' ')}`);
+    assert.ok(lengths.length >= 3, `the answer grew in several steps (${lengths.length})`);
+    assert.ok(states.some((s) => s.pending > 0 && s.verified === 0), 'chips showed while the answer streamed, before the check');
+    assert.ok(states.some((s) => s.stop), 'the Stop button showed while the answer streamed');
+
+    const labels = await verified.allInnerTexts();
+    console.log(`  verified citations: ${labels.join(' ')}`);
+    assert.equal(labels[0], `${doc.name} p.${doc.page}`, 'the first citation is the expected page');
+    const unverified = answer.locator('button.cite.unverified');
+    assert.ok((await unverified.count()) >= 1, 'the unsupported claim is flagged');
+    const why = (await unverified.first().getAttribute('title')) ?? '';
+    console.log(`  unverified citation: ${await unverified.first().innerText()} (${why})`);
+    assert.match(why, /^Not verified: \S/);
+    assert.equal(await unverified.first().locator('.cite-icon').count(), 1, 'an unverified chip shows its icon');
+    assert.match(await answer.innerText(), /Model used: .+\(gemini\)/);
+    await page.getByRole('button', { name: 'Ask' }).waitFor();
+
+    // What left the machine: the question and the passages, to the chosen provider only.
+    const requests = await (await fetch(`${FAKE_LLM}/__requests`)).json();
+    const asks = requests.filter((r) => r.url.includes(':streamGenerateContent'));
+    assert.ok(asks.length >= 1, 'the fake Gemini was asked');
+    const last = asks.at(-1);
+    assert.equal(last.key, 'fake', 'the key went in x-goog-api-key');
+    assert.ok(last.body.includes(doc.question), 'the prompt holds the question');
+    assert.match(last.body, /\\u003csources\\u003e|<sources>/, 'the prompt holds the sources');
+    await shot('answer');
+  });
+
+  stepTest('lists the answer’s sources with where they come from and their scores', 30_000, async () => {
+    const answer = page.getByRole('article', { name: 'Answer' });
+    await answer.getByRole('button', { name: /^\d+ sources?/ }).click();
+    const sources = answer.getByRole('button', { name: /^Open \[.+\] in the viewer$/ });
+    await sources.first().waitFor();
+    const first = (await sources.first().innerText()).replace(/\s+/g, ' ');
+    console.log(`  first source: ${first.slice(0, 160)}`);
+    assert.ok(first.includes(`[${doc.name} p.`), 'the source names its file and page');
+    assert.match(first, /found by (keywords|meaning|keywords \+ meaning)/);
+    assert.match(first, /score \d/);
+    await shot('sources');
+  });
+
+  stepTest('opens the cited page in the viewer with the passage highlighted', 90_000, async () => {
+    const answer = page.getByRole('article', { name: 'Answer' });
+    await answer.locator('button.cite.verified').first().click();
+    await page.getByRole('heading', { name: doc.name, exact: true }).waitFor();
+    const done = page
+      .getByText('The cited passage is highlighted.')
+      .or(page.getByText(/could not be located in this page/))
+      .or(page.locator('.viewer [role=alert]'));
+    await done.first().waitFor({ timeout: 60_000 });
+    const note = await done.first().innerText();
+    assert.equal(note, 'The cited passage is highlighted.', `viewer says: ${note}`);
+    assert.equal(await page.getByLabel('Page number').inputValue(), String(doc.page));
+    assert.ok(await page.locator('.viewer canvas').evaluate((c) => c.width > 100 && c.height > 100), 'the page is drawn');
+
+    const marks = page.locator('.textLayer mark.passage');
+    assert.ok((await marks.count()) > 0, 'the passage is marked in the text layer');
+    const marked = (await marks.allTextContents()).join(' ').replace(/\s+/g, ' ');
+    console.log(`  highlighted: ${marked.slice(0, 160)}…`);
+    const words = doc.question.split(' ').slice(0, 2).join(' ');
+    assert.ok(marked.toLowerCase().includes(words.toLowerCase()), `the highlight holds “${words}”`);
+    assert.equal(await marks.first().isVisible(), true);
+    await shot('viewer');
+
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForFunction((n) => document.querySelector('input[aria-label="Page number"]')?.value === n, String(doc.page + 1));
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.getByText('The cited passage is highlighted.').waitFor();
+
+    // The smallest window (1024x700): the viewer covers the centre column, its controls in reach.
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.getByText('The cited passage is highlighted.').waitFor();
+    for (const name of ['Back to the answer (Esc)', 'Next page', 'Zoom in', 'Fit to width']) {
+      const box = await page.getByRole('button', { name }).boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 1024 && box.y + box.height <= 700, `${name} is on screen at 1024x700`);
+    }
+    assert.equal(await page.evaluate(() => document.scrollingElement?.scrollTop ?? 0), 0, 'the window itself never scrolls');
+    const canvas = await page.locator('.viewer canvas').boundingBox();
+    assert.ok(canvas && canvas.width > 400 && canvas.x + canvas.width <= 1024, 'the page fits the narrow window');
+    await shot('viewer-1024x700');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.keyboard.press('Escape');
+    await page.getByRole('heading', { name: doc.name, exact: true }).waitFor({ state: 'detached' });
+  });
+
+  stepTest('shows the question’s record on the dashboard', 30_000, async () => {
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Dashboard' }).click();
+    const row = page.locator('tr', { hasText: doc.question });
+    await row.first().waitFor({ timeout: 20_000 });
+    console.log(`  dashboard row: ${(await row.first().innerText()).replace(/\s+/g, ' ').slice(0, 200)}`);
+    await shot('dashboard');
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat' }).click();
+  });
+
+  stepTest('follows a dark system theme', 30_000, async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const answer = page.getByRole('article', { name: 'Answer' });
+    const background = await answer.evaluate((el) => getComputedStyle(el).backgroundColor);
+    assert.notEqual(background, 'rgb(255, 255, 255)', 'the answer card is dark');
+    await answer.locator('button.cite.verified').first().click();
+    await page.getByText('The cited passage is highlighted.').waitFor();
+    await shot('dark');
+    await page.keyboard.press('Escape');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   stepTest('raised no uncaught error in the page', 5_000, async () => {

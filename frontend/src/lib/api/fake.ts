@@ -6,13 +6,15 @@
 
 import { vi } from 'vitest';
 import type * as real from './index.ts';
-import type { Document, Hit, IngestProgress } from './types.ts';
+import type { Answer, AnswerEvent, Citation, Document, Hit, IngestProgress, Source } from './types.ts';
 
 type Api = typeof real;
 
 const progressHandlers = new Set<(progress: IngestProgress) => void>();
 const dropHandlers = new Set<(paths: string[]) => void>();
+const answerHandlers = new Map<string, Set<(event: AnswerEvent) => void>>();
 let nextJob = 0;
+let nextAsk = 0;
 
 export const addFiles = vi.fn<Api['addFiles']>(async (paths) => paths.map(() => `job-${++nextJob}`));
 export const addFile = vi.fn<Api['addFile']>(async () => `job-${++nextJob}`);
@@ -34,7 +36,32 @@ export const onNativeFileDrop = vi.fn<Api['onNativeFileDrop']>((fn) => {
   return () => dropHandlers.delete(fn);
 });
 
+export const ask = vi.fn<Api['ask']>(async () => `ask-${++nextAsk}`);
+export const cancelAsk = vi.fn<Api['cancelAsk']>(async () => true);
+export const conversation = vi.fn<Api['conversation']>(async () => []);
+export const clearConversation = vi.fn<Api['clearConversation']>(async () => {});
+export const exportConversation = vi.fn<Api['exportConversation']>(async () => '');
+export const openExternal = vi.fn<Api['openExternal']>(() => true);
+export const documentURL = vi.fn<Api['documentURL']>((docID) => `/docs/${docID}`);
+
+export const onAnswer = vi.fn<Api['onAnswer']>((id, fn) => {
+  const set = answerHandlers.get(id) ?? new Set();
+  set.add(fn);
+  answerHandlers.set(id, set);
+  return () => set.delete(fn);
+});
+
 export class BackendUnavailableError extends Error {}
+
+/** Delivers an "answer:<id>" event to its subscribers. */
+export function emitAnswer(id: string, event: AnswerEvent): void {
+  for (const fn of answerHandlers.get(id) ?? []) fn(event);
+}
+
+/** How many handlers listen to one answer's events. */
+export function answerListeners(id: string): number {
+  return answerHandlers.get(id)?.size ?? 0;
+}
 
 /** Delivers an "ingest:progress" event to every subscriber. */
 export function emitProgress(progress: IngestProgress): void {
@@ -50,7 +77,9 @@ export function dropPaths(paths: string[]): void {
 export function resetFakeApi(): void {
   progressHandlers.clear();
   dropHandlers.clear();
+  answerHandlers.clear();
   nextJob = 0;
+  nextAsk = 0;
 }
 
 // Sample backend values.
@@ -87,4 +116,51 @@ export function sampleHit(overrides: Partial<Hit> = {}): Hit {
 
 export function progress(overrides: Partial<IngestProgress> & Pick<IngestProgress, 'job_id' | 'stage'>): IngestProgress {
   return { file: 'lecture_sat.pdf', done: 0, total: 0, ...overrides };
+}
+
+export * from './admin.fake.ts';
+
+export function sampleSource(overrides: Partial<Source> = {}): Source {
+  return { ...sampleHit(), index: 1, rerank_score: null, ...overrides };
+}
+
+export function sampleCitation(overrides: Partial<Citation> = {}): Citation {
+  return {
+    label: '[lecture_sat.pdf p.42]',
+    raw: '[lecture_sat.pdf p.42]',
+    file: 'lecture_sat.pdf',
+    doc_id: 'a3f1c9',
+    page: 42,
+    source_index: 1,
+    verified: true,
+    reason: '',
+    overlap: 0.8,
+    claim: 'A formula is satisfiable if some assignment makes it true.',
+    start: 0,
+    end: 0,
+    ...overrides,
+  };
+}
+
+/** An answer whose text cites sampleSource(); citation offsets are computed from the text. */
+export function sampleAnswer(overrides: Partial<Answer> = {}): Answer {
+  const text = overrides.answer ?? 'A formula is satisfiable if some assignment makes it true [lecture_sat.pdf p.42].';
+  const start = text.indexOf('[lecture_sat.pdf p.42]');
+  return {
+    id: 'a1',
+    question: 'What is SAT?',
+    standalone_question: '',
+    answer: text,
+    kind: 'llm',
+    citations: start < 0 ? [] : [sampleCitation({ start, end: start + 22 })],
+    sources: [sampleSource()],
+    model_used: 'gemini/gemini-2.5-flash',
+    model_name: 'Gemini 2.5 Flash',
+    footer: 'Model used: Gemini 2.5 Flash (gemini)',
+    fallback_chain: ['gemini/gemini-2.5-flash'],
+    notices: [],
+    partial: false,
+    cancelled: false,
+    ...overrides,
+  };
 }

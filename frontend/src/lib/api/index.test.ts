@@ -13,12 +13,18 @@ const App = {
   RemoveDocument: vi.fn(),
   Search: vi.fn(),
   Cancel: vi.fn(),
+  Ask: vi.fn(),
+  CancelAsk: vi.fn(),
+  Conversation: vi.fn(),
+  ClearConversation: vi.fn(),
+  ExportConversation: vi.fn(),
 };
 const runtime = {
   EventsOnMultiple: vi.fn(),
   EventsOff: vi.fn(),
   OnFileDrop: vi.fn(),
   OnFileDropOff: vi.fn(),
+  BrowserOpenURL: vi.fn(),
 };
 
 beforeEach(() => {
@@ -129,5 +135,55 @@ describe('api events', () => {
 
     window.wails = { flags: { enableWailsDragAndDrop: true } };
     expect(api.nativeFileDrop()).toBe(true);
+  });
+});
+
+describe('api answers', () => {
+  it('asks, cancels, lists, clears and exports through the bound methods', async () => {
+    App.Ask.mockResolvedValue('ask-7');
+    App.CancelAsk.mockResolvedValue(true);
+    App.Conversation.mockResolvedValue(null);
+    App.ExportConversation.mockResolvedValue('/tmp/c.html');
+
+    const opts = { provider: '', model: '', mode: 'bm25' as const, k: 8, history: true, hyde: false, multi_query: false, rerank: true };
+    expect(await api.ask('What is SAT?', opts)).toBe('ask-7');
+    expect(App.Ask).toHaveBeenCalledWith('What is SAT?', opts);
+    expect(await api.cancelAsk('ask-7')).toBe(true);
+    expect(App.CancelAsk).toHaveBeenCalledWith('ask-7');
+    expect(await api.conversation()).toEqual([]);
+    await api.clearConversation();
+    expect(App.ClearConversation).toHaveBeenCalled();
+    expect(await api.exportConversation('html')).toBe('/tmp/c.html');
+    expect(App.ExportConversation).toHaveBeenCalledWith('html');
+  });
+
+  it('rejects readably when Ask refuses the question', async () => {
+    App.Ask.mockRejectedValue('empty question');
+    await expect(api.ask('  ', { provider: '', model: '', mode: '', k: 0, history: true, hyde: false, multi_query: false, rerank: true })).rejects.toThrow(new Error('empty question'));
+  });
+
+  it('subscribes to one answer’s channel', () => {
+    const off = vi.fn();
+    runtime.EventsOnMultiple.mockReturnValue(off);
+    const seen: unknown[] = [];
+    const stop = api.onAnswer('ask-7', (e) => seen.push(e));
+    expect(runtime.EventsOnMultiple).toHaveBeenCalledWith('answer:ask-7', expect.any(Function), -1);
+    const deliver = runtime.EventsOnMultiple.mock.calls[0]?.[1] as (e: unknown) => void;
+    deliver({ type: 'delta', text: 'x' });
+    expect(seen).toEqual([{ type: 'delta', text: 'x' }]);
+    stop();
+    expect(off).toHaveBeenCalled();
+  });
+
+  it('opens only http(s) links in the system browser', () => {
+    expect(api.openExternal('https://example.org/a')).toBe(true);
+    expect(runtime.BrowserOpenURL).toHaveBeenCalledWith('https://example.org/a');
+    for (const bad of ['javascript:alert(1)', 'file:///etc/passwd', '/docs/x']) expect(api.openExternal(bad)).toBe(false);
+    expect(runtime.BrowserOpenURL).toHaveBeenCalledTimes(1);
+  });
+
+  it('serves documents from /docs/<id>', () => {
+    expect(api.documentURL('a3f1c9')).toBe('/docs/a3f1c9');
+    expect(api.documentURL('../x y')).toBe('/docs/..%2Fx%20y');
   });
 });

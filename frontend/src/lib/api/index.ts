@@ -6,10 +6,10 @@
 // turned into Error objects here so the rest of the app sees one shape.
 
 import * as App from '../../../wailsjs/go/main/App';
-import { EventsOn, OnFileDrop, OnFileDropOff } from '../../../wailsjs/runtime/runtime';
+import { BrowserOpenURL, EventsOn, OnFileDrop, OnFileDropOff } from '../../../wailsjs/runtime/runtime';
 import { fileToBase64 } from './base64.ts';
-import { Events } from './events.ts';
-import type { Document, Hit, IngestProgress } from './types.ts';
+import { answerEvent, Events } from './events.ts';
+import type { Answer, AnswerEvent, AskOptions, Document, Hit, IngestProgress } from './types.ts';
 
 /** Raised when the page runs without the Wails runtime (plain `vite` dev server). */
 export class BackendUnavailableError extends Error {
@@ -108,3 +108,50 @@ export function onNativeFileDrop(fn: (paths: string[]) => void): () => void {
   OnFileDrop((_x: number, _y: number, paths: string[]) => fn(paths), false);
   return () => OnFileDropOff();
 }
+
+// Answers (issue 5's bound methods). The generated classes type kind and
+// stage as plain strings; types.ts narrows them to the values Go sends.
+
+/** Starts answering question; returns the ask id whose events arrive on onAnswer. */
+export async function ask(question: string, opts: AskOptions): Promise<string> {
+  return call(() => App.Ask(question, opts));
+}
+
+/** Stops an answer; what arrived is kept. False when it had already finished. */
+export async function cancelAsk(id: string): Promise<boolean> {
+  return call(() => App.CancelAsk(id));
+}
+
+/** The session's finished turns, oldest first. */
+export async function conversation(): Promise<Answer[]> {
+  return ((await call(() => App.Conversation())) ?? []) as unknown as Answer[];
+}
+
+export async function clearConversation(): Promise<void> {
+  await call(() => App.ClearConversation());
+}
+
+/** Saves the conversation through a native dialog; returns the path, "" when cancelled. */
+export async function exportConversation(format: 'html' | 'md'): Promise<string> {
+  return (await call(() => App.ExportConversation(format))) ?? '';
+}
+
+/** Subscribes to the events of one answer; returns the unsubscribe function. */
+export function onAnswer(id: string, fn: (event: AnswerEvent) => void): () => void {
+  if (!runtimeReady()) return () => {};
+  return EventsOn(answerEvent(id), (event: AnswerEvent) => fn(event));
+}
+
+/** Opens an http(s) link in the system browser; anything else is refused. */
+export function openExternal(url: string): boolean {
+  if (!/^https?:\/\//i.test(url) || !runtimeReady()) return false;
+  BrowserOpenURL(url);
+  return true;
+}
+
+/** Where the Go asset handler serves a document's PDF bytes (for pdf.js). */
+export function documentURL(docID: string): string {
+  return `/docs/${encodeURIComponent(docID)}`;
+}
+
+export * from './admin.ts';

@@ -81,3 +81,299 @@ export interface IngestProgress {
   /** Specific, readable message, present on the "failed" event. */
   error?: string;
 }
+
+// --- answers (chat) ---
+// Mirrors of rag.Answer, rag.Source, cite.Citation and llm.Notice, and of the
+// events on "answer:<id>" (contract of issues 5 and 6).
+
+/** One passage given to the model, numbered as in the prompt (rag.Source). */
+export interface Source extends Hit {
+  /** 1-based number of the source in the prompt. */
+  index: number;
+  /** Cross-encoder score; null when no reranker ran. */
+  rerank_score: number | null;
+  dense_score?: number | null;
+  lexical_score?: number | null;
+}
+
+/** Something the user should know about how the answer was produced (llm.Notice). */
+export interface Notice {
+  /** "router", "skipped", "fallback" or "interrupted". */
+  kind: string;
+  model?: string;
+  reason?: string;
+  error_kind?: string;
+  next?: string;
+  alternatives?: string[];
+  /** Readable sentence. */
+  message: string;
+}
+
+/** One citation found in the answer text, checked against the cited page (cite.Citation). */
+export interface Citation {
+  /** As it should read, e.g. "[lecture_sat.pdf p.42]". */
+  label: string;
+  /** As it appears in the answer text. */
+  raw: string;
+  file: string;
+  /** "" when the cited file is not in the session. */
+  doc_id: string;
+  page: number;
+  /** 1-based source number, 0 when it matches none. */
+  source_index: number;
+  verified: boolean;
+  /** Why it is not verified; "" when verified. */
+  reason: string;
+  overlap: number;
+  claim: string;
+  /** Offsets of raw in the answer text. */
+  start: number;
+  end: number;
+}
+
+export type AnswerKind = 'llm' | 'extractive' | 'abstained';
+
+/** One finished (or partial) turn (rag.Answer). */
+export interface Answer {
+  id: string;
+  question: string;
+  standalone_question: string;
+  /** Markdown with [file.pdf p.3] citations; untrusted model output. */
+  answer: string;
+  kind: AnswerKind;
+  citations: Citation[] | null;
+  sources: Source[] | null;
+  model_used: string;
+  model_name: string;
+  footer: string;
+  fallback_chain: string[] | null;
+  notices: Notice[] | null;
+  partial: boolean;
+  cancelled: boolean;
+  metrics?: unknown;
+}
+
+export type AnswerStage = 'rewriting' | 'retrieving' | 'generating';
+
+/** Payload of one "answer:<id>" event. */
+export type AnswerEvent =
+  | { type: 'status'; stage: AnswerStage }
+  | { type: 'sources'; sources: Source[] | null }
+  | { type: 'delta'; text: string }
+  | { type: 'notice'; notice: Notice }
+  | { type: 'done'; answer: Answer }
+  | { type: 'error'; error: string; answer: Answer | null };
+
+// --- settings, metrics, explorer ---
+// Mirrors of rag.Settings, llm.ModelStatus, secrets.Status, metrics.Record and
+// metrics.Summary, engine.SearchResult, corpus.Page and corpus.Chunk, and of
+// the model manager's EmbeddingModels / "models:progress" (see admin.ts).
+
+/** How passages are retrieved: "" lets the engine choose (hybrid for English sessions, else BM25). */
+export type RetrievalMode = '' | 'dense' | 'bm25' | 'hybrid';
+
+/** The user's answering preferences (rag.Settings), persisted by the backend; never holds a key. */
+export interface Settings {
+  routing: 'auto' | 'manual';
+  /** The manual pick; both "" with automatic routing. */
+  provider: string;
+  model: string;
+  mode: RetrievalMode;
+  /** Passages in the prompt; 0 = the backend's default (8). */
+  k: number;
+  history: boolean;
+  hyde: boolean;
+  multi_query: boolean;
+  rerank: boolean;
+  /** "en", "fr", or "" to follow the system. */
+  locale: string;
+}
+
+/** Per-question options of Ask (rag.Options), filled from Settings. */
+export interface AskOptions {
+  provider: string;
+  model: string;
+  mode: RetrievalMode;
+  k: number;
+  history: boolean;
+  hyde: boolean;
+  multi_query: boolean;
+  rerank: boolean;
+}
+
+/** One cloud or local LLM and whether it can answer now (llm.ModelStatus). */
+export interface ModelStatus {
+  provider: string;
+  id: string;
+  name: string;
+  /** Capability, 1 (light) to 3 (strongest). */
+  tier: number;
+  context: number;
+  /** 0 (free or local) to 3. */
+  cost: number;
+  local?: boolean;
+  available: boolean;
+  /** Why it is unavailable, e.g. "no API key". */
+  reason?: string;
+}
+
+/** Whether a provider's API key is configured (secrets.Status). The key itself never leaves Go. */
+export interface KeyStatus {
+  provider: string;
+  /** Display name, when the backend gives one. */
+  name?: string;
+  configured: boolean;
+  /** "keyring", "env" (or "environment"), "" when not configured. */
+  source: string;
+  /** The environment variable that overrides the keyring, e.g. GROQ_API_KEY. */
+  env_var?: string;
+}
+
+/** The account of one question (metrics.Record); null = unknown. */
+export interface MetricsRecord {
+  query_index: number;
+  query: string;
+  /** "provider/id" of the model that answered; "" for extractive or abstained answers. */
+  llm_model: string;
+  /** "auto", "manual", "extractive" or "abstained". */
+  llm_routing_mode: string;
+  retrieval_mode: string;
+  retrieval_latency_ms: number;
+  generation_latency_ms: number;
+  time_to_first_token_ms: number | null;
+  total_latency_ms: number;
+  chunks_retrieved: number;
+  chunks_used: number;
+  reranker_score_mean: number | null;
+  reranker_score_min: number | null;
+  cosine_sim_mean: number | null;
+  bm25_contribution_pct: number;
+  hit_at_5: number | null;
+  recall_at_5: number | null;
+  mrr: number | null;
+  page_types_used: Record<string, number> | null;
+  /** Models tried in order: "provider/id", or "provider/id (kind)" for one that failed. */
+  fallback_chain: string[] | null;
+  tokens_in: number;
+  tokens_out: number;
+  citation_valid_pct: number | null;
+}
+
+/** metrics.Summary. */
+export interface MetricsSummary {
+  questions: number;
+  total_latency_p50_ms: number;
+  total_latency_p95_ms: number;
+  citation_valid_pct_mean: number | null;
+  relevance_proxy?: string;
+}
+
+/** rag.MetricsView. */
+export interface MetricsView {
+  records: MetricsRecord[] | null;
+  summary: MetricsSummary;
+}
+
+/** One page as extracted (corpus.Page; its layout lines are not used here). */
+export interface Page {
+  doc_id: string;
+  /** 1-based PDF page index. */
+  page: number;
+  /** text, illustrative, mixed or scanned. */
+  type: string;
+  /** Untrusted text from the PDF: render as text. */
+  text: string;
+  width: number;
+  height: number;
+  error?: string;
+  lang: string;
+  lang_confidence: number;
+  /** Mean OCR word confidence (0..1); null when no OCR ran. */
+  ocr_confidence: number | null;
+}
+
+/** One retrievable passage (corpus.Chunk). */
+export interface Chunk {
+  chunk_id: string;
+  doc_id: string;
+  page: number;
+  char_start: number;
+  char_end: number;
+  text: string;
+  section_title: string;
+  page_type: string;
+  lang: string;
+  /** body, front or references. */
+  kind: string;
+  /** Pages the chunk stands for (slide overlays); absent for one page. */
+  pages?: number[];
+}
+
+/** A search hit with the scores of each ranker, when the backend gives them. */
+export interface ScoredHit extends Hit {
+  rerank_score?: number | null;
+  dense_score?: number | null;
+  lexical_score?: number | null;
+}
+
+/** retrieve.Stats (durations in nanoseconds). */
+export interface SearchStats {
+  mode: string;
+  fusion?: string;
+  dense_weight?: number;
+  latency_ns: number;
+  embed_ns: number;
+  dense_ns: number;
+  lexical_ns: number;
+  fuse_ns: number;
+  rerank_ns?: number;
+  /** The cross-encoder that reordered the hits, "" when none did. */
+  reranker?: string;
+  /** Hits the reranker rescored. */
+  reranked?: number;
+  dense_candidates: number;
+  lexical_candidates: number;
+  candidates: number;
+  used: number;
+  mean_cosine?: number | null;
+  bm25_share_pct: number;
+  found_by: { dense: number; bm25: number; both: number };
+}
+
+/** engine.SearchResult. */
+export interface SearchResult {
+  hits: ScoredHit[] | null;
+  stats: SearchStats;
+}
+
+/** An optional embedding or reranking model of the registry (EmbeddingModels: models.Status). */
+export interface EmbeddingModel {
+  name: string;
+  role: 'embedder' | 'reranker';
+  /** ISO 639-1 codes, or "multi". */
+  languages: string[];
+  license: string;
+  /** Approximate download size, MB; 0 when unknown. */
+  size_mb: number;
+  dimensions: number;
+  /** The registry pins the files' sha256; otherwise the first download records them. */
+  pinned: boolean;
+  installed: boolean;
+  downloading: boolean;
+}
+
+/** Payload of the "models:progress" event (models.Event). */
+export interface ModelProgress {
+  name: string;
+  /** The file in transfer, the file_index-th (1-based) of files. */
+  file: string;
+  file_index: number;
+  files: number;
+  done_bytes: number;
+  /** -1 when the server does not say. */
+  total_bytes: number;
+  /** True on the last event (success, failure or cancellation). */
+  finished: boolean;
+  /** Readable reason, on the last event of a failed or cancelled download. */
+  error?: string;
+}

@@ -1,0 +1,131 @@
+// A local stand-in for the Gemini API, for the end-to-end test: it speaks the
+// wire format the Go client (google.golang.org/genai, backend/llm/gemini.go)
+// uses, POST {base}/v1beta/models/{model}:streamGenerateContent?alt=sse with
+// the key in x-goog-api-key, answered by a text/event-stream of
+// GenerateContentResponse objects ("data: {json}\r\n\r\n"), the last one with
+// finishReason "STOP" and usageMetadata.
+//
+// Its answer is built from the prompt it receives: it quotes the first
+// source and cites it with the label the prompt gave it (a citation the
+// backend can verify), and makes one claim that no source supports, cited
+// with the same label (a citation the backend must flag as unverified). The
+// text streams in small pieces, DELAY_MS apart, so the page shows it growing.
+//
+//   node fake-gemini.mjs [PORT]     prints "fake-gemini listening on PORT"
+//   GET /__requests                 the requests received so far (JSON), for assertions
+//
+// Anything else answers 404 in Gemini's error format.
+
+import http from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+export const DELAY_MS = Number(process.env.FAKE_GEMINI_DELAY_MS ?? 120);
+export const UNSUPPORTED_CLAIM = 'The fake model also claims that the moon is made of green cheese';
+
+const unescape = (s) =>
+  s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** The numbered sources of a Vika prompt: [{n, cite, text}]. */
+export function sourcesOf(prompt) {
+  const out = [];
+  for (const m of prompt.matchAll(/<source n="(\d+)" cite="([^"]*)">\n([\s\S]*?)\n<\/source>/g)) {
+    out.push({ n: Number(m[1]), cite: unescape(m[2]), text: unescape(m[3]) });
+  }
+  return out;
+}
+
+/** The first sentence-like stretch of text, at most max words, without Markdown specials. */
+function quote(text, max) {
+  const words = text.replace(/[*_`#[\]<>|\\]/g, ' ').split(/\s+/).filter(Boolean);
+  return words.slice(0, max).join(' ').replace(/[.,;:]+$/, '');
+}
+
+/** The answer to a request body (GenerateContentRequest JSON). */
+export function answerFor(body) {
+  const users = (body.contents ?? []).filter((c) => c.role !== 'model');
+  const prompt = (users.at(-1)?.parts ?? []).map((p) => p.text ?? '').join('');
+  const sources = sourcesOf(prompt);
+  if (sources.length === 0) {
+    // Not an answer prompt (e.g. a follow-up rewrite): echo the question line.
+    return prompt.split('\n').filter(Boolean).at(-1) ?? 'Not found in your documents.';
+  }
+  const [first, second] = sources;
+  let text = `**In short:** ${quote(first.text, 24)} ${first.cite}.\n\n`;
+  if (second) text += `- It also says: ${quote(second.text, 16)} ${second.cite}.\n`;
+  text += `- ${UNSUPPORTED_CLAIM} ${first.cite}.\n`;
+  return text;
+}
+
+/** Splits text into pieces of about n characters, at spaces. */
+function pieces(text, n = 24) {
+  const out = [];
+  let rest = text;
+  while (rest.length > n) {
+    const cut = rest.indexOf(' ', n);
+    if (cut < 0) break;
+    out.push(rest.slice(0, cut + 1));
+    rest = rest.slice(cut + 1);
+  }
+  if (rest) out.push(rest);
+  return out;
+}
+
+function chunk(text, model, last, promptTokens, outTokens) {
+  const candidate = { content: { parts: [{ text }], role: 'model' }, index: 0 };
+  if (last) candidate.finishReason = 'STOP';
+  const usage = { promptTokenCount: promptTokens, totalTokenCount: promptTokens + (last ? outTokens : 0) };
+  if (last) usage.candidatesTokenCount = outTokens;
+  return { candidates: [candidate], usageMetadata: usage, modelVersion: model, responseId: 'fake-e2e' };
+}
+
+export function createServer() {
+  const requests = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => (raw += d));
+    req.on('end', async () => {
+      if (req.method === 'GET' && req.url === '/__requests') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(requests));
+        return;
+      }
+      const m = /^\/v1beta\/models\/([^/:]+):streamGenerateContent\?alt=sse$/.exec(req.url ?? '');
+      requests.push({ method: req.method, url: req.url, key: req.headers['x-goog-api-key'] ?? null, body: raw });
+      if (req.method !== 'POST' || !m) {
+        res.writeHead(404, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.url}`, status: 'NOT_FOUND' } }));
+        return;
+      }
+      let body;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        res.writeHead(400, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 400, message: 'invalid JSON', status: 'INVALID_ARGUMENT' } }));
+        return;
+      }
+      const model = decodeURIComponent(m[1]);
+      const parts = pieces(answerFor(body));
+      const promptTokens = Math.ceil(raw.length / 4);
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+      for (let i = 0; i < parts.length; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, DELAY_MS));
+        const last = i === parts.length - 1;
+        res.write(`data: ${JSON.stringify(chunk(parts[i], model, last, promptTokens, parts.length * 6))}\r\n\r\n`);
+      }
+      res.end();
+    });
+  });
+  return { server, requests };
+}
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  const port = Number(process.argv[2] ?? 0);
+  const { server } = createServer();
+  server.listen(port, '127.0.0.1', () => {
+    console.log(`fake-gemini listening on ${server.address().port}`);
+  });
+  const stop = () => server.close(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

@@ -1,0 +1,227 @@
+// The test stand-in for admin.ts, re-exported by fake.ts: tests that mock
+// index.ts with fake.ts get these too. Every function is a vi.fn with a
+// harmless default (an empty backend with default settings); tests override
+// what they need and drive downloads with emitModelProgress.
+// The app never imports this file.
+
+import { vi } from 'vitest';
+import type * as real from './admin.ts';
+import type {
+  Chunk,
+  EmbeddingModel,
+  KeyStatus,
+  MetricsRecord,
+  MetricsView,
+  ModelProgress,
+  ModelStatus,
+  Page,
+  ScoredHit,
+  SearchResult,
+  SearchStats,
+  Settings,
+} from './types.ts';
+
+type Admin = typeof real;
+
+const modelHandlers = new Set<(progress: ModelProgress) => void>();
+
+export const MODELS_PROGRESS_EVENT = 'models:progress';
+export class MethodUnavailableError extends Error {}
+
+export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
+  return {
+    routing: 'auto',
+    provider: '',
+    model: '',
+    mode: '',
+    k: 8,
+    history: true,
+    hyde: false,
+    multi_query: false,
+    rerank: true,
+    locale: '',
+    ...overrides,
+  };
+}
+
+export const settings = vi.fn<Admin['settings']>(async () => defaultSettings());
+export const setSettings = vi.fn<Admin['setSettings']>(async () => {});
+export const keyStatus = vi.fn<Admin['keyStatus']>(async () => []);
+export const setKey = vi.fn<Admin['setKey']>(async () => {});
+export const clearKey = vi.fn<Admin['clearKey']>(async () => {});
+export const models = vi.fn<Admin['models']>(async () => []);
+export const metrics = vi.fn<Admin['metrics']>(async () => emptyMetrics());
+export const exportMetrics = vi.fn<Admin['exportMetrics']>(async () => '');
+export const searchWith = vi.fn<Admin['searchWith']>(async () => sampleSearchResult({ hits: [] }));
+export const pages = vi.fn<Admin['pages']>(async () => []);
+export const chunks = vi.fn<Admin['chunks']>(async () => []);
+export const embeddingModels = vi.fn<Admin['embeddingModels']>(async () => []);
+export const downloadModel = vi.fn<Admin['downloadModel']>(async () => {});
+export const cancelModelDownload = vi.fn<Admin['cancelModelDownload']>(async () => true);
+export const onModelProgress = vi.fn<Admin['onModelProgress']>((fn) => {
+  modelHandlers.add(fn);
+  return () => modelHandlers.delete(fn);
+});
+
+/** Delivers a "models:progress" event to every subscriber. */
+export function emitModelProgress(progress: ModelProgress): void {
+  for (const fn of modelHandlers) fn(progress);
+}
+
+/** Forgets subscribers; call in beforeEach. */
+export function resetAdminFake(): void {
+  modelHandlers.clear();
+}
+
+// Sample backend values.
+
+export function sampleKeyStatus(overrides: Partial<KeyStatus> = {}): KeyStatus {
+  return { provider: 'groq', configured: false, source: '', env_var: 'GROQ_API_KEY', ...overrides };
+}
+
+export function sampleModel(overrides: Partial<ModelStatus> = {}): ModelStatus {
+  return {
+    provider: 'groq',
+    id: 'llama-3.1-8b-instant',
+    name: 'Llama 3.1 8B',
+    tier: 1,
+    context: 131072,
+    cost: 0,
+    available: true,
+    ...overrides,
+  };
+}
+
+export function sampleRecord(overrides: Partial<MetricsRecord> = {}): MetricsRecord {
+  return {
+    query_index: 1,
+    query: 'What is the SAT problem?',
+    llm_model: 'groq/llama-3.1-8b-instant',
+    llm_routing_mode: 'auto',
+    retrieval_mode: 'hybrid',
+    retrieval_latency_ms: 42.5,
+    generation_latency_ms: 1200,
+    time_to_first_token_ms: 310,
+    total_latency_ms: 1290,
+    chunks_retrieved: 120,
+    chunks_used: 8,
+    reranker_score_mean: null,
+    reranker_score_min: null,
+    cosine_sim_mean: 0.41,
+    bm25_contribution_pct: 37.5,
+    hit_at_5: 1,
+    recall_at_5: 0.5,
+    mrr: 1,
+    page_types_used: { text: 7, scanned: 1 },
+    fallback_chain: ['groq/llama-3.1-8b-instant'],
+    tokens_in: 2100,
+    tokens_out: 180,
+    citation_valid_pct: 100,
+    ...overrides,
+  };
+}
+
+export function emptyMetrics(): MetricsView {
+  return {
+    records: [],
+    summary: { questions: 0, total_latency_p50_ms: 0, total_latency_p95_ms: 0, citation_valid_pct_mean: null },
+  };
+}
+
+export function samplePage(overrides: Partial<Page> = {}): Page {
+  return {
+    doc_id: 'a3f1c9',
+    page: 1,
+    type: 'text',
+    text: 'Lecture 3. Satisfiability.',
+    width: 595,
+    height: 842,
+    lang: 'en',
+    lang_confidence: 0.98,
+    ocr_confidence: null,
+    ...overrides,
+  };
+}
+
+export function sampleChunk(overrides: Partial<Chunk> = {}): Chunk {
+  return {
+    chunk_id: 'a3f1c9:1:0',
+    doc_id: 'a3f1c9',
+    page: 1,
+    char_start: 0,
+    char_end: 26,
+    text: 'Lecture 3. Satisfiability.',
+    section_title: 'Satisfiability',
+    page_type: 'text',
+    lang: 'en',
+    kind: 'body',
+    ...overrides,
+  };
+}
+
+export function sampleScoredHit(overrides: Partial<ScoredHit> = {}): ScoredHit {
+  return {
+    file: 'lecture_sat.pdf',
+    page: 42,
+    chunk_id: 'a3f1c9:42:0',
+    score: 0.8123,
+    text: 'A formula is satisfiable if some assignment makes it true.',
+    label: '[lecture_sat.pdf p.42]',
+    found_by: 'both',
+    doc_id: 'a3f1c9',
+    page_type: 'text',
+    dense_score: 0.512,
+    lexical_score: 7.25,
+    rerank_score: null,
+    ...overrides,
+  };
+}
+
+export function sampleStats(overrides: Partial<SearchStats> = {}): SearchStats {
+  return {
+    mode: 'hybrid',
+    latency_ns: 3_400_000,
+    embed_ns: 2_000_000,
+    dense_ns: 500_000,
+    lexical_ns: 700_000,
+    fuse_ns: 100_000,
+    dense_candidates: 1000,
+    lexical_candidates: 212,
+    candidates: 1040,
+    used: 1,
+    bm25_share_pct: 40,
+    found_by: { dense: 0, bm25: 0, both: 1 },
+    ...overrides,
+  };
+}
+
+export function sampleSearchResult(overrides: Partial<SearchResult> = {}): SearchResult {
+  return { hits: [sampleScoredHit()], stats: sampleStats(), ...overrides };
+}
+
+export function sampleEmbeddingModel(overrides: Partial<EmbeddingModel> = {}): EmbeddingModel {
+  return {
+    name: 'all-MiniLM-L6-v2',
+    role: 'embedder',
+    languages: ['en'],
+    license: 'apache-2.0',
+    size_mb: 91,
+    dimensions: 384,
+    pinned: false,
+    installed: false,
+    downloading: false,
+    ...overrides,
+  };
+}
+
+export function modelProgress(overrides: Partial<ModelProgress> & Pick<ModelProgress, 'name'>): ModelProgress {
+  return {
+    file: 'onnx/model.onnx',
+    file_index: 1,
+    files: 2,
+    done_bytes: 0,
+    total_bytes: 90_000_000,
+    finished: false,
+    ...overrides,
+  };
+}

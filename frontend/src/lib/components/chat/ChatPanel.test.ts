@@ -1,0 +1,192 @@
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as api from '../../api/fake.ts';
+import { emitAnswer, resetFakeApi, sampleAnswer, sampleCitation, sampleSource } from '../../api/fake.ts';
+import { Chat } from '../../state/chat.svelte.ts';
+import { locale } from '../../state/locale.svelte.ts';
+import { Viewer } from '../../state/viewer.svelte.ts';
+import ChatPanel from './ChatPanel.svelte';
+
+vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+
+beforeEach(() => {
+  resetFakeApi();
+  locale.set('en');
+});
+
+function setup(hasDocuments = true) {
+  const chat = new Chat();
+  const viewer = new Viewer();
+  render(ChatPanel, { chat, viewer, hasDocuments, preparing: false });
+  return { chat, viewer, user: userEvent.setup() };
+}
+
+async function ask(user: ReturnType<typeof userEvent.setup>, question: string) {
+  const box = screen.getByLabelText('Your question');
+  await user.click(box);
+  await user.keyboard(question);
+  await user.keyboard('{Enter}');
+}
+
+describe('ChatPanel', () => {
+  it('teaches adding a PDF first, and cannot ask without one', () => {
+    setup(false);
+    expect(screen.getByText('Add a PDF first')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Ask' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('asks on Enter, keeps Shift+Enter as a new line, and streams the answer with chips', async () => {
+    const { chat, user } = setup();
+    const box = screen.getByLabelText('Your question') as HTMLTextAreaElement;
+    await user.click(box);
+    await user.keyboard('What is{Shift>}{Enter}{/Shift}SAT?');
+    expect(box.value).toBe('What is\nSAT?');
+    await user.keyboard('{Enter}');
+    expect(api.ask).toHaveBeenCalledWith('What is\nSAT?', expect.objectContaining({ history: true, rerank: true }));
+    const id = chat.turns[0]?.id ?? '';
+
+    emitAnswer(id, { type: 'status', stage: 'retrieving' });
+    expect(await screen.findByText('Searching your documents…')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
+
+    emitAnswer(id, { type: 'sources', sources: [sampleSource()] });
+    emitAnswer(id, { type: 'delta', text: 'A formula is **satisfiable** [lecture_sat.pdf p.42].' });
+    chat.flush();
+    const pending = await screen.findByRole('button', { name: /Citation lecture_sat\.pdf p\.42\. Open page 42/ });
+    expect(pending.className).toContain('pending');
+
+    emitAnswer(id, { type: 'done', answer: sampleAnswer({ answer: 'A formula is **satisfiable** [lecture_sat.pdf p.42].' }) });
+    const chip = await screen.findByRole('button', { name: /Citation lecture_sat\.pdf p\.42, verified/ });
+    expect(chip.className).toBe('cite verified');
+    expect(chip.textContent).toBe('lecture_sat.pdf p.42');
+    expect(screen.getByText('satisfiable').tagName).toBe('STRONG');
+    expect(screen.getByText('Model used: Gemini 2.5 Flash (gemini)')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Ask' })).toBeTruthy();
+  });
+
+  it('opens the viewer at the cited page with the cited passage', async () => {
+    const { chat, viewer, user } = setup();
+    await ask(user, 'What is SAT?');
+    emitAnswer(chat.turns[0]?.id ?? '', { type: 'done', answer: sampleAnswer() });
+    await user.click(await screen.findByRole('button', { name: /Citation lecture_sat\.pdf p\.42/ }));
+    expect(viewer.target).toEqual({
+      doc_id: 'a3f1c9',
+      file: 'lecture_sat.pdf',
+      page: 42,
+      passage: sampleSource().text,
+    });
+  });
+
+  it('marks an unverified citation with an icon and says why', async () => {
+    const { chat, user } = setup();
+    await ask(user, 'q');
+    const text = 'Wrong [lecture_sat.pdf p.42].';
+    emitAnswer(chat.turns[0]?.id ?? '', {
+      type: 'done',
+      answer: sampleAnswer({
+        answer: text,
+        citations: [sampleCitation({ start: 6, end: 28, verified: false, reason: 'the claim is not on page 42' })],
+      }),
+    });
+    const chip = await screen.findByRole('button', {
+      name: 'Citation lecture_sat.pdf p.42, not verified: the claim is not on page 42. Open page 42 of lecture_sat.pdf',
+    });
+    expect(chip.className).toBe('cite unverified');
+    expect(chip.getAttribute('title')).toBe('Not verified: the claim is not on page 42');
+    expect(chip.querySelector('.cite-icon')).not.toBeNull();
+  });
+
+  it('renders a hostile answer inert, and opens http links only through the system browser', async () => {
+    const { chat, user } = setup();
+    await ask(user, 'q');
+    const hostile =
+      'Hi <script>window.pwned = 1</script><img src="http://evil.example/t.png" onerror="window.pwned = 2">\n\n' +
+      '![tracker](http://evil.example/pixel.png) [click](javascript:window.pwned=3) [docs](https://example.org/doc)';
+    emitAnswer(chat.turns[0]?.id ?? '', { type: 'done', answer: sampleAnswer({ answer: hostile, citations: [] }) });
+    const answer = await screen.findByRole('article', { name: 'Answer' });
+    expect(answer.querySelector('script, img, iframe, [onerror]')).toBeNull();
+    expect(within(answer).getByText('Image: tracker')).toBeTruthy();
+    expect(answer.querySelector('a[href^="javascript"]')).toBeNull();
+    expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
+
+    const link = within(answer).getByRole('link', { name: 'docs' });
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    link.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    expect(api.openExternal).toHaveBeenCalledWith('https://example.org/doc');
+  });
+
+  it('labels extractive answers, notices and stopped answers', async () => {
+    const { chat, user } = setup();
+    await ask(user, 'q');
+    const id = chat.turns[0]?.id ?? '';
+    emitAnswer(id, { type: 'notice', notice: { kind: 'fallback', model: 'gemini-2.5-flash', reason: 'rate limited', message: '' } });
+    emitAnswer(id, {
+      type: 'done',
+      answer: sampleAnswer({ kind: 'extractive', model_used: '', model_name: '', notices: null }),
+    });
+    expect(await screen.findByText(/Passages only: no language model answered/)).toBeTruthy();
+    expect(screen.getByText('gemini-2.5-flash could not answer (rate limited); the next model was asked.')).toBeTruthy();
+    expect(screen.queryByText(/Model used/)).toBeNull();
+
+    await ask(user, 'again');
+    const id2 = chat.turns[1]?.id ?? '';
+    emitAnswer(id2, { type: 'delta', text: 'half' });
+    await user.keyboard('{Escape}');
+    expect(api.cancelAsk).toHaveBeenCalledWith(id2);
+    emitAnswer(id2, { type: 'done', answer: sampleAnswer({ answer: 'half', cancelled: true, partial: true, citations: [] }) });
+    expect(await screen.findByText('Stopped: this answer is incomplete.')).toBeTruthy();
+  });
+
+  it('shows an error on the answer it concerns', async () => {
+    const { chat, user } = setup();
+    await ask(user, 'q');
+    emitAnswer(chat.turns[0]?.id ?? '', { type: 'error', error: 'every model failed: no API key', answer: null });
+    expect((await screen.findByRole('alert')).textContent).toBe('No answer: every model failed: no API key');
+  });
+
+  it('lists the sources with their scores, collapsed, and opens one', async () => {
+    const { chat, viewer, user } = setup();
+    await ask(user, 'q');
+    const sources = [
+      sampleSource(),
+      sampleSource({ index: 2, chunk_id: 'c2', page: 7, label: '[lecture_sat.pdf p.7]', found_by: 'bm25', page_type: 'scanned', score: 3.14159, rerank_score: 0.912, text: 'Page seven.' }),
+    ];
+    emitAnswer(chat.turns[0]?.id ?? '', { type: 'done', answer: sampleAnswer({ sources }) });
+    const toggle = await screen.findByRole('button', { name: /2 sources/ });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByText('Page seven.')).toBeNull();
+    await user.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const second = screen.getByRole('button', { name: 'Open [lecture_sat.pdf p.7] in the viewer' });
+    expect(second.textContent).toContain('scanned page (OCR)');
+    expect(second.textContent).toContain('found by keywords');
+    expect(second.textContent).toContain('score 3.14');
+    expect(second.textContent).toContain('rerank 0.912');
+    const first = screen.getByRole('button', { name: 'Open [lecture_sat.pdf p.42] in the viewer' });
+    expect(first.textContent).not.toContain('rerank');
+    await user.click(second);
+    expect(viewer.target).toMatchObject({ page: 7, passage: 'Page seven.' });
+  });
+
+  it('exports and starts a new conversation', async () => {
+    const { chat, user } = setup();
+    await ask(user, 'q');
+    emitAnswer(chat.turns[0]?.id ?? '', { type: 'done', answer: sampleAnswer() });
+    api.exportConversation.mockResolvedValueOnce('/tmp/vika.md');
+    await user.click(await screen.findByRole('button', { name: 'Export Markdown' }));
+    expect(api.exportConversation).toHaveBeenCalledWith('md');
+    expect(await screen.findByText('Saved to /tmp/vika.md')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'New conversation' }));
+    expect(api.clearConversation).toHaveBeenCalled();
+    expect(await screen.findByText('Ask a question about your PDFs')).toBeTruthy();
+  });
+
+  it('speaks French', async () => {
+    locale.set('fr');
+    setup();
+    expect(screen.getByText('Posez une question sur vos PDF')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Demander' })).toBeTruthy();
+  });
+});

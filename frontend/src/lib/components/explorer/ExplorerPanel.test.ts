@@ -1,0 +1,128 @@
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as api from '../../api/fake.ts';
+import {
+  resetAdminFake,
+  sampleChunk,
+  sampleDocument,
+  samplePage,
+  sampleScoredHit,
+  sampleSearchResult,
+  sampleStats,
+} from '../../api/fake.ts';
+import type { Document } from '../../api/types.ts';
+import { Explorer } from '../../state/explorer.svelte.ts';
+import { locale } from '../../state/locale.svelte.ts';
+import ExplorerPanel from './ExplorerPanel.svelte';
+
+vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+
+function setup(documents: Document[] = [sampleDocument()]) {
+  const onOpenPage = vi.fn<(docID: string, page: number, text: string) => void>();
+  const explorer = new Explorer();
+  render(ExplorerPanel, { documents, onOpenPage, explorer });
+  return { onOpenPage, explorer };
+}
+
+beforeEach(() => {
+  resetAdminFake();
+  locale.set('en');
+  api.pages.mockResolvedValue([
+    samplePage({ page: 1, text: 'Lecture 3.   Satisfiability.\n\nA formula…' }),
+    samplePage({ page: 2, type: 'scanned', lang: 'fr', ocr_confidence: 0.873, text: 'Exercice scanné' }),
+  ]);
+  api.chunks.mockResolvedValue([
+    sampleChunk({ chunk_id: 'c1', page: 1, section_title: 'Satisfiability', text: 'A formula is satisfiable…' }),
+    sampleChunk({ chunk_id: 'c2', page: 5, pages: [4, 5, 6], kind: 'references', section_title: '', text: '[1] Cook, 1971.' }),
+  ]);
+});
+
+describe('ExplorerPanel', () => {
+  it('says what to do when there is no document', () => {
+    setup([]);
+    expect(screen.getByText('Nothing to explore yet')).toBeTruthy();
+    expect(api.pages).not.toHaveBeenCalled();
+  });
+
+  it('opens the first document and lists its pages with type, language and OCR confidence', async () => {
+    const { onOpenPage } = setup();
+    expect(await screen.findByText('Lecture 3. Satisfiability. A formula…')).toBeTruthy();
+    expect(api.pages).toHaveBeenCalledWith('a3f1c9');
+    const scanned = screen.getByText('Exercice scanné').closest('button') as HTMLElement;
+    expect(within(scanned).getByText('p. 2')).toBeTruthy();
+    expect(within(scanned).getByText('scanned')).toBeTruthy();
+    expect(within(scanned).getByText('fr')).toBeTruthy();
+    expect(within(scanned).getByText('OCR 87%')).toBeTruthy();
+
+    await userEvent.click(scanned);
+    expect(onOpenPage).toHaveBeenCalledWith('a3f1c9', 2, '');
+  });
+
+  it('lists passages with kind, pages and section, and opens one highlighted', async () => {
+    const { onOpenPage } = setup();
+    await userEvent.click(await screen.findByRole('button', { name: '2 passages' }));
+    const refs = screen.getByText('[1] Cook, 1971.').closest('button') as HTMLElement;
+    expect(within(refs).getByText('pp. 4–6')).toBeTruthy();
+    expect(within(refs).getByText('references')).toBeTruthy();
+    expect(screen.getByText('Satisfiability')).toBeTruthy();
+
+    await userEvent.click(screen.getByText('A formula is satisfiable…'));
+    expect(onOpenPage).toHaveBeenCalledWith('a3f1c9', 1, 'A formula is satisfiable…');
+  });
+
+  it('switches documents', async () => {
+    setup([sampleDocument(), sampleDocument({ doc_id: 'b7', label: 'paper.pdf' })]);
+    await screen.findByText('Exercice scanné');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Document' }), 'b7');
+    expect(api.pages).toHaveBeenLastCalledWith('b7');
+  });
+
+  it('looks passages up without an LLM and shows every score and the stats', async () => {
+    api.searchWith.mockResolvedValue(
+      sampleSearchResult({
+        hits: [
+          sampleScoredHit({ score: 1.234, dense_score: 0.512, lexical_score: 7.25, rerank_score: 3.5 }),
+          sampleScoredHit({ chunk_id: 'x', label: '[paper.pdf p.3]', found_by: 'bm25', dense_score: null, rerank_score: null, page: 3, doc_id: 'b7', text: 'Second.' }),
+        ],
+        stats: sampleStats({
+          mode: 'bm25',
+          latency_ns: 3_400_000,
+          candidates: 212,
+          dense_candidates: 0,
+          lexical_candidates: 212,
+          reranker: 'ms-marco-MiniLM-L-6-v2',
+          reranked: 2,
+        }),
+      }),
+    );
+    const { onOpenPage } = setup();
+    await userEvent.selectOptions(screen.getByLabelText('Search mode'), 'bm25');
+    await userEvent.type(screen.getByLabelText('Look up passages (no AI model)'), 'satisfiable{Enter}');
+    expect(api.searchWith).toHaveBeenCalledWith('satisfiable', 'bm25', 10);
+
+    expect(
+      (await screen.findByText(/^2 passages · Keywords \(BM25\) · 3\.4 ms · 212 candidates \(meaning 0, keywords 212\)/))
+        .textContent,
+    ).toMatch(/· 2 reordered by ms-marco-MiniLM-L-6-v2\s*$/);
+    const first = screen.getByText('[lecture_sat.pdf p.42]').closest('button') as HTMLElement;
+    expect(first.textContent).toMatch(/score\s*1\.23/);
+    expect(first.textContent).toMatch(/meaning\s*0\.512/);
+    expect(first.textContent).toMatch(/BM25\s*7\.25/);
+    expect(first.textContent).toMatch(/rerank\s*3\.5/);
+    expect(within(first).getByText('keywords + meaning')).toBeTruthy();
+
+    const second = screen.getByText('[paper.pdf p.3]').closest('button') as HTMLElement;
+    expect(second.textContent).not.toMatch(/rerank/);
+    expect(second.textContent).not.toMatch(/meaning/);
+    await userEvent.click(second);
+    expect(onOpenPage).toHaveBeenCalledWith('b7', 3, 'Second.');
+  });
+
+  it('shows a lookup error on the lookup', async () => {
+    api.searchWith.mockRejectedValue(new Error('dense retrieval unavailable: no embedding model'));
+    setup();
+    await userEvent.type(screen.getByLabelText('Look up passages (no AI model)'), 'x{Enter}');
+    expect((await screen.findByRole('alert')).textContent).toBe('dense retrieval unavailable: no embedding model');
+  });
+});

@@ -1,0 +1,175 @@
+import { render, screen, within } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as api from '../../api/fake.ts';
+import {
+  defaultSettings,
+  emitModelProgress,
+  modelProgress,
+  resetAdminFake,
+  sampleEmbeddingModel,
+  sampleKeyStatus,
+  sampleModel,
+} from '../../api/fake.ts';
+import { locale } from '../../state/locale.svelte.ts';
+import { ModelManager } from '../../state/modelmanager.svelte.ts';
+import { SettingsState } from '../../state/settings.svelte.ts';
+import SettingsPanel from './SettingsPanel.svelte';
+
+vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+
+const KEY = 'gsk_live_9f8e7d6c5b4a39281706';
+
+function setup() {
+  const settings = new SettingsState();
+  const models = new ModelManager();
+  const view = render(SettingsPanel, { settings, models });
+  return { settings, models, ...view };
+}
+
+beforeEach(() => {
+  resetAdminFake();
+  locale.set('en');
+  api.keyStatus.mockResolvedValue([
+    sampleKeyStatus({ provider: 'groq', configured: false, source: '' }),
+    sampleKeyStatus({ provider: 'gemini', configured: true, source: 'keyring', env_var: 'GEMINI_API_KEY' }),
+    sampleKeyStatus({ provider: 'mistral', configured: true, source: 'env', env_var: 'MISTRAL_API_KEY' }),
+  ]);
+});
+
+describe('SettingsPanel keys', () => {
+  it('shows only whether each key is configured, and where from', async () => {
+    setup();
+    expect(await screen.findByText('Not configured')).toBeTruthy();
+    expect(screen.getByText('Configured (system keyring)')).toBeTruthy();
+    expect(screen.getByText('Configured (environment variable MISTRAL_API_KEY)')).toBeTruthy();
+    expect(screen.getByLabelText('Groq')).toHaveProperty('type', 'password');
+    // A key from the environment cannot be removed here.
+    expect(screen.getAllByRole('button', { name: 'Remove' })).toHaveLength(1);
+  });
+
+  it('saves a key, then empties the input so the key is nowhere in the page or the state', async () => {
+    const { settings, container } = setup();
+    const input = (await screen.findByLabelText('Groq')) as HTMLInputElement;
+    api.keyStatus.mockResolvedValue([sampleKeyStatus({ provider: 'groq', configured: true, source: 'keyring' })]);
+
+    await userEvent.type(input, KEY);
+    const row = input.closest('li') as HTMLElement;
+    await userEvent.click(within(row).getByRole('button', { name: 'Save' }));
+
+    expect(api.setKey).toHaveBeenCalledWith('groq', KEY);
+    expect(await within(row).findByText('Configured (system keyring)')).toBeTruthy();
+    expect(input.value).toBe('');
+    expect(container.innerHTML).not.toContain(KEY);
+    expect(JSON.stringify([settings.values, settings.keys, settings.keyErrors, settings.models])).not.toContain(KEY);
+  });
+
+  it('keeps the typed key and shows the error on its provider when saving fails', async () => {
+    setup();
+    const input = (await screen.findByLabelText('Groq')) as HTMLInputElement;
+    api.setKey.mockRejectedValueOnce(new Error('the system keyring is not available'));
+    await userEvent.type(input, `${KEY}{Enter}`);
+    const row = input.closest('li') as HTMLElement;
+    expect((await within(row).findByRole('alert')).textContent).toBe('the system keyring is not available');
+    expect(input.value).toBe(KEY);
+  });
+
+  it('removes a key from the keyring', async () => {
+    setup();
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove' }));
+    expect(api.clearKey).toHaveBeenCalledWith('gemini');
+  });
+});
+
+describe('SettingsPanel answers', () => {
+  it('lists unavailable models disabled, with their reason', async () => {
+    api.settings.mockResolvedValue(defaultSettings({ routing: 'manual' }));
+    api.models.mockResolvedValue([
+      sampleModel(),
+      sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', available: false, reason: 'no API key' }),
+    ]);
+    setup();
+    const select = (await screen.findByLabelText('Model used for answers')) as HTMLSelectElement;
+    const llama = within(select).getByRole('option', { name: 'Llama 3.1 8B' }) as HTMLOptionElement;
+    const gemini = within(select).getByRole('option', { name: 'Gemini 2.5 Flash — no API key' }) as HTMLOptionElement;
+    expect(llama.disabled).toBe(false);
+    expect(gemini.disabled).toBe(true);
+
+    await userEvent.selectOptions(select, 'groq/llama-3.1-8b-instant');
+    expect(api.setSettings).toHaveBeenLastCalledWith(
+      defaultSettings({ routing: 'manual', provider: 'groq', model: 'llama-3.1-8b-instant' }),
+    );
+  });
+
+  it('hides the picker with automatic routing and saves the choice', async () => {
+    setup();
+    await screen.findByText('Not configured');
+    expect(screen.queryByLabelText('Model used for answers')).toBeNull();
+    await userEvent.click(screen.getByRole('radio', { name: /Choose a model/ }));
+    expect(api.setSettings).toHaveBeenLastCalledWith(defaultSettings({ routing: 'manual' }));
+    expect(screen.getByLabelText('Model used for answers')).toBeTruthy();
+  });
+
+  it('saves retrieval mode, passages and toggles', async () => {
+    const { settings } = setup();
+    await screen.findByText('Not configured');
+    await userEvent.click(screen.getByRole('radio', { name: /Keywords \(BM25\)/ }));
+    await userEvent.click(screen.getByRole('checkbox', { name: /Hypothetical answer/ }));
+    const k = screen.getByLabelText('Passages given to the model');
+    await userEvent.clear(k);
+    await userEvent.type(k, '12');
+    await userEvent.tab();
+    expect(settings.values).toMatchObject({ mode: 'bm25', hyde: true, k: 12 });
+    expect(api.setSettings).toHaveBeenLastCalledWith(defaultSettings({ mode: 'bm25', hyde: true, k: 12 }));
+
+    await userEvent.clear(k);
+    await userEvent.type(k, '99');
+    await userEvent.tab();
+    expect(screen.getByText('Enter a whole number from 1 to 30.')).toBeTruthy();
+    expect(settings.values.k).toBe(12);
+  });
+
+  it('switches the interface language', async () => {
+    setup();
+    await userEvent.click(await screen.findByRole('radio', { name: 'Français' }));
+    expect(locale.lang).toBe('fr');
+    expect(await screen.findByText('Réglages')).toBeTruthy();
+    expect(api.setSettings).toHaveBeenLastCalledWith(defaultSettings({ locale: 'fr' }));
+  });
+});
+
+describe('SettingsPanel model manager', () => {
+  it('downloads a model with a progress bar, then shows it installed', async () => {
+    api.embeddingModels.mockResolvedValue([
+      sampleEmbeddingModel(),
+      sampleEmbeddingModel({ name: 'ms-marco-MiniLM-L-6-v2', role: 'reranker', installed: true, pinned: true }),
+    ]);
+    setup();
+    expect(await screen.findByText(/checksum recorded at first download/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Download all-MiniLM-L6-v2' }));
+    expect(api.downloadModel).toHaveBeenCalledWith('all-MiniLM-L6-v2');
+    expect(await screen.findByText('Starting…')).toBeTruthy();
+
+    emitModelProgress(modelProgress({ name: 'all-MiniLM-L6-v2', done_bytes: 45_500_000, total_bytes: 91_000_000 }));
+    const bar = await screen.findByRole('progressbar', { name: 'Downloading all-MiniLM-L6-v2' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('45500000');
+    expect(screen.getByText('File 1 of 2: 45.5 MB of 91 MB')).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel downloading all-MiniLM-L6-v2' }));
+    expect(api.cancelModelDownload).toHaveBeenCalledWith('all-MiniLM-L6-v2');
+
+    emitModelProgress(modelProgress({ name: 'all-MiniLM-L6-v2', finished: true }));
+    await vi.waitFor(() => expect(screen.getAllByText('Installed')).toHaveLength(2));
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('shows a failed download on the model it concerns', async () => {
+    api.embeddingModels.mockResolvedValue([sampleEmbeddingModel()]);
+    setup();
+    await userEvent.click(await screen.findByRole('button', { name: 'Download all-MiniLM-L6-v2' }));
+    emitModelProgress(modelProgress({ name: 'all-MiniLM-L6-v2', finished: true, error: 'offline: no route to huggingface.co' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent?.trim()).toBe('Download failed: offline: no route to huggingface.co');
+    expect(alert.closest('li')?.textContent).toContain('all-MiniLM-L6-v2');
+  });
+});

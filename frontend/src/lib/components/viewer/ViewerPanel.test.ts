@@ -1,0 +1,147 @@
+// The viewer with pdf.js replaced by a fake (jsdom has no canvas): the test
+// checks what the viewer asks pdf.js for and what it shows back.
+
+import { render, screen, waitFor } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetFakeApi } from '../../api/fake.ts';
+import * as pdf from '../../pdf/pdfjs.ts';
+import { locale } from '../../state/locale.svelte.ts';
+import { Viewer } from '../../state/viewer.svelte.ts';
+import ViewerPanel from './ViewerPanel.svelte';
+
+vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+vi.mock('../../pdf/pdfjs.ts', () => ({
+  openDocument: vi.fn(),
+  drawPage: vi.fn(),
+  isSuperseded: (err: unknown) => (err as { name?: string })?.name === 'RenderingCancelledException',
+}));
+
+const PAGES: Record<number, string[]> = {
+  1: ['Lecture 3'],
+  2: ['Intro. A formula is satis-', 'fiable if some assignment', 'makes it true.'],
+  3: ['References'],
+};
+
+function fakeDocument(numPages = 3) {
+  return {
+    numPages,
+    getPage: vi.fn(async (n: number) => ({ n })),
+    destroy: vi.fn(async () => {}),
+  } as unknown as Awaited<ReturnType<typeof pdf.openDocument>>;
+}
+
+/** drawPage: fills the text layer with one span per item, like pdf.js. */
+function fakeDraw() {
+  vi.mocked(pdf.drawPage).mockImplementation(async (page, _canvas, layer, zoom) => {
+    const items = PAGES[(page as unknown as { n: number }).n] ?? [];
+    const divs = items.map((s) => {
+      const span = document.createElement('span');
+      span.textContent = s;
+      return span;
+    });
+    layer.replaceChildren(...divs);
+    return { scale: zoom === 'fit' ? 0.9 : zoom, divs, items };
+  });
+}
+
+beforeEach(() => {
+  resetFakeApi();
+  locale.set('en');
+  // jsdom lays nothing out and has no ResizeObserver: give the pane a width
+  // and report it once observed, so "fit" can draw.
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(600);
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      constructor(private readonly fn: ResizeObserverCallback) {}
+      observe(target: Element) {
+        queueMicrotask(() =>
+          this.fn([{ target, contentRect: target.getBoundingClientRect() } as ResizeObserverEntry], this as never),
+        );
+      }
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+});
+
+function setup() {
+  const viewer = new Viewer();
+  render(ViewerPanel, { viewer });
+  return { viewer, user: userEvent.setup() };
+}
+
+describe('ViewerPanel', () => {
+  it('shows the cited page with the passage highlighted', async () => {
+    vi.mocked(pdf.openDocument).mockResolvedValue(fakeDocument());
+    fakeDraw();
+    const { viewer } = setup();
+    viewer.open({ doc_id: 'a3f1c9', file: 'lecture_sat.pdf', page: 2, passage: 'A formula is satisfiable if some assignment makes it true.' });
+
+    expect(await screen.findByText('The cited passage is highlighted.')).toBeTruthy();
+    expect(pdf.openDocument).toHaveBeenCalledWith('/docs/a3f1c9');
+    expect(vi.mocked(pdf.drawPage).mock.calls.at(-1)?.[3]).toBe('fit');
+    const marks = [...document.querySelectorAll('mark.passage')].map((m) => m.textContent);
+    expect(marks).toEqual(['A formula is satis-', 'fiable if some assignment', 'makes it true']);
+    expect(screen.getByRole('heading', { name: 'lecture_sat.pdf' })).toBeTruthy();
+    expect(screen.getByText('of 3')).toBeTruthy();
+    expect((screen.getByLabelText('Page number') as HTMLInputElement).value).toBe('2');
+    expect(screen.getByText('90 %')).toBeTruthy();
+  });
+
+  it('says so when the passage is not in the page’s text', async () => {
+    vi.mocked(pdf.openDocument).mockResolvedValue(fakeDocument());
+    fakeDraw();
+    const { viewer } = setup();
+    viewer.open({ doc_id: 'd', file: 'scan.pdf', page: 1, passage: 'Residual networks ease the training of deep networks.' });
+    expect(await screen.findByText(/could not be located in this page’s text/)).toBeTruthy();
+  });
+
+  it('moves between pages, jumps to a typed page, and zooms', async () => {
+    vi.mocked(pdf.openDocument).mockResolvedValue(fakeDocument());
+    fakeDraw();
+    const { viewer, user } = setup();
+    viewer.open({ doc_id: 'd', file: 'a.pdf', page: 2, passage: '' });
+    await screen.findByText('of 3');
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(viewer.page).toBe(3));
+    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
+    await waitFor(() => expect(document.querySelector('.textLayer')?.textContent).toBe('References'));
+
+    const input = screen.getByLabelText('Page number');
+    await user.clear(input);
+    await user.type(input, '1{Enter}');
+    await waitFor(() => expect(document.querySelector('.textLayer')?.textContent).toBe('Lecture 3'));
+
+    await user.click(screen.getByRole('button', { name: 'Zoom in' }));
+    await waitFor(() => expect(vi.mocked(pdf.drawPage).mock.calls.at(-1)?.[3]).toBe(1));
+    await user.click(screen.getByRole('button', { name: 'Fit to width' }));
+    await waitFor(() => expect(vi.mocked(pdf.drawPage).mock.calls.at(-1)?.[3]).toBe('fit'));
+  });
+
+  it('shows a readable error when the PDF cannot be opened', async () => {
+    vi.mocked(pdf.openDocument).mockRejectedValue(new Error('Unexpected server response (404)'));
+    const { viewer } = setup();
+    viewer.open({ doc_id: 'gone', file: 'gone.pdf', page: 1, passage: '' });
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This PDF could not be opened: Unexpected server response (404)',
+    );
+  });
+
+  it('closes on Esc and with the back button', async () => {
+    vi.mocked(pdf.openDocument).mockResolvedValue(fakeDocument());
+    fakeDraw();
+    const { viewer, user } = setup();
+    viewer.open({ doc_id: 'd', file: 'a.pdf', page: 1, passage: '' });
+    await screen.findByText('of 3');
+    await user.keyboard('{Escape}');
+    expect(viewer.isOpen).toBe(false);
+    expect(screen.queryByRole('heading', { name: 'a.pdf' })).toBeNull();
+
+    viewer.open({ doc_id: 'd', file: 'a.pdf', page: 1, passage: '' });
+    await user.click(await screen.findByRole('button', { name: 'Back to the answer (Esc)' }));
+    expect(viewer.isOpen).toBe(false);
+  });
+});

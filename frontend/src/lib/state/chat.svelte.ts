@@ -1,0 +1,292 @@
+// The conversation: questions, the answers streaming in from "answer:<id>"
+// events, and the conversation-wide actions (new conversation, export).
+//
+// Deltas are buffered and applied at most every FLUSH_MS, so a fast stream
+// re-renders the answer's Markdown a few times a second, not per event; any
+// other event flushes first, so the order of text and notices is kept.
+
+import * as api from '../api/index.ts';
+import type { Answer, AnswerEvent, AnswerStage, AskOptions, Notice, Source } from '../api/types.ts';
+import { handleError } from '../errors.ts';
+import { t } from './locale.svelte.ts';
+
+/** How long deltas wait before they are shown, at most (ms). */
+export const FLUSH_MS = 60;
+
+export type TurnStatus = 'asking' | 'streaming' | 'done' | 'cancelled' | 'error';
+
+export interface Turn {
+  /** Local key, stable for the view. */
+  key: number;
+  /** Ask id from the backend; null until Ask returned (or for past turns). */
+  id: string | null;
+  question: string;
+  /** The answer's Markdown so far. */
+  text: string;
+  stage: AnswerStage | null;
+  sources: Source[];
+  notices: Notice[];
+  /** The backend's final record, once done (or with an error, when it has one). */
+  answer: Answer | null;
+  status: TurnStatus;
+  error: string | null;
+  /** The user asked to stop; waiting for the backend. */
+  cancelling: boolean;
+}
+
+export type ExportFormat = 'html' | 'md';
+
+/** What a question is asked with when no settings say otherwise (the backend's defaults). */
+export const DEFAULT_ASK_OPTIONS: AskOptions = {
+  provider: '',
+  model: '',
+  mode: '',
+  k: 0,
+  history: true,
+  hyde: false,
+  multi_query: false,
+  rerank: true,
+};
+
+export interface ChatHooks {
+  options?: () => AskOptions;
+  onAnswered?: () => void;
+}
+
+export class Chat {
+  turns = $state<Turn[]>([]);
+  draft = $state('');
+  /** Conversation-wide error (loading, clearing, exporting), dismissable. */
+  error = $state<string | null>(null);
+  exporting = $state<ExportFormat | null>(null);
+  /** Where the last export was saved. */
+  exported = $state<string | null>(null);
+
+  readonly active = $derived(this.turns.find((t) => t.status === 'asking' || t.status === 'streaming') ?? null);
+  readonly busy = $derived(this.active !== null);
+  readonly canAsk = $derived(!this.busy && this.draft.trim() !== '');
+
+  readonly #options: () => AskOptions;
+  readonly #onAnswered: () => void;
+  readonly #listeners = new Map<number, () => void>();
+  readonly #buffer = new Map<number, string>();
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #nextKey = 0;
+
+  /**
+   * options: the per-question options (from the settings). onAnswered: called when an answer ends (done or
+   * error), e.g. to refresh the metrics.
+   */
+  constructor({ options = () => DEFAULT_ASK_OPTIONS, onAnswered = () => {} }: ChatHooks = {}) {
+    this.#options = options;
+    this.#onAnswered = onAnswered;
+  }
+
+  /** Loads the session's finished turns (after a reload of the page). */
+  async load(): Promise<void> {
+    try {
+      const answers = await api.conversation();
+      if (this.turns.length > 0) return;
+      this.turns = answers.map((a) => this.#pastTurn(a));
+    } catch (err) {
+      this.#report(err);
+    }
+  }
+
+  /** Asks the draft; does nothing while another answer runs. */
+  async ask(): Promise<void> {
+    const question = this.draft.trim();
+    if (question === '' || this.busy) return;
+    const key = ++this.#nextKey;
+    this.turns.push(this.#newTurn(key, question));
+    this.draft = '';
+    this.error = null;
+    let id: string;
+    try {
+      id = await api.ask(question, this.#options());
+    } catch (err) {
+      const turn = this.#turn(key);
+      if (!turn) return;
+      const message = handleError(err, t('error.generic'));
+      if (message === null || turn.cancelling) {
+        turn.status = 'cancelled';
+      } else {
+        Object.assign(turn, { status: 'error', error: message });
+        if (this.draft === '') this.draft = question; // ready to try again
+      }
+      return;
+    }
+    const turn = this.#turn(key);
+    if (!turn) return;
+    turn.id = id;
+    if (turn.status === 'asking') turn.status = 'streaming';
+    this.#listeners.set(
+      key,
+      api.onAnswer(id, (event) => this.apply(key, event)),
+    );
+    if (turn.cancelling) await this.#cancel(turn);
+  }
+
+  /** Applies one event of the answer of turn key. */
+  apply(key: number, event: AnswerEvent): void {
+    const turn = this.#turn(key);
+    if (!turn || turn.status === 'done' || turn.status === 'error' || turn.status === 'cancelled') return;
+    if (event.type === 'delta') {
+      this.#buffer.set(key, (this.#buffer.get(key) ?? '') + event.text);
+      this.#timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+      return;
+    }
+    this.flush();
+    switch (event.type) {
+      case 'status':
+        turn.stage = event.stage;
+        return;
+      case 'sources':
+        turn.sources = event.sources ?? [];
+        return;
+      case 'notice':
+        turn.notices.push(event.notice);
+        return;
+      case 'done':
+        this.#settle(turn, event.answer);
+        turn.status = event.answer.cancelled ? 'cancelled' : 'done';
+        this.#finish(key);
+        return;
+      case 'error':
+        if (event.answer) this.#settle(turn, event.answer);
+        turn.error = event.error.trim() || t('error.generic');
+        turn.status = 'error';
+        this.#finish(key);
+        return;
+    }
+  }
+
+  /** Shows the buffered deltas now. */
+  flush(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    for (const [key, text] of this.#buffer) {
+      const turn = this.#turn(key);
+      if (turn) turn.text += text;
+    }
+    this.#buffer.clear();
+  }
+
+  /** Stops the running answer; what arrived stays. */
+  async cancel(): Promise<void> {
+    const turn = this.active;
+    if (!turn || turn.cancelling) return;
+    turn.cancelling = true;
+    if (turn.id !== null) await this.#cancel(turn);
+  }
+
+  /** Forgets the conversation, here and in the backend (a new conversation). */
+  async clear(): Promise<void> {
+    try {
+      if (this.active) await this.cancel();
+      await api.clearConversation();
+      this.stop();
+      this.turns = [];
+      this.exported = null;
+      this.error = null;
+    } catch (err) {
+      this.#report(err);
+    }
+  }
+
+  /** Saves the conversation through the native dialog. */
+  async export(format: ExportFormat): Promise<void> {
+    if (this.exporting) return;
+    this.exporting = format;
+    this.exported = null;
+    try {
+      const path = await api.exportConversation(format);
+      this.exported = path === '' ? null : path;
+    } catch (err) {
+      this.#report(err);
+    } finally {
+      this.exporting = null;
+    }
+  }
+
+  /** Opens a link of an answer in the system browser (http(s) only). */
+  openLink(url: string): void {
+    api.openExternal(url);
+  }
+
+  dismissError(): void {
+    this.error = null;
+  }
+
+  /** Unsubscribes from every answer (the view is going away). */
+  stop(): void {
+    this.flush();
+    for (const off of this.#listeners.values()) off();
+    this.#listeners.clear();
+  }
+
+  async #cancel(turn: Turn): Promise<void> {
+    const key = turn.key;
+    try {
+      const running = await api.cancelAsk(turn.id ?? '');
+      const now = this.#turn(key);
+      // Already over, and its last event was missed: keep what arrived.
+      if (!running && now && (now.status === 'asking' || now.status === 'streaming')) {
+        this.flush();
+        now.status = 'cancelled';
+        this.#finish(key);
+      }
+    } catch (err) {
+      const now = this.#turn(key);
+      if (now) now.cancelling = false;
+      this.#report(err);
+    }
+  }
+
+  #settle(turn: Turn, answer: Answer): void {
+    turn.answer = answer;
+    if (answer.answer !== '' || turn.text === '') turn.text = answer.answer;
+    if (answer.sources) turn.sources = answer.sources;
+    if (answer.notices) turn.notices = answer.notices;
+    turn.stage = null;
+    turn.cancelling = false;
+  }
+
+  #finish(key: number): void {
+    this.#listeners.get(key)?.();
+    this.#listeners.delete(key);
+    this.#onAnswered();
+  }
+
+  #turn(key: number): Turn | undefined {
+    return this.turns.find((t) => t.key === key);
+  }
+
+  #newTurn(key: number, question: string): Turn {
+    return {
+      key,
+      id: null,
+      question,
+      text: '',
+      stage: null,
+      sources: [],
+      notices: [],
+      answer: null,
+      status: 'asking',
+      error: null,
+      cancelling: false,
+    };
+  }
+
+  #pastTurn(answer: Answer): Turn {
+    const turn = this.#newTurn(++this.#nextKey, answer.question);
+    this.#settle(turn, answer);
+    turn.status = answer.cancelled ? 'cancelled' : 'done';
+    return turn;
+  }
+
+  #report(err: unknown): void {
+    const message = handleError(err, t('error.generic'));
+    if (message !== null) this.error = message;
+  }
+}

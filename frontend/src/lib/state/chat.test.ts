@@ -1,0 +1,224 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as api from '../api/fake.ts';
+import { answerListeners, emitAnswer, resetFakeApi, sampleAnswer, sampleSource } from '../api/fake.ts';
+import { Chat, DEFAULT_ASK_OPTIONS, FLUSH_MS } from './chat.svelte.ts';
+import { locale } from './locale.svelte.ts';
+
+vi.mock('../api/index.ts', () => import('../api/fake.ts'));
+
+beforeEach(() => {
+  resetFakeApi();
+  locale.set('en');
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+async function asked(chat: Chat, question = 'What is SAT?'): Promise<string> {
+  chat.draft = question;
+  await chat.ask();
+  return chat.turns.at(-1)?.id ?? '';
+}
+
+describe('Chat asking', () => {
+  it('asks with the settings’ options, then follows the answer’s events', async () => {
+    const onAnswered = vi.fn();
+    const options = { ...DEFAULT_ASK_OPTIONS, mode: 'bm25' as const, k: 5 };
+    const chat = new Chat({ options: () => options, onAnswered });
+    const id = await asked(chat, '  What is SAT?  ');
+    expect(api.ask).toHaveBeenCalledWith('What is SAT?', options);
+    expect(id).toBe('ask-1');
+    expect(chat.draft).toBe('');
+    expect(chat.busy).toBe(true);
+    expect(chat.turns[0]).toMatchObject({ question: 'What is SAT?', status: 'streaming', text: '' });
+
+    emitAnswer(id, { type: 'status', stage: 'retrieving' });
+    expect(chat.turns[0]?.stage).toBe('retrieving');
+    emitAnswer(id, { type: 'sources', sources: [sampleSource()] });
+    expect(chat.turns[0]?.sources).toEqual([sampleSource()]);
+    emitAnswer(id, { type: 'delta', text: 'A formula ' });
+    emitAnswer(id, { type: 'notice', notice: { kind: 'fallback', model: 'gemini-2.5-flash', reason: 'rate limited', message: 'm' } });
+    // The notice flushed the text before it: order is kept.
+    expect(chat.turns[0]?.text).toBe('A formula ');
+    expect(chat.turns[0]?.notices).toHaveLength(1);
+
+    const answer = sampleAnswer();
+    emitAnswer(id, { type: 'done', answer });
+    expect(chat.turns[0]).toMatchObject({ status: 'done', text: answer.answer, answer, stage: null });
+    expect(chat.busy).toBe(false);
+    expect(onAnswered).toHaveBeenCalledTimes(1);
+    expect(answerListeners(id)).toBe(0);
+
+    // Stale events change nothing.
+    emitAnswer(id, { type: 'delta', text: 'late' });
+    chat.flush();
+    expect(chat.turns[0]?.text).toBe(answer.answer);
+  });
+
+  it('batches deltas and shows them at most every FLUSH_MS', async () => {
+    vi.useFakeTimers();
+    const chat = new Chat();
+    const id = await asked(chat);
+    for (const piece of ['A ', 'formula ', 'is ', 'satisfiable']) emitAnswer(id, { type: 'delta', text: piece });
+    expect(chat.turns[0]?.text).toBe('');
+    vi.advanceTimersByTime(FLUSH_MS - 1);
+    expect(chat.turns[0]?.text).toBe('');
+    vi.advanceTimersByTime(1);
+    expect(chat.turns[0]?.text).toBe('A formula is satisfiable');
+    emitAnswer(id, { type: 'delta', text: '.' });
+    vi.advanceTimersByTime(FLUSH_MS);
+    expect(chat.turns[0]?.text).toBe('A formula is satisfiable.');
+  });
+
+  it('keeps streamed text when done carries none, and previous turns stay', async () => {
+    const chat = new Chat();
+    const first = await asked(chat, 'one');
+    emitAnswer(first, { type: 'delta', text: 'first answer' });
+    emitAnswer(first, { type: 'done', answer: sampleAnswer({ answer: '' }) });
+    const second = await asked(chat, 'two');
+    emitAnswer(second, { type: 'done', answer: sampleAnswer({ question: 'two' }) });
+    expect(chat.turns.map((t) => [t.question, t.status])).toEqual([
+      ['one', 'done'],
+      ['two', 'done'],
+    ]);
+    expect(chat.turns[0]?.text).toBe('first answer');
+  });
+
+  it('does nothing for a blank question or while an answer runs', async () => {
+    const chat = new Chat();
+    chat.draft = '  \n';
+    expect(chat.canAsk).toBe(false);
+    await chat.ask();
+    expect(api.ask).not.toHaveBeenCalled();
+    await asked(chat, 'first');
+    chat.draft = 'second';
+    expect(chat.canAsk).toBe(false);
+    await chat.ask();
+    expect(api.ask).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows an error event on its turn, with what had arrived', async () => {
+    const onAnswered = vi.fn();
+    const chat = new Chat({ onAnswered });
+    const id = await asked(chat);
+    emitAnswer(id, { type: 'delta', text: 'partial' });
+    emitAnswer(id, { type: 'error', error: 'every model failed: no API key is configured', answer: null });
+    expect(chat.turns[0]).toMatchObject({
+      status: 'error',
+      text: 'partial',
+      error: 'every model failed: no API key is configured',
+    });
+    expect(chat.busy).toBe(false);
+    expect(onAnswered).toHaveBeenCalled();
+  });
+
+  it('shows a refused question on its turn and gives the question back', async () => {
+    const chat = new Chat();
+    api.ask.mockRejectedValueOnce(new Error('no documents in the session'));
+    await asked(chat, 'What is SAT?');
+    expect(chat.turns[0]).toMatchObject({ status: 'error', error: 'no documents in the session' });
+    expect(chat.draft).toBe('What is SAT?');
+    expect(chat.busy).toBe(false);
+  });
+});
+
+describe('Chat cancel', () => {
+  it('cancels the running answer; the done event marks it stopped and keeps the text', async () => {
+    const chat = new Chat();
+    const id = await asked(chat);
+    emitAnswer(id, { type: 'delta', text: 'A formula' });
+    await chat.cancel();
+    expect(api.cancelAsk).toHaveBeenCalledWith(id);
+    expect(chat.turns[0]?.cancelling).toBe(true);
+    emitAnswer(id, { type: 'done', answer: sampleAnswer({ answer: 'A formula', cancelled: true, partial: true }) });
+    expect(chat.turns[0]).toMatchObject({ status: 'cancelled', text: 'A formula', cancelling: false });
+  });
+
+  it('cancels as soon as the id is known when stopped before Ask returned', async () => {
+    const chat = new Chat();
+    let resolve!: (id: string) => void;
+    api.ask.mockReturnValueOnce(new Promise((r) => (resolve = r)));
+    chat.draft = 'q';
+    const asking = chat.ask();
+    expect(chat.turns[0]?.status).toBe('asking');
+    await chat.cancel();
+    expect(api.cancelAsk).not.toHaveBeenCalled();
+    resolve('late-id');
+    await asking;
+    expect(api.cancelAsk).toHaveBeenCalledWith('late-id');
+  });
+
+  it('ends the turn itself when the answer had already finished', async () => {
+    const chat = new Chat();
+    const id = await asked(chat);
+    emitAnswer(id, { type: 'delta', text: 'kept' });
+    api.cancelAsk.mockResolvedValueOnce(false);
+    await chat.cancel();
+    expect(chat.turns[0]).toMatchObject({ status: 'cancelled', text: 'kept' });
+    expect(answerListeners(id)).toBe(0);
+  });
+
+  it('reports a failed cancel and lets the user try again', async () => {
+    const chat = new Chat();
+    await asked(chat);
+    api.cancelAsk.mockRejectedValueOnce(new Error('no such answer'));
+    await chat.cancel();
+    expect(chat.error).toBe('no such answer');
+    expect(chat.turns[0]?.cancelling).toBe(false);
+  });
+});
+
+describe('Chat conversation', () => {
+  it('loads the session’s turns', async () => {
+    api.conversation.mockResolvedValueOnce([sampleAnswer(), sampleAnswer({ id: 'a2', question: 'Next?', cancelled: true })]);
+    const chat = new Chat();
+    await chat.load();
+    expect(chat.turns.map((t) => [t.question, t.status])).toEqual([
+      ['What is SAT?', 'done'],
+      ['Next?', 'cancelled'],
+    ]);
+    expect(chat.turns[0]?.sources).toEqual([sampleSource()]);
+  });
+
+  it('starts a new conversation', async () => {
+    const chat = new Chat();
+    const id = await asked(chat);
+    emitAnswer(id, { type: 'done', answer: sampleAnswer() });
+    await chat.clear();
+    expect(api.clearConversation).toHaveBeenCalled();
+    expect(chat.turns).toEqual([]);
+  });
+
+  it('stops a running answer before clearing', async () => {
+    const chat = new Chat();
+    const id = await asked(chat);
+    await chat.clear();
+    expect(api.cancelAsk).toHaveBeenCalledWith(id);
+    expect(answerListeners(id)).toBe(0);
+    expect(chat.turns).toEqual([]);
+  });
+
+  it('exports, says where, and stays quiet when the dialog is cancelled', async () => {
+    const chat = new Chat();
+    api.exportConversation.mockResolvedValueOnce('/home/ana/vika.html');
+    await chat.export('html');
+    expect(api.exportConversation).toHaveBeenCalledWith('html');
+    expect(chat.exported).toBe('/home/ana/vika.html');
+    expect(chat.exporting).toBeNull();
+
+    api.exportConversation.mockResolvedValueOnce('');
+    await chat.export('md');
+    expect(chat.exported).toBeNull();
+    expect(chat.error).toBeNull();
+
+    api.exportConversation.mockRejectedValueOnce(new Error('permission denied'));
+    await chat.export('md');
+    expect(chat.error).toBe('permission denied');
+  });
+
+  it('opens links through the api only', () => {
+    const chat = new Chat();
+    chat.openLink('https://example.org');
+    expect(api.openExternal).toHaveBeenCalledWith('https://example.org');
+  });
+});

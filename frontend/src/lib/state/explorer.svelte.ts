@@ -1,0 +1,107 @@
+// The explorer: one document's pages and passages as the engine holds them,
+// and a passage lookup that runs retrieval alone (no LLM) with scores and
+// statistics.
+//
+// `explorer` is the window's instance (ExplorerPanel uses it unless given
+// another), so the chosen document and the last lookup survive switching views.
+
+import * as api from '../api/index.ts';
+import type { Chunk, Page, RetrievalMode, SearchResult } from '../api/types.ts';
+import { handleError } from '../errors.ts';
+import { t } from './locale.svelte.ts';
+
+export type ExplorerTab = 'pages' | 'chunks';
+
+/** Rows shown at first, and added by "show more" (a thesis has hundreds of pages). */
+export const PAGE_STEP = 50;
+
+export const DEFAULT_LOOKUP_K = 10;
+
+export class Explorer {
+  docID = $state('');
+  tab = $state<ExplorerTab>('pages');
+  pages = $state.raw<Page[]>([]);
+  chunks = $state.raw<Chunk[]>([]);
+  loading = $state(false);
+  error = $state<string | null>(null);
+  /** How many rows of the current tab are shown. */
+  limit = $state(PAGE_STEP);
+
+  query = $state('');
+  mode = $state<RetrievalMode>('');
+  k = $state(DEFAULT_LOOKUP_K);
+  result = $state.raw<SearchResult | null>(null);
+  /** The query the result answers. */
+  asked = $state('');
+  searching = $state(false);
+  lookupError = $state<string | null>(null);
+
+  #docGeneration = 0;
+  #lookupGeneration = 0;
+
+  get canLookup(): boolean {
+    return this.query.trim() !== '' && !this.searching;
+  }
+
+  /** Shows a document's pages and passages ("" shows none). */
+  async select(docID: string): Promise<void> {
+    const generation = ++this.#docGeneration;
+    this.docID = docID;
+    this.pages = [];
+    this.chunks = [];
+    this.error = null;
+    this.limit = PAGE_STEP;
+    if (docID === '') {
+      this.loading = false;
+      return;
+    }
+    this.loading = true;
+    try {
+      const [pages, chunks] = await Promise.all([api.pages(docID), api.chunks(docID)]);
+      if (generation !== this.#docGeneration) return;
+      this.pages = [...pages].sort((a, b) => a.page - b.page);
+      this.chunks = chunks;
+    } catch (err) {
+      if (generation !== this.#docGeneration) return;
+      this.error = handleError(err, t('error.generic'));
+    } finally {
+      if (generation === this.#docGeneration) this.loading = false;
+    }
+  }
+
+  /** Forgets the document when it left the session. */
+  keepOnly(docIDs: readonly string[]): void {
+    if (this.docID !== '' && !docIDs.includes(this.docID)) void this.select('');
+  }
+
+  showTab(tab: ExplorerTab): void {
+    this.tab = tab;
+    this.limit = PAGE_STEP;
+  }
+
+  showMore(): void {
+    this.limit += PAGE_STEP;
+  }
+
+  async lookup(): Promise<void> {
+    const query = this.query.trim();
+    if (query === '') return;
+    const generation = ++this.#lookupGeneration;
+    this.searching = true;
+    this.lookupError = null;
+    try {
+      const result = await api.searchWith(query, this.mode, this.k);
+      if (generation !== this.#lookupGeneration) return;
+      this.result = { hits: result.hits ?? [], stats: result.stats };
+      this.asked = query;
+    } catch (err) {
+      if (generation !== this.#lookupGeneration) return;
+      this.lookupError = handleError(err, t('error.generic'));
+    } finally {
+      if (generation === this.#lookupGeneration) this.searching = false;
+    }
+  }
+}
+
+/** The window's explorer. */
+export const explorer = new Explorer();

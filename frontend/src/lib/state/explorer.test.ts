@@ -1,0 +1,95 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as api from '../api/fake.ts';
+import { resetAdminFake, sampleChunk, samplePage, sampleSearchResult } from '../api/fake.ts';
+import type { Page } from '../api/types.ts';
+import { Explorer, PAGE_STEP } from './explorer.svelte.ts';
+import { locale } from './locale.svelte.ts';
+
+vi.mock('../api/index.ts', () => import('../api/fake.ts'));
+
+beforeEach(() => {
+  resetAdminFake();
+  locale.set('en');
+});
+
+describe('Explorer documents', () => {
+  it('loads a document’s pages in order and its chunks', async () => {
+    api.pages.mockResolvedValue([samplePage({ page: 2 }), samplePage({ page: 1 })]);
+    api.chunks.mockResolvedValue([sampleChunk()]);
+    const e = new Explorer();
+    await e.select('a3f1c9');
+    expect(api.pages).toHaveBeenCalledWith('a3f1c9');
+    expect(api.chunks).toHaveBeenCalledWith('a3f1c9');
+    expect(e.pages.map((p) => p.page)).toEqual([1, 2]);
+    expect(e.chunks).toHaveLength(1);
+    expect(e.loading).toBe(false);
+  });
+
+  it('never shows a slow document over the one chosen after it', async () => {
+    let release: (pages: Page[]) => void = () => {};
+    api.pages
+      .mockReturnValueOnce(new Promise((resolve) => (release = resolve)))
+      .mockResolvedValueOnce([samplePage({ doc_id: 'b', page: 7 })]);
+    const e = new Explorer();
+    const first = e.select('a');
+    await e.select('b');
+    release([samplePage({ doc_id: 'a' })]);
+    await first;
+    expect(e.docID).toBe('b');
+    expect(e.pages.map((p) => p.doc_id)).toEqual(['b']);
+  });
+
+  it('reports a failure and forgets a document that left the session', async () => {
+    api.pages.mockRejectedValue(new Error('unknown document'));
+    const e = new Explorer();
+    await e.select('gone');
+    expect(e.error).toBe('unknown document');
+    e.keepOnly(['other']);
+    expect(e.docID).toBe('');
+  });
+
+  it('shows rows by steps', () => {
+    const e = new Explorer();
+    expect(e.limit).toBe(PAGE_STEP);
+    e.showMore();
+    expect(e.limit).toBe(2 * PAGE_STEP);
+    e.showTab('chunks');
+    expect(e).toMatchObject({ tab: 'chunks', limit: PAGE_STEP });
+  });
+});
+
+describe('Explorer lookup', () => {
+  it('searches with the chosen mode and k, and keeps the result', async () => {
+    api.searchWith.mockResolvedValue(sampleSearchResult());
+    const e = new Explorer();
+    e.query = '  satisfiable  ';
+    e.mode = 'bm25';
+    e.k = 5;
+    await e.lookup();
+    expect(api.searchWith).toHaveBeenCalledWith('satisfiable', 'bm25', 5);
+    expect(e.result?.hits).toHaveLength(1);
+    expect(e.asked).toBe('satisfiable');
+    expect(e.searching).toBe(false);
+  });
+
+  it('does nothing for a blank query and shows errors', async () => {
+    const e = new Explorer();
+    e.query = '  ';
+    expect(e.canLookup).toBe(false);
+    await e.lookup();
+    expect(api.searchWith).not.toHaveBeenCalled();
+
+    e.query = 'x';
+    api.searchWith.mockRejectedValueOnce(new Error('dense retrieval unavailable: no embedding model'));
+    await e.lookup();
+    expect(e.lookupError).toBe('dense retrieval unavailable: no embedding model');
+  });
+
+  it('treats null hits as none', async () => {
+    api.searchWith.mockResolvedValue(sampleSearchResult({ hits: null }));
+    const e = new Explorer();
+    e.query = 'x';
+    await e.lookup();
+    expect(e.result?.hits).toEqual([]);
+  });
+});

@@ -1,0 +1,130 @@
+// The model manager: the registry's optional embedding and reranking models,
+// whether each is installed, and their downloads with progress.
+//
+// Downloads outlive the settings panel: the shared `modelManager` listens to
+// "models:progress" from its first start() for the rest of the session.
+// The backend runs one download per model, named by the model.
+
+import * as api from '../api/index.ts';
+import type { EmbeddingModel, ModelProgress } from '../api/types.ts';
+import { handleError } from '../errors.ts';
+import { t } from './locale.svelte.ts';
+
+export interface Download {
+  /** Bytes of the file in transfer; total 0 while unknown. */
+  done: number;
+  total: number;
+  /** 1-based index of that file among files; 0 before the first event. */
+  fileIndex: number;
+  files: number;
+  cancelling: boolean;
+}
+
+export interface ManagedModel extends EmbeddingModel {
+  /** Present while downloading. */
+  download?: Download;
+  /** Why the last download failed, shown on the model's row. */
+  error?: string;
+}
+
+function started(): Download {
+  return { done: 0, total: 0, fileIndex: 0, files: 0, cancelling: false };
+}
+
+export class ModelManager {
+  models = $state<ManagedModel[]>([]);
+  loaded = $state(false);
+  /** Listing the models failed. */
+  error = $state<string | null>(null);
+
+  #stop: (() => void) | null = null;
+
+  /** Subscribes to download progress (once); returns the function that unsubscribes. */
+  start(): () => void {
+    this.#stop ??= api.onModelProgress((progress) => this.apply(progress));
+    return () => {
+      this.#stop?.();
+      this.#stop = null;
+    };
+  }
+
+  async load(): Promise<void> {
+    try {
+      const list = await api.embeddingModels();
+      // Keep what is known of downloads in flight; adopt those started elsewhere.
+      this.models = list.map((m) => {
+        const old = this.models.find((o) => o.name === m.name);
+        const download = m.downloading ? (old?.download ?? started()) : undefined;
+        return { ...m, download, error: old?.error };
+      });
+      this.error = null;
+      this.loaded = true;
+    } catch (err) {
+      this.error = handleError(err, t('error.generic'));
+    }
+  }
+
+  async download(name: string): Promise<void> {
+    const model = this.#find(name);
+    if (!model || model.download || model.installed) return;
+    model.error = undefined;
+    model.download = started();
+    try {
+      await api.downloadModel(name);
+    } catch (err) {
+      const current = this.#find(name);
+      if (!current) return;
+      current.download = undefined;
+      const message = handleError(err, t('error.generic'));
+      if (message !== null) current.error = message;
+    }
+  }
+
+  async cancel(name: string): Promise<void> {
+    const download = this.#find(name)?.download;
+    if (!download || download.cancelling) return;
+    download.cancelling = true;
+    try {
+      // Its last event clears the row; when none was running, reload instead.
+      if (!(await api.cancelModelDownload(name))) await this.load();
+    } catch (err) {
+      download.cancelling = false;
+      const model = this.#find(name);
+      const message = handleError(err, t('error.generic'));
+      if (model && message !== null) model.error = message;
+    }
+  }
+
+  /** Applies one "models:progress" event. */
+  apply(progress: ModelProgress): void {
+    const model = this.#find(progress.name);
+    if (!model) return;
+    if (progress.finished) {
+      model.download = undefined;
+      if (progress.error) {
+        model.error = handleError(progress.error, t('error.generic')) ?? undefined;
+      } else {
+        model.installed = true;
+        model.error = undefined;
+      }
+      return;
+    }
+    const download = (model.download ??= started());
+    download.done = progress.done_bytes;
+    download.total = Math.max(0, progress.total_bytes);
+    download.fileIndex = progress.file_index;
+    download.files = progress.files;
+  }
+
+  dismissError(name: string): void {
+    const model = this.#find(name);
+    if (model) model.error = undefined;
+  }
+
+  #find(name: string): ManagedModel | undefined {
+    return this.models.find((m) => m.name === name);
+  }
+}
+
+/** The window's model manager. */
+export const modelManager = new ModelManager();

@@ -1,0 +1,226 @@
+// The user's answering preferences, the providers' key status and the LLM
+// catalogue, behind the settings panel.
+//
+// One instance is shared by the whole window: import `settings` from here.
+//   await settings.load();              // once at start (applies the saved language)
+//   api.ask(question, settings.askOptions)   // the chat's per-question options
+// SettingsPanel uses the same instance unless given another one.
+//
+// API keys: setKey hands the typed key to the backend and keeps nothing: no
+// field of this class ever holds a key, and an error message that would
+// quote it is redacted.
+
+import * as api from '../api/index.ts';
+import type { AskOptions, KeyStatus, ModelStatus, RetrievalMode, Settings } from '../api/types.ts';
+import { handleError } from '../errors.ts';
+import { LANGS, pickLang, type Lang } from '../i18n.ts';
+import { locale, t } from './locale.svelte.ts';
+
+/** The retrieval modes, in the order the views offer them ("" = the engine's choice). */
+export const RETRIEVAL_MODES: readonly RetrievalMode[] = ['', 'dense', 'bm25', 'hybrid'];
+
+/** Passages in the prompt: the range the panel offers. */
+export const MIN_K = 1;
+export const MAX_K = 30;
+
+export const DEFAULT_SETTINGS: Settings = {
+  routing: 'auto',
+  provider: '',
+  model: '',
+  mode: '',
+  k: 8,
+  history: true,
+  hyde: false,
+  multi_query: false,
+  rerank: true,
+  locale: '',
+};
+
+/** The Ask options that follow from s: automatic routing leaves provider and model empty. */
+export function askOptionsOf(s: Settings): AskOptions {
+  const manual = s.routing === 'manual' && s.provider !== '' && s.model !== '';
+  return {
+    provider: manual ? s.provider : '',
+    model: manual ? s.model : '',
+    mode: s.mode,
+    k: s.k,
+    history: s.history,
+    hyde: s.hyde,
+    multi_query: s.multi_query,
+    rerank: s.rerank,
+  };
+}
+
+/** The key of a model in the picker: "provider/id". */
+export function modelKey(m: { provider: string; id: string }): string {
+  return `${m.provider}/${m.id}`;
+}
+
+const PROVIDER_NAMES: Record<string, string> = {
+  gemini: 'Google Gemini',
+  groq: 'Groq',
+  mistral: 'Mistral',
+  openrouter: 'OpenRouter',
+  ollama: 'Ollama',
+};
+
+/** A provider's display name, for a backend that sends none. */
+export function providerName(provider: string): string {
+  return PROVIDER_NAMES[provider] ?? provider;
+}
+
+function systemLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : [navigator.language];
+}
+
+/** The UI language a saved locale means ("" follows the system). */
+export function langOf(saved: string): Lang {
+  const chosen = LANGS.find((lang) => lang === saved);
+  return chosen ?? pickLang(systemLanguages());
+}
+
+export class SettingsState {
+  /** The persisted preferences (a copy: change them through update). */
+  values = $state<Settings>({ ...DEFAULT_SETTINGS });
+  loaded = $state(false);
+  /** Loading or saving the preferences failed. */
+  error = $state<string | null>(null);
+
+  keys = $state.raw<KeyStatus[]>([]);
+  keysError = $state<string | null>(null);
+  /** A failed save or clear, by provider: shown on that provider's row. */
+  keyErrors = $state<Record<string, string>>({});
+  /** Providers whose key is being saved or cleared. */
+  keyBusy = $state<Record<string, boolean>>({});
+
+  models = $state.raw<ModelStatus[]>([]);
+  modelsError = $state<string | null>(null);
+
+  /** The options of the next question. */
+  readonly askOptions: AskOptions = $derived(askOptionsOf(this.values));
+  /** The manually picked model, when routing is manual. */
+  readonly pickedModel: ModelStatus | undefined = $derived(
+    this.values.routing === 'manual'
+      ? this.models.find((m) => m.provider === this.values.provider && m.id === this.values.model)
+      : undefined,
+  );
+
+  /** Orders saves: only the newest one reports. */
+  #saves = 0;
+  #loading: Promise<void> | null = null;
+
+  /** Loads preferences, key status and models; concurrent calls share one load. */
+  load(): Promise<void> {
+    this.#loading ??= this.#load().finally(() => (this.#loading = null));
+    return this.#loading;
+  }
+
+  async #load(): Promise<void> {
+    await Promise.all([this.#loadValues(), this.refreshKeys(), this.refreshModels()]);
+  }
+
+  async #loadValues(): Promise<void> {
+    try {
+      this.values = { ...DEFAULT_SETTINGS, ...(await api.settings()) };
+      this.error = null;
+      this.loaded = true;
+      locale.set(langOf(this.values.locale));
+    } catch (err) {
+      this.error = handleError(err, t('error.generic'));
+    }
+  }
+
+  async refreshKeys(): Promise<void> {
+    try {
+      this.keys = await api.keyStatus();
+      this.keysError = null;
+    } catch (err) {
+      this.keysError = handleError(err, t('error.generic'));
+    }
+  }
+
+  async refreshModels(): Promise<void> {
+    try {
+      this.models = await api.models();
+      this.modelsError = null;
+    } catch (err) {
+      this.modelsError = handleError(err, t('error.generic'));
+    }
+  }
+
+  /** Changes some preferences and persists them all. */
+  async update(patch: Partial<Settings>): Promise<void> {
+    const next = { ...this.values, ...patch };
+    if (next.routing === 'auto') Object.assign(next, { provider: '', model: '' });
+    next.k = Math.round(Math.min(MAX_K, Math.max(MIN_K, Number(next.k) || DEFAULT_SETTINGS.k)));
+    this.values = next;
+    if ('locale' in patch) locale.set(langOf(next.locale));
+    const save = ++this.#saves;
+    try {
+      await api.setSettings($state.snapshot(next));
+      if (save === this.#saves) this.error = null;
+    } catch (err) {
+      if (save === this.#saves) this.error = handleError(err, t('settings.saveFailed'));
+    }
+  }
+
+  /** Picks a model by its "provider/id" key and switches to manual routing. */
+  async pickModel(key: string): Promise<void> {
+    const m = this.models.find((model) => modelKey(model) === key);
+    if (!m) return;
+    await this.update({ routing: 'manual', provider: m.provider, model: m.id });
+  }
+
+  /**
+   * Stores a provider's key. Returns true once stored (the caller then
+   * empties its input). The key is passed through, never kept.
+   */
+  async setKey(provider: string, key: string): Promise<boolean> {
+    if (key.trim() === '') {
+      this.#keyFailed(provider, t('settings.keyEmpty'));
+      return false;
+    }
+    return this.#keyAction(provider, () => api.setKey(provider, key.trim()), key);
+  }
+
+  async clearKey(provider: string): Promise<boolean> {
+    return this.#keyAction(provider, () => api.clearKey(provider));
+  }
+
+  async #keyAction(provider: string, action: () => Promise<void>, secret?: string): Promise<boolean> {
+    this.keyBusy = { ...this.keyBusy, [provider]: true };
+    this.#keyFailed(provider, null);
+    try {
+      await action();
+      await Promise.all([this.refreshKeys(), this.refreshModels()]);
+      return true;
+    } catch (err) {
+      let message = handleError(err, t('error.generic'));
+      if (message !== null && secret) message = redact(message, secret);
+      this.#keyFailed(provider, message);
+      return false;
+    } finally {
+      this.keyBusy = { ...this.keyBusy, [provider]: false };
+    }
+  }
+
+  #keyFailed(provider: string, message: string | null): void {
+    const errors = { ...this.keyErrors };
+    if (message === null) delete errors[provider];
+    else errors[provider] = message;
+    this.keyErrors = errors;
+  }
+}
+
+/** Removes every occurrence of secret (and of its trimmed form) from text. */
+export function redact(text: string, secret: string): string {
+  let out = text;
+  for (const s of new Set([secret, secret.trim()])) {
+    if (s.length >= 4) out = out.split(s).join('•••');
+  }
+  return out;
+}
+
+/** The window's settings. */
+export const settings = new SettingsState();

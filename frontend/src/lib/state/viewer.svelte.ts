@@ -1,0 +1,120 @@
+// The PDF viewer: which document and page it shows, at what zoom, and
+// whether the cited passage was found on the page. The drawing itself (pdf.js)
+// belongs to the view; it reports back through loaded / failed / rendered.
+
+import * as api from '../api/index.ts';
+import { handleError } from '../errors.ts';
+import { t } from './locale.svelte.ts';
+
+/** What a citation or a passage opens. */
+export interface ViewerTarget {
+  doc_id: string;
+  /** File name shown in the header. */
+  file: string;
+  /** 1-based page to show first (the cited page). */
+  page: number;
+  /** Text to highlight on that page; "" for none. */
+  passage: string;
+}
+
+/** "fit": the page's width fits the pane; a number: a fixed scale (1 = 100 %). */
+export type Zoom = 'fit' | number;
+
+export const ZOOM_STEPS = [0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4] as const;
+
+export type ViewerStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+/** Whether the passage was located on the page shown ("none": nothing to look for). */
+export type HighlightState = 'none' | 'pending' | 'found' | 'missing';
+
+export class Viewer {
+  target = $state<ViewerTarget | null>(null);
+  page = $state(1);
+  pageCount = $state(0);
+  zoom = $state<Zoom>('fit');
+  /** The scale the page was last drawn at (fit resolves to one). */
+  scale = $state(1);
+  status = $state<ViewerStatus>('idle');
+  error = $state<string | null>(null);
+  highlight = $state<HighlightState>('none');
+
+  readonly isOpen = $derived(this.target !== null);
+  /** Where pdf.js loads the document from. */
+  readonly url = $derived(this.target ? api.documentURL(this.target.doc_id) : '');
+  /** The passage to find on the page shown: only on the cited page. */
+  readonly passage = $derived(this.target && this.page === this.target.page ? this.target.passage : '');
+  readonly canPrev = $derived(this.page > 1);
+  readonly canNext = $derived(this.pageCount === 0 || this.page < this.pageCount);
+
+  open(target: ViewerTarget): void {
+    const sameDoc = this.target?.doc_id === target.doc_id && this.status !== 'error';
+    this.target = { ...target, page: Math.max(1, Math.floor(target.page) || 1) };
+    this.page = this.target.page;
+    this.zoom = 'fit';
+    this.highlight = target.passage.trim() === '' ? 'none' : 'pending';
+    if (!sameDoc) {
+      this.status = 'loading';
+      this.pageCount = 0;
+      this.error = null;
+    }
+  }
+
+  close(): void {
+    this.target = null;
+    this.status = 'idle';
+    this.error = null;
+    this.pageCount = 0;
+    this.highlight = 'none';
+  }
+
+  /** Shows page n (clamped to the document once its length is known). */
+  goTo(n: number): void {
+    if (!Number.isFinite(n)) return;
+    let page = Math.max(1, Math.round(n));
+    if (this.pageCount > 0) page = Math.min(page, this.pageCount);
+    if (page === this.page) return;
+    this.page = page;
+    this.highlight = this.passage.trim() === '' ? 'none' : 'pending';
+  }
+
+  next(): void {
+    if (this.canNext) this.goTo(this.page + 1);
+  }
+
+  prev(): void {
+    if (this.canPrev) this.goTo(this.page - 1);
+  }
+
+  zoomIn(): void {
+    this.zoom = ZOOM_STEPS.find((s) => s > this.scale + 0.01) ?? ZOOM_STEPS[ZOOM_STEPS.length - 1] ?? 4;
+  }
+
+  zoomOut(): void {
+    this.zoom = [...ZOOM_STEPS].reverse().find((s) => s < this.scale - 0.01) ?? ZOOM_STEPS[0] ?? 0.5;
+  }
+
+  fit(): void {
+    this.zoom = 'fit';
+  }
+
+  /** The document is open: it has pageCount pages. */
+  loaded(pageCount: number): void {
+    this.pageCount = pageCount;
+    this.status = 'ready';
+    if (this.page > pageCount) this.goTo(pageCount);
+  }
+
+  /** Loading or drawing failed. */
+  failed(err: unknown): void {
+    const reason = handleError(err, '');
+    if (reason === null) return;
+    this.status = 'error';
+    this.error = reason === '' ? t('viewer.loadFailed') : t('viewer.loadFailedBecause', { reason });
+  }
+
+  /** A page was drawn at scale; found: whether the passage was located (null: none sought). */
+  rendered(scale: number, found: boolean | null): void {
+    this.scale = scale;
+    this.highlight = found === null ? 'none' : found ? 'found' : 'missing';
+  }
+}
