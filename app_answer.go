@@ -35,20 +35,18 @@ func newAnswering(eng *engine.Engine) answering {
 	return answering{rag: rag.New(eng, svc, cfg), keys: keys, settingsPath: path, setupErr: errors.Join(err, cfgErr)}
 }
 
-// Ask starts answering question and returns the answer's id; the answer
-// streams as events on "answer:<id>".
-func (a *App) Ask(question string, opts rag.Options) (string, error) {
+// Ask starts answering question under the id the frontend chose, so that
+// it listens to "answer:<id>" before the first event is sent, and returns
+// that id; the answer streams as events on that channel.
+func (a *App) Ask(id, question string, opts rag.Options) (string, error) {
 	if a.setupErr != nil {
 		return "", a.setupErr
 	}
-	var id string
-	emit := func(ev rag.Event) { runtime.EventsEmit(a.ctx, rag.EventPrefix+id, ev) }
-	// The id is known before the first event: Start returns it before the
-	// background answer can emit (events go through the batcher's lock).
-	ready := make(chan struct{})
-	id, err := a.rag.Start(a.ctx, question, opts, func(ev rag.Event) { <-ready; emit(ev) })
-	close(ready)
-	return id, err
+	if id == "" {
+		return "", errors.New("Ask needs the id whose events the page listens to")
+	}
+	channel := rag.EventPrefix + id
+	return a.rag.StartID(a.ctx, id, question, opts, func(ev rag.Event) { runtime.EventsEmit(a.ctx, channel, ev) })
 }
 
 // CancelAsk stops an answer; what arrived is kept. It reports whether the

@@ -314,3 +314,30 @@ func TestStartCancel(t *testing.T) {
 		t.Errorf("empty question: %v", err)
 	}
 }
+
+// TestStartID: a caller-chosen id names the answer; a malformed id or one
+// already running is refused.
+func TestStartID(t *testing.T) {
+	eng := newEngine(t)
+	p := newProviders(t, func(llmtest.Request) llmtest.Reply {
+		r := geminiSays("Unit propagation ", "assigns literals [sat.pdf p.1].")
+		r.ChunkDelay = time.Second
+		return r
+	}, nil, 0)
+	s := New(eng, p.svc, Config{Flush: 10 * time.Millisecond})
+	defer s.Close()
+	var ev events
+	id, err := s.StartID(context.Background(), "q-1b2c", "What does unit propagation do?", testOptions(), ev.emit)
+	if err != nil || id != "q-1b2c" {
+		t.Fatalf("StartID = %q, %v", id, err)
+	}
+	if _, err := s.StartID(context.Background(), "q-1b2c", "again?", testOptions(), nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("id already running: %v, want ErrInvalid", err)
+	}
+	if _, err := s.StartID(context.Background(), "answer:../x", "bad id?", testOptions(), nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("malformed id: %v, want ErrInvalid", err)
+	}
+	if done := ev.wait(t); done.Type != EventDone || done.Answer.ID != "q-1b2c" {
+		t.Fatalf("last event %+v", done)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -120,16 +121,35 @@ func (s *Session) newID() string {
 // name), the last one of type done or error. ctx bounds the answer; Cancel
 // stops it.
 func (s *Session) Start(ctx context.Context, question string, o Options, emit func(Event)) (string, error) {
+	return s.StartID(ctx, "", question, o, emit)
+}
+
+// validID is what a caller-chosen answer id may look like.
+var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// StartID is Start with an id chosen by the caller ("" picks one), so that
+// a listener can subscribe to the answer's events before it starts: the
+// frontend does, and misses none. An id in use fails with ErrInvalid.
+func (s *Session) StartID(ctx context.Context, id, question string, o Options, emit func(Event)) (string, error) {
 	if strings.TrimSpace(question) == "" {
 		return "", ErrEmptyQuestion
 	}
-	id := s.newID()
+	if id == "" {
+		id = s.newID()
+	} else if !validID.MatchString(id) {
+		return "", fmt.Errorf("%w: answer id %q (want 1 to 64 letters, digits, - or _)", ErrInvalid, id)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		cancel()
 		return "", engine.ErrClosed
+	}
+	if _, busy := s.running[id]; busy {
+		s.mu.Unlock()
+		cancel()
+		return "", fmt.Errorf("%w: answer id %q is already running", ErrInvalid, id)
 	}
 	s.running[id] = cancel
 	s.wg.Add(1)

@@ -36,7 +36,8 @@ export const onNativeFileDrop = vi.fn<Api['onNativeFileDrop']>((fn) => {
   return () => dropHandlers.delete(fn);
 });
 
-export const ask = vi.fn<Api['ask']>(async () => `ask-${++nextAsk}`);
+export const newAskID = vi.fn<Api['newAskID']>(() => `ask-${++nextAsk}`);
+export const ask = vi.fn<Api['ask']>(async (id: string) => id);
 export const cancelAsk = vi.fn<Api['cancelAsk']>(async () => true);
 export const conversation = vi.fn<Api['conversation']>(async () => []);
 export const clearConversation = vi.fn<Api['clearConversation']>(async () => {});

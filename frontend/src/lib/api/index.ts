@@ -112,9 +112,17 @@ export function onNativeFileDrop(fn: (paths: string[]) => void): () => void {
 // Answers (issue 5's bound methods). The generated classes type kind and
 // stage as plain strings; types.ts narrows them to the values Go sends.
 
-/** Starts answering question; returns the ask id whose events arrive on onAnswer. */
-export async function ask(question: string, opts: AskOptions): Promise<string> {
-  return call(() => App.Ask(question, opts));
+/** A fresh id for an answer: subscribe with onAnswer(id) before ask(id, …). */
+export function newAskID(): string {
+  return `q-${crypto.randomUUID()}`;
+}
+
+/**
+ * Starts answering question under id and resolves with it. Subscribe to
+ * onAnswer(id) first: the backend may send the first events before this resolves.
+ */
+export async function ask(id: string, question: string, opts: AskOptions): Promise<string> {
+  return call(() => App.Ask(id, question, opts));
 }
 
 /** Stops an answer; what arrived is kept. False when it had already finished. */

@@ -101,10 +101,18 @@ export class Chat {
     this.turns.push(this.#newTurn(key, question));
     this.draft = '';
     this.error = null;
-    let id: string;
+    // Listen before asking: the backend may send the first events before
+    // Ask returns.
+    const id = api.newAskID();
+    this.#listeners.set(
+      key,
+      api.onAnswer(id, (event) => this.apply(key, event)),
+    );
     try {
-      id = await api.ask(question, this.#options());
+      await api.ask(id, question, this.#options());
     } catch (err) {
+      this.#listeners.get(key)?.();
+      this.#listeners.delete(key);
       const turn = this.#turn(key);
       if (!turn) return;
       const message = handleError(err, t('error.generic'));
@@ -120,10 +128,6 @@ export class Chat {
     if (!turn) return;
     turn.id = id;
     if (turn.status === 'asking') turn.status = 'streaming';
-    this.#listeners.set(
-      key,
-      api.onAnswer(id, (event) => this.apply(key, event)),
-    );
     if (turn.cancelling) await this.#cancel(turn);
   }
 

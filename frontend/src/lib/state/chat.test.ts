@@ -26,7 +26,7 @@ describe('Chat asking', () => {
     const options = { ...DEFAULT_ASK_OPTIONS, mode: 'bm25' as const, k: 5 };
     const chat = new Chat({ options: () => options, onAnswered });
     const id = await asked(chat, '  What is SAT?  ');
-    expect(api.ask).toHaveBeenCalledWith('What is SAT?', options);
+    expect(api.ask).toHaveBeenCalledWith('ask-1', 'What is SAT?', options);
     expect(id).toBe('ask-1');
     expect(chat.draft).toBe('');
     expect(chat.busy).toBe(true);
@@ -122,6 +122,26 @@ describe('Chat asking', () => {
   });
 });
 
+describe('Chat early events', () => {
+  it('listens before asking: events sent before Ask returns are not lost', async () => {
+    const chat = new Chat();
+    api.ask.mockImplementationOnce(async (id: string) => {
+      emitAnswer(id, { type: 'status', stage: 'retrieving' });
+      emitAnswer(id, { type: 'sources', sources: [sampleSource()] });
+      return id;
+    });
+    await asked(chat);
+    expect(chat.turns[0]).toMatchObject({ stage: 'retrieving', sources: [sampleSource()], status: 'streaming' });
+  });
+
+  it('stops listening when Ask refuses the question', async () => {
+    const chat = new Chat();
+    api.ask.mockRejectedValueOnce(new Error('no documents in the session'));
+    await asked(chat);
+    expect(answerListeners('ask-1')).toBe(0);
+  });
+});
+
 describe('Chat cancel', () => {
   it('cancels the running answer; the done event marks it stopped and keeps the text', async () => {
     const chat = new Chat();
@@ -143,9 +163,9 @@ describe('Chat cancel', () => {
     expect(chat.turns[0]?.status).toBe('asking');
     await chat.cancel();
     expect(api.cancelAsk).not.toHaveBeenCalled();
-    resolve('late-id');
+    resolve('ask-1');
     await asking;
-    expect(api.cancelAsk).toHaveBeenCalledWith('late-id');
+    expect(api.cancelAsk).toHaveBeenCalledWith('ask-1');
   });
 
   it('ends the turn itself when the answer had already finished', async () => {

@@ -43,7 +43,7 @@ describe('ChatPanel', () => {
     await user.keyboard('What is{Shift>}{Enter}{/Shift}SAT?');
     expect(box.value).toBe('What is\nSAT?');
     await user.keyboard('{Enter}');
-    expect(api.ask).toHaveBeenCalledWith('What is\nSAT?', expect.objectContaining({ history: true, rerank: true }));
+    expect(api.ask).toHaveBeenCalledWith(expect.any(String), 'What is\nSAT?', expect.objectContaining({ history: true, rerank: true }));
     const id = chat.turns[0]?.id ?? '';
 
     emitAnswer(id, { type: 'status', stage: 'retrieving' });
