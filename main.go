@@ -32,7 +32,7 @@ var assets embed.FS
 var icon []byte
 
 func main() {
-	if len(os.Args) > 1 && !allPDFs(os.Args[1:]) {
+	if len(os.Args) > 1 && !opensFiles(os.Args[1:]) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		code := cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()
@@ -44,10 +44,20 @@ func main() {
 	}
 }
 
-// allPDFs reports whether every argument names a .pdf file.
-func allPDFs(args []string) bool {
+// opensFiles reports whether the arguments are documents to open in the
+// window (as the desktop entry passes them) rather than a subcommand: none
+// is a subcommand's name, and each names a .pdf or an existing file (a PDF
+// saved without its extension). A file that is not a PDF gets its error in
+// the window, on that file.
+func opensFiles(args []string) bool {
+	if cli.IsCommand(args[0]) {
+		return false
+	}
 	for _, a := range args {
-		if !strings.EqualFold(filepath.Ext(a), ".pdf") {
+		if strings.EqualFold(filepath.Ext(a), ".pdf") {
+			continue
+		}
+		if fi, err := os.Stat(a); err != nil || !fi.Mode().IsRegular() {
 			return false
 		}
 	}

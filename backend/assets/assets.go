@@ -2,8 +2,10 @@
 // build into its binary: the ONNX Runtime shared library and the default
 // embedding model (Universal Sentence Encoder lite as ONNX, plus its vocabulary).
 //
-// scripts/assets.sh installs them into the data dir; both sides read the sha256
+// scripts/assets.sh installs them into the user's data dir and the Debian
+// package into /usr/lib/vika; both scripts and this package read the sha256
 // values pinned in manifest.json (embedded here), so they cannot disagree.
+// Candidates gives the order in which the copies are searched.
 // Verify and Check turn a missing or damaged file into an error that says what
 // to do about it.
 package assets
@@ -16,6 +18,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 )
 
 // Kind names one runtime asset.
@@ -86,10 +90,10 @@ func Lookup(kind Kind) (Entry, error) {
 	return Entry{}, problem(ErrUnsupported, "no pinned %s for %s", describe(kind), Platform())
 }
 
-// Dir is the data dir holding the assets: $VIKA_DATA_DIR, else
-// $XDG_DATA_HOME/vika (when absolute, as the XDG spec requires), else
-// ~/.local/share/vika. Without a home directory it falls back to a "vika"
-// directory under the temp dir.
+// Dir is the user's data dir: $VIKA_DATA_DIR, else $XDG_DATA_HOME/vika (when
+// absolute, as the XDG spec requires), else ~/.local/share/vika. Without a
+// home directory it falls back to a "vika" directory under the temp dir.
+// scripts/assets.sh installs the assets here; downloaded models go here too.
 func Dir() string {
 	if d := os.Getenv("VIKA_DATA_DIR"); d != "" {
 		return d
@@ -103,8 +107,38 @@ func Dir() string {
 	return filepath.Join(os.TempDir(), "vika")
 }
 
-// Path is where the asset of kind lives. For ORT, $VIKA_ORT_LIB overrides the
-// data dir (a library the user provides is not checked against the pin).
+// SystemDir is where the Debian package installs the assets (read-only).
+const SystemDir = "/usr/lib/vika"
+
+// installDirs is InstallDirs; tests replace it.
+var installDirs = InstallDirs
+
+// InstallDirs lists the directories an installed copy of Vika keeps its
+// assets in, searched after the data dir: lib/vika beside the executable's
+// bin directory (/usr/bin/vika -> /usr/lib/vika, /opt/vika/bin/vika ->
+// /opt/vika/lib/vika), then SystemDir.
+func InstallDirs() []string {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return []string{SystemDir}
+	}
+	return installDirsFor(exe)
+}
+
+func installDirsFor(exe string) []string {
+	dirs := []string{filepath.Join(filepath.Dir(filepath.Dir(exe)), "lib", "vika")}
+	if dirs[0] != SystemDir {
+		dirs = append(dirs, SystemDir)
+	}
+	return dirs
+}
+
+// Path is where the asset of kind lives in the data dir, the copy
+// scripts/assets.sh installs. For ORT, $VIKA_ORT_LIB overrides it. Locate
+// also searches the install dirs.
 func Path(kind Kind) (string, error) {
 	if kind == ORT {
 		if p := os.Getenv("VIKA_ORT_LIB"); p != "" {
@@ -118,49 +152,107 @@ func Path(kind Kind) (string, error) {
 	return filepath.Join(Dir(), filepath.FromSlash(e.Path)), nil
 }
 
-// ORTLibrary is the path of the ONNX Runtime shared library (see Path).
-func ORTLibrary() (string, error) { return Path(ORT) }
+// Candidates lists, in order of precedence, the files Verify considers for
+// the asset of kind:
+//  1. an environment override: $VIKA_ORT_LIB (the ONNX Runtime library only),
+//     or $VIKA_DATA_DIR, which then is the only directory searched;
+//  2. the user's data dir ($XDG_DATA_HOME/vika or ~/.local/share/vika);
+//  3. the install dirs (InstallDirs: /usr/lib/vika for the Debian package).
+func Candidates(kind Kind) ([]string, error) {
+	if kind == ORT {
+		if p := os.Getenv("VIKA_ORT_LIB"); p != "" {
+			return []string{p}, nil
+		}
+	}
+	e, err := Lookup(kind)
+	if err != nil {
+		return nil, err
+	}
+	rel := filepath.FromSlash(e.Path)
+	paths := []string{filepath.Join(Dir(), rel)}
+	if os.Getenv("VIKA_DATA_DIR") == "" {
+		for _, d := range installDirs() {
+			if p := filepath.Join(d, rel); !slices.Contains(paths, p) {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths, nil
+}
 
-// USELite returns the paths of the USE-lite model and its vocabulary.
+// Locate returns the first candidate of kind that exists, without checking
+// its sha256 (Verify does), or the data dir's path when none does.
+func Locate(kind Kind) (string, error) {
+	paths, err := Candidates(kind)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range paths {
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	return paths[0], nil
+}
+
+// ORTLibrary is the path of the ONNX Runtime shared library (see Locate).
+func ORTLibrary() (string, error) { return Locate(ORT) }
+
+// USELite returns the paths of the USE-lite model and its vocabulary (see
+// Locate).
 func USELite() (model, vocab string, err error) {
-	if model, err = Path(USELiteModel); err != nil {
+	if model, err = Locate(USELiteModel); err != nil {
 		return "", "", err
 	}
-	vocab, err = Path(USELiteVocab)
+	vocab, err = Locate(USELiteVocab)
 	return model, vocab, err
 }
 
-// Verify checks that the asset of kind is installed and intact and returns its
-// path. Errors wrap ErrMissing, ErrCorrupt or ErrUnsupported and say how to fix
-// the problem. A library named by $VIKA_ORT_LIB only has to exist.
+// Verify returns the path of the first candidate of kind (see Candidates)
+// that is intact: its sha256 is the pinned one, so whichever copy is used,
+// it is the same file. A library named by $VIKA_ORT_LIB only has to exist.
+// Errors wrap ErrMissing, ErrCorrupt or ErrUnsupported and say how to fix
+// the problem; when no copy is intact the first damaged one is reported.
 func Verify(kind Kind) (string, error) {
-	path, err := Path(kind)
+	paths, err := Candidates(kind)
 	if err != nil && kind == ORT {
 		return "", problem(ErrUnsupported, "%v: set VIKA_ORT_LIB to an ONNX Runtime 1.24 library", err)
 	} else if err != nil {
 		return "", err
 	}
 	what := describe(kind)
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() {
-		if kind == ORT && os.Getenv("VIKA_ORT_LIB") != "" {
-			return "", problem(ErrMissing, "%s not found at %s (from VIKA_ORT_LIB)", what, path)
-		}
-		return "", problem(ErrMissing, "%s not found at %s: run `make assets` (or scripts/assets.sh)", what, path)
-	}
 	if kind == ORT && os.Getenv("VIKA_ORT_LIB") != "" {
-		return path, nil
+		if info, err := os.Stat(paths[0]); err != nil || !info.Mode().IsRegular() {
+			return "", problem(ErrMissing, "%s not found at %s (from VIKA_ORT_LIB)", what, paths[0])
+		}
+		return paths[0], nil
 	}
-	e, _ := Lookup(kind) // Path succeeded, so the entry exists
-	sum, err := FileSHA256(path, info)
-	if err != nil {
-		return "", problem(ErrCorrupt, "%s at %s is unreadable (%v): delete it and run `make assets`", what, path, err)
+	e, _ := Lookup(kind) // Candidates succeeded, so the entry exists
+	var damaged error
+	for _, path := range paths {
+		info, err := os.Stat(path)
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		sum, err := FileSHA256(path, info)
+		switch {
+		case err != nil && damaged == nil:
+			damaged = problem(ErrCorrupt, "%s at %s is unreadable (%v): delete it and run `make assets`", what, path, err)
+		case err == nil && sum != e.SHA256 && damaged == nil:
+			damaged = problem(ErrCorrupt, "%s at %s is corrupt (sha256 %s != pinned %s): delete it and run `make assets`",
+				what, path, sum, e.SHA256)
+		case err == nil && sum == e.SHA256:
+			return path, nil
+		}
 	}
-	if sum != e.SHA256 {
-		return "", problem(ErrCorrupt, "%s at %s is corrupt (sha256 %s != pinned %s): delete it and run `make assets`",
-			what, path, sum, e.SHA256)
+	if damaged != nil {
+		return "", damaged
 	}
-	return path, nil
+	if len(paths) == 1 {
+		return "", problem(ErrMissing, "%s not found at %s: run `make assets` (or scripts/assets.sh)", what, paths[0])
+	}
+	return "", problem(ErrMissing, "%s not found at %s: run `make assets` (or scripts/assets.sh), or reinstall the vika package",
+		what, strings.Join(paths, " nor "))
 }
 
 // Check verifies every asset and reports all problems at once.

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"vika/backend/assets"
 )
 
 // Version is the application version; the build overrides it with
@@ -28,7 +30,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"version", "print the version", runVersion},
+		{"version", "print the version and the runtime assets in use", runVersion},
 		{"ingest", "ingest PDFs and report what was extracted", runIngest},
 		{"search", "ingest PDFs, then print the passages that best match a question", runSearch},
 		{"ask", "ingest PDFs, then answer a question with citations (streamed; --json for the whole answer)", runAsk},
@@ -36,6 +38,20 @@ func commands() []command {
 		{"bench", "measure ingestion against pdftotext and the tesseract CLI (ingest)", runBench},
 		{"models", "list the optional models or download one (list | download [--trust-on-first-download] NAME)", runModels},
 	}
+}
+
+// IsCommand reports whether name is a subcommand (or a request for help).
+func IsCommand(name string) bool {
+	switch name {
+	case "help", "-h", "--help":
+		return true
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Run executes the subcommand named by args[0] and returns the process exit
@@ -81,6 +97,13 @@ func runVersion(_ context.Context, args []string, out, _ io.Writer) error {
 		return fmt.Errorf("%w: version takes no arguments", errUsage)
 	}
 	fmt.Fprintf(out, "vika %s\n", Version)
+	for _, s := range assets.Report() {
+		where := s.Path
+		if s.Err != nil {
+			where = "problem: " + s.Err.Error()
+		}
+		fmt.Fprintf(out, "%-15s %-40s %s\n", s.Kind, s.Source, where)
+	}
 	return nil
 }
 
