@@ -93,9 +93,10 @@ func (a *App) Search(question string, k int) ([]corpus.Hit, error) {
 }
 
 // SearchWith returns the k passages that best match question in mode ("",
-// "dense", "bm25" or "hybrid"), with how they were found: the explorer's
+// "dense", "bm25" or "hybrid"), reranked when rerank is set and a
+// cross-encoder is installed, with how they were found: the explorer's
 // chunk lookup, which needs no LLM.
-func (a *App) SearchWith(question, mode string, k int) (engine.SearchResult, error) {
+func (a *App) SearchWith(question, mode string, k int, rerank bool) (engine.SearchResult, error) {
 	var m retrieve.Mode // "": the session's default mode
 	if mode != "" {
 		var err error
@@ -103,7 +104,7 @@ func (a *App) SearchWith(question, mode string, k int) (engine.SearchResult, err
 			return engine.SearchResult{}, err
 		}
 	}
-	return a.eng.SearchWith(a.ctx, question, engine.SearchOptions{Mode: m, K: k})
+	return a.eng.SearchWith(a.ctx, question, engine.SearchOptions{Mode: m, K: k, Rerank: rerank})
 }
 
 // Pages returns a document's extracted pages (for the explorer).

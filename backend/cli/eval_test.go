@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"vika/backend/assets"
 	"vika/backend/eval"
 )
 
@@ -86,5 +87,38 @@ func TestLatencyChunks(t *testing.T) {
 	chunks := latencyChunks([]eval.Doc{{ID: "a", Title: "T", Text: "One. Two. Three."}}, 5)
 	if len(chunks) != 5 || chunks[0].Text != "T One." || chunks[1].Text != "Two. Three." || chunks[2].Text != chunks[0].Text || chunks[4].ID != "c4" {
 		t.Errorf("chunks = %+v", chunks)
+	}
+}
+
+// TestEvalBEIRRerank: --rerank-depth fails without a cross-encoder and,
+// with the tiny one installed, reranks and names it in the report.
+func TestEvalBEIRRerank(t *testing.T) {
+	lib, err := assets.Verify(assets.ORT)
+	if err != nil {
+		t.Skipf("ONNX Runtime not installed: run make assets (%v)", err)
+	}
+	t.Setenv("VIKA_ORT_LIB", lib)
+	t.Setenv("VIKA_DATA_DIR", t.TempDir())
+	dir := tinyBEIR(t)
+	args := []string{"eval", "beir", dir, "--mode", "bm25", "--json", "--rerank-depth", "2"}
+	var out, errOut bytes.Buffer
+	if code := Run(context.Background(), args, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "vika models download") {
+		t.Fatalf("without a cross-encoder: exit %d: %s", code, errOut.String())
+	}
+	m, srv := serveReranker(t)
+	t.Setenv("VIKA_MODELS_BASE_URL", srv.URL)
+	if _, _, err := runModelsCmd("download", "--trust-on-first-download", m.Name); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := Run(context.Background(), args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var rep beirReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if rep.Reranker != m.Name || len(rep.Modes) != 1 || rep.Modes[0].RecallRerank != rep.Modes[0].Recall100 {
+		t.Errorf("report = %+v", rep)
 	}
 }

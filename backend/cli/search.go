@@ -11,6 +11,8 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/engine"
+	"vika/backend/models"
+	"vika/backend/rerank"
 	"vika/backend/retrieve"
 )
 
@@ -19,11 +21,12 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	asJSON := fs.Bool("json", false, `print {"hits":[...]} as JSON`)
 	k := fs.Int("k", 5, "number of passages")
 	modeName := fs.String("mode", "auto", "retrieval mode: dense, bm25, hybrid, or auto (hybrid when every document is English, else bm25)")
+	rerankFlag := fs.String("rerank", "auto", "rerank the best candidates with the cross-encoder: auto (when one is installed), on (fail without one) or off")
 	queries := fs.String("queries", "", `a JSONL file of {"id","question"} lines: print one {"id","hits"} line each`)
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to search (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [-k N] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
+		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
 		fs.PrintDefaults()
 	}
 	rest, err := parse(fs, args)
@@ -40,6 +43,8 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		mode = m
 	}
 	switch {
+	case *rerankFlag != "auto" && *rerankFlag != "on" && *rerankFlag != "off":
+		return fmt.Errorf("%w: --rerank %q: want auto, on or off", errUsage, *rerankFlag)
 	case question == "" && *queries == "":
 		return fmt.Errorf("%w: no question given", errUsage)
 	case question != "" && *queries != "":
@@ -60,6 +65,11 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if (mode == retrieve.ModeDense || mode == retrieve.ModeHybrid) && eng.DenseUnavailable() != nil {
 		return fmt.Errorf("%s search needs the embedding model: %w", mode, eng.DenseUnavailable())
 	}
+	if *rerankFlag == "on" {
+		if err := requireReranker(eng); err != nil {
+			return err
+		}
+	}
 	failed := 0
 	for _, p := range pdfs {
 		if _, err := eng.AddFile(ctx, p, nil); err != nil {
@@ -70,7 +80,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if failed == len(pdfs) {
 		return fmt.Errorf("none of the PDFs could be read")
 	}
-	opts := engine.SearchOptions{Mode: mode, K: *k}
+	opts := engine.SearchOptions{Mode: mode, K: *k, Rerank: *rerankFlag != "off"}
 	if *queries != "" {
 		return searchQueries(ctx, eng, *queries, opts, out)
 	}
@@ -79,6 +89,18 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return err
 	}
 	return printHits(out, res.Hits, *asJSON)
+}
+
+// requireReranker fails unless a cross-encoder is installed and loads.
+func requireReranker(eng *engine.Engine) error {
+	label, err := eng.Reranker()
+	switch {
+	case err != nil:
+		return fmt.Errorf("--rerank on: %w", err)
+	case label == rerank.None:
+		return fmt.Errorf("--rerank on: no cross-encoder is installed: run `vika models download %s`", models.Rerankers()[0].Name)
+	}
+	return nil
 }
 
 // searchQueries answers every {"id","question"} line of path after the
@@ -131,7 +153,11 @@ func printHits(out io.Writer, hits []corpus.Hit, asJSON bool) error {
 		return err
 	}
 	for i, h := range hits {
-		if _, err := fmt.Fprintf(out, "%d. %s  score %.3f\n   %s\n\n", i+1, h.Label, h.Score, oneLine(h.Text, 300)); err != nil {
+		rr := ""
+		if h.RerankScore != nil {
+			rr = fmt.Sprintf("  rerank %.3f", *h.RerankScore)
+		}
+		if _, err := fmt.Fprintf(out, "%d. %s  score %.3f%s\n   %s\n\n", i+1, h.Label, h.Score, rr, oneLine(h.Text, 300)); err != nil {
 			return err
 		}
 	}

@@ -24,3 +24,29 @@ func BERTOptionsFor(root string, m models.Model) (BERTOptions, error) {
 	o.Library, o.BatchSize, o.Threads, err = RuntimeSettings(DefaultBatchSize)
 	return o, err
 }
+
+// Open loads the embedder that c names: USE-lite from package assets
+// (DefaultUSELiteOptions), or registry model c.Model installed under root
+// (BERTOptionsFor: its files are verified first).
+func Open(root string, c models.Choice) (Embedder, error) {
+	if c.Model == nil {
+		o, err := DefaultUSELiteOptions()
+		if err != nil {
+			return nil, err
+		}
+		e, err := LoadUSELite(o)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
+	}
+	o, err := BERTOptionsFor(root, *c.Model)
+	if err != nil {
+		return nil, err
+	}
+	e, err := LoadBERT(o)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}

@@ -18,6 +18,7 @@ import (
 	"vika/backend/embed"
 	"vika/backend/index"
 	"vika/backend/ingest"
+	"vika/backend/models"
 	"vika/backend/pdf"
 	"vika/backend/retrieve"
 	"vika/backend/session"
@@ -52,6 +53,15 @@ type Config struct {
 	// NoEmbeddings skips loading the embedding model: only BM25 search
 	// works (for headless commands that need no dense retrieval).
 	NoEmbeddings bool
+	// ModelsRoot is where downloaded models live; "" means models.Root().
+	ModelsRoot string
+}
+
+func (c Config) modelsRoot() string {
+	if c.ModelsRoot != "" {
+		return c.ModelsRoot
+	}
+	return models.Root()
 }
 
 // DefaultConfig returns 200 MiB and 3000 pages, or the values of the
@@ -74,13 +84,15 @@ type Engine struct {
 	opts  ingest.Options
 	store *session.Store
 	lex   *index.Lexical
-	ret   *retrieve.Retriever // over lex and, when the model loaded, a dense index
-	emb   embed.Embedder      // nil when embeddings are off or failed to load
-	// embErr says why dense retrieval is unavailable (nil when it is).
-	embErr error
-	ocr    *lazyOCR
-	slots  chan struct{} // semaphore of MaxJobs background jobs
-	now    func() time.Time
+	ret   *retrieve.Retriever // over lex and, when models loaded, their dense indexes
+	embs  []embed.Embedder    // empty when embeddings are off or failed to load
+	// embErr says why dense retrieval is unavailable (nil when it is);
+	// multiErr why the configured multilingual model is not loaded.
+	embErr, multiErr error
+	rr               *lazyReranker
+	ocr              *lazyOCR
+	slots            chan struct{} // semaphore of MaxJobs background jobs
+	now              func() time.Time
 
 	ctx    context.Context    // cancelled by Close: stops every add in flight
 	cancel context.CancelFunc //
@@ -117,7 +129,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		store.Close()
 		return nil, err
 	}
-	ret, emb, embErr := newRetriever(lex, cfg.NoEmbeddings)
+	lm := newRetriever(lex, cfg)
 	recognizer := newLazyOCR()
 	e := &Engine{
 		cfg: cfg,
@@ -127,16 +139,18 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			OCR:         recognizer,
 			OCRParallel: recognizer.workers(),
 		},
-		ocr:     recognizer,
-		ret:     ret,
-		emb:     emb,
-		embErr:  embErr,
-		store:   store,
-		lex:     lex,
-		slots:   make(chan struct{}, MaxJobs),
-		now:     time.Now,
-		pending: map[string]string{},
-		jobs:    map[string]context.CancelFunc{},
+		ocr:      recognizer,
+		ret:      lm.ret,
+		embs:     lm.embs,
+		embErr:   lm.embErr,
+		multiErr: lm.multiErr,
+		rr:       &lazyReranker{root: cfg.modelsRoot()},
+		store:    store,
+		lex:      lex,
+		slots:    make(chan struct{}, MaxJobs),
+		now:      time.Now,
+		pending:  map[string]string{},
+		jobs:     map[string]context.CancelFunc{},
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	return e, nil
@@ -157,11 +171,8 @@ func (e *Engine) Close() error {
 	e.mu.Unlock()
 	e.cancel()
 	e.wg.Wait()
-	var embClose error
-	if e.emb != nil {
-		embClose = e.emb.Close()
-	}
-	return errors.Join(e.lex.Close(), e.store.Close(), e.ocr.Close(), embClose)
+	embClose := loadedModels{embs: e.embs}.closeModels()
+	return errors.Join(e.lex.Close(), e.store.Close(), e.ocr.Close(), embClose, e.rr.Close())
 }
 
 func (e *Engine) isClosed() bool {

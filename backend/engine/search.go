@@ -5,47 +5,19 @@ import (
 	"fmt"
 
 	"vika/backend/corpus"
-	"vika/backend/embed"
-	"vika/backend/index"
+	"vika/backend/rerank"
 	"vika/backend/retrieve"
 )
 
-// newRetriever builds the retriever over lex and, unless off, a dense
-// index with the default embedding model. A model that cannot be loaded
-// (assets missing, say) leaves BM25 working; the error says why dense
-// retrieval is unavailable.
-func newRetriever(lex *index.Lexical, off bool) (*retrieve.Retriever, embed.Embedder, error) {
-	if off {
-		return bm25Only(lex), nil, fmt.Errorf("%w (embeddings are off)", retrieve.ErrNoEmbedder)
-	}
-	opts, err := embed.DefaultUSELiteOptions()
-	if err != nil {
-		return bm25Only(lex), nil, err
-	}
-	emb, err := embed.LoadUSELite(opts)
-	if err != nil {
-		return bm25Only(lex), nil, err
-	}
-	ret, err := retrieve.New(lex, index.NewDense(emb.Dim()), emb, retrieve.Options{})
-	if err != nil {
-		emb.Close()
-		return bm25Only(lex), nil, err
-	}
-	return ret, emb, nil
-}
-
-func bm25Only(lex *index.Lexical) *retrieve.Retriever {
-	r, err := retrieve.New(lex, nil, nil, retrieve.Options{})
-	if err != nil {
-		panic(err) // only a nil lexical index fails, and lex is not nil
-	}
-	return r
-}
-
 // SearchOptions are the parameters of one search.
 type SearchOptions struct {
-	Mode retrieve.Mode // "": hybrid, or BM25 without an embedding model or for a non-English session
+	Mode retrieve.Mode // "": hybrid, or BM25 without an embedding model or when a document's language has none
 	K    int           // <= 0 means 10
+	// Rerank rescores the best retrieve.DefaultRerankDepth candidates with
+	// the installed cross-encoder (loaded once, on first use) and orders
+	// them by its scores. Without one installed it does nothing:
+	// Stats.Reranker is "none" and no hit has a RerankScore.
+	Rerank bool
 }
 
 // SearchResult is the passages found, best first, and how they were found.
@@ -57,23 +29,37 @@ type SearchResult struct {
 // DenseUnavailable returns why dense retrieval cannot run, or nil.
 func (e *Engine) DenseUnavailable() error { return e.embErr }
 
-// Search returns the k best passages for query in the default mode, best
-// first; no match gives an empty, non-nil slice.
+// MultilingualUnavailable returns why the multilingual embedding model
+// named by $VIKA_EMBED_MODEL_MULTI is not loaded, or nil (also when none is
+// named nor installed: non-English documents are then searched with BM25).
+func (e *Engine) MultilingualUnavailable() error { return e.multiErr }
+
+// Embedders names the loaded embedding models, English one first.
+func (e *Engine) Embedders() []string { return e.ret.Embedders() }
+
+// Reranker returns the label of the installed cross-encoder ("none"
+// without one), loading it on the first call, and why an installed one
+// could not be loaded (searches then run without reranking).
+func (e *Engine) Reranker() (string, error) {
+	r, err := e.rr.get()
+	return rerank.Label(r), err
+}
+
+// Search returns the k best passages for query in the default mode,
+// reranked when a cross-encoder is installed, best first; no match gives an
+// empty, non-nil slice.
 func (e *Engine) Search(ctx context.Context, query string, k int) ([]corpus.Hit, error) {
-	res, err := e.SearchWith(ctx, query, SearchOptions{K: k})
+	res, err := e.SearchWith(ctx, query, SearchOptions{K: k, Rerank: true})
 	return res.Hits, err
 }
 
-// denseLanguages are the document languages the default embedding model
-// (USE-lite) was trained on. On other languages its vectors are noise:
-// measured on the French slides of the evaluation set, hybrid search found
-// the answer page in the top 5 for 4 of 8 questions, BM25 for 7 of 8.
-var denseLanguages = map[string]bool{"en": true, "": true}
-
 // defaultMode is hybrid when every document of the session is in a
-// language the embedding model covers, else BM25.
+// language some loaded embedding model covers, else BM25. On languages a
+// model was not trained on its vectors are noise: measured with USE-lite
+// (English only) on the French slides of the evaluation set, hybrid search
+// found the answer page in the top 5 for 4 of 8 questions, BM25 for 7 of 8.
 func (e *Engine) defaultMode(ctx context.Context) (retrieve.Mode, error) {
-	if e.emb == nil {
+	if !e.ret.HasEmbedder() {
 		return retrieve.ModeBM25, nil
 	}
 	docs, err := e.store.Documents(ctx)
@@ -81,7 +67,7 @@ func (e *Engine) defaultMode(ctx context.Context) (retrieve.Mode, error) {
 		return "", err
 	}
 	for _, d := range docs {
-		if !denseLanguages[d.Lang] {
+		if !e.ret.Covers(d.Lang) {
 			return retrieve.ModeBM25, nil
 		}
 	}
@@ -89,8 +75,9 @@ func (e *Engine) defaultMode(ctx context.Context) (retrieve.Mode, error) {
 }
 
 // SearchWith searches in the given mode ("" picks hybrid or BM25, see
-// defaultMode) and reports the retrieval statistics. Dense mode without an
-// embedding model fails with an error saying why.
+// defaultMode), reranks if asked and a cross-encoder is installed, and
+// reports the retrieval statistics. Dense mode without an embedding model
+// fails with an error saying why.
 func (e *Engine) SearchWith(ctx context.Context, query string, o SearchOptions) (SearchResult, error) {
 	if e.isClosed() {
 		return SearchResult{Hits: []corpus.Hit{}}, ErrClosed
@@ -102,15 +89,36 @@ func (e *Engine) SearchWith(ctx context.Context, query string, o SearchOptions) 
 		}
 		o.Mode = mode
 	}
-	if o.Mode == retrieve.ModeDense && e.emb == nil {
+	if o.Mode == retrieve.ModeDense && !e.ret.HasEmbedder() {
 		return SearchResult{Hits: []corpus.Hit{}}, fmt.Errorf("dense search is unavailable: %w", e.embErr)
 	}
-	res, err := e.ret.Search(ctx, query, retrieve.SearchOptions{Mode: o.Mode, K: o.K})
+	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K}
+	if o.Rerank {
+		// A cross-encoder that fails to load leaves search working without
+		// it; Reranker reports the error.
+		if r, _ := e.rr.get(); r != nil {
+			ro.Rerank, ro.Texts = r, e.texts
+		}
+	}
+	res, err := e.ret.Search(ctx, query, ro)
 	if err != nil {
 		return SearchResult{Hits: []corpus.Hit{}}, err
 	}
 	hits, err := e.hydrate(ctx, res.Hits)
 	return SearchResult{Hits: hits, Stats: res.Stats}, err
+}
+
+// texts returns the text of the chunks ids that are still in the session.
+func (e *Engine) texts(ctx context.Context, ids []string) (map[string]string, error) {
+	chunks, err := e.store.Chunks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(chunks))
+	for id, c := range chunks {
+		out[id] = c.Text
+	}
+	return out, nil
 }
 
 // hydrate turns retrieved chunk ids into hits with their text, file and
@@ -142,6 +150,7 @@ func (e *Engine) hydrate(ctx context.Context, found []retrieve.Hit) ([]corpus.Hi
 		hits = append(hits, corpus.Hit{
 			File: d.File, Page: c.Page, ChunkID: c.ID, Score: h.Score, Text: c.Text,
 			Label: corpus.CitationLabel(d.Label, c.Page), FoundBy: h.FoundBy, DocID: d.ID, PageType: c.PageType,
+			RerankScore: h.RerankScore,
 		})
 	}
 	return hits, nil

@@ -122,6 +122,21 @@ func (d *Dense) DeleteDoc(docID string) int {
 	return n
 }
 
+// Delete removes the vectors of the given chunk ids (absent ones are
+// skipped) and returns how many there were.
+func (d *Dense) Delete(ids []string) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := 0
+	for _, id := range ids {
+		if r, ok := d.row[id]; ok {
+			d.removeRow(r)
+			n++
+		}
+	}
+	return n
+}
+
 // removeRow moves the last row into row r and shrinks the store.
 func (d *Dense) removeRow(r int) {
 	last := len(d.ids) - 1

@@ -147,6 +147,23 @@ func TestDenseReplaceAndDelete(t *testing.T) {
 			t.Errorf("lost %s", c.ID)
 		}
 	}
+	if n := d.Delete([]string{b[0].ID, "absent", b[29].ID}); n != 2 || d.Len() != 28 {
+		t.Errorf("Delete = %d, Len %d; want 2, 28", n, d.Len())
+	}
+	if _, ok := d.Vector(b[29].ID); ok {
+		t.Error("deleted vector still there")
+	}
+	if v, ok := d.Vector(b[28].ID); !ok || math.Abs(float64(v[0]-vb[28][0]/norm32(vb[28]))) > 1e-5 {
+		t.Errorf("vector of %s after Delete: %v, %v", b[28].ID, v, ok)
+	}
+}
+
+func norm32(v []float32) float32 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	return float32(math.Sqrt(s))
 }
 
 func TestDenseErrors(t *testing.T) {

@@ -71,15 +71,23 @@ func TestRegistry(t *testing.T) {
 func TestEmbedderFromEnv(t *testing.T) {
 	t.Setenv(EnvModelEN, "")
 	t.Setenv(EnvModelMulti, "")
-	if m, err := Embedder(true); err != nil || m.Name != DefaultEN {
-		t.Errorf("Embedder(en) = %s, %v", m.Name, err)
+	if c, err := Embedder(true); err != nil || c.Name != UseLite || c.Model != nil || c.Explicit || c.Multilingual() {
+		t.Errorf("Embedder(en) = %+v, %v", c, err)
 	}
-	if m, err := Embedder(false); err != nil || m.Name != DefaultMulti {
-		t.Errorf("Embedder(multi) = %s, %v", m.Name, err)
+	if c, err := Embedder(false); err != nil || c.Name != DefaultMulti || c.Model == nil || c.Explicit || !c.Multilingual() {
+		t.Errorf("Embedder(multi) = %+v, %v", c, err)
 	}
 	t.Setenv(EnvModelEN, "paraphrase-multilingual-MiniLM-L12-v2")
-	if m, err := Embedder(true); err != nil || m.Name != DefaultMulti {
-		t.Errorf("Embedder(en) with env = %s, %v", m.Name, err)
+	if c, err := Embedder(true); err != nil || c.Name != DefaultMulti || !c.Explicit {
+		t.Errorf("Embedder(en) with env = %+v, %v", c, err)
+	}
+	t.Setenv(EnvModelEN, "all-MiniLM-L6-v2")
+	if c, err := Embedder(true); err != nil || c.Name != "all-MiniLM-L6-v2" || c.Multilingual() || c.Languages()[0] != "en" {
+		t.Errorf("Embedder(en) with env = %+v, %v", c, err)
+	}
+	t.Setenv(EnvModelMulti, "USE-Lite")
+	if c, err := Embedder(false); err != nil || c.Name != UseLite || !c.Explicit || c.Model != nil {
+		t.Errorf("Embedder(multi) = use-lite: %+v, %v", c, err)
 	}
 	t.Setenv(EnvModelMulti, "nope")
 	if _, err := Embedder(false); !errors.Is(err, ErrNoModelForEnv) || !strings.Contains(err.Error(), EnvModelMulti) {

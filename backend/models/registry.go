@@ -136,39 +136,80 @@ func (m Model) URL(base string, f File) string {
 	return strings.TrimRight(base, "/") + "/" + m.Repo + "/resolve/" + m.Revision + "/" + f.Path
 }
 
-// Environment variables choosing the embedders (registry names).
+// Environment variables choosing the embedders: a registry name, or UseLite.
 const (
 	EnvModelEN    = "VIKA_EMBED_MODEL_EN"
 	EnvModelMulti = "VIKA_EMBED_MODEL_MULTI"
 )
 
-// Default embedder names when the variables are unset.
+// UseLite names the built-in English embedder (Universal Sentence Encoder
+// lite, installed by package assets, not by this registry). The variables
+// accept it besides the registry's names.
+const UseLite = "use-lite"
+
+// Default embedder names when the variables are unset. English text goes to
+// USE-lite, the offline default with a measured retrieval profile; other
+// languages go to the multilingual MiniLM, but only when it is installed
+// (Choice.Explicit is false then, and a missing model is no error).
 const (
-	DefaultEN    = "all-MiniLM-L6-v2"
+	DefaultEN    = UseLite
 	DefaultMulti = "paraphrase-multilingual-MiniLM-L12-v2"
 )
 
+// Choice is the embedder configured for one group of languages.
+type Choice struct {
+	Name     string // UseLite or a registry model's name
+	Model    *Model // the registry entry; nil for UseLite
+	Explicit bool   // named by the environment variable, not by default
+}
+
+// Languages are the languages the chosen model was trained on: ISO 639-1
+// codes, or "multi" for a multilingual model.
+func (c Choice) Languages() []string {
+	if c.Model == nil {
+		return []string{"en"}
+	}
+	return c.Model.Languages
+}
+
+// Multilingual reports whether the model covers every language.
+func (c Choice) Multilingual() bool {
+	for _, l := range c.Languages() {
+		if l == "multi" {
+			return true
+		}
+	}
+	return false
+}
+
 // Embedder returns the embedder configured for English text (english true:
-// $VIKA_EMBED_MODEL_EN) or for other languages ($VIKA_EMBED_MODEL_MULTI).
-// An unknown name or a model that is not an embedder is an error naming the
-// variable.
-func Embedder(english bool) (Model, error) {
+// $VIKA_EMBED_MODEL_EN, default UseLite) or for other languages
+// ($VIKA_EMBED_MODEL_MULTI, default DefaultMulti). An unknown name or a
+// model that is not an embedder is an error naming the variable. Whether a
+// registry model is installed is for the caller to check (Installed).
+func Embedder(english bool) (Choice, error) {
 	env, def := EnvModelMulti, DefaultMulti
 	if english {
 		env, def = EnvModelEN, DefaultEN
 	}
-	name := os.Getenv(env)
+	name := strings.TrimSpace(os.Getenv(env))
+	c := Choice{Name: name, Explicit: name != ""}
 	if name == "" {
-		name = def
+		c.Name = def
 	}
-	m, err := Lookup(name)
+	if strings.EqualFold(c.Name, UseLite) {
+		c.Name = UseLite
+		return c, nil
+	}
+	m, err := Lookup(c.Name)
 	if err != nil {
-		return Model{}, fmt.Errorf("%s=%q: %w", env, name, ErrNoModelForEnv)
+		return Choice{}, fmt.Errorf("%s=%q: %w", env, name, ErrNoModelForEnv)
 	}
 	if m.Role != RoleEmbedder {
-		return Model{}, fmt.Errorf("%s=%q: %s is a %s, not an embedder", env, name, m.Name, m.Role)
+		return Choice{}, fmt.Errorf("%s=%q: %s is a %s, not an embedder", env, name, m.Name, m.Role)
 	}
-	return m, nil
+	c.Name, c.Model = m.Name, &m
+	return c, nil
 }
 
 // Rerankers lists the registry's cross-encoders.

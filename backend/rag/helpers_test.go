@@ -26,7 +26,8 @@ var satPages = []string{
 // newEngine returns a BM25 engine holding sat.pdf.
 func newEngine(t *testing.T) *engine.Engine {
 	t.Helper()
-	eng, err := engine.New(context.Background(), engine.Config{NoEmbeddings: true})
+	// An empty models root: no cross-encoder the user may have installed.
+	eng, err := engine.New(context.Background(), engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,11 +33,11 @@ type retrieval struct {
 	latency  time.Duration
 }
 
-// searchOptions are the engine's options for o. Options.Rerank is not
-// passed yet: engine.SearchOptions has no switch for the cross-encoder;
-// add it here when it does.
+// searchOptions are the engine's options for o: the cross-encoder reranks
+// when o asks for it and one is installed (otherwise nothing changes and
+// the metrics say "none").
 func searchOptions(o Options, k int) engine.SearchOptions {
-	return engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k}
+	return engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k, Rerank: o.Rerank}
 }
 
 // retrieve searches for query (the standalone question) as o says: with a

@@ -41,9 +41,11 @@ type candidate struct {
 	dense       float64 // dense score fused: cosine with the (feedback) query; valid if hasDense
 	cosine      float64 // cosine with the question itself; valid if hasDense
 	hasDense    bool
-	lexical     float64 // BM25 score; valid if lexicalRank > 0
-	denseRank   int     // 1-based rank in the dense list; 0 if not retrieved
-	lexicalRank int     // 1-based rank in the BM25 list; 0 if not retrieved
+	lexical     float64  // BM25 score; valid if lexicalRank > 0
+	denseRank   int      // 1-based rank in the dense list; 0 if not retrieved
+	lexicalRank int      // 1-based rank in the BM25 list; 0 if not retrieved
+	model       string   // embedder whose index holds the chunk's vector; "" if none
+	rerank      *float64 // reranker's score; nil if not rescored
 
 	// Set by fuse: score = densePart + lexicalPart.
 	score, densePart, lexicalPart float64

@@ -24,7 +24,8 @@ import (
 type fakeEmbedder struct {
 	embed.Embedder // nil: unused methods panic
 	dim            int
-	fail           error // returned by Embed when set
+	name           string // "" means "fake"
+	fail           error  // returned by Embed when set
 
 	mu    sync.Mutex
 	calls int // guarded by mu
@@ -32,8 +33,13 @@ type fakeEmbedder struct {
 
 func newFakeEmbedder() *fakeEmbedder { return &fakeEmbedder{dim: 64} }
 
-func (f *fakeEmbedder) Dim() int                 { return f.dim }
-func (f *fakeEmbedder) Name() string             { return "fake" }
+func (f *fakeEmbedder) Dim() int { return f.dim }
+func (f *fakeEmbedder) Name() string {
+	if f.name == "" {
+		return "fake"
+	}
+	return f.name
+}
 func (f *fakeEmbedder) CountTokens(s string) int { return len(strings.Fields(s)) }
 func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if err := ctx.Err(); err != nil {
@@ -318,7 +324,7 @@ func TestProfiles(t *testing.T) {
 	if p := ProfileFor("use-lite"); p.Model != "use-lite" || p.Passage.MaxTokens == 0 {
 		t.Errorf("use-lite profile = %+v", p)
 	}
-	if p := ProfileFor("unmeasured"); p.Fusion != FusionRRF || p.DenseWeight != 0.5 || p.Model != "unmeasured" {
+	if p := ProfileFor("unmeasured"); p.Fusion != FusionConvex || p.Norm != NormZScore || p.DenseWeight != DefaultDenseWeight || p.Model != "unmeasured" {
 		t.Errorf("default profile = %+v", p)
 	}
 	r, _ := newTestRetriever(t, nil)

@@ -21,6 +21,12 @@ type Hit struct {
 	// candidates, 0 when that retriever did not retrieve the chunk.
 	DenseRank   int `json:"dense_rank"`
 	LexicalRank int `json:"lexical_rank"`
+	// Model is the embedding model holding the chunk's vector, when the
+	// search embedded the query with it.
+	Model string `json:"model,omitempty"`
+	// RerankScore is the reranker's score; nil when no reranker rescored
+	// the chunk.
+	RerankScore *float64 `json:"rerank_score,omitempty"`
 }
 
 // Result is the outcome of a search.
@@ -36,13 +42,23 @@ type Stats struct {
 	Mode        Mode    `json:"mode"`
 	Fusion      Fusion  `json:"fusion,omitempty"`
 	DenseWeight float64 `json:"dense_weight,omitempty"`
-	// Latency is the whole search: query embedding, both searches, fusion.
+	// Latency is the whole search: query embedding, both searches, fusion,
+	// reranking.
 	// The parts overlap: BM25 runs while the query is embedded.
 	Latency time.Duration `json:"latency_ns"`
 	Embed   time.Duration `json:"embed_ns"`
 	Dense   time.Duration `json:"dense_ns"`
 	Lexical time.Duration `json:"lexical_ns"`
 	Fuse    time.Duration `json:"fuse_ns"`
+	// Rerank is the time the reranker took (0 without one); Latency
+	// includes it.
+	Rerank time.Duration `json:"rerank_ns"`
+	// Reranker names the reranker that ran, "none" without one; Reranked
+	// is how many candidates it rescored.
+	Reranker string `json:"reranker"`
+	Reranked int    `json:"reranked"`
+	// Embedders are the embedding models the query was embedded with.
+	Embedders []string `json:"embedders,omitempty"`
 	// Candidates retrieved by each retriever, distinct ones fused, and
 	// hits returned.
 	DenseCandidates   int `json:"dense_candidates"`
@@ -83,7 +99,8 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]Hit, Stats) {
 	var cosSum, lexSum, allSum float64
 	cosN := 0
 	for i, c := range cands {
-		h := Hit{ChunkID: c.id, Score: c.score, LexicalScore: c.lexical, DenseRank: c.denseRank, LexicalRank: c.lexicalRank}
+		h := Hit{ChunkID: c.id, Score: c.score, LexicalScore: c.lexical, DenseRank: c.denseRank, LexicalRank: c.lexicalRank,
+			Model: c.model, RerankScore: c.rerank}
 		if c.hasDense {
 			h.DenseScore = c.cosine
 			cosSum += c.cosine

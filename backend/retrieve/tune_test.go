@@ -236,7 +236,7 @@ func TestTuneHybrid(t *testing.T) {
 		hybrid := func(prof Profile, depth int) func(q *tuneQuery) []string {
 			rp := r.WithProfile(prof)
 			return func(q *tuneQuery) []string {
-				cands, err := rp.fuseLists(ctx, q.qv, q.denseList[:min(depth, len(q.denseList))], q.lexList[:min(depth, len(q.lexList))], depth)
+				cands, err := rp.spaces[0].fuseLists(ctx, q.qv, q.denseList[:min(depth, len(q.denseList))], q.lexList[:min(depth, len(q.lexList))], depth)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -337,7 +337,7 @@ func TestTuneMaxSim(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			qv, err := r.embedQuery(ctx, query.Text)
+			qv, err := r.spaces[0].embedQuery(ctx, query.Text)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -491,7 +491,7 @@ func TestTuneFusionVariants(t *testing.T) {
 			if x.lexList, err = lex.Search(ctx, query.Text, maxDepth); err != nil {
 				t.Fatal(err)
 			}
-			if x.qv, err = r.embedQuery(ctx, query.Text); err != nil {
+			if x.qv, err = r.spaces[0].embedQuery(ctx, query.Text); err != nil {
 				t.Fatal(err)
 			}
 			if x.denseList, err = dense.Search(ctx, x.qv, maxDepth); err != nil {
@@ -531,7 +531,7 @@ func TestTuneFusionVariants(t *testing.T) {
 		for _, w := range []float64{0.3, 0.4, 0.5, 0.6, 0.7} {
 			f := fusion{method: FusionConvex, denseWeight: w, norm: NormZScore}
 			report(fmt.Sprintf("union-z depth=%d w=%.2f", depth, w), func(x *q) []string {
-				cands, err := r.candidates(x.qv, nil, x.denseList[:depth], x.lexList[:min(depth, len(x.lexList))])
+				cands, err := r.spaces[0].candidates(x.qv, nil, x.denseList[:depth], x.lexList[:min(depth, len(x.lexList))])
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -539,7 +539,7 @@ func TestTuneFusionVariants(t *testing.T) {
 				return top(cands)
 			})
 			report(fmt.Sprintf("bm25-only-z depth=%d w=%.2f", depth, w), func(x *q) []string {
-				cands, err := r.candidates(x.qv, nil, nil, x.lexList[:min(depth, len(x.lexList))])
+				cands, err := r.spaces[0].candidates(x.qv, nil, nil, x.lexList[:min(depth, len(x.lexList))])
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -547,7 +547,7 @@ func TestTuneFusionVariants(t *testing.T) {
 				return top(cands)
 			})
 			report(fmt.Sprintf("global-z depth=%d w=%.2f", depth, w), func(x *q) []string {
-				cands, err := r.candidates(x.qv, nil, x.denseList[:depth], x.lexList[:min(depth, len(x.lexList))])
+				cands, err := r.spaces[0].candidates(x.qv, nil, x.denseList[:depth], x.lexList[:min(depth, len(x.lexList))])
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerate the tiny BERT fixtures of packages embed and rerank:
-#   1. tiny_bert.py write: tokenizer.json, encoder.onnx, cross_encoder.onnx
+#   1. tiny_bert.py write: tokenizer.json, encoder.onnx, cross_encoder.onnx, encoder_b.onnx
 #   2. ids.mjs: golden token ids from npm @huggingface/tokenizers (pinned)
 #   3. tiny_bert.py golden: expected vectors and logits computed with numpy
 # Needs /usr/bin/python3 with python3-onnx and python3-numpy (Debian), node and npm.

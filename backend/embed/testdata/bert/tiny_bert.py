@@ -2,8 +2,11 @@
 """Tiny BERT-shaped test fixtures for package embed and package rerank.
 
   tiny_bert.py write DIR    writes DIR/tokenizer.json (WordPiece, BERT uncased,
-                            a vocabulary written by hand), DIR/encoder.onnx and
-                            DIR/cross_encoder.onnx (deterministic random weights)
+                            a vocabulary written by hand), DIR/encoder.onnx,
+                            DIR/cross_encoder.onnx and DIR/encoder_b.onnx
+                            (deterministic random weights; encoder_b has its
+                            own seed and HIDDEN_B dimensions: a second model,
+                            for the tests that route languages to two models)
   tiny_bert.py golden DIR   reads DIR/ids_golden.json (token ids from npm
                             @huggingface/tokenizers, see gen.sh) and writes
                             DIR/bert_golden.json: the mean-pooled, L2-normalised
@@ -16,7 +19,11 @@ The graphs are deliberately simple but shaped like the real exports:
                  output last_hidden_state (float32 [b, s, HIDDEN])
                  h = tanh((word[input_ids] + type[token_type_ids]) @ W + bias)
   cross encoder: same inputs, output logits (float32 [b, 1])
-                 logits = h[:, 0, :] @ W2 + b2   (the [CLS] position)
+                 logits = mean(h @ W2 over the attended positions) + b2
+                 (a real cross-encoder reads [CLS] after attention; without
+                 attention the [CLS] state would be the same for every pair,
+                 so the tiny model pools instead: its logit depends on the
+                 text, and padding must not change it)
 Padded positions produce non-zero states, so pooling that ignores the attention
 mask gives the wrong answer. Needs python3-onnx and python3-numpy (Debian).
 """
@@ -30,6 +37,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 HIDDEN = 8
 SEED = 20261130
+HIDDEN_B = 12
+SEED_B = 20261201
 
 SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 WORDS = [
@@ -84,14 +93,14 @@ def tokenizer_json(v):
     }
 
 
-def weights(n_vocab):
-    rng = np.random.default_rng(SEED)
+def weights(n_vocab, seed=SEED, hidden=HIDDEN):
+    rng = np.random.default_rng(seed)
     f = lambda *shape: rng.standard_normal(shape).astype(np.float32)
-    return {"word": f(n_vocab, HIDDEN), "type": f(2, HIDDEN), "W": f(HIDDEN, HIDDEN) * np.float32(0.5),
-            "bias": f(HIDDEN) * np.float32(0.1), "W2": f(HIDDEN, 1), "b2": f(1)}
+    return {"word": f(n_vocab, hidden), "type": f(2, hidden), "W": f(hidden, hidden) * np.float32(0.5),
+            "bias": f(hidden) * np.float32(0.1), "W2": f(hidden, 1), "b2": f(1)}
 
 
-def graph(w, cross):
+def graph(w, cross, hidden=HIDDEN):
     ints = lambda name: helper.make_tensor_value_info(name, TensorProto.INT64, ["batch", "seq"])
     inits = [numpy_helper.from_array(w[k], k) for k in ("word", "type", "W", "bias")]
     nodes = [
@@ -103,16 +112,20 @@ def graph(w, cross):
         helper.make_node("Tanh", ["pre"], ["last_hidden_state"]),
     ]
     if cross:
-        inits += [numpy_helper.from_array(w["W2"], "W2"), numpy_helper.from_array(w["b2"], "b2"),
-                  numpy_helper.from_array(np.array(0, dtype=np.int64), "zero")]
+        inits += [numpy_helper.from_array(w["W2"][:, 0].copy(), "w2"), numpy_helper.from_array(w["b2"], "b2"),
+                  numpy_helper.from_array(np.array([1], dtype=np.int64), "axis1")]
         nodes += [
-            helper.make_node("Gather", ["last_hidden_state", "zero"], ["cls"], axis=1),
-            helper.make_node("MatMul", ["cls", "W2"], ["l0"]),
+            helper.make_node("Cast", ["attention_mask"], ["maskf"], to=TensorProto.FLOAT),
+            helper.make_node("MatMul", ["last_hidden_state", "w2"], ["hw"]),  # [b, s]
+            helper.make_node("Mul", ["hw", "maskf"], ["hwm"]),
+            helper.make_node("ReduceSum", ["hwm", "axis1"], ["num"], keepdims=1),  # [b, 1]
+            helper.make_node("ReduceSum", ["maskf", "axis1"], ["den"], keepdims=1),
+            helper.make_node("Div", ["num", "den"], ["l0"]),
             helper.make_node("Add", ["l0", "b2"], ["logits"]),
         ]
         out = helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 1])
     else:
-        out = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "seq", HIDDEN])
+        out = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "seq", hidden])
     g = helper.make_graph(nodes, "tiny_cross_encoder" if cross else "tiny_bert",
                           [ints("input_ids"), ints("attention_mask"), ints("token_type_ids")], [out], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="vika-tiny-bert")
@@ -133,6 +146,8 @@ def write(d):
     w = weights(len(v))
     onnx.save(graph(w, False), os.path.join(d, "encoder.onnx"))
     onnx.save(graph(w, True), os.path.join(d, "cross_encoder.onnx"))
+    wb = weights(len(v), SEED_B, HIDDEN_B)
+    onnx.save(graph(wb, False, HIDDEN_B), os.path.join(d, "encoder_b.onnx"))
 
 
 def truncate_single(ids, max_len):
@@ -168,7 +183,7 @@ def golden(d):
     for c in g["pair"]:
         ids, types = truncate_pair(c["ids"], c["type_ids"], max_len)
         h = hidden(w, np.array(ids), np.array(types)).astype(np.float64)
-        logit = float(h[0] @ w["W2"][:, 0].astype(np.float64) + float(w["b2"][0]))
+        logit = float((h @ w["W2"][:, 0].astype(np.float64)).mean() + float(w["b2"][0]))
         out["rerank"].append({"query": c["query"], "passage": c["passage"], "ids": ids,
                               "type_ids": types, "logit": logit})
     with open(os.path.join(d, "bert_golden.json"), "w", encoding="utf-8") as f:

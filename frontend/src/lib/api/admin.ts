@@ -120,8 +120,8 @@ export async function exportMetrics(format: 'csv' | 'json'): Promise<string> {
 
 // Explorer.
 
-export async function searchWith(question: string, mode: RetrievalMode, k: number): Promise<SearchResult> {
-  return (await call(() => App.SearchWith(question, mode, k))) as SearchResult;
+export async function searchWith(question: string, mode: RetrievalMode, k: number, rerank: boolean): Promise<SearchResult> {
+  return (await call(() => App.SearchWith(question, mode, k, rerank))) as SearchResult;
 }
 
 export async function pages(docID: string): Promise<Page[]> {

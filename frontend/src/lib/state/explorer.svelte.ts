@@ -9,6 +9,7 @@ import * as api from '../api/index.ts';
 import type { Chunk, Page, RetrievalMode, SearchResult } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
+import { settings } from './settings.svelte.ts';
 
 export type ExplorerTab = 'pages' | 'chunks';
 
@@ -38,6 +39,12 @@ export class Explorer {
 
   #docGeneration = 0;
   #lookupGeneration = 0;
+  readonly #rerank: () => boolean;
+
+  /** rerank: whether lookups use the cross-encoder when one is installed (the settings' toggle). */
+  constructor(rerank: () => boolean = () => settings.askOptions.rerank) {
+    this.#rerank = rerank;
+  }
 
   get canLookup(): boolean {
     return this.query.trim() !== '' && !this.searching;
@@ -90,7 +97,7 @@ export class Explorer {
     this.searching = true;
     this.lookupError = null;
     try {
-      const result = await api.searchWith(query, this.mode, this.k);
+      const result = await api.searchWith(query, this.mode, this.k, this.#rerank());
       if (generation !== this.#lookupGeneration) return;
       this.result = { hits: result.hits ?? [], stats: result.stats };
       this.asked = query;

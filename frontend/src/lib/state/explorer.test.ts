@@ -66,7 +66,7 @@ describe('Explorer lookup', () => {
     e.mode = 'bm25';
     e.k = 5;
     await e.lookup();
-    expect(api.searchWith).toHaveBeenCalledWith('satisfiable', 'bm25', 5);
+    expect(api.searchWith).toHaveBeenCalledWith('satisfiable', 'bm25', 5, true);
     expect(e.result?.hits).toHaveLength(1);
     expect(e.asked).toBe('satisfiable');
     expect(e.searching).toBe(false);

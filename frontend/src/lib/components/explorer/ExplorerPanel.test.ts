@@ -99,7 +99,7 @@ describe('ExplorerPanel', () => {
     const { onOpenPage } = setup();
     await userEvent.selectOptions(screen.getByLabelText('Search mode'), 'bm25');
     await userEvent.type(screen.getByLabelText('Look up passages (no AI model)'), 'satisfiable{Enter}');
-    expect(api.searchWith).toHaveBeenCalledWith('satisfiable', 'bm25', 10);
+    expect(api.searchWith).toHaveBeenCalledWith('satisfiable', 'bm25', 10, true);
 
     expect(
       (await screen.findByText(/^2 passages · Keywords \(BM25\) · 3\.4 ms · 212 candidates \(meaning 0, keywords 212\)/))

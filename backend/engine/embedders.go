@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"vika/backend/embed"
+	"vika/backend/index"
+	"vika/backend/models"
+	"vika/backend/rerank"
+	"vika/backend/retrieve"
+)
+
+// loadedModels is the embedding set-up of a session.
+type loadedModels struct {
+	ret  *retrieve.Retriever
+	embs []embed.Embedder // to close
+	// embErr says why dense retrieval is unavailable (nil when it is);
+	// multiErr why the configured multilingual model is not loaded (nil
+	// when it is, or when none is configured nor installed).
+	embErr, multiErr error
+}
+
+// newRetriever builds the retriever over lex with the embedding models of
+// the environment (models.Embedder): the English one ($VIKA_EMBED_MODEL_EN,
+// default USE-lite) for English and unknown-language chunks, and the
+// multilingual one ($VIKA_EMBED_MODEL_MULTI, default the registry's
+// multilingual MiniLM) for the other languages. The multilingual model is
+// loaded only when it is installed (or named: then its absence is an
+// error), so a session without one does not pay its memory. An English
+// model that cannot be loaded (assets missing, say) leaves BM25 working;
+// the error says why dense retrieval is unavailable.
+func newRetriever(lex *index.Lexical, cfg Config) loadedModels {
+	if cfg.NoEmbeddings {
+		return loadedModels{ret: bm25Only(lex), embErr: fmt.Errorf("%w (embeddings are off)", retrieve.ErrNoEmbedder)}
+	}
+	root := cfg.modelsRoot()
+	enChoice, err := models.Embedder(true)
+	if err != nil {
+		return loadedModels{ret: bm25Only(lex), embErr: err}
+	}
+	en, err := embed.Open(root, enChoice)
+	if err != nil {
+		return loadedModels{ret: bm25Only(lex), embErr: err}
+	}
+	lm := loadedModels{embs: []embed.Embedder{en}}
+	spaces := []retrieve.Space{{Embedder: en, Dense: index.NewDense(en.Dim()), Languages: routed(enChoice)}}
+	multi, multiChoice, err := openMulti(root, enChoice)
+	if multi != nil {
+		lm.embs = append(lm.embs, multi)
+		spaces = append(spaces, retrieve.Space{Embedder: multi, Dense: index.NewDense(multi.Dim()), Languages: routed(multiChoice)})
+	}
+	lm.multiErr = err
+	if lm.ret, err = retrieve.NewRouted(lex, spaces, retrieve.Options{}); err != nil {
+		lm.closeModels()
+		return loadedModels{ret: bm25Only(lex), embErr: err}
+	}
+	return lm
+}
+
+// openMulti loads the multilingual model unless it is the English one, or
+// is the default and not installed.
+func openMulti(root string, en models.Choice) (embed.Embedder, models.Choice, error) {
+	c, err := models.Embedder(false)
+	if err != nil {
+		return nil, c, err
+	}
+	if c.Name == en.Name {
+		return nil, c, nil // one model serves both
+	}
+	if !c.Explicit && c.Model != nil && !models.Installed(root, *c.Model) {
+		return nil, c, nil
+	}
+	m, err := embed.Open(root, c)
+	if err != nil {
+		return nil, c, fmt.Errorf("%s: %w", models.EnvModelMulti, err)
+	}
+	return m, c, nil
+}
+
+// routed returns the chunk languages a model is given: every language for
+// a multilingual model, else its languages, English taking the chunks of
+// unknown language too.
+func routed(c models.Choice) []string {
+	if c.Multilingual() {
+		return nil
+	}
+	langs := slices.Clone(c.Languages())
+	if slices.Contains(langs, "en") {
+		langs = append(langs, "")
+	}
+	return langs
+}
+
+func (lm loadedModels) closeModels() error {
+	var errs []error
+	for _, e := range lm.embs {
+		errs = append(errs, e.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func bm25Only(lex *index.Lexical) *retrieve.Retriever {
+	r, err := retrieve.New(lex, nil, nil, retrieve.Options{})
+	if err != nil {
+		panic(err) // only a nil lexical index fails, and lex is not nil
+	}
+	return r
+}
+
+// lazyReranker loads the installed cross-encoder on first use, once.
+type lazyReranker struct {
+	root string
+
+	mu     sync.Mutex
+	loaded bool            // guarded by mu
+	closed bool            // guarded by mu
+	r      rerank.Reranker // nil when none is installed; guarded by mu
+	err    error           // why an installed one failed to load; guarded by mu
+}
+
+// get returns the reranker, nil when none is installed or it failed to
+// load (err says why) or the session is closed.
+func (l *lazyReranker) get() (rerank.Reranker, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil, ErrClosed
+	}
+	if !l.loaded {
+		l.r, l.err = rerank.Open(l.root)
+		l.loaded = true
+	}
+	return l.r, l.err
+}
+
+// Close releases the model; a Rerank running on it finishes first.
+func (l *lazyReranker) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.closed = true
+	if c, ok := l.r.(interface{ Close() error }); ok {
+		return c.Close()
+	}
+	return nil
+}

@@ -1,0 +1,227 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"vika/backend/assets"
+	"vika/backend/models"
+	"vika/backend/retrieve"
+	"vika/backend/testpdf"
+)
+
+// Tiny BERT-shaped models with seeded weights (package embed,
+// testdata/bert/gen.sh): two sentence encoders of different sizes and a
+// cross-encoder, with their WordPiece tokenizer.
+const bertFixtures = "../embed/testdata/bert"
+
+func requireORT(t *testing.T) {
+	t.Helper()
+	if _, err := assets.Verify(assets.ORT); err != nil {
+		if os.Getenv("VIKA_REQUIRE_ASSETS") == "1" {
+			t.Fatal(err)
+		}
+		t.Skipf("ONNX Runtime not installed: run make assets (%v)", err)
+	}
+}
+
+// install installs fixture model (an .onnx file of bertFixtures) as the
+// registry model name under root, through the model manager and a local
+// server, as `vika models download` would (trusting the first download:
+// the registry's hashes are unpinned).
+func install(t *testing.T, root, name, model string) {
+	t.Helper()
+	m, err := models.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, f := range m.Files {
+		fixture := "tokenizer.json"
+		if strings.HasSuffix(f.Path, ".onnx") {
+			fixture = model
+		}
+		raw, err := os.ReadFile(filepath.Join(bertFixtures, fixture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["/"+m.Repo+"/resolve/"+m.Revision+"/"+f.Path] = raw
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(raw))
+	}))
+	defer srv.Close()
+	d := &models.Downloader{BaseURL: srv.URL, Root: root, TrustOnFirstDownload: m.SHA256Status != models.Pinned}
+	if err := d.Download(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var (
+	catsPDF = testpdf.Text(
+		"The cat sat on the mat while the enzyme kinetics lecture went on about protein folding.",
+		"Photosynthesis turns light into energy; the cell uses water and light.",
+		"Deep neural network learning: a model of DNA replication in the cell.")
+	coursPDF = testpdf.Text(
+		"Le chat est assis sur le tapis pendant que les élèves du café écoutent la leçon de biologie cellulaire.",
+		"La photosynthèse transforme la lumière en énergie pour la cellule et les élèves du café.")
+)
+
+// TestRerankInstalled: with the tiny cross-encoder installed, a search
+// asked to rerank is ordered by its scores and says which reranker ran;
+// without the option, or without an installed reranker, nothing is
+// rescored and the reranker is "none".
+func TestRerankInstalled(t *testing.T) {
+	requireORT(t)
+	ctx := context.Background()
+	none := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	mustAdd(t, none, "cats.pdf", catsPDF)
+	if label, err := none.Reranker(); label != "none" || err != nil {
+		t.Errorf("no reranker installed: %q, %v", label, err)
+	}
+	res, err := none.SearchWith(ctx, "the cat and the cell", SearchOptions{Rerank: true})
+	if err != nil || len(res.Hits) == 0 || res.Stats.Reranker != "none" {
+		t.Fatalf("without reranker: %+v, %v", res, err)
+	}
+	for _, h := range res.Hits {
+		if h.RerankScore != nil {
+			t.Errorf("without reranker, %s has rerank score %v", h.Label, *h.RerankScore)
+		}
+	}
+
+	root := t.TempDir()
+	name := models.Rerankers()[0].Name
+	install(t, root, name, "cross_encoder.onnx")
+	e := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: root})
+	mustAdd(t, e, "cats.pdf", catsPDF)
+	plain, err := e.SearchWith(ctx, "the cat and the cell", SearchOptions{})
+	if err != nil || plain.Stats.Reranker != "none" || len(plain.Hits) < 2 {
+		t.Fatalf("rerank off: %+v, %v", plain.Stats, err)
+	}
+	res, err = e.SearchWith(ctx, "the cat and the cell", SearchOptions{Rerank: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Reranker != name || res.Stats.Reranked != len(res.Hits) || len(res.Hits) != len(plain.Hits) {
+		t.Errorf("rerank on: stats %+v, %d hits, %d without", res.Stats, len(res.Hits), len(plain.Hits))
+	}
+	for i, h := range res.Hits {
+		if h.RerankScore == nil {
+			t.Fatalf("hit %d has no rerank score", i)
+		}
+		if i > 0 && *res.Hits[i-1].RerankScore < *h.RerankScore {
+			t.Errorf("hits %d, %d out of rerank order", i-1, i)
+		}
+	}
+	if label, err := e.Reranker(); label != name || err != nil {
+		t.Errorf("Reranker() = %q, %v", label, err)
+	}
+	hits, err := e.Search(ctx, "the cat and the cell", 2) // the UI's search reranks when it can
+	if err != nil || len(hits) != 2 || hits[0].RerankScore == nil || hits[0].ChunkID != res.Hits[0].ChunkID {
+		t.Errorf("Search: %+v, %v", hits, err)
+	}
+}
+
+// TestTwoEmbeddingModels: one tiny model serves English, another
+// (of another size) the other languages. French chunks get vectors of the
+// multilingual model, English ones of the English model; the default mode
+// is hybrid because both languages are covered; a query is embedded by both
+// and every hit says truthfully whether BM25 found it too.
+func TestTwoEmbeddingModels(t *testing.T) {
+	requireORT(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	install(t, root, "all-MiniLM-L6-v2", "encoder.onnx")
+	install(t, root, models.DefaultMulti, "encoder_b.onnx")
+	t.Setenv(models.EnvModelEN, "all-MiniLM-L6-v2")
+	t.Setenv(models.EnvModelMulti, "") // the default, found installed
+
+	e := newEngine(t, Config{ModelsRoot: root})
+	if e.DenseUnavailable() != nil || e.MultilingualUnavailable() != nil {
+		t.Fatalf("models: %v; %v", e.DenseUnavailable(), e.MultilingualUnavailable())
+	}
+	if got := e.Embedders(); len(got) != 2 || got[0] != "all-MiniLM-L6-v2" || got[1] != models.DefaultMulti {
+		t.Fatalf("embedders %v", got)
+	}
+	cats := mustAdd(t, e, "cats.pdf", catsPDF)
+	cours := mustAdd(t, e, "cours.pdf", coursPDF)
+	if cats.Lang != "en" || cours.Lang != "fr" {
+		t.Fatalf("languages: cats %q, cours %q", cats.Lang, cours.Lang)
+	}
+	vecs := e.ret.Vectors()
+	if vecs["all-MiniLM-L6-v2"] != cats.Chunks || vecs[models.DefaultMulti] != cours.Chunks {
+		t.Errorf("vectors %v; want %d English, %d French", vecs, cats.Chunks, cours.Chunks)
+	}
+
+	const q = "the cat and the cell"
+	res, err := e.SearchWith(ctx, q, SearchOptions{K: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Mode != retrieve.ModeHybrid || len(res.Stats.Embedders) != 2 {
+		t.Fatalf("stats %+v; want hybrid with both models", res.Stats)
+	}
+	bm25, err := e.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeBM25, K: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byBM25 := map[string]bool{}
+	for _, h := range bm25.Hits {
+		byBM25[h.ChunkID] = true
+	}
+	// Every chunk is among each model's dense candidates (fewer chunks
+	// than the depth), so all are found by dense, and by both when BM25
+	// matched them.
+	docs := map[string]int{}
+	for _, h := range res.Hits {
+		want := retrieve.FoundDense
+		if byBM25[h.ChunkID] {
+			want = retrieve.FoundBoth
+		}
+		if h.FoundBy != want {
+			t.Errorf("%s: found by %s, want %s", h.Label, h.FoundBy, want)
+		}
+		docs[h.File]++
+	}
+	t.Logf("vectors %v; hits per file %v; stats %+v", vecs, docs, res.Stats)
+	if len(res.Hits) != cats.Chunks+cours.Chunks || docs["cours.pdf"] != cours.Chunks {
+		t.Errorf("hits per file %v; want every chunk", docs)
+	}
+}
+
+// TestMultilingualNotInstalled: without the multilingual model nothing
+// extra is loaded, and a French document makes the default mode BM25.
+func TestMultilingualNotInstalled(t *testing.T) {
+	requireORT(t)
+	root := t.TempDir()
+	install(t, root, "all-MiniLM-L6-v2", "encoder.onnx")
+	t.Setenv(models.EnvModelEN, "all-MiniLM-L6-v2")
+	t.Setenv(models.EnvModelMulti, "")
+	e := newEngine(t, Config{ModelsRoot: root})
+	if got := e.Embedders(); len(got) != 1 || e.MultilingualUnavailable() != nil {
+		t.Fatalf("embedders %v, %v", got, e.MultilingualUnavailable())
+	}
+	mustAdd(t, e, "cours.pdf", coursPDF)
+	res, err := e.SearchWith(context.Background(), "chat", SearchOptions{})
+	if err != nil || res.Stats.Mode != retrieve.ModeBM25 {
+		t.Errorf("French without a multilingual model: mode %q, %v", res.Stats.Mode, err)
+	}
+	// Named but not installed: an error says so; English still works.
+	t.Setenv(models.EnvModelMulti, models.DefaultMulti)
+	e2 := newEngine(t, Config{ModelsRoot: root})
+	if e2.DenseUnavailable() != nil || e2.MultilingualUnavailable() == nil || !strings.Contains(e2.MultilingualUnavailable().Error(), "vika models download") {
+		t.Errorf("named, not installed: %v; %v", e2.DenseUnavailable(), e2.MultilingualUnavailable())
+	}
+}

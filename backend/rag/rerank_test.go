@@ -1,0 +1,53 @@
+package rag
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"vika/backend/engine"
+	"vika/backend/retrieve"
+)
+
+// recordingEngine is a real engine that remembers the search options it
+// was given.
+type recordingEngine struct {
+	*engine.Engine
+	mu   sync.Mutex
+	opts []engine.SearchOptions
+}
+
+func (r *recordingEngine) SearchWith(ctx context.Context, q string, o engine.SearchOptions) (engine.SearchResult, error) {
+	r.mu.Lock()
+	r.opts = append(r.opts, o)
+	r.mu.Unlock()
+	return r.Engine.SearchWith(ctx, q, o)
+}
+
+// TestRerankOption: the question's search asks for the cross-encoder when
+// the options do and not otherwise; the BM25 probe for abstaining never
+// does. Without a cross-encoder installed the record says so: no reranker
+// score is invented.
+func TestRerankOption(t *testing.T) {
+	for _, rerank := range []bool{true, false} {
+		eng := &recordingEngine{Engine: newEngine(t)}
+		s := New(eng, noProviders(t), Config{})
+		o := testOptions()
+		o.Mode, o.Rerank = string(retrieve.ModeHybrid), rerank
+		a, err := s.Ask(context.Background(), "What does unit propagation do?", o, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(eng.opts) < 1 || eng.opts[0].Rerank != rerank {
+			t.Fatalf("rerank %v: searches %+v", rerank, eng.opts)
+		}
+		for _, o := range eng.opts[1:] {
+			if o.Mode == retrieve.ModeBM25 && o.Rerank {
+				t.Errorf("the BM25 probe asked for reranking: %+v", o)
+			}
+		}
+		if a.Metrics.RerankerScoreMean != nil || a.Metrics.RerankerScoreMin != nil {
+			t.Errorf("reranker scores without a reranker: %+v", a.Metrics)
+		}
+	}
+}

@@ -1,0 +1,270 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"vika/backend/index"
+	"vika/backend/rerank"
+)
+
+// SearchOptions are the parameters of one search.
+type SearchOptions struct {
+	// Mode is the retrieval mode; "" means hybrid (bm25 without embedder).
+	Mode Mode
+	// K is the number of hits; <= 0 means 10.
+	K int
+	// Depth overrides the profiles' candidate depth in hybrid mode.
+	Depth int
+	// Rerank, if not nil, rescores the best RerankDepth candidates of the
+	// mode and orders them by its scores (see Retriever.rerank); nil keeps
+	// the retrieval order and Stats.Reranker is "none".
+	Rerank Reranker
+	// RerankDepth is how many candidates Rerank rescores; <= 0 means
+	// DefaultRerankDepth. The search retrieves max(K, RerankDepth).
+	RerankDepth int
+	// Texts returns the passage text of chunk ids (those it omits are not
+	// rescored); required with Rerank.
+	Texts func(ctx context.Context, ids []string) (map[string]string, error)
+}
+
+// Search returns the k chunks that best match q in mode o.Mode, reranked
+// when o.Rerank is set.
+func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Result, error) {
+	start := r.now()
+	k := o.K
+	if k <= 0 {
+		k = 10
+	}
+	mode := o.Mode
+	if mode == "" || (mode == ModeHybrid && !r.HasEmbedder()) {
+		mode = ModeHybrid
+		if !r.HasEmbedder() {
+			mode = ModeBM25
+		}
+	}
+	want := k
+	if o.Rerank != nil {
+		if o.Texts == nil {
+			return Result{}, fmt.Errorf("retrieve: reranking needs the passages' text (SearchOptions.Texts)")
+		}
+		want = max(k, rerankDepth(o.RerankDepth))
+	}
+	var (
+		cands    []*candidate
+		st       Stats
+		embedded bool
+		err      error
+	)
+	switch mode {
+	case ModeBM25:
+		cands, st, err = r.searchBM25(ctx, q, want)
+	case ModeDense:
+		cands, st, embedded, err = r.searchDense(ctx, q, want)
+	case ModeHybrid:
+		cands, st, embedded, err = r.searchHybrid(ctx, q, want, o.Depth)
+	default:
+		return Result{}, fmt.Errorf("retrieve: unknown mode %q", mode)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	st.Reranker = rerank.None
+	if o.Rerank != nil {
+		if cands, err = r.rerank(ctx, q, cands, o, &st); err != nil {
+			return Result{}, err
+		}
+	}
+	var res Result
+	res.Hits, res.Stats = hits(cands[:min(k, len(cands))], embedded, st)
+	res.Stats.Mode = mode
+	res.Stats.Used = len(res.Hits)
+	res.Stats.Latency = r.now().Sub(start)
+	return res, nil
+}
+
+func (r *Retriever) searchBM25(ctx context.Context, q string, k int) ([]*candidate, Stats, error) {
+	var st Stats
+	t := r.now()
+	list, err := r.lex.Search(ctx, q, k)
+	if err != nil {
+		return nil, st, err
+	}
+	st.Lexical = r.now().Sub(t)
+	st.LexicalCandidates, st.Candidates = len(list), len(list)
+	cands := make([]*candidate, len(list))
+	for i, s := range list {
+		cands[i] = &candidate{id: s.ChunkID, lexical: s.Score, lexicalRank: i + 1, score: s.Score, lexicalPart: s.Score}
+	}
+	return cands, st, nil
+}
+
+// active returns the spaces a query is embedded by: those holding vectors,
+// or the first one when none does.
+func (r *Retriever) active() []*space {
+	var out []*space
+	for _, s := range r.spaces {
+		if s.dense.Len() > 0 {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 && len(r.spaces) > 0 {
+		out = r.spaces[:1]
+	}
+	return out
+}
+
+// embedQuery returns the unit query vector of s's model, or nil for a
+// query without words.
+func (s *space) embedQuery(ctx context.Context, q string) ([]float32, error) {
+	vecs, err := EmbedPassages(ctx, s.emb, s.prof.Passage, []string{q}, EmbedOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if isZero(vecs[0]) {
+		return nil, nil
+	}
+	return vecs[0], nil
+}
+
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// searchDense returns each model's k nearest chunks. With several models,
+// whose cosines are not comparable, the lists are interleaved by rank
+// (ties by cosine): dense mode is a diagnostic mode, hybrid the one that
+// merges models by score (see mergeSpaces).
+func (r *Retriever) searchDense(ctx context.Context, q string, k int) ([]*candidate, Stats, bool, error) {
+	var st Stats
+	if !r.HasEmbedder() {
+		return nil, st, false, ErrNoEmbedder
+	}
+	var cands []*candidate
+	embedded := false
+	for _, s := range r.active() {
+		t := r.now()
+		qv, err := s.embedQuery(ctx, q)
+		if err != nil {
+			return nil, st, false, err
+		}
+		st.Embed += r.now().Sub(t)
+		st.Embedders = append(st.Embedders, s.emb.Name())
+		if qv == nil {
+			continue
+		}
+		embedded = true
+		t = r.now()
+		list, err := s.dense.Search(ctx, qv, k)
+		if err != nil {
+			return nil, st, false, err
+		}
+		st.Dense += r.now().Sub(t)
+		st.DenseCandidates += len(list)
+		for i, h := range list {
+			cands = append(cands, &candidate{id: h.ChunkID, dense: h.Score, cosine: h.Score, hasDense: true,
+				denseRank: i + 1, score: h.Score, densePart: h.Score, model: s.emb.Name()})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b *candidate) int {
+		if a.denseRank != b.denseRank {
+			return a.denseRank - b.denseRank
+		}
+		return compareFused(a, b)
+	})
+	st.Candidates = len(cands)
+	return cands[:min(k, len(cands))], st, embedded, nil
+}
+
+// depthOf is the candidate depth of s in hybrid mode: the option's, else
+// the profile's, else DefaultDepth, and at least k.
+func depthOf(s *space, option, k int) int {
+	d := option
+	if d <= 0 {
+		d = s.prof.Depth
+	}
+	if d <= 0 {
+		d = DefaultDepth
+	}
+	return max(d, k)
+}
+
+// searchHybrid fuses BM25 with each active model's dense candidates,
+// using that model's profile, and merges the fused lists (mergeSpaces).
+// BM25 runs while the query is embedded.
+func (r *Retriever) searchHybrid(ctx context.Context, q string, k, depthOption int) ([]*candidate, Stats, bool, error) {
+	var st Stats
+	spaces := r.active()
+	lexDepth := 0
+	for _, s := range spaces {
+		lexDepth = max(lexDepth, depthOf(s, depthOption, k))
+	}
+	type lexOut struct {
+		list []index.Scored
+		took time.Duration
+		err  error
+	}
+	lexc := make(chan lexOut, 1)
+	go func() {
+		t := r.now()
+		list, err := r.lex.Search(ctx, q, lexDepth)
+		lexc <- lexOut{list, r.now().Sub(t), err}
+	}()
+
+	qvs := make([][]float32, len(spaces))
+	denseLists := make([][]index.Scored, len(spaces))
+	var err error
+	for i, s := range spaces {
+		t := r.now()
+		qvs[i], err = s.embedQuery(ctx, q)
+		st.Embed += r.now().Sub(t)
+		if err != nil {
+			break
+		}
+		st.Embedders = append(st.Embedders, s.emb.Name())
+		if qvs[i] != nil {
+			t = r.now()
+			denseLists[i], err = s.dense.Search(ctx, qvs[i], depthOf(s, depthOption, k))
+			st.Dense += r.now().Sub(t)
+			if err != nil {
+				break
+			}
+			st.DenseCandidates += len(denseLists[i])
+		}
+	}
+	lo := <-lexc
+	if err != nil {
+		return nil, st, false, err
+	}
+	if lo.err != nil {
+		return nil, st, false, lo.err
+	}
+	st.Lexical = lo.took
+	st.LexicalCandidates = len(lo.list)
+
+	t := r.now()
+	f := spaces[0].prof.fusion()
+	st.Fusion, st.DenseWeight = f.method, f.denseWeight
+	lists := make([][]*candidate, len(spaces))
+	embedded := false
+	for i, s := range spaces {
+		if lists[i], err = s.fuseLists(ctx, qvs[i], denseLists[i], lo.list, depthOf(s, depthOption, k)); err != nil {
+			return nil, st, false, err
+		}
+		embedded = embedded || qvs[i] != nil
+	}
+	cands := lists[0]
+	if len(spaces) > 1 {
+		cands = mergeSpaces(spaces, lists)
+	}
+	st.Candidates = len(cands)
+	st.Fuse = r.now().Sub(t)
+	return cands, st, embedded, nil
+}
