@@ -74,7 +74,16 @@ func (a *App) Models() ([]llm.ModelStatus, error) {
 
 // KeyStatus says, for each provider that takes a key, whether one is
 // configured and where from. A key never leaves Go.
-func (a *App) KeyStatus() ([]secrets.Status, error) { return a.keys.StatusAll() }
+// A keyring that cannot be read (locked, not running) is reported on each
+// status (keyring_error), not as a failure: keys from the environment still
+// show.
+func (a *App) KeyStatus() ([]secrets.Status, error) {
+	sts, err := a.keys.StatusAll()
+	if errors.Is(err, secrets.ErrKeyring) {
+		err = nil
+	}
+	return sts, err
+}
 
 // SetKey stores a provider's key in the keyring.
 func (a *App) SetKey(provider, key string) error {

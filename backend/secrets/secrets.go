@@ -81,6 +81,9 @@ type Status struct {
 	Configured bool   `json:"configured"`
 	Source     string `json:"source"`  // SourceEnv, SourceKeyring, or "" when not configured
 	EnvVar     string `json:"env_var"` // the variable that would override the keyring
+	// KeyringError says why the keyring could not be read for this
+	// provider ("" when it could); a key from the environment still counts.
+	KeyringError string `json:"keyring_error,omitempty"`
 }
 
 // Store reads and writes the keys. Its methods are safe for concurrent
@@ -184,6 +187,9 @@ func (s *Store) Status(provider string) (Status, error) {
 		return Status{}, err
 	}
 	st := Status{Provider: provider, Name: Names[provider], Configured: source != "", Source: source, EnvVar: EnvVars[provider]}
+	if err != nil {
+		st.KeyringError = err.Error()
+	}
 	return st, err
 }
 

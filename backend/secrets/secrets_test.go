@@ -179,6 +179,9 @@ func TestKeyNeverInErrors(t *testing.T) {
 		if st.Configured {
 			t.Errorf("%s configured though the keyring failed", st.Provider)
 		}
+		if !strings.Contains(st.KeyringError, "could not read the "+st.Provider+" key") {
+			t.Errorf("%s: keyring_error %q does not say what failed", st.Provider, st.KeyringError)
+		}
 	}
 }
 

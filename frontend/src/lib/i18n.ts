@@ -164,6 +164,9 @@ const en = {
   'settings.keys': 'API keys',
   'settings.keysIntro':
     'Keys are stored in your system’s keyring, never shown again and never sent anywhere but to their provider.',
+  'settings.keyringUnavailable':
+    'Your system keyring is locked or not running, so Vika cannot read or save keys in it. Unlock it (or start it) and reopen Settings, or set the keys as environment variables before starting Vika: {vars}.',
+  'settings.keyringDetails': 'Details',
   'settings.keyMissing': 'Not configured',
   'settings.keyFromKeyring': 'Configured (system keyring)',
   'settings.keyFromEnv': 'Configured (environment variable {variable})',
@@ -517,6 +520,9 @@ const fr: Dictionary = {
   'settings.keys': 'Clés d’API',
   'settings.keysIntro':
     'Les clés sont rangées dans le trousseau du système, jamais réaffichées et envoyées uniquement à leur fournisseur.',
+  'settings.keyringUnavailable':
+    'Le trousseau du système est verrouillé ou ne fonctionne pas : Vika ne peut ni y lire ni y enregistrer de clés. Déverrouillez-le (ou démarrez-le) puis rouvrez les réglages, ou définissez les clés comme variables d’environnement avant de lancer Vika : {vars}.',
+  'settings.keyringDetails': 'Détails',
   'settings.keyMissing': 'Non configurée',
   'settings.keyFromKeyring': 'Configurée (trousseau du système)',
   'settings.keyFromEnv': 'Configurée (variable d’environnement {variable})',

@@ -227,6 +227,8 @@ export interface KeyStatus {
   source: string;
   /** The environment variable that overrides the keyring, e.g. GROQ_API_KEY. */
   env_var?: string;
+  /** Why the system keyring could not be read for this provider; absent when it could. */
+  keyring_error?: string;
 }
 
 /** The account of one question (metrics.Record); null = unknown. */

@@ -48,6 +48,20 @@ describe('SettingsPanel keys', () => {
     expect(screen.getAllByRole('button', { name: 'Remove' })).toHaveLength(1);
   });
 
+  it('says once, readably, that the keyring is unavailable, and still lists every provider', async () => {
+    const problem = "the system keyring is not available: could not read the groq key: failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'";
+    api.keyStatus.mockResolvedValue([
+      sampleKeyStatus({ provider: 'groq', configured: false, source: '', env_var: 'GROQ_API_KEY', keyring_error: problem }),
+      sampleKeyStatus({ provider: 'mistral', configured: true, source: 'env', env_var: 'MISTRAL_API_KEY', keyring_error: problem }),
+    ]);
+    setup();
+    const alert = await screen.findByText(/Your system keyring is locked or not running/);
+    expect(alert.textContent).toContain('GROQ_API_KEY, MISTRAL_API_KEY');
+    expect(screen.getAllByText(/Your system keyring is locked/)).toHaveLength(1);
+    expect(screen.getByLabelText('Groq')).toHaveProperty('type', 'password');
+    expect(screen.getByText('Configured (environment variable MISTRAL_API_KEY)')).toBeTruthy();
+  });
+
   it('saves a key, then empties the input so the key is nowhere in the page or the state', async () => {
     const { settings, container } = setup();
     const input = (await screen.findByLabelText('Groq')) as HTMLInputElement;
