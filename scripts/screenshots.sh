@@ -98,7 +98,7 @@ say "Xvfb on display $DISPLAY"
 node frontend/e2e/fake-gemini.mjs 0 </dev/null >"$work/fake.log" 2>&1 &
 fake_pid=$!
 for ((i = 0; i < 50; i++)); do
-  grep -q 'listening on' "$work/fake.log" && break
+  grep -qs 'listening on' "$work/fake.log" && break
   sleep 0.1
 done
 fake_port=$(sed -n 's/^fake-gemini listening on \([0-9]*\)$/\1/p' "$work/fake.log")
