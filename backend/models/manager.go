@@ -40,16 +40,17 @@ type Event struct {
 }
 
 // Manager runs downloads in the background for the desktop app, one at a
-// time per model, each cancellable. The zero value is not usable: set
-// Downloader (its Root is where models are installed) and, for tests,
+// time per model, each cancellable. The zero value downloads the registry's
+// models into Root(); tests set Downloader (its Root and BaseURL) and
 // Models.
 type Manager struct {
 	Downloader Downloader
 	Models     []Model // nil: Registry()
 
-	mu   sync.Mutex
-	jobs map[string]context.CancelFunc // downloads in flight by model name; guarded by mu
-	wg   sync.WaitGroup
+	mu     sync.Mutex
+	jobs   map[string]context.CancelFunc // downloads in flight by model name; guarded by mu
+	closed bool                          // guarded by mu
+	wg     sync.WaitGroup
 }
 
 func (m *Manager) models() []Model {
@@ -103,6 +104,11 @@ func (m *Manager) Start(name string, emit func(Event)) error {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		cancel()
+		return errors.New("the app is closing: no new download")
+	}
 	if _, busy := m.jobs[name]; busy {
 		m.mu.Unlock()
 		cancel()
@@ -160,6 +166,7 @@ func (m *Manager) Cancel(name string) bool {
 // Close cancels every download and waits for them to stop.
 func (m *Manager) Close() {
 	m.mu.Lock()
+	m.closed = true
 	for _, cancel := range m.jobs {
 		cancel()
 	}

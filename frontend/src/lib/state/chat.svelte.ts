@@ -125,7 +125,11 @@ export class Chat {
       return;
     }
     const turn = this.#turn(key);
-    if (!turn) return;
+    if (!turn) {
+      // The conversation was cleared while Ask was on its way: stop the answer.
+      void api.cancelAsk(id).catch(() => {});
+      return;
+    }
     turn.id = id;
     if (turn.status === 'asking') turn.status = 'streaming';
     if (turn.cancelling) await this.#cancel(turn);

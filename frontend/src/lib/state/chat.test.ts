@@ -218,6 +218,19 @@ describe('Chat conversation', () => {
     expect(chat.turns).toEqual([]);
   });
 
+  it('stops an answer whose Ask was still on its way when the conversation was cleared', async () => {
+    const chat = new Chat();
+    let resolve!: (id: string) => void;
+    api.ask.mockReturnValueOnce(new Promise((r) => (resolve = r)));
+    chat.draft = 'q';
+    const asking = chat.ask();
+    await chat.clear();
+    resolve('ask-1');
+    await asking;
+    expect(api.cancelAsk).toHaveBeenCalledWith('ask-1');
+    expect(chat.turns).toEqual([]);
+  });
+
   it('exports, says where, and stays quiet when the dialog is cancelled', async () => {
     const chat = new Chat();
     api.exportConversation.mockResolvedValueOnce('/home/ana/vika.html');
