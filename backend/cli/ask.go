@@ -24,7 +24,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	provider := fs.String("provider", "", "the provider of a manual model choice (gemini, mistral, groq, openrouter, ollama)")
 	model := fs.String("model", "", "the model of a manual choice, e.g. gemini-2.5-flash")
 	auto := fs.Bool("auto", false, "route automatically (the default)")
-	modeName := fs.String("mode", "auto", "retrieval mode: dense, bm25, hybrid, or auto (hybrid when every document is English, else bm25)")
+	modeName := fs.String("mode", "auto", "retrieval mode: dense, bm25, hybrid, or auto (hybrid when an embedding model covers every document's language, else bm25)")
 	k := fs.Int("k", rag.DefaultK, "number of passages in the prompt")
 	hyde := fs.Bool("hyde", false, "search with a passage the cheapest model imagines as the answer (HyDE)")
 	multi := fs.Bool("multi-query", false, "search with rephrasings of the question too, fused")

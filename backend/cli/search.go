@@ -20,7 +20,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	fs := newFlagSet("search", errOut)
 	asJSON := fs.Bool("json", false, `print {"hits":[...]} as JSON`)
 	k := fs.Int("k", 5, "number of passages")
-	modeName := fs.String("mode", "auto", "retrieval mode: dense, bm25, hybrid, or auto (hybrid when every document is English, else bm25)")
+	modeName := fs.String("mode", "auto", "retrieval mode: dense, bm25, hybrid, or auto (hybrid when an embedding model covers every document's language, else bm25)")
 	rerankFlag := fs.String("rerank", "auto", "rerank the best candidates with the cross-encoder: auto (when one is installed), on (fail without one) or off")
 	queries := fs.String("queries", "", `a JSONL file of {"id","question"} lines: print one {"id","hits"} line each`)
 	var pdfs stringList

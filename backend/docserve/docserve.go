@@ -53,7 +53,8 @@ func Handler(src Source) http.Handler {
 		h.Set("Cache-Control", "no-store")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": doc.File}))
-		// ServeContent answers Range requests, which pdf.js makes for large files.
+		// ServeContent also answers Range requests (the viewer loads whole
+		// files today: pdf.js runs with disableRange).
 		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
 	})
 }
