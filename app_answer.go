@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
@@ -25,23 +26,32 @@ type answering struct {
 
 // newAnswering builds the answering session over eng: keys from the OS
 // keyring (environment variables override), models from the catalogue
-// configured by the environment. A bad VIKA_* value leaves answering
-// extractive and Ask says why.
+// configured by the environment. A bad VIKA_* value does not stop
+// answering: a bad provider setting (a base URL, a header) leaves answers
+// extractive, a bad threshold takes its default, and every answer carries a
+// notice saying so.
 func newAnswering(eng *engine.Engine) answering {
 	keys := secrets.New()
 	svc, err := llm.FromEnv(keys)
+	if err != nil {
+		err = fmt.Errorf("%w: no model is asked until it is fixed; answers quote your documents", err)
+	}
 	cfg, cfgErr := rag.DefaultConfig()
+	if cfgErr != nil {
+		cfgErr = fmt.Errorf("%w: the default is used", cfgErr)
+	}
+	setupErr := errors.Join(err, cfgErr)
+	if setupErr != nil {
+		cfg.Warning = "Configuration problem: " + strings.ReplaceAll(setupErr.Error(), "\n", "; ")
+	}
 	path, _ := rag.SettingsPath()
-	return answering{rag: rag.New(eng, svc, cfg), keys: keys, settingsPath: path, setupErr: errors.Join(err, cfgErr)}
+	return answering{rag: rag.New(eng, svc, cfg), keys: keys, settingsPath: path, setupErr: setupErr}
 }
 
 // Ask starts answering question under the id the frontend chose, so that
 // it listens to "answer:<id>" before the first event is sent, and returns
 // that id; the answer streams as events on that channel.
 func (a *App) Ask(id, question string, opts rag.Options) (string, error) {
-	if a.setupErr != nil {
-		return "", a.setupErr
-	}
 	if id == "" {
 		return "", errors.New("Ask needs the id whose events the page listens to")
 	}

@@ -125,6 +125,13 @@ type Hit struct {
 	// RerankScore is the cross-encoder's logit for (query, passage) when a
 	// reranker rescored this hit; nil when no reranker ran (never invented).
 	RerankScore *float64 `json:"rerank_score"`
+	// DenseScore is the cosine of the query with the passage; nil when
+	// the search did not embed the query or the passage has no vector
+	// (bm25 mode). LexicalScore is its BM25 score; nil when BM25 did not
+	// retrieve the passage among its candidates (dense mode, or a chunk
+	// only the dense retriever found).
+	DenseScore   *float64 `json:"dense_score"`
+	LexicalScore *float64 `json:"lexical_score"`
 }
 
 // MaxLabelName is the longest file name shown in a citation label.

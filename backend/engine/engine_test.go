@@ -68,8 +68,15 @@ func TestAddAndSearch(t *testing.T) {
 	}
 	want := corpus.Hit{File: "stats.pdf", Page: 2, ChunkID: a.ID[:12] + "-p2-c1", Label: "[stats.pdf p.2]",
 		Text: "2 Zebras\nThe plains zebra, or quagga, lives in the savannah of East Africa.", FoundBy: foundBy, DocID: a.ID, PageType: corpus.PageText}
-	if diff := cmp.Diff(want, hits[0], cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Score" }, cmp.Ignore())); diff != "" {
+	scores := cmp.FilterPath(func(p cmp.Path) bool {
+		s := p.Last().String()
+		return s == ".Score" || s == ".DenseScore" || s == ".LexicalScore"
+	}, cmp.Ignore())
+	if diff := cmp.Diff(want, hits[0], scores); diff != "" {
 		t.Errorf("first hit (-want +got):\n%s", diff)
+	}
+	if h := hits[0]; h.LexicalScore == nil || (h.DenseScore != nil) != (e.DenseUnavailable() == nil) {
+		t.Errorf("first hit: lexical score %v, dense score %v (dense unavailable: %v)", h.LexicalScore, h.DenseScore, e.DenseUnavailable())
 	}
 
 	// Bad files fail and leave the session as it was.

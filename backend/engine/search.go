@@ -16,7 +16,9 @@ type SearchOptions struct {
 	// Rerank rescores the best retrieve.DefaultRerankDepth candidates with
 	// the installed cross-encoder (loaded once, on first use) and orders
 	// them by its scores. Without one installed it does nothing:
-	// Stats.Reranker is "none" and no hit has a RerankScore.
+	// Stats.Reranker is "none" and no hit has a RerankScore. One that fails
+	// to load or to run leaves the retrieval order (Stats.RerankError says
+	// why when it ran).
 	Rerank bool
 }
 
@@ -150,8 +152,28 @@ func (e *Engine) hydrate(ctx context.Context, found []retrieve.Hit) ([]corpus.Hi
 		hits = append(hits, corpus.Hit{
 			File: d.File, Page: c.Page, ChunkID: c.ID, Score: h.Score, Text: c.Text,
 			Label: corpus.CitationLabel(d.Label, c.Page), FoundBy: h.FoundBy, DocID: d.ID, PageType: c.PageType,
-			RerankScore: h.RerankScore,
+			RerankScore: h.RerankScore, DenseScore: denseScore(h), LexicalScore: lexicalScore(h),
 		})
 	}
 	return hits, nil
+}
+
+// denseScore is h's cosine with the query, nil when the search did not
+// measure it: retrieve names the model holding the chunk's vector exactly
+// when it did (Hit.Model).
+func denseScore(h retrieve.Hit) *float64 {
+	if h.Model == "" {
+		return nil
+	}
+	v := h.DenseScore
+	return &v
+}
+
+// lexicalScore is h's BM25 score, nil when BM25 did not retrieve it.
+func lexicalScore(h retrieve.Hit) *float64 {
+	if h.LexicalRank <= 0 {
+		return nil
+	}
+	v := h.LexicalScore
+	return &v
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -223,5 +224,80 @@ func TestMultilingualNotInstalled(t *testing.T) {
 	e2 := newEngine(t, Config{ModelsRoot: root})
 	if e2.DenseUnavailable() != nil || e2.MultilingualUnavailable() == nil || !strings.Contains(e2.MultilingualUnavailable().Error(), "vika models download") {
 		t.Errorf("named, not installed: %v; %v", e2.DenseUnavailable(), e2.MultilingualUnavailable())
+	}
+}
+
+// TestHitScores: each hit carries the score of each retriever that scored
+// it for the query, nil for the other: hybrid hits their cosine (the same
+// as in dense mode) and, when BM25 retrieved them, their BM25 score (the
+// same as in bm25 mode); dense hits no BM25 score; bm25 hits no cosine.
+// Stats.TopLexical is the best BM25 score wherever BM25 ran, 0 in dense
+// mode.
+func TestHitScores(t *testing.T) {
+	requireORT(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	install(t, root, "all-MiniLM-L6-v2", "encoder.onnx")
+	t.Setenv(models.EnvModelEN, "all-MiniLM-L6-v2")
+	t.Setenv(models.EnvModelMulti, "")
+	e := newEngine(t, Config{ModelsRoot: root})
+	mustAdd(t, e, "cats.pdf", catsPDF)
+
+	const q = "photosynthesis turns light into energy"
+	search := func(mode retrieve.Mode) SearchResult {
+		t.Helper()
+		res, err := e.SearchWith(ctx, q, SearchOptions{Mode: mode, K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Mode != mode || len(res.Hits) == 0 {
+			t.Fatalf("%s: stats %+v, %d hits", mode, res.Stats, len(res.Hits))
+		}
+		return res
+	}
+	bm25, dense, hybrid := search(retrieve.ModeBM25), search(retrieve.ModeDense), search(retrieve.ModeHybrid)
+
+	lexical := map[string]float64{}
+	for _, h := range bm25.Hits {
+		if h.LexicalScore == nil || *h.LexicalScore != h.Score || h.DenseScore != nil {
+			t.Errorf("bm25 hit %s: score %g, lexical %v, dense %v", h.Label, h.Score, h.LexicalScore, h.DenseScore)
+		}
+		lexical[h.ChunkID] = h.Score
+	}
+	if bm25.Stats.TopLexical != bm25.Hits[0].Score || bm25.Stats.TopLexical <= 0 {
+		t.Errorf("bm25: top lexical %g, best hit %g", bm25.Stats.TopLexical, bm25.Hits[0].Score)
+	}
+
+	cosine := map[string]float64{}
+	for _, h := range dense.Hits {
+		if h.DenseScore == nil || *h.DenseScore != h.Score || h.LexicalScore != nil {
+			t.Errorf("dense hit %s: score %g, dense %v, lexical %v", h.Label, h.Score, h.DenseScore, h.LexicalScore)
+		}
+		cosine[h.ChunkID] = h.Score
+	}
+	if dense.Stats.TopLexical != 0 {
+		t.Errorf("dense: top lexical %g, want 0 (BM25 did not run)", dense.Stats.TopLexical)
+	}
+
+	denseOnly := 0
+	for _, h := range hybrid.Hits {
+		if h.DenseScore == nil || math.Abs(*h.DenseScore-cosine[h.ChunkID]) > 1e-6 {
+			t.Errorf("hybrid hit %s: dense %v, want %g", h.Label, h.DenseScore, cosine[h.ChunkID])
+		}
+		want, byBM25 := lexical[h.ChunkID]
+		switch {
+		case byBM25 && (h.LexicalScore == nil || *h.LexicalScore != want || h.FoundBy != retrieve.FoundBoth):
+			t.Errorf("hybrid hit %s (%s): lexical %v, want %g", h.Label, h.FoundBy, h.LexicalScore, want)
+		case !byBM25 && (h.LexicalScore != nil || h.FoundBy != retrieve.FoundDense):
+			t.Errorf("hybrid hit %s (%s): lexical %v, want none", h.Label, h.FoundBy, h.LexicalScore)
+		case !byBM25:
+			denseOnly++
+		}
+	}
+	if denseOnly == 0 || denseOnly == len(hybrid.Hits) {
+		t.Errorf("%d of %d hybrid hits found by dense only; want some of both kinds", denseOnly, len(hybrid.Hits))
+	}
+	if hybrid.Stats.TopLexical != bm25.Stats.TopLexical {
+		t.Errorf("hybrid: top lexical %g, want %g as in bm25 mode", hybrid.Stats.TopLexical, bm25.Stats.TopLexical)
 	}
 }

@@ -33,6 +33,7 @@ const (
 	NoticeSkipped     = "skipped"     // the selected model cannot be used now; another is
 	NoticeFallback    = "fallback"    // a model failed before its first token; the next is tried
 	NoticeInterrupted = "interrupted" // the answer broke off; what arrived is kept
+	NoticeConfig      = "config"      // a configuration problem (a bad VIKA_* value) affects the answer
 )
 
 // Plan is the router's decision: the models to try, in order.

@@ -38,6 +38,7 @@ type turn struct {
 	b       *batcher
 	sw      *metrics.Stopwatch
 	history []prompt.Turn
+	conv    int // the conversation the turn belongs to (Session.conv)
 	r       retrieval
 	res     *llm.Result // the model's result, when one was asked
 }
@@ -50,7 +51,7 @@ func (t *turn) notice(n llm.Notice) {
 func (t *turn) status(stage string) { t.b.send(Event{Type: EventStatus, Stage: stage}) }
 
 func (s *Session) ask(ctx context.Context, id, question string, o Options, emit func(Event)) (Answer, error) {
-	t := &turn{s: s, o: o, b: newBatcher(emit, s.cfg.Flush), sw: metrics.Start(s.cfg.Now)}
+	t := &turn{s: s, o: o, b: newBatcher(emit, s.cfg.Flush), sw: metrics.Start(s.cfg.Now), conv: s.conversation()}
 	t.a = Answer{ID: id, Question: strings.TrimSpace(question), Kind: KindLLM,
 		Citations: []cite.Citation{}, Sources: []Source{}, FallbackChain: []string{}, Notices: []llm.Notice{}}
 	if o.K <= 0 {
@@ -59,6 +60,9 @@ func (s *Session) ask(ctx context.Context, id, question string, o Options, emit 
 	t.o.K = min(t.o.K, MaxK)
 	if o.History {
 		t.history = s.history()
+	}
+	if s.cfg.Warning != "" {
+		t.notice(llm.Notice{Kind: llm.NoticeConfig, Message: s.cfg.Warning})
 	}
 
 	query := t.a.Question
@@ -203,7 +207,7 @@ func (t *turn) done(ctx context.Context, err error) (Answer, error) {
 		}
 	}
 	t.a.Metrics = t.record(ctx)
-	t.s.addTurn(t.a)
+	t.s.addTurn(t.a, t.conv)
 	a := t.a
 	t.b.close(Event{Type: EventDone, Answer: &a})
 	return t.a, err

@@ -341,3 +341,44 @@ func TestStartID(t *testing.T) {
 		t.Fatalf("last event %+v", done)
 	}
 }
+
+// TestClearConversationStopsAnswers: clearing the conversation while an
+// answer streams stops it, and the answer does not come back as history.
+func TestClearConversationStopsAnswers(t *testing.T) {
+	eng := newEngine(t)
+	p := newProviders(t, func(llmtest.Request) llmtest.Reply {
+		r := geminiSays("Unit propagation ", "assigns literals [sat.pdf p.1].")
+		r.ChunkDelay = 3 * time.Second
+		return r
+	}, nil, 0)
+	s := New(eng, p.svc, Config{Flush: 10 * time.Millisecond})
+	defer s.Close()
+	var ev events
+	if _, err := s.Start(context.Background(), "What does unit propagation do?", testOptions(), ev.emit); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ev.text() == "" && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.ClearConversation()
+	if done := ev.wait(t); done.Type != EventDone || !done.Answer.Cancelled {
+		t.Fatalf("last event %+v, want a cancelled answer", done)
+	}
+	if turns := s.Conversation(); len(turns) != 0 {
+		t.Fatalf("the cleared conversation came back: %+v", turns)
+	}
+}
+
+// TestConfigWarning: a configuration problem does not stop answering; every
+// answer says so in a notice.
+func TestConfigWarning(t *testing.T) {
+	s := New(newEngine(t), nil, Config{Warning: "Configuration problem: VIKA_ABSTAIN_MIN_BM25: \"x\" is not a number from 0 to 100: the default is used"})
+	a, err := s.Ask(context.Background(), "What does unit propagation do?", testOptions(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Kind != KindExtractive || len(a.Notices) == 0 || a.Notices[0].Kind != llm.NoticeConfig ||
+		!strings.Contains(a.Notices[0].Message, "VIKA_ABSTAIN_MIN_BM25") {
+		t.Fatalf("answer %q kind %s notices %+v", a.Answer, a.Kind, a.Notices)
+	}
+}

@@ -130,7 +130,10 @@ func exportMarkdown(w io.Writer, turns []Answer) error {
 		if label := kindLabel(t); label != "" {
 			fmt.Fprintf(&b, "**%s**\n\n", label)
 		}
-		b.WriteString(strings.TrimSpace(metrics.Redact(t.Answer)) + "\n\n")
+		// The answer's Markdown is kept, but not raw HTML: most Markdown
+		// viewers render it, and a document could have steered the model
+		// into writing <img src=remote> or a javascript: link.
+		b.WriteString(noHTML.Replace(strings.TrimSpace(metrics.Redact(t.Answer))) + "\n\n")
 		fmt.Fprintf(&b, "*%s*\n", oneLineMD(t.Footer))
 		if len(t.Citations) > 0 {
 			b.WriteString("\nCitations:\n")
@@ -146,6 +149,9 @@ func exportMarkdown(w io.Writer, turns []Answer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// noHTML neutralises HTML in Markdown text.
+var noHTML = strings.NewReplacer("<", "&lt;", ">", "&gt;")
 
 // oneLineMD flattens s to one line and escapes the characters that would
 // start Markdown emphasis or links.

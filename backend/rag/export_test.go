@@ -57,10 +57,14 @@ func TestExportMarkdown(t *testing.T) {
 		"*Model used: Llama 3.1 8B (Groq) (groq/llama-3.1-8b-instant)*",
 		"- [sat.pdf p.1] — verified", "- [sat.pdf p.9] — not verified: page not among the sources",
 		"**Not found in the documents: no model was asked.**",
+		"Unit &lt;script&gt;alert(1)&lt;/script&gt; propagation assigns literals [sat.pdf p.1].",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "<script") {
+		t.Errorf("Markdown holds raw HTML from the answer:\n%s", out)
 	}
 	if err := ExportConversation(&b, "pdf", nil); err == nil {
 		t.Error("format pdf accepted")

@@ -45,6 +45,9 @@ type Config struct {
 	Flush time.Duration
 	// Now is the clock of the metrics; nil means time.Now.
 	Now metrics.Clock
+	// Warning, when set, is a configuration problem told with every answer
+	// (a bad VIKA_* value: its default is used, or no model is asked).
+	Warning string
 }
 
 // ConfigFromEnv reads VIKA_ABSTAIN_MIN_BM25 (a number from 0 to 100).
@@ -95,7 +98,10 @@ type Session struct {
 	running map[string]context.CancelFunc // guarded by mu: answers in flight by id
 	nextID  int                           // guarded by mu
 	closed  bool                          // guarded by mu
-	wg      sync.WaitGroup                // answers started with Start
+	// conv counts the conversations: ClearConversation starts a new one,
+	// and an answer started in an earlier one is not kept. Guarded by mu.
+	conv int
+	wg   sync.WaitGroup // answers started with Start
 }
 
 // New returns a Session answering from eng's documents with svc's models
@@ -197,11 +203,24 @@ func (s *Session) Conversation() []Answer {
 	return append([]Answer{}, s.turns...)
 }
 
-// ClearConversation forgets the turns (the metrics stay in the session).
+// ClearConversation forgets the turns (the metrics stay in the session) and
+// stops the answers in flight: they belong to the conversation cleared, and
+// are not kept when they end.
 func (s *Session) ClearConversation() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.turns = nil
+	s.conv++
+	for _, cancel := range s.running {
+		cancel()
+	}
+}
+
+// conversation returns the number of the current conversation.
+func (s *Session) conversation() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conv
 }
 
 // history returns the last prompt.MaxTurns turns, for prompts.
@@ -219,10 +238,12 @@ func (s *Session) history() []prompt.Turn {
 	return out
 }
 
-func (s *Session) addTurn(a Answer) {
+func (s *Session) addTurn(a Answer, conv int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.turns = append(s.turns, a)
+	if conv == s.conv {
+		s.turns = append(s.turns, a)
+	}
 }
 
 // Metrics returns the session's metrics records and their summary.

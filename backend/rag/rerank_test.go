@@ -9,16 +9,18 @@ import (
 	"vika/backend/retrieve"
 )
 
-// recordingEngine is a real engine that remembers the search options it
-// was given.
+// recordingEngine is a real engine that remembers the searches it was
+// asked for: their text and options.
 type recordingEngine struct {
 	*engine.Engine
-	mu   sync.Mutex
-	opts []engine.SearchOptions
+	mu      sync.Mutex
+	queries []string
+	opts    []engine.SearchOptions
 }
 
 func (r *recordingEngine) SearchWith(ctx context.Context, q string, o engine.SearchOptions) (engine.SearchResult, error) {
 	r.mu.Lock()
+	r.queries = append(r.queries, q)
 	r.opts = append(r.opts, o)
 	r.mu.Unlock()
 	return r.Engine.SearchWith(ctx, q, o)

@@ -22,10 +22,9 @@ type retrieval struct {
 	stats retrieve.Stats
 	// candidates counts the chunks retrieved over every search made.
 	candidates int
-	// lexical maps a chunk id to its BM25 score for the searched question;
-	// a chunk missing from it was not retrieved by BM25. nil when BM25
-	// could not be asked.
-	lexical map[string]float64
+	// topBM25 is the best BM25 score of the question's chunks (what
+	// abstaining compares with its threshold); 0 when BM25 found none or
+	// was not asked (dense mode).
 	topBM25 float64
 	// expanded is set when HyDE or multi-query changed the search: hit
 	// scores are then not the question's.
@@ -42,7 +41,7 @@ func searchOptions(o Options, k int) engine.SearchOptions {
 
 // retrieve searches for query (the standalone question) as o says: with a
 // HyDE passage instead of the question, with rephrasings fused in, and
-// with the BM25 scores of the question's passages.
+// with the scores of the question's passages (questionScores).
 func (s *Session) retrieve(ctx context.Context, query string, o Options, k int, notice func(llm.Notice)) (retrieval, error) {
 	start := s.now()
 	var r retrieval
@@ -77,37 +76,52 @@ func (s *Session) retrieve(ctx context.Context, query string, o Options, k int, 
 		}
 	}
 	r.expanded = expanded
-	if err := s.lexicalScores(ctx, query, o, &r, expanded); err != nil {
+	if err := s.questionScores(ctx, query, &r); err != nil {
 		return r, err
 	}
 	r.latency = s.now().Sub(start)
 	return r, nil
 }
 
-// lexicalScores fills r.lexical and r.topBM25 for query. In bm25 mode the
-// hits of the question carry them; otherwise one BM25 search for the
-// question (to the fusion's candidate depth) gives them.
-func (s *Session) lexicalScores(ctx context.Context, query string, o Options, r *retrieval, expanded bool) error {
-	if r.stats.Mode == retrieve.ModeBM25 && !expanded {
-		r.lexical = make(map[string]float64, len(r.hits))
-		for _, h := range r.hits {
-			r.lexical[h.ChunkID] = h.Score
-		}
-		if len(r.hits) > 0 {
-			r.topBM25 = r.hits[0].Score
-		}
+// questionScores makes the hits' dense and BM25 scores, and r.topBM25,
+// those of the question itself. When the question was searched as asked
+// in bm25 or hybrid mode, its search measured them: the hits carry them
+// and Stats.TopLexical is the best BM25 score, so nothing more is asked.
+// Otherwise one BM25 search for the question (to the fusion's candidate
+// depth), the probe, gives the BM25 scores:
+//   - after HyDE or multi-query the hits' scores are those of the passage
+//     or rephrasing that found them, and abstaining must judge the
+//     question: the probe's scores replace them, and the dense scores,
+//     not the question's, are dropped;
+//   - in dense mode BM25 did not run. Abstaining does not need it there
+//     (turn.abstains), but the sources' BM25 scores are the relevance
+//     proxy of Hit@5, Recall@5 and MRR without a cross-encoder (relevance
+//     in record.go), so the probe still runs.
+//
+// A hit the probe did not retrieve gets no BM25 score (nil).
+func (s *Session) questionScores(ctx context.Context, query string, r *retrieval) error {
+	if !r.expanded && r.stats.Mode != retrieve.ModeDense {
+		r.topBM25 = r.stats.TopLexical
 		return nil
 	}
 	probe, err := s.eng.SearchWith(ctx, query, engine.SearchOptions{Mode: retrieve.ModeBM25, K: retrieve.DefaultDepth})
 	if err != nil {
 		return err
 	}
-	r.lexical = make(map[string]float64, len(probe.Hits))
+	lexical := make(map[string]float64, len(probe.Hits))
 	for _, h := range probe.Hits {
-		r.lexical[h.ChunkID] = h.Score
+		lexical[h.ChunkID] = h.Score
 	}
-	if len(probe.Hits) > 0 {
-		r.topBM25 = probe.Hits[0].Score
+	r.topBM25 = probe.Stats.TopLexical
+	for i := range r.hits {
+		h := &r.hits[i]
+		h.LexicalScore = nil
+		if v, ok := lexical[h.ChunkID]; ok {
+			h.LexicalScore = &v
+		}
+		if r.expanded {
+			h.DenseScore = nil
+		}
 	}
 	return nil
 }
@@ -191,19 +205,11 @@ func (s *Session) rewrite(ctx context.Context, question string, history []prompt
 	return heuristic
 }
 
-// sourcesOf numbers the hits for the prompt, with the scores known.
+// sourcesOf numbers the hits for the prompt, with the scores they carry.
 func sourcesOf(r retrieval) []Source {
 	out := make([]Source, len(r.hits))
 	for i, h := range r.hits {
 		out[i] = Source{Hit: h, Index: i + 1}
-		if r.lexical != nil {
-			v := r.lexical[h.ChunkID]
-			out[i].LexicalScore = &v
-		}
-		if r.stats.Mode == retrieve.ModeDense && !r.expanded {
-			v := h.Score
-			out[i].DenseScore = &v
-		}
 	}
 	return out
 }

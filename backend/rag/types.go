@@ -47,16 +47,15 @@ const (
 	KindAbstained  = "abstained"  // retrieval too weak: "not found in your documents", no model asked
 )
 
-// Source is a passage put in the prompt: the hit, its number in the prompt
-// and the scores it was found with (nil when unknown).
+// Source is a passage put in the prompt: the hit and its number in the
+// prompt. The hit's scores are the question's (nil when unknown):
+// DenseScore, the cosine of the question with the passage, when the
+// question itself was embedded (dense and hybrid modes, without HyDE or
+// multi-query); LexicalScore, its BM25 score, when BM25 retrieved the
+// passage for the question (in every mode: see Session.questionScores).
 type Source struct {
 	corpus.Hit
 	Index int `json:"index"` // 1-based number in the prompt
-	// DenseScore is the cosine of the question with the passage, known
-	// in dense mode; LexicalScore its BM25 score, known in bm25 and hybrid
-	// modes (0 when BM25 did not retrieve it).
-	DenseScore   *float64 `json:"dense_score"`
-	LexicalScore *float64 `json:"lexical_score"`
 }
 
 // Answer is one turn of the conversation: the question, the answer and how

@@ -68,13 +68,20 @@ func (r *Retriever) rerank(ctx context.Context, q string, cands []*candidate, o 
 	}
 	t := r.now()
 	scores, err := o.Rerank.Rerank(ctx, q, passages)
+	if err == nil && len(scores) != len(passages) {
+		err = fmt.Errorf("it returned %d scores for %d passages", len(scores), len(passages))
+	}
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// A failing cross-encoder must not cost the search: the retrieval
+		// order stands, no score is invented, and the stats say why.
+		st.RerankError = fmt.Sprintf("the reranker %s failed, passages are in retrieval order: %v", st.Reranker, err)
+		st.Reranker = rerank.None
+		return cands, nil
 	}
 	st.Rerank = r.now().Sub(t)
-	if len(scores) != len(passages) {
-		return nil, fmt.Errorf("retrieve: reranker %s returned %d scores for %d passages", st.Reranker, len(scores), len(passages))
-	}
 	for i, c := range scored {
 		c.rerank = &scores[i]
 	}

@@ -168,6 +168,14 @@ func (f fakeReranker) Rerank(ctx context.Context, q string, passages []string) (
 	return out, nil
 }
 
+// failingReranker fails every call.
+type failingReranker struct{}
+
+func (failingReranker) Name() string { return "broken" }
+func (failingReranker) Rerank(context.Context, string, []string) ([]float64, error) {
+	return nil, errors.New("onnxruntime: invalid input")
+}
+
 func TestRerankNoneAndEdges(t *testing.T) {
 	ctx := context.Background()
 	r, _ := newTestRetriever(t, nil)
@@ -217,8 +225,21 @@ func TestRerankNoneAndEdges(t *testing.T) {
 	if _, err := r.Search(ctx, "zebras", SearchOptions{Rerank: short}); err == nil {
 		t.Error("rerank without texts: no error")
 	}
-	if _, err := r.Search(ctx, "zebras", SearchOptions{Rerank: fakeReranker{score: short.score, extra: 1}, Texts: textsOf(testChunks)}); err == nil {
-		t.Error("a reranker returning too many scores: no error")
+	// A reranker that fails (here: too many scores, or an error) leaves the
+	// retrieval order, without scores, and says why.
+	for _, bad := range []Reranker{fakeReranker{score: short.score, extra: 1}, failingReranker{}} {
+		res, err := r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeHybrid, K: 5, Rerank: bad, Texts: textsOf(testChunks)})
+		if err != nil || strings.Join(hitIDs(res.Hits), " ") != strings.Join(hitIDs(plain.Hits), " ") {
+			t.Errorf("failing reranker: %v, %v; want the retrieval order %v", hitIDs(res.Hits), err, hitIDs(plain.Hits))
+		}
+		if res.Stats.Reranker != "none" || !strings.Contains(res.Stats.RerankError, "failed") {
+			t.Errorf("failing reranker: stats %+v", res.Stats)
+		}
+		for _, h := range res.Hits {
+			if h.RerankScore != nil {
+				t.Errorf("failing reranker: %s has a score", h.ChunkID)
+			}
+		}
 	}
 	boom := errors.New("boom")
 	if _, err := r.Search(ctx, "zebras", SearchOptions{Texts: func(context.Context, []string) (map[string]string, error) { return nil, boom }, Rerank: short}); !errors.Is(err, boom) {

@@ -94,6 +94,7 @@ func (r *Retriever) searchBM25(ctx context.Context, q string, k int) ([]*candida
 	}
 	st.Lexical = r.now().Sub(t)
 	st.LexicalCandidates, st.Candidates = len(list), len(list)
+	st.TopLexical = topScore(list)
 	cands := make([]*candidate, len(list))
 	for i, s := range list {
 		cands[i] = &candidate{id: s.ChunkID, lexical: s.Score, lexicalRank: i + 1, score: s.Score, lexicalPart: s.Score}
@@ -248,6 +249,7 @@ func (r *Retriever) searchHybrid(ctx context.Context, q string, k, depthOption i
 	}
 	st.Lexical = lo.took
 	st.LexicalCandidates = len(lo.list)
+	st.TopLexical = topScore(lo.list)
 
 	t := r.now()
 	f := spaces[0].prof.fusion()

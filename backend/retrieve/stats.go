@@ -3,6 +3,8 @@ package retrieve
 import (
 	"math"
 	"time"
+
+	"vika/backend/index"
 )
 
 // Hit is one retrieved chunk.
@@ -13,9 +15,11 @@ type Hit struct {
 	// candidates: "dense", "bm25" or "both".
 	FoundBy string `json:"found_by"`
 	// DenseScore is the cosine of the query with the chunk; it is known
-	// for every hit of a search that embedded the query.
+	// (and Model is set) for every hit of a search that embedded the
+	// query, except a chunk without a vector; 0 when unknown.
 	DenseScore float64 `json:"dense_score"`
-	// LexicalScore is the BM25 score, 0 when BM25 did not retrieve it.
+	// LexicalScore is the BM25 score, 0 when BM25 did not retrieve it
+	// (LexicalRank 0).
 	LexicalScore float64 `json:"lexical_score"`
 	// DenseRank and LexicalRank are 1-based ranks in each retriever's
 	// candidates, 0 when that retriever did not retrieve the chunk.
@@ -57,6 +61,9 @@ type Stats struct {
 	// is how many candidates it rescored.
 	Reranker string `json:"reranker"`
 	Reranked int    `json:"reranked"`
+	// RerankError says why an installed reranker did not rescore ("" when
+	// it did or none ran); the hits are then in retrieval order.
+	RerankError string `json:"rerank_error,omitempty"`
 	// Embedders are the embedding models the query was embedded with.
 	Embedders []string `json:"embedders,omitempty"`
 	// Candidates retrieved by each retriever, distinct ones fused, and
@@ -65,6 +72,11 @@ type Stats struct {
 	LexicalCandidates int `json:"lexical_candidates"`
 	Candidates        int `json:"candidates"`
 	Used              int `json:"used"`
+	// TopLexical is the best BM25 score among the lexical candidates,
+	// whether or not they were used (what prompt.Abstain compares with
+	// its threshold); 0 when BM25 did not run (dense mode) or found
+	// nothing.
+	TopLexical float64 `json:"top_lexical"`
 	// MeanCosine is the mean cosine of the query with the used chunks;
 	// nil when the query was not embedded (bm25 mode).
 	MeanCosine *float64 `json:"mean_cosine,omitempty"`
@@ -128,4 +140,15 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]Hit, Stats) {
 		st.MeanCosine = mean(cosSum, cosN)
 	}
 	return out, st
+}
+
+// topScore is the best score of list, 0 for an empty one.
+func topScore(list []index.Scored) float64 {
+	top := 0.0
+	for i, s := range list {
+		if i == 0 || s.Score > top {
+			top = s.Score
+		}
+	}
+	return top
 }

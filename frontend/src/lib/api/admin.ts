@@ -51,9 +51,8 @@ export type BindingChecks = [
   None<Missing<MetricsView, rag.MetricsView>>,
   None<Missing<Page, corpus.Page>>,
   None<Missing<Chunk, corpus.Chunk>>,
-  // dense_score and lexical_score come with answer sources (rag.Source);
-  // search hits may not carry them yet, and the explorer shows them when present.
-  None<Missing<Omit<ScoredHit, 'dense_score' | 'lexical_score'>, corpus.Hit>>,
+  // ScoredHit extends Hit: every field of both comes from corpus.Hit.
+  None<Missing<ScoredHit, corpus.Hit>>,
   None<Missing<ScoredHit, rag.Source>>,
   None<Missing<SearchStats, retrieve.Stats>>,
   None<Missing<SearchResult, engine.SearchResult>>,

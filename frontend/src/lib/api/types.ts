@@ -45,6 +45,10 @@ export interface Hit {
   doc_id: string;
   /** Type of the page the passage comes from: text, illustrative, mixed, scanned. */
   page_type: string;
+  /** Cosine of the query with the passage; null when the query was not embedded (bm25 mode). */
+  dense_score?: number | null;
+  /** BM25 score; null when BM25 did not retrieve the passage (dense mode, or found by dense only). */
+  lexical_score?: number | null;
 }
 
 /** Stages of one ingest job, in order; the last three are terminal. */
@@ -337,6 +341,8 @@ export interface SearchStats {
   lexical_candidates: number;
   candidates: number;
   used: number;
+  /** Best BM25 score among the lexical candidates; 0 when BM25 did not run (dense mode). */
+  top_lexical?: number;
   mean_cosine?: number | null;
   bm25_share_pct: number;
   found_by: { dense: number; bm25: number; both: number };
