@@ -110,7 +110,9 @@ func bm25Only(lex *index.Lexical) *retrieve.Retriever {
 	return r
 }
 
-// lazyReranker loads the installed cross-encoder on first use, once.
+// lazyReranker loads the installed cross-encoder on first use, once. Until
+// one is installed it looks again at each use (a few file checks), so a
+// cross-encoder downloaded from the window serves the next search.
 type lazyReranker struct {
 	root string
 
@@ -129,7 +131,7 @@ func (l *lazyReranker) get() (rerank.Reranker, error) {
 	if l.closed {
 		return nil, ErrClosed
 	}
-	if !l.loaded {
+	if !l.loaded || (l.r == nil && l.err == nil) {
 		l.r, l.err = rerank.Open(l.root)
 		l.loaded = true
 	}

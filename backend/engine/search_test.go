@@ -102,11 +102,16 @@ func TestRerankInstalled(t *testing.T) {
 		}
 	}
 
+	// Installed while the session runs (the window's model manager): the
+	// next search uses it.
 	root := t.TempDir()
-	name := models.Rerankers()[0].Name
-	install(t, root, name, "cross_encoder.onnx")
 	e := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: root})
 	mustAdd(t, e, "cats.pdf", catsPDF)
+	if res, err := e.SearchWith(ctx, "the cat and the cell", SearchOptions{Rerank: true}); err != nil || res.Stats.Reranker != "none" {
+		t.Fatalf("before the download: %+v, %v", res.Stats, err)
+	}
+	name := models.Rerankers()[0].Name
+	install(t, root, name, "cross_encoder.onnx")
 	plain, err := e.SearchWith(ctx, "the cat and the cell", SearchOptions{})
 	if err != nil || plain.Stats.Reranker != "none" || len(plain.Hits) < 2 {
 		t.Fatalf("rerank off: %+v, %v", plain.Stats, err)

@@ -215,7 +215,7 @@ const en = {
   'settings.langSystem': 'System ({lang})',
   'settings.models': 'Search models',
   'settings.modelsIntro':
-    'Optional models that run on this computer: better multilingual search and reranking. Downloaded once.',
+    'Optional models that run on this computer: better multilingual search and reranking. Downloaded once. A reranker serves the next question; an embedding model is used from the next start of Vika.',
   'settings.modelsNone': 'No optional model is known to this version.',
   'settings.kindEmbedding': 'embedding',
   'settings.kindReranker': 'reranker',
@@ -571,7 +571,7 @@ const fr: Dictionary = {
   'settings.langSystem': 'Système ({lang})',
   'settings.models': 'Modèles de recherche',
   'settings.modelsIntro':
-    'Modèles facultatifs qui tournent sur cet ordinateur : meilleure recherche multilingue et reclassement. Téléchargés une fois.',
+    'Modèles facultatifs qui tournent sur cet ordinateur : meilleure recherche multilingue et reclassement. Téléchargés une fois. Un modèle de reclassement sert dès la question suivante ; un modèle de plongement, au prochain démarrage de Vika.',
   'settings.modelsNone': 'Cette version ne connaît aucun modèle facultatif.',
   'settings.kindEmbedding': 'plongement',
   'settings.kindReranker': 'reclassement',
