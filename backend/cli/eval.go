@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -168,15 +167,6 @@ func (e *evalIndex) add(ctx context.Context, chunks []corpus.Chunk, errOut io.Wr
 	return t, nil
 }
 
-// docChunks makes one chunk of each BEIR document: title, blank line, text.
-func docChunks(docs []eval.Doc) []corpus.Chunk {
-	out := make([]corpus.Chunk, len(docs))
-	for i, d := range docs {
-		out[i] = corpus.Chunk{ID: d.ID, DocID: d.ID, Lang: "en", Text: strings.TrimSpace(d.Title + "\n\n" + d.Text)}
-	}
-	return out
-}
-
 // modeResult is one line of the report.
 type modeResult struct {
 	Mode string `json:"mode"`
@@ -313,7 +303,7 @@ func runEvalBEIR(ctx context.Context, args []string, out, errOut io.Writer) erro
 		prof := ix.r.Profile()
 		rep.Model, rep.Profile = ix.emb.Name(), &prof
 	}
-	chunks := docChunks(ds.Corpus)
+	chunks := eval.Chunks(ds.Corpus)
 	rr, closeRR, err := openReranker(*rerankDepth, chunks)
 	if err != nil {
 		return err

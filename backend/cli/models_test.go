@@ -5,15 +5,13 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"vika/backend/models"
+	"vika/backend/models/modelstest"
 )
 
 // serveReranker serves the tiny cross-encoder of package embed's fixtures
@@ -21,27 +19,8 @@ import (
 func serveReranker(t *testing.T) (models.Model, *httptest.Server) {
 	t.Helper()
 	m := models.Rerankers()[0]
-	files := map[string][]byte{}
-	for _, f := range m.Files {
-		name := "tokenizer.json"
-		if strings.HasSuffix(f.Path, ".onnx") {
-			name = "cross_encoder.onnx"
-		}
-		raw, err := os.ReadFile(filepath.Join("../embed/testdata/bert", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files["/"+m.Repo+"/resolve/"+m.Revision+"/"+f.Path] = raw
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, ok := files[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(raw))
-	}))
-	t.Cleanup(srv.Close)
+	const fixtures = "../embed/testdata/bert"
+	srv := modelstest.Serve(t, m, filepath.Join(fixtures, "cross_encoder.onnx"), filepath.Join(fixtures, "tokenizer.json"))
 	return m, srv
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"vika/backend/assets"
+	"vika/backend/assets/assetstest"
 	"vika/backend/testpdf"
 )
 
@@ -23,13 +24,7 @@ func runSearchCmd(args ...string) (string, string, error) {
 // on fails without a cross-encoder, and once the tiny one is installed
 // every hit carries its rerank_score (null with --rerank off).
 func TestSearchRerank(t *testing.T) {
-	lib, err := assets.Verify(assets.ORT)
-	if err != nil {
-		if os.Getenv("VIKA_REQUIRE_ASSETS") == "1" {
-			t.Fatal(err)
-		}
-		t.Skipf("ONNX Runtime not installed: run make assets (%v)", err)
-	}
+	lib := assetstest.Require(t, assets.ORT)
 	t.Setenv("VIKA_ORT_LIB", lib) // the data dir below holds no assets
 	t.Setenv("VIKA_DATA_DIR", t.TempDir())
 	pdf := filepath.Join(t.TempDir(), "cats.pdf")

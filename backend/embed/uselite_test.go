@@ -15,20 +15,14 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 
 	"vika/backend/assets"
+	"vika/backend/assets/assetstest"
 )
 
-// requireAsset returns the verified path of an installed asset. Without it the
-// test is skipped, or fails when VIKA_REQUIRE_ASSETS=1 (as `make test` sets).
+// requireAsset returns the verified path of an installed asset (see
+// assetstest: skipped without it, a failure under `make test`).
 func requireAsset(tb testing.TB, kind assets.Kind) string {
 	tb.Helper()
-	path, err := assets.Verify(kind)
-	if err != nil {
-		if os.Getenv("VIKA_REQUIRE_ASSETS") == "1" {
-			tb.Fatal(err)
-		}
-		tb.Skipf("assets not installed: run make assets (%v)", err)
-	}
-	return path
+	return assetstest.Require(tb, kind)
 }
 
 func requireOptions(tb testing.TB) USELiteOptions {

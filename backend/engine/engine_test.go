@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"vika/backend/assets/assetstest"
 	"vika/backend/corpus"
 	"vika/backend/retrieve"
 	"vika/backend/testpdf"
@@ -265,9 +266,10 @@ func TestRealPaper(t *testing.T) {
 // the session.
 func TestDefaultModeFollowsLanguages(t *testing.T) {
 	ctx := context.Background()
-	e := newEngine(t, Config{})
-	if e.DenseUnavailable() != nil {
-		t.Skipf("no embedding model (%v): only BM25 runs", e.DenseUnavailable())
+	assetstest.RequireAll(t)
+	e := newEngine(t, Config{ModelsRoot: t.TempDir()}) // USE-lite alone: English only
+	if err := e.DenseUnavailable(); err != nil {
+		t.Fatalf("the assets are installed, yet: %v", err)
 	}
 	mustAdd(t, e, "stats.pdf", testpdf.Text("Sampling distributions describe how an estimator varies from one random sample to the next one."))
 	res, err := e.SearchWith(ctx, "sampling distribution", SearchOptions{})

@@ -1,19 +1,16 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"math"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"vika/backend/assets"
+	"vika/backend/assets/assetstest"
 	"vika/backend/models"
+	"vika/backend/models/modelstest"
 	"vika/backend/retrieve"
 	"vika/backend/testpdf"
 )
@@ -23,51 +20,11 @@ import (
 // cross-encoder, with their WordPiece tokenizer.
 const bertFixtures = "../embed/testdata/bert"
 
-func requireORT(t *testing.T) {
-	t.Helper()
-	if _, err := assets.Verify(assets.ORT); err != nil {
-		if os.Getenv("VIKA_REQUIRE_ASSETS") == "1" {
-			t.Fatal(err)
-		}
-		t.Skipf("ONNX Runtime not installed: run make assets (%v)", err)
-	}
-}
-
 // install installs fixture model (an .onnx file of bertFixtures) as the
-// registry model name under root, through the model manager and a local
-// server, as `vika models download` would (trusting the first download:
-// the registry's hashes are unpinned).
+// registry model name under root, as `vika models download` would.
 func install(t *testing.T, root, name, model string) {
 	t.Helper()
-	m, err := models.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{}
-	for _, f := range m.Files {
-		fixture := "tokenizer.json"
-		if strings.HasSuffix(f.Path, ".onnx") {
-			fixture = model
-		}
-		raw, err := os.ReadFile(filepath.Join(bertFixtures, fixture))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files["/"+m.Repo+"/resolve/"+m.Revision+"/"+f.Path] = raw
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, ok := files[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(raw))
-	}))
-	defer srv.Close()
-	d := &models.Downloader{BaseURL: srv.URL, Root: root, TrustOnFirstDownload: m.SHA256Status != models.Pinned}
-	if err := d.Download(context.Background(), m); err != nil {
-		t.Fatal(err)
-	}
+	modelstest.Install(t, root, name, filepath.Join(bertFixtures, model), filepath.Join(bertFixtures, "tokenizer.json"))
 }
 
 var (
@@ -85,7 +42,7 @@ var (
 // without the option, or without an installed reranker, nothing is
 // rescored and the reranker is "none".
 func TestRerankInstalled(t *testing.T) {
-	requireORT(t)
+	assetstest.Require(t, assets.ORT)
 	ctx := context.Background()
 	none := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
 	mustAdd(t, none, "cats.pdf", catsPDF)
@@ -146,7 +103,7 @@ func TestRerankInstalled(t *testing.T) {
 // is hybrid because both languages are covered; a query is embedded by both
 // and every hit says truthfully whether BM25 found it too.
 func TestTwoEmbeddingModels(t *testing.T) {
-	requireORT(t)
+	assetstest.Require(t, assets.ORT)
 	ctx := context.Background()
 	root := t.TempDir()
 	install(t, root, "all-MiniLM-L6-v2", "encoder.onnx")
@@ -210,7 +167,7 @@ func TestTwoEmbeddingModels(t *testing.T) {
 // TestMultilingualNotInstalled: without the multilingual model nothing
 // extra is loaded, and a French document makes the default mode BM25.
 func TestMultilingualNotInstalled(t *testing.T) {
-	requireORT(t)
+	assetstest.Require(t, assets.ORT)
 	root := t.TempDir()
 	install(t, root, "all-MiniLM-L6-v2", "encoder.onnx")
 	t.Setenv(models.EnvModelEN, "all-MiniLM-L6-v2")
@@ -239,7 +196,7 @@ func TestMultilingualNotInstalled(t *testing.T) {
 // Stats.TopLexical is the best BM25 score wherever BM25 ran, 0 in dense
 // mode.
 func TestHitScores(t *testing.T) {
-	requireORT(t)
+	assetstest.Require(t, assets.ORT)
 	ctx := context.Background()
 	root := t.TempDir()
 	install(t, root, "all-MiniLM-L6-v2", "encoder.onnx")

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"vika/backend/corpus"
 )
 
 // ErrBadDataset is wrapped by the errors of LoadBEIR for malformed files.
@@ -141,4 +143,14 @@ func parseQrels(r io.Reader, name string) (Qrels, error) {
 		return nil, fmt.Errorf("%w: %s has no judgement", ErrBadDataset, name)
 	}
 	return qrels, nil
+}
+
+// Chunks makes one chunk of each document: title, blank line, text. It is
+// what every retriever indexes in Vika's BEIR evaluations.
+func Chunks(docs []Doc) []corpus.Chunk {
+	out := make([]corpus.Chunk, len(docs))
+	for i, d := range docs {
+		out[i] = corpus.Chunk{ID: d.ID, DocID: d.ID, Lang: "en", Text: strings.TrimSpace(d.Title + "\n\n" + d.Text)}
+	}
+	return out
 }

@@ -2,36 +2,11 @@ package index
 
 import (
 	"context"
-	"os"
 	"testing"
 
-	"vika/backend/corpus"
 	"vika/backend/eval"
+	"vika/backend/eval/evaltest"
 )
-
-// sciFactDir is where the shared evaluation data lives (data/README.md).
-const sciFactDir = "../../../shared/data/scifact"
-
-func loadSciFact(t testing.TB, split string) *eval.Dataset {
-	t.Helper()
-	if _, err := os.Stat(sciFactDir); err != nil {
-		t.Skipf("SciFact not found at %s (../shared/data is not part of the repository): %v", sciFactDir, err)
-	}
-	ds, err := eval.LoadBEIR(sciFactDir, split)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ds
-}
-
-// DocChunks turns BEIR documents into one chunk each: title, blank line, text.
-func docChunks(docs []eval.Doc) []corpus.Chunk {
-	out := make([]corpus.Chunk, len(docs))
-	for i, d := range docs {
-		out[i] = corpus.Chunk{ID: d.ID, DocID: d.ID, Lang: "en", Text: d.Title + "\n\n" + d.Text}
-	}
-	return out
-}
 
 func bm25Run(t testing.TB, l *Lexical, qs []eval.Query) eval.Run {
 	run := eval.Run{}
@@ -54,13 +29,13 @@ func TestSciFactBM25(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SciFact: not with -short")
 	}
-	ds := loadSciFact(t, "test")
+	ds := evaltest.SciFact(t, "test")
 	l, err := NewLexical()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if err := l.Add(context.Background(), docChunks(ds.Corpus)); err != nil {
+	if err := l.Add(context.Background(), eval.Chunks(ds.Corpus)); err != nil {
 		t.Fatal(err)
 	}
 	m := eval.Evaluate(bm25Run(t, l, ds.Queries), ds.Qrels)

@@ -1,10 +1,11 @@
+//go:build tune
+
 package index
 
 import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"testing"
 
@@ -16,18 +17,21 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"vika/backend/eval"
+	"vika/backend/eval/evaltest"
 )
+
+// This file holds the measurements behind the BM25 parameters: sweeps on
+// BEIR SciFact that choose on train and report test. They are experiments,
+// not checks: built only with the tag "tune" (`make test` only compiles
+// them), and they need ../shared/data.
 
 // TestTuneBM25 prints SciFact nDCG@10 of BM25 over a grid of analyzers,
 // k1 and b, on train (tuning) and test (report). It takes about a minute:
-// VIKA_TUNE=1 go test -run TuneBM25 -v ./backend/index. (A third axis,
+// go test -tags tune -run TuneBM25 -v ./backend/index. (A third axis,
 // the true mean chunk length instead of bleve's estimate, was measured
 // with this sweep and dropped: see the package doc.)
 func TestTuneBM25(t *testing.T) {
-	if os.Getenv("VIKA_TUNE") == "" {
-		t.Skip("set VIKA_TUNE=1 to run the BM25 parameter sweep")
-	}
-	train, test := loadSciFact(t, "train"), loadSciFact(t, "test")
+	train, test := evaltest.SciFact(t, "train"), evaltest.SciFact(t, "test")
 	customAnalyzers["en_snowball"] = map[string]any{
 		"type": "custom", "tokenizer": unicode.Name,
 		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, en.SnowballStemmerName},
@@ -43,7 +47,7 @@ func TestTuneBM25(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := l.Add(context.Background(), docChunks(train.Corpus)); err != nil {
+		if err := l.Add(context.Background(), eval.Chunks(train.Corpus)); err != nil {
 			t.Fatal(err)
 		}
 		for _, k1 := range []float64{0.6, 0.9, 1.2, 1.5} {
@@ -131,16 +135,13 @@ func rm3(t testing.TB, l *Lexical, texts map[string]string, q string, docs, term
 
 // TestTuneRM3 measures RM3 expansion of BM25 queries on SciFact.
 func TestTuneRM3(t *testing.T) {
-	if os.Getenv("VIKA_TUNE") == "" {
-		t.Skip("set VIKA_TUNE=1 to run the RM3 sweep")
-	}
-	train, test := loadSciFact(t, "train"), loadSciFact(t, "test")
+	train, test := evaltest.SciFact(t, "train"), evaltest.SciFact(t, "test")
 	l, err := NewLexical()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	chunks := docChunks(train.Corpus)
+	chunks := eval.Chunks(train.Corpus)
 	if err := l.Add(context.Background(), chunks); err != nil {
 		t.Fatal(err)
 	}

@@ -1,20 +1,17 @@
 package rag
 
 import (
-	"bytes"
 	"context"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"vika/backend/assets"
+	"vika/backend/assets/assetstest"
 	"vika/backend/engine"
 	"vika/backend/llm/llmtest"
 	"vika/backend/models"
+	"vika/backend/models/modelstest"
 	"vika/backend/retrieve"
 	"vika/backend/testpdf"
 )
@@ -22,46 +19,13 @@ import (
 // newEmbeddingEngine returns an engine holding sat.pdf with a tiny
 // sentence encoder (seeded weights, package embed's testdata) installed as
 // the English model, so that dense and hybrid modes run. It skips without
-// ONNX Runtime, unless VIKA_REQUIRE_ASSETS=1.
+// ONNX Runtime (fails without it under VIKA_REQUIRE_ASSETS=1).
 func newEmbeddingEngine(t *testing.T) *engine.Engine {
 	t.Helper()
-	if _, err := assets.Verify(assets.ORT); err != nil {
-		if os.Getenv("VIKA_REQUIRE_ASSETS") == "1" {
-			t.Fatal(err)
-		}
-		t.Skipf("ONNX Runtime not installed: run make assets (%v)", err)
-	}
+	assetstest.Require(t, assets.ORT)
 	const name, fixtures = "all-MiniLM-L6-v2", "../embed/testdata/bert"
-	m, err := models.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{}
-	for _, f := range m.Files {
-		fixture := "tokenizer.json"
-		if strings.HasSuffix(f.Path, ".onnx") {
-			fixture = "encoder.onnx"
-		}
-		raw, err := os.ReadFile(filepath.Join(fixtures, fixture))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files["/"+m.Repo+"/resolve/"+m.Revision+"/"+f.Path] = raw
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, ok := files[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(raw))
-	}))
-	defer srv.Close()
 	root := t.TempDir()
-	d := &models.Downloader{BaseURL: srv.URL, Root: root, TrustOnFirstDownload: m.SHA256Status != models.Pinned}
-	if err := d.Download(context.Background(), m); err != nil {
-		t.Fatal(err)
-	}
+	modelstest.Install(t, root, name, filepath.Join(fixtures, "encoder.onnx"), filepath.Join(fixtures, "tokenizer.json"))
 	t.Setenv(models.EnvModelEN, name)
 	t.Setenv(models.EnvModelMulti, "")
 	eng, err := engine.New(context.Background(), engine.Config{ModelsRoot: root})

@@ -1,21 +1,18 @@
 package rerank
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"vika/backend/assets"
+	"vika/backend/assets/assetstest"
 	"vika/backend/models"
+	"vika/backend/models/modelstest"
 )
 
 // Fixtures of package embed (testdata/bert/gen.sh): a tiny BERT-shaped
@@ -49,14 +46,7 @@ func readGolden(t *testing.T) golden {
 
 func ortLibrary(t *testing.T) string {
 	t.Helper()
-	path, err := assets.Verify(assets.ORT)
-	if err != nil {
-		if os.Getenv("VIKA_REQUIRE_ASSETS") == "1" {
-			t.Fatal(err)
-		}
-		t.Skipf("ONNX Runtime not installed: run make assets (%v)", err)
-	}
-	return path
+	return assetstest.Require(t, assets.ORT)
 }
 
 func tiny(t *testing.T, maxLen, batch int) *CrossEncoder {
@@ -155,32 +145,8 @@ func TestOpenNone(t *testing.T) {
 func TestOpenInstalled(t *testing.T) {
 	ortLibrary(t)
 	m := models.Rerankers()[0]
-	files := map[string][]byte{}
-	for _, f := range m.Files {
-		name := "tokenizer.json"
-		if strings.HasSuffix(f.Path, ".onnx") {
-			name = "cross_encoder.onnx"
-		}
-		raw, err := os.ReadFile(filepath.Join(fixtures, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files["/"+m.Repo+"/resolve/"+m.Revision+"/"+f.Path] = raw
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		raw, ok := files[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(raw))
-	}))
-	defer srv.Close()
 	root := t.TempDir()
-	d := &models.Downloader{BaseURL: srv.URL, Root: root, TrustOnFirstDownload: m.SHA256Status != models.Pinned}
-	if err := d.Download(context.Background(), m); err != nil {
-		t.Fatal(err)
-	}
+	modelstest.Install(t, root, m.Name, filepath.Join(fixtures, "cross_encoder.onnx"), filepath.Join(fixtures, "tokenizer.json"))
 	r, err := Open(root)
 	if err != nil || r == nil {
 		t.Fatalf("Open = %v, %v", r, err)

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"vika/backend/assets"
+	"vika/backend/assets/assetstest"
 	"vika/backend/corpus"
 	"vika/backend/index"
 	"vika/backend/rerank"
@@ -67,13 +67,7 @@ func bm25Retriever(t *testing.T, chunks []corpus.Chunk) *Retriever {
 
 func tinyCrossEncoder(t *testing.T) *rerank.CrossEncoder {
 	t.Helper()
-	lib, err := assets.Verify(assets.ORT)
-	if err != nil {
-		if os.Getenv("VIKA_REQUIRE_ASSETS") == "1" {
-			t.Fatal(err)
-		}
-		t.Skipf("ONNX Runtime not installed: run make assets (%v)", err)
-	}
+	lib := assetstest.Require(t, assets.ORT)
 	c, err := rerank.LoadCrossEncoder(rerank.Options{Name: "tiny-cross", Library: lib,
 		Model: filepath.Join(bertFixtures, "cross_encoder.onnx"), Tokenizer: filepath.Join(bertFixtures, "tokenizer.json"), MaxTokens: 32})
 	if err != nil {

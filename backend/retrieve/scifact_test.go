@@ -2,12 +2,37 @@ package retrieve
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
+	"vika/backend/assets/assetstest"
+	"vika/backend/embed"
 	"vika/backend/eval"
+	"vika/backend/eval/evaltest"
 	"vika/backend/index"
 )
+
+var sharedUSE struct {
+	once sync.Once
+	e    *embed.USELite
+	err  error
+}
+
+// loadUSELite returns one USE-lite embedder per test binary, or skips.
+func loadUSELite(tb testing.TB) *embed.USELite {
+	tb.Helper()
+	assetstest.RequireAll(tb)
+	o, err := embed.DefaultUSELiteOptions()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sharedUSE.once.Do(func() { sharedUSE.e, sharedUSE.err = embed.LoadUSELite(o) })
+	if sharedUSE.err != nil {
+		tb.Fatal(sharedUSE.err)
+	}
+	return sharedUSE.e
+}
 
 // TestSciFactRegression indexes BEIR SciFact (title and text) with the
 // offline default set-up (bleve BM25 and USE-lite with its measured
@@ -20,7 +45,7 @@ func TestSciFactRegression(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SciFact regression: minutes of embedding; not with -short")
 	}
-	ds := loadSciFact(t, "test")
+	ds := evaltest.SciFact(t, "test")
 	ctx := context.Background()
 	lex, err := index.NewLexical()
 	if err != nil {
@@ -45,7 +70,7 @@ func TestSciFactRegression(t *testing.T) {
 		return m
 	}
 
-	chunks := docChunks(ds.Corpus)
+	chunks := eval.Chunks(ds.Corpus)
 	emb := loadUSELite(t) // skips without assets; BM25 alone is checked by index tests
 	dense := index.NewDense(emb.Dim())
 	r, err := New(lex, dense, emb, Options{EmbedWorkers: 2})

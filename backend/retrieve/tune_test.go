@@ -1,3 +1,5 @@
+//go:build tune
+
 package retrieve
 
 import (
@@ -10,80 +12,35 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"vika/backend/corpus"
 	"vika/backend/embed"
 	"vika/backend/eval"
+	"vika/backend/eval/evaltest"
 	"vika/backend/index"
 )
 
 // This file holds the measurements behind the USE-lite profile (see
 // profiles in profile.go): sweeps on BEIR SciFact that choose on train and
-// report test. They need ../shared/data and the installed model, print
+// report test. They are experiments, not checks: built only with the tag
+// "tune", they need ../shared/data and the installed model, print
 // "TUNE ..." lines and take minutes to an hour on a 2-core machine (the
-// corpus embedding alone takes 1 to 5 minutes per passage strategy):
+// corpus embedding alone takes 1 to 5 minutes per passage strategy).
+// `make test` only compiles them. Run them with -tags "tune webkit2_41":
 //
-//	VIKA_TUNE=1 go test -run TestTuneHybrid -v -timeout 3h ./backend/retrieve
+//	go test -tags "tune webkit2_41" -run TestTuneHybrid -v -timeout 3h ./backend/retrieve
 //	    passage strategies x {convex min-max, convex z-score, RRF}
 //	    x dense weight x depth; VIKA_TUNE_STRATEGIES=0,1 picks strategies,
 //	    VIKA_TUNE_GRID=prf sweeps dense pseudo-relevance feedback instead
-//	VIKA_TUNE=1 go test -run TestTuneMaxSim -v ./backend/retrieve
+//	go test -tags "tune webkit2_41" -run TestTuneMaxSim -v ./backend/retrieve
 //	    best-sentence (max) cosine against the mean vector
-//	VIKA_TUNE=1 go test -run TestTuneFusionVariants -v ./backend/retrieve
+//	go test -tags "tune webkit2_41" -run TestTuneFusionVariants -v ./backend/retrieve
 //	    candidate sets and normalisations
 //
 // VIKA_TUNE_CACHE=DIR keeps corpus embeddings between runs (experiments
 // only: the product caches nothing on disk). BM25 and RM3 sweeps live in
 // backend/index/tune_test.go.
-
-const sciFactDir = "../../../shared/data/scifact"
-
-func loadSciFact(tb testing.TB, split string) *eval.Dataset {
-	tb.Helper()
-	if _, err := os.Stat(sciFactDir); err != nil {
-		tb.Skipf("SciFact not found at %s (../shared/data is not part of the repository): %v", sciFactDir, err)
-	}
-	ds, err := eval.LoadBEIR(sciFactDir, split)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return ds
-}
-
-// DocChunks turns BEIR documents into one chunk each: title, blank line, text.
-func docChunks(docs []eval.Doc) []corpus.Chunk {
-	out := make([]corpus.Chunk, len(docs))
-	for i, d := range docs {
-		out[i] = corpus.Chunk{ID: d.ID, DocID: d.ID, Lang: "en", Text: d.Title + "\n\n" + d.Text}
-	}
-	return out
-}
-
-var sharedUSE struct {
-	once sync.Once
-	e    *embed.USELite
-	err  error
-}
-
-// loadUSELite returns one USE-lite embedder per test binary, or skips.
-func loadUSELite(tb testing.TB) *embed.USELite {
-	tb.Helper()
-	o, err := embed.DefaultUSELiteOptions()
-	if err != nil {
-		if os.Getenv("VIKA_REQUIRE_ASSETS") == "1" {
-			tb.Fatal(err)
-		}
-		tb.Skipf("USE-lite not installed (make assets): %v", err)
-	}
-	sharedUSE.once.Do(func() { sharedUSE.e, sharedUSE.err = embed.LoadUSELite(o) })
-	if sharedUSE.err != nil {
-		tb.Fatal(sharedUSE.err)
-	}
-	return sharedUSE.e
-}
 
 // cachedEmbed embeds the corpus with p, through VIKA_TUNE_CACHE if set.
 func cachedEmbed(tb testing.TB, emb embed.Embedder, p Passage, texts []string) [][]float32 {
@@ -135,13 +92,10 @@ type tuneQuery struct {
 const maxDepth = 1000
 
 func TestTuneHybrid(t *testing.T) {
-	if os.Getenv("VIKA_TUNE") == "" {
-		t.Skip("set VIKA_TUNE=1 to run the hybrid retrieval sweep")
-	}
 	ctx := context.Background()
-	train, test := loadSciFact(t, "train"), loadSciFact(t, "test")
+	train, test := evaltest.SciFact(t, "train"), evaltest.SciFact(t, "test")
 	emb := loadUSELite(t)
-	chunks := docChunks(train.Corpus)
+	chunks := eval.Chunks(train.Corpus)
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
 		texts[i] = c.Text
@@ -279,15 +233,12 @@ func TestTuneHybrid(t *testing.T) {
 
 // TestTuneMaxSim measures scoring a chunk by its best sentence (the
 // maximum cosine over its sentences' vectors) instead of, or mixed with,
-// the cosine of its mean vector. VIKA_TUNE=1 go test -run TuneMaxSim -v.
+// the cosine of its mean vector. (see the top of the file).
 func TestTuneMaxSim(t *testing.T) {
-	if os.Getenv("VIKA_TUNE") == "" {
-		t.Skip("set VIKA_TUNE=1 to run the max-sim sweep")
-	}
 	ctx := context.Background()
-	train, test := loadSciFact(t, "train"), loadSciFact(t, "test")
+	train, test := evaltest.SciFact(t, "train"), evaltest.SciFact(t, "test")
 	emb := loadUSELite(t)
-	chunks := docChunks(train.Corpus)
+	chunks := eval.Chunks(train.Corpus)
 	count := counter(emb)
 	sentP := Passage{PerSentence: true, MaxTokens: 128}
 	var pieces []string
@@ -445,13 +396,10 @@ func slicesSortScored(s []index.Scored) {
 // z-scores (the product's), BM25's candidates only (dense as a
 // reranker), and the dense cosine standardised over the whole corpus.
 func TestTuneFusionVariants(t *testing.T) {
-	if os.Getenv("VIKA_TUNE") == "" {
-		t.Skip("set VIKA_TUNE=1 to run the fusion variants")
-	}
 	ctx := context.Background()
-	train, test := loadSciFact(t, "train"), loadSciFact(t, "test")
+	train, test := evaltest.SciFact(t, "train"), evaltest.SciFact(t, "test")
 	emb := loadUSELite(t)
-	chunks := docChunks(train.Corpus)
+	chunks := eval.Chunks(train.Corpus)
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
 		texts[i] = c.Text
