@@ -67,16 +67,11 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cfg := engine.DefaultConfig()
-	cfg.NoEmbeddings = mode == retrieve.ModeBM25
-	eng, err := engine.New(ctx, cfg)
+	eng, err := openEngine(ctx, mode)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	if (mode == retrieve.ModeDense || mode == retrieve.ModeHybrid) && eng.DenseUnavailable() != nil {
-		return fmt.Errorf("%s search needs the embedding model: %w", mode, eng.DenseUnavailable())
-	}
 	if err := addAll(ctx, eng, pdfs, errOut); err != nil {
 		return err
 	}

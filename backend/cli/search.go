@@ -55,16 +55,11 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return fmt.Errorf("%w: -k must be at least 1", errUsage)
 	}
 
-	cfg := engine.DefaultConfig()
-	cfg.NoEmbeddings = mode == retrieve.ModeBM25
-	eng, err := engine.New(ctx, cfg)
+	eng, err := openEngine(ctx, mode)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	if (mode == retrieve.ModeDense || mode == retrieve.ModeHybrid) && eng.DenseUnavailable() != nil {
-		return fmt.Errorf("%s search needs the embedding model: %w", mode, eng.DenseUnavailable())
-	}
 	if *rerankFlag == "on" {
 		if err := requireReranker(eng); err != nil {
 			return err
@@ -171,4 +166,22 @@ func oneLine(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return string(r)
+}
+
+// openEngine opens the session of a search or ask command in mode: without
+// the embedding model in bm25 mode (nothing to load), and failing early
+// when mode needs a model that cannot be loaded ("" lets the engine choose).
+func openEngine(ctx context.Context, mode retrieve.Mode) (*engine.Engine, error) {
+	cfg := engine.DefaultConfig()
+	cfg.NoEmbeddings = mode == retrieve.ModeBM25
+	eng, err := engine.New(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if (mode == retrieve.ModeDense || mode == retrieve.ModeHybrid) && eng.DenseUnavailable() != nil {
+		err := fmt.Errorf("%s search needs the embedding model: %w", mode, eng.DenseUnavailable())
+		eng.Close()
+		return nil, err
+	}
+	return eng, nil
 }
