@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	ort "github.com/yalue/onnxruntime_go"
 )
@@ -36,8 +35,7 @@ type BERT struct {
 	dim   int
 	types bool // the model takes token_type_ids
 
-	mu   sync.RWMutex
-	sess *ort.DynamicAdvancedSession // guarded by mu; nil once closed
+	sess *Session
 }
 
 var _ Embedder = (*BERT)(nil)
@@ -74,7 +72,7 @@ func LoadBERT(o BERTOptions) (*BERT, error) {
 		sess.Destroy()
 		return nil, fmt.Errorf("embed: model %s: last_hidden_state has shape %v, want [batch, seq, dim]", o.Model, d)
 	}
-	return &BERT{name: o.Name, tok: tok, max: o.MaxTokens, batch: o.BatchSize, dim: dim, types: types, sess: sess}, nil
+	return &BERT{name: o.Name, tok: tok, max: o.MaxTokens, batch: o.BatchSize, dim: dim, types: types, sess: NewSession(sess)}, nil
 }
 
 // OpenBERTSession opens a BERT-shaped model with the package's session
@@ -136,16 +134,7 @@ func (e *BERT) MaxTokens() int { return e.max }
 func (e *BERT) Tokenizer() *BERTTokenizer { return e.tok }
 
 // Close releases the ONNX Runtime session; it waits for running Embed calls.
-func (e *BERT) Close() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.sess == nil {
-		return nil
-	}
-	err := e.sess.Destroy()
-	e.sess = nil
-	return err
-}
+func (e *BERT) Close() error { return e.sess.Close() }
 
 // Embed returns one unit vector per text (zero for blank texts), running
 // BatchSize texts per model call; texts of similar length share a batch to
@@ -155,11 +144,11 @@ func (e *BERT) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if e.sess == nil {
+	sess, done, ok := e.sess.Acquire()
+	if !ok {
 		return nil, ErrClosed
 	}
+	defer done()
 	ids := make([][]int64, len(texts))
 	var order []int // texts to run, shortest first
 	for i, s := range texts {
@@ -193,7 +182,7 @@ func (e *BERT) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 		for _, r := range rows {
 			b.Add(ids[r], nil)
 		}
-		if err := e.run(run, b, rows, out); err != nil {
+		if err := e.run(sess, run, b, rows, out); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -204,7 +193,7 @@ func (e *BERT) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 }
 
 // run embeds one batch and writes its pooled rows into out.
-func (e *BERT) run(opts *ort.RunOptions, b *BERTBatch, rows []int, out [][]float32) error {
+func (e *BERT) run(sess *ort.DynamicAdvancedSession, opts *ort.RunOptions, b *BERTBatch, rows []int, out [][]float32) error {
 	inputs, free, err := b.Tensors(e.types)
 	if err != nil {
 		return fmt.Errorf("embed: %w", err)
@@ -215,7 +204,7 @@ func (e *BERT) run(opts *ort.RunOptions, b *BERTBatch, rows []int, out [][]float
 		return fmt.Errorf("embed: %w", err)
 	}
 	defer result.Destroy()
-	if err := e.sess.RunWithOptions(inputs, []ort.Value{result}, opts); err != nil {
+	if err := sess.RunWithOptions(inputs, []ort.Value{result}, opts); err != nil {
 		return fmt.Errorf("embed: running %s: %w", e.name, err)
 	}
 	states := result.GetData()

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	ort "github.com/yalue/onnxruntime_go"
 
@@ -88,8 +87,7 @@ type USELite struct {
 	tok   *Tokenizer
 	batch int
 
-	mu   sync.RWMutex
-	sess *ort.DynamicAdvancedSession // guarded by mu; nil once closed
+	sess *Session
 }
 
 var _ Embedder = (*USELite)(nil)
@@ -124,7 +122,7 @@ func LoadUSELite(o USELiteOptions) (*USELite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embed: loading model %s: %w", o.Model, err)
 	}
-	return &USELite{tok: tok, batch: o.BatchSize, sess: sess}, nil
+	return &USELite{tok: tok, batch: o.BatchSize, sess: NewSession(sess)}, nil
 }
 
 // Name identifies the model (and the vector space) for indexes and metrics.
@@ -141,16 +139,7 @@ func (e *USELite) CountTokens(text string) int { return len(e.tok.Encode(text)) 
 func (e *USELite) Tokenizer() *Tokenizer { return e.tok }
 
 // Close releases the ONNX Runtime session; it waits for running Embed calls.
-func (e *USELite) Close() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.sess == nil {
-		return nil
-	}
-	err := e.sess.Destroy()
-	e.sess = nil
-	return err
-}
+func (e *USELite) Close() error { return e.sess.Close() }
 
 // Embed returns one vector per text, batching BatchSize texts per model call.
 // Cancelling ctx stops between batches and interrupts a running batch.
@@ -158,11 +147,11 @@ func (e *USELite) Embed(ctx context.Context, texts []string) ([][]float32, error
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if e.sess == nil {
+	sess, done, ok := e.sess.Acquire()
+	if !ok {
 		return nil, ErrClosed
 	}
+	defer done()
 	run, release, err := newRun(ctx)
 	if err != nil {
 		return nil, err
@@ -193,7 +182,7 @@ func (e *USELite) Embed(ctx context.Context, texts []string) ([][]float32, error
 		if len(b.rows) == 0 {
 			continue
 		}
-		if err := e.run(run, &b, out); err != nil {
+		if err := e.run(sess, run, &b, out); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -224,8 +213,8 @@ func (b *batch) add(text int, ids []int64) {
 }
 
 // run embeds one batch and copies its rows into out.
-func (e *USELite) run(opts *ort.RunOptions, b *batch, out [][]float32) error {
-	vec, err := infer(e.sess, opts, b)
+func (e *USELite) run(sess *ort.DynamicAdvancedSession, opts *ort.RunOptions, b *batch, out [][]float32) error {
+	vec, err := infer(sess, opts, b)
 	if err != nil {
 		return fmt.Errorf("embed: running USE lite: %w", err)
 	}

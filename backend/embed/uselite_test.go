@@ -200,7 +200,12 @@ func TestEmbedTruncation(t *testing.T) {
 	}
 	var b batch
 	b.add(0, ids)
-	full, err := infer(e.sess, nil, &b)
+	sess, done, ok := e.sess.Acquire()
+	if !ok {
+		t.Fatal("session closed")
+	}
+	full, err := infer(sess, nil, &b)
+	done()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,9 +361,14 @@ func BenchmarkORTBaseline(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer out.Destroy()
+	sess, done, ok := e.sess.Acquire()
+	if !ok {
+		b.Fatal("session closed")
+	}
+	defer done()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := e.sess.Run([]ort.Value{indices, values}, []ort.Value{out}); err != nil {
+		if err := sess.Run([]ort.Value{indices, values}, []ort.Value{out}); err != nil {
 			b.Fatal(err)
 		}
 	}

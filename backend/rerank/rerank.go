@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 
 	ort "github.com/yalue/onnxruntime_go"
 
@@ -68,8 +67,7 @@ type CrossEncoder struct {
 	batch int
 	types bool
 
-	mu   sync.RWMutex
-	sess *ort.DynamicAdvancedSession // guarded by mu; nil once closed
+	sess *embed.Session
 }
 
 var _ Reranker = (*CrossEncoder)(nil)
@@ -101,7 +99,7 @@ func LoadCrossEncoder(o Options) (*CrossEncoder, error) {
 		sess.Destroy()
 		return nil, fmt.Errorf("rerank: model %s: logits have shape %v, want [batch, 1]", o.Model, d)
 	}
-	return &CrossEncoder{name: o.Name, tok: tok, max: o.MaxTokens, batch: o.BatchSize, types: types, sess: sess}, nil
+	return &CrossEncoder{name: o.Name, tok: tok, max: o.MaxTokens, batch: o.BatchSize, types: types, sess: embed.NewSession(sess)}, nil
 }
 
 // Open loads the first cross-encoder of the registry that is installed and
@@ -146,16 +144,7 @@ func OptionsFor(root string, m models.Model) (Options, error) {
 func (c *CrossEncoder) Name() string { return c.name }
 
 // Close releases the session; it waits for running Rerank calls.
-func (c *CrossEncoder) Close() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.sess == nil {
-		return nil
-	}
-	err := c.sess.Destroy()
-	c.sess = nil
-	return err
-}
+func (c *CrossEncoder) Close() error { return c.sess.Close() }
 
 // Rerank returns the logit of each (query, passage) pair, BatchSize pairs
 // per model call. Cancelling ctx stops between batches and interrupts a
@@ -164,11 +153,11 @@ func (c *CrossEncoder) Rerank(ctx context.Context, query string, passages []stri
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if c.sess == nil {
+	sess, done, ok := c.sess.Acquire()
+	if !ok {
 		return nil, ErrClosed
 	}
+	defer done()
 	run, release, err := embed.NewCancelableRun(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
@@ -188,7 +177,7 @@ func (c *CrossEncoder) Rerank(ctx context.Context, query string, passages []stri
 			}
 			b.Add(ids, types)
 		}
-		logits, err := c.run(run, b)
+		logits, err := c.run(sess, run, b)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -200,7 +189,7 @@ func (c *CrossEncoder) Rerank(ctx context.Context, query string, passages []stri
 	return scores, nil
 }
 
-func (c *CrossEncoder) run(opts *ort.RunOptions, b *embed.BERTBatch) ([]float64, error) {
+func (c *CrossEncoder) run(sess *ort.DynamicAdvancedSession, opts *ort.RunOptions, b *embed.BERTBatch) ([]float64, error) {
 	inputs, free, err := b.Tensors(c.types)
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
@@ -211,7 +200,7 @@ func (c *CrossEncoder) run(opts *ort.RunOptions, b *embed.BERTBatch) ([]float64,
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
 	defer out.Destroy()
-	if err := c.sess.RunWithOptions(inputs, []ort.Value{out}, opts); err != nil {
+	if err := sess.RunWithOptions(inputs, []ort.Value{out}, opts); err != nil {
 		return nil, fmt.Errorf("rerank: running %s: %w", c.name, err)
 	}
 	logits := make([]float64, b.Rows())

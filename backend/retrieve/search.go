@@ -39,11 +39,11 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 		k = 10
 	}
 	mode := o.Mode
-	if mode == "" || (mode == ModeHybrid && !r.HasEmbedder()) {
+	if mode == "" {
 		mode = ModeHybrid
-		if !r.HasEmbedder() {
-			mode = ModeBM25
-		}
+	}
+	if mode == ModeHybrid && !r.HasEmbedder() {
+		mode = ModeBM25
 	}
 	want := k
 	if o.Rerank != nil {
