@@ -37,7 +37,7 @@ test: deps assets frontend test-go test-keyring test-frontend test-e2e ## instal
 
 test-go: ## go vet, go test -race on every package, then 20 s of fuzzing the PDF intake
 	go vet -tags $(TAGS) ./...
-	go vet -tags "tune $(TAGS)" ./backend/index/ ./backend/retrieve/ # the tuning sweeps: compiled, not run
+	go vet -tags "tune $(TAGS)" ./backend/... # the measurement sweeps (-tags tune): compiled, not run
 	VIKA_REQUIRE_ASSETS=1 go test -race -tags $(TAGS) -timeout 20m ./...
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime 20s ./backend/pdf/
 

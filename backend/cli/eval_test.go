@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"vika/backend/assets"
+	"vika/backend/assets/assetstest"
 	"vika/backend/eval"
 )
 
@@ -93,10 +94,7 @@ func TestLatencyChunks(t *testing.T) {
 // TestEvalBEIRRerank: --rerank-depth fails without a cross-encoder and,
 // with the tiny one installed, reranks and names it in the report.
 func TestEvalBEIRRerank(t *testing.T) {
-	lib, err := assets.Verify(assets.ORT)
-	if err != nil {
-		t.Skipf("ONNX Runtime not installed: run make assets (%v)", err)
-	}
+	lib := assetstest.Require(t, assets.ORT)
 	t.Setenv("VIKA_ORT_LIB", lib)
 	t.Setenv("VIKA_DATA_DIR", t.TempDir())
 	dir := tinyBEIR(t)

@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -433,49 +432,4 @@ func pagesOf(hits []PageHit) []string {
 		out[i] = fmt.Sprintf("%s p%d", strings.TrimSuffix(h.File, ".pdf"), h.Page)
 	}
 	return out
-}
-
-var sweep = flag.Bool("pages.sweep", false, "TestPagesChunkSweep: measure page hit@5 and MRR for a grid of chunk sizes and overlaps")
-
-// TestPagesChunkSweep measures BM25 at the page level for chunk sizes and
-// overlaps (the table of CHUNKING.md). Run it with
-//
-//	go test ./backend/eval -run TestPagesChunkSweep -pages.sweep -v -timeout 30m
-func TestPagesChunkSweep(t *testing.T) {
-	if !*sweep {
-		t.Skip("chunk-size sweep: run with -pages.sweep")
-	}
-	docs := sharedDocs(t)
-	qs, err := LoadPageQuestions(questionSet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var misses []string
-	t.Logf("| target | overlap (asked) | overlap (used) | chunks | file hit@5 | file MRR | corpus hit@5 | corpus MRR |")
-	t.Logf("|---:|---:|---:|---:|---:|---:|---:|---:|")
-	for _, target := range []int{400, 600, 900, 1200, 1600} {
-		for _, overlap := range []int{-1, 100, chunk.DefaultOverlap, 200} {
-			opts := chunk.Options{Target: target, Overlap: overlap}
-			b := newBM25Pages(t, docs, opts)
-			var score [2]PageScore
-			var missed [2][]string
-			for i, scope := range []string{scopeFile, scopeCorpus} {
-				rep, err := Pages(context.Background(), qs, b.retriever(scope))
-				if err != nil {
-					t.Fatal(err)
-				}
-				score[i] = rep.Overall
-				for _, r := range rep.Failures() {
-					missed[i] = append(missed[i], r.ID)
-				}
-			}
-			b.close()
-			t.Logf("| %d | %d | %d | %d | %.3f (%d) | %.3f | %.3f (%d) | %.3f |", target, max(overlap, 0), min(max(overlap, 0), target/3),
-				b.chunks, score[0].HitAt5, score[0].Hits, score[0].MRR, score[1].HitAt5, score[1].Hits, score[1].MRR)
-			misses = append(misses, fmt.Sprintf("%d/%d: file %v; corpus %v", target, max(overlap, 0), missed[0], missed[1]))
-		}
-	}
-	for _, m := range misses {
-		t.Logf("missed at hit@5, %s", m)
-	}
 }
