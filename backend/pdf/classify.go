@@ -80,16 +80,20 @@ func (d *Document) classify(p *Page, unreadable int) {
 	c := Class{Chars: countChars(p.Text), Unreadable: unreadable}
 	c.Density = Density(c.Chars, area)
 	c.Baseline = Classify(c.Chars, area, p.rawImages > 0)
-	pictures, cover := 0, 0.0
+	pictures := 0
+	var large []Rect
 	for _, im := range p.Images {
 		if im.Large {
-			cover += im.BBox.Area() / area
+			large = append(large, im.BBox)
 			if !im.covered() {
 				pictures++
 			}
 		}
 	}
+	cover := unionCover(large, Rect{0, 0, p.Width, p.Height})
 	switch {
+	case p.rawImages > MaxPageImages:
+		c.Type = corpus.PageText // never OCRed: see MaxPageImages
 	case c.Density < SparseText && cover >= ScanCover, unreadable > c.Chars && unreadable >= 50:
 		c.Type = corpus.PageScanned
 	case pictures == 0:

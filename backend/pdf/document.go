@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"time"
 
 	fitz "github.com/gen2brain/go-fitz"
 )
@@ -12,8 +13,15 @@ import (
 type Document struct {
 	fz        *fitz.Document
 	pages     int
-	truncated bool // the file ends without %%EOF
+	truncated bool      // the file ends without %%EOF
+	deadline  time.Time // MuPDF runs past it are aborted; zero: none
 }
+
+// SetDeadline bounds the MuPDF work of the next calls (Page, Render,
+// RenderRegion): a run still going at t is aborted cleanly through its
+// fz_cookie and the call fails with ErrTimeout. The zero time removes
+// the bound. Callers set a fresh deadline before each page.
+func (d *Document) SetDeadline(t time.Time) { d.deadline = t }
 
 // Open validates data (see Check) and opens it. It keeps a reference to
 // data until Close; the caller must not modify it meanwhile.
@@ -81,16 +89,38 @@ func (d *Document) Page(n int) (Page, error) {
 	if err := d.checkPage(n); err != nil {
 		return Page{Number: n}, err
 	}
-	js, bounds, err := stextJSON(d.fz, n-1, stextFlags)
+	js, bounds, err := stextJSON(d.fz, n-1, stextFlags, d.deadline)
 	if err != nil {
-		return Page{Number: n}, fmt.Errorf("page %d: %w (%v)", n, ErrPage, err)
+		return Page{Number: n}, d.pageError(n, err)
+	}
+	if err := checkSide(n, bounds); err != nil {
+		return Page{Number: n}, err
 	}
 	p, unreadable, err := layout(n, js, bounds)
 	if err != nil {
 		return Page{Number: n}, fmt.Errorf("page %d: %w (%v)", n, ErrPage, err)
 	}
 	d.classify(&p, unreadable)
+	if p.rawImages > MaxPageImages && p.Class.Chars == 0 {
+		return p, fmt.Errorf("page %d draws %d images, more than the %d Vika reads on one page, and has no text layer: it was skipped: %w", n, p.rawImages, MaxPageImages, ErrPage)
+	}
 	return p, nil
+}
+
+// pageError wraps an error of MuPDF on page n.
+func (d *Document) pageError(n int, err error) error {
+	if errors.Is(err, errAborted) {
+		return fmt.Errorf("page %d took too long and was skipped: %w", n, ErrTimeout)
+	}
+	return fmt.Errorf("page %d: %w (%v)", n, ErrPage, err)
+}
+
+// checkSide fails a page larger than MaxPageSide.
+func checkSide(n int, b Rect) error {
+	if !(b.Dx() <= MaxPageSide && b.Dy() <= MaxPageSide) { // NaN fails too
+		return fmt.Errorf("page %d is %.4g x %.4g pt, larger than the %d pt a side a PDF page may have, and was skipped: %w", n, b.Dx(), b.Dy(), MaxPageSide, ErrPageSize)
+	}
+	return nil
 }
 
 // Close releases the MuPDF document and context. It is safe to call twice.

@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"image"
+	"math"
 	"slices"
 )
 
@@ -41,6 +42,12 @@ const mergeDistance = 1
 // page of thousands of tiles is left as it is).
 const maxMerge = 500
 
+// MaxPageImages bounds the images of one page that classification
+// looks at. A page drawing more (an image flood: hundreds of overlapping
+// draws) is never OCRed: rendering it could take minutes and gigabytes,
+// and no real scan or figure needs that many. Its text layer is kept.
+const MaxPageImages = 300
+
 // maxDetect bounds the regions of one page checked for text (each is
 // rendered); regions beyond are not OCRed.
 const maxDetect = 16
@@ -53,6 +60,9 @@ func sliver(r Rect) bool { return r.Dx() < 3 || r.Dy() < 3 || r.Area() < 25 }
 // imageRegions merges touching images (except slivers), measures them
 // against the page's lines and flags the large ones.
 func imageRegions(rs []Rect, lines []Line) []Image {
+	if len(rs) > MaxPageImages {
+		rs = rs[:MaxPageImages] // the page is not OCRed (classify); bound the work
+	}
 	var big, out []Rect
 	for _, r := range rs {
 		if !sliver(r) {
@@ -73,6 +83,44 @@ func imageRegions(rs []Rect, lines []Line) []Image {
 		}
 	}
 	return imgs
+}
+
+// coverGrid is the side of the grid unionCover measures on: cells of
+// 1/128 of the page's sides bound the error far below ScanCover's margin.
+const coverGrid = 128
+
+// unionCover is the share of page covered by the union of rs (overlapping
+// images count once), measured on a coverGrid x coverGrid grid of cell
+// centres: bounded work (at most MaxPageImages x coverGrid^2 steps)
+// whatever the images.
+func unionCover(rs []Rect, page Rect) float64 {
+	if page.Empty() || len(rs) == 0 {
+		return 0
+	}
+	var grid [coverGrid * coverGrid]bool
+	cw, ch := page.Dx()/coverGrid, page.Dy()/coverGrid
+	// cell index range whose centres lie in [lo, hi]
+	span := func(lo, hi, origin, step float64) (int, int) {
+		a := int(math.Ceil((lo-origin)/step - 0.5))
+		b := int(math.Floor((hi-origin)/step - 0.5))
+		return max(a, 0), min(b, coverGrid-1)
+	}
+	for _, r := range rs {
+		x0, x1 := span(r.X0, r.X1, page.X0, cw)
+		y0, y1 := span(r.Y0, r.Y1, page.Y0, ch)
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				grid[y*coverGrid+x] = true
+			}
+		}
+	}
+	n := 0
+	for _, c := range grid {
+		if c {
+			n++
+		}
+	}
+	return float64(n) / float64(len(grid))
 }
 
 // mergeTouching unions rectangles that overlap or touch, until stable.

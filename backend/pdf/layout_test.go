@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -270,7 +271,7 @@ func TestDehyphenation(t *testing.T) {
 	const dehyphenate = 16
 	var mupdf, ours strings.Builder
 	for n := 1; n <= d.NumPages(); n++ {
-		js, bounds, err := stextJSON(d.fz, n-1, stextFlags|dehyphenate)
+		js, bounds, err := stextJSON(d.fz, n-1, stextFlags|dehyphenate, time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -31,7 +31,7 @@ void vika_quiet(fz_context *ctx) {
 	fz_set_error_callback(ctx, 0, 0);
 }
 
-int vika_stext_json(fz_context *ctx, fz_document *doc, int number, int flags, float bounds[4], fz_buffer **json, char *err, int errlen) {
+int vika_stext_json(fz_context *ctx, fz_document *doc, int number, int flags, fz_cookie *cookie, float bounds[4], fz_buffer **json, char *err, int errlen) {
 	fz_page *volatile page = NULL;
 	fz_stext_page *volatile text = NULL;
 	fz_device *volatile dev = NULL;
@@ -47,8 +47,11 @@ int vika_stext_json(fz_context *ctx, fz_document *doc, int number, int flags, fl
 		bounds[0] = r.x0; bounds[1] = r.y0; bounds[2] = r.x1; bounds[3] = r.y1;
 		text = fz_new_stext_page(ctx, r);
 		dev = fz_new_stext_device(ctx, text, &opts);
-		fz_run_page_contents(ctx, page, dev, identity, NULL);
+		fz_run_page_contents(ctx, page, dev, identity, cookie);
 		fz_close_device(ctx, dev);
+		if (cookie->abort) {
+			break; // leaves the fz_try body: nothing more to print
+		}
 		buf = fz_new_buffer(ctx, 16384);
 		out = fz_new_output_with_buffer(ctx, buf);
 		fz_print_stext_page_as_json(ctx, out, text, 10);
@@ -64,15 +67,15 @@ int vika_stext_json(fz_context *ctx, fz_document *doc, int number, int flags, fl
 		caught(ctx, err, errlen);
 		failed = 1;
 	}
-	if (failed) {
+	if (failed || cookie->abort) {
 		fz_drop_buffer(ctx, buf);
-		return -1;
+		return cookie->abort ? VIKA_ABORTED : -1;
 	}
 	*json = buf;
 	return 0;
 }
 
-int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale, fz_irect area, unsigned char *samples, char *err, int errlen) {
+int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale, fz_irect area, fz_cookie *cookie, unsigned char *samples, char *err, int errlen) {
 	fz_page *volatile page = NULL;
 	fz_pixmap *volatile pix = NULL;
 	fz_device *volatile dev = NULL;
@@ -84,7 +87,7 @@ int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale,
 		pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_gray(ctx), area, NULL, 0, samples);
 		fz_clear_pixmap_with_value(ctx, pix, 255);
 		dev = fz_new_draw_device(ctx, identity, pix);
-		fz_run_page_contents(ctx, page, dev, ctm, NULL);
+		fz_run_page_contents(ctx, page, dev, ctm, cookie);
 		fz_close_device(ctx, dev);
 	}
 	VIKA_ALWAYS(ctx) {
@@ -95,6 +98,9 @@ int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale,
 	VIKA_CATCH(ctx) {
 		caught(ctx, err, errlen);
 		failed = 1;
+	}
+	if (cookie->abort) {
+		return VIKA_ABORTED;
 	}
 	return failed ? -1 : 0;
 }

@@ -17,6 +17,8 @@ import "C"
 import (
 	"errors"
 	"reflect"
+	"sync"
+	"time"
 	"unsafe"
 
 	fitz "github.com/gen2brain/go-fitz"
@@ -65,7 +67,7 @@ const (
 
 // stextJSON runs page index i (0-based) through MuPDF's structured-text
 // device and returns its JSON rendering and the page bounds (points).
-func stextJSON(d *fitz.Document, i, flags int) ([]byte, Rect, error) {
+func stextJSON(d *fitz.Document, i, flags int, deadline time.Time) ([]byte, Rect, error) {
 	ctx, doc, ok := handles(d)
 	if !ok {
 		return nil, Rect{}, errNoHandles
@@ -74,7 +76,16 @@ func stextJSON(d *fitz.Document, i, flags int) ([]byte, Rect, error) {
 	var buf *C.fz_buffer
 	msg := (*C.char)(C.malloc(errLen))
 	defer C.free(unsafe.Pointer(msg))
-	if C.vika_stext_json((*C.fz_context)(ctx), (*C.fz_document)(doc), C.int(i), C.int(flags), &bounds[0], &buf, msg, errLen) != 0 {
+	w, err := watch(deadline)
+	if err != nil {
+		return nil, Rect{}, err
+	}
+	rc := C.vika_stext_json((*C.fz_context)(ctx), (*C.fz_document)(doc), C.int(i), C.int(flags), w.cookie, &bounds[0], &buf, msg, errLen)
+	w.stop()
+	switch {
+	case rc == C.VIKA_ABORTED:
+		return nil, Rect{}, errAborted
+	case rc != 0:
 		return nil, Rect{}, errors.New(C.GoString(msg))
 	}
 	defer C.vika_drop_buffer((*C.fz_context)(ctx), buf)
@@ -101,16 +112,70 @@ func boundPage(d *fitz.Document, i int) (Rect, error) {
 
 // renderGray draws page index i scaled by scale into pix, an 8-bit gray
 // buffer of the device-space rectangle area (x0, y0, x1, y1 in pixels).
-func renderGray(d *fitz.Document, i int, scale float64, area [4]int, pix []byte) error {
+func renderGray(d *fitz.Document, i int, scale float64, area [4]int, pix []byte, deadline time.Time) error {
 	ctx, doc, ok := handles(d)
 	if !ok {
 		return errNoHandles
 	}
 	msg := (*C.char)(C.malloc(errLen))
 	defer C.free(unsafe.Pointer(msg))
+	w, err := watch(deadline)
+	if err != nil {
+		return err
+	}
 	ir := C.fz_irect{C.int(area[0]), C.int(area[1]), C.int(area[2]), C.int(area[3])}
-	if C.vika_render_gray((*C.fz_context)(ctx), (*C.fz_document)(doc), C.int(i), C.float(scale), ir, (*C.uchar)(unsafe.Pointer(&pix[0])), msg, errLen) != 0 {
+	rc := C.vika_render_gray((*C.fz_context)(ctx), (*C.fz_document)(doc), C.int(i), C.float(scale), ir, w.cookie, (*C.uchar)(unsafe.Pointer(&pix[0])), msg, errLen)
+	w.stop()
+	switch {
+	case rc == C.VIKA_ABORTED:
+		return errAborted
+	case rc != 0:
 		return errors.New(C.GoString(msg))
 	}
 	return nil
+}
+
+// errAborted: the run passed its deadline and MuPDF stopped it.
+var errAborted = errors.New("aborted at the time limit")
+
+// watcher aborts one MuPDF run at a deadline through its fz_cookie: a Go
+// timer sets cookie->abort, which the interpreter checks as it goes (also
+// inside nested form XObjects), so the run stops cleanly, its objects
+// dropped, and the context stays usable.
+type watcher struct {
+	cookie *C.fz_cookie
+	timer  *time.Timer
+	mu     sync.Mutex // orders the timer's write against stop's free
+	done   bool       // guarded by mu
+}
+
+// watch returns a watcher for a run that must end by deadline (zero: no
+// limit), or errAborted if the deadline has passed already.
+func watch(deadline time.Time) (*watcher, error) {
+	if !deadline.IsZero() && !time.Now().Before(deadline) {
+		return nil, errAborted
+	}
+	w := &watcher{cookie: (*C.fz_cookie)(C.calloc(1, C.sizeof_fz_cookie))}
+	if !deadline.IsZero() {
+		w.timer = time.AfterFunc(time.Until(deadline), func() {
+			w.mu.Lock()
+			if !w.done {
+				w.cookie.abort = 1
+			}
+			w.mu.Unlock()
+		})
+	}
+	return w, nil
+}
+
+// stop ends the watch and frees the cookie.
+func (w *watcher) stop() {
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	w.mu.Lock()
+	w.done = true
+	C.free(unsafe.Pointer(w.cookie))
+	w.cookie = nil
+	w.mu.Unlock()
 }

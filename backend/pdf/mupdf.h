@@ -17,7 +17,6 @@ typedef struct fz_output fz_output;
 typedef struct fz_pixmap fz_pixmap;
 typedef struct fz_colorspace fz_colorspace;
 typedef struct fz_separations fz_separations;
-typedef struct fz_cookie fz_cookie;
 typedef struct vika_stext_page fz_stext_page; // opaque here: only pointers are passed
 typedef void (fz_message_cb)(void *user, const char *message);
 
@@ -25,6 +24,16 @@ typedef struct { float x0, y0, x1, y1; } fz_rect;
 typedef struct { int x0, y0, x1, y1; } fz_irect;
 typedef struct { float a, b, c, d, e, f; } fz_matrix;
 typedef struct { int flags; float scale; } fz_stext_options;
+
+// fz_cookie as MuPDF 1.24 declares it (fitz/device.h): setting abort from
+// another thread makes fz_run_page_contents stop at its next check.
+typedef struct {
+	int abort;
+	int progress;
+	size_t progress_max;
+	int errors;
+	int incomplete;
+} fz_cookie;
 
 // Exceptions: fz_try(ctx) expands to
 // if (!sigsetjmp(*fz_push_try(ctx), 0)) if (fz_do_try(ctx)) do { ... } while (0);
@@ -66,8 +75,11 @@ fz_device *fz_new_draw_device(fz_context *ctx, fz_matrix transform, fz_pixmap *d
 // failure it returns a negative value and copies the message into err.
 int vika_count_pages(fz_context *ctx, fz_document *doc);
 void vika_quiet(fz_context *ctx);
-int vika_stext_json(fz_context *ctx, fz_document *doc, int number, int flags, float bounds[4], fz_buffer **json, char *err, int errlen);
-int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale, fz_irect area, unsigned char *samples, char *err, int errlen);
+// vika_stext_json and vika_render_gray return VIKA_ABORTED when the
+// cookie's abort flag was set during the run (the result is incomplete).
+#define VIKA_ABORTED (-2)
+int vika_stext_json(fz_context *ctx, fz_document *doc, int number, int flags, fz_cookie *cookie, float bounds[4], fz_buffer **json, char *err, int errlen);
+int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale, fz_irect area, fz_cookie *cookie, unsigned char *samples, char *err, int errlen);
 int vika_bound_page(fz_context *ctx, fz_document *doc, int number, float bounds[4], char *err, int errlen);
 void vika_drop_buffer(fz_context *ctx, fz_buffer *buf);
 size_t vika_buffer_data(fz_context *ctx, fz_buffer *buf, unsigned char **data);

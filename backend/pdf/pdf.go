@@ -45,7 +45,17 @@ var (
 	ErrNoPages   = errors.New("the PDF has no pages")
 	ErrTooLarge  = errors.New("file too large")
 	ErrPage      = errors.New("page cannot be read")
+	// ErrTimeout: MuPDF was stopped at the page's deadline (SetDeadline).
+	ErrTimeout = fmt.Errorf("%w: time limit reached", ErrPage)
+	// ErrPageSize: a page larger than MaxPageSide, or a region too large
+	// to render within MaxRenderPixels.
+	ErrPageSize = fmt.Errorf("%w: page too large", ErrPage)
 )
+
+// MaxPageSide is the largest page side accepted, in points: 14400 pt
+// (200 inches) is the limit the PDF specification gives. Larger pages
+// (a 1e20 x 100 pt page is 711 bytes) fail with ErrPageSize.
+const MaxPageSide = 14400
 
 // Limits bounds what Open accepts. A zero or negative field means no limit.
 type Limits struct {
