@@ -48,8 +48,15 @@ type Options struct {
 	// OCRDPI is the resolution pages are rendered at for OCR
 	// (default ocr.DefaultDPI).
 	OCRDPI float64
-	// OCRParallel bounds the images being recognised at once (default 2).
+	// OCRParallel bounds the pages being OCRed at once (default 2); each
+	// holds one image at a time.
 	OCRParallel int
+	// PageTimeout and OCRTimeout bound the time spent reading one page
+	// and OCRing one page (zero: no bound). A page over budget fails alone.
+	PageTimeout, OCRTimeout time.Duration
+	// Opener opens the document; nil means InProcess. The engine passes
+	// the sandbox's, which reads documents in a supervised worker process.
+	Opener Opener
 }
 
 // Timings are the seconds spent in each stage of one Run.
@@ -104,7 +111,11 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	sw := stopwatch{last: time.Now()}
 	report(StageValidating, 0, 0)
 	id := DocID(data)
-	doc, err := pdf.Open(data, opts.Limits)
+	opener := opts.Opener
+	if opener == nil {
+		opener = InProcess
+	}
+	doc, err := opener.Open(ctx, data, opts)
 	if err != nil {
 		return Result{}, err
 	}
@@ -162,21 +173,22 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 
 // extract reads every page's layout. A page that cannot be read keeps its
 // error and never fails the document. It also returns what must be OCRed.
-func extract(ctx context.Context, doc *pdf.Document, id string, step func(done int)) ([]corpus.Page, []ocrTarget, error) {
+func extract(ctx context.Context, doc Reader, id string, step func(done int)) ([]corpus.Page, []OCRTarget, error) {
 	n := doc.NumPages()
 	pages := make([]corpus.Page, 0, n)
-	var targets []ocrTarget
+	var targets []OCRTarget
 	for i := 1; i <= n; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		p, err := doc.Page(i)
-		page := p.Corpus(id)
-		page.Number = i
+		r, err := doc.Page(ctx, i)
 		if err != nil {
-			page.Error = err.Error()
-		} else if t, ok := targetOf(p); ok {
-			targets = append(targets, t)
+			return nil, nil, err
+		}
+		page := r.Page
+		page.DocID, page.Number = id, i
+		if page.Error == "" && r.Target.Page > 0 {
+			targets = append(targets, r.Target)
 		}
 		pages = append(pages, page)
 		step(i)
@@ -187,7 +199,7 @@ func extract(ctx context.Context, doc *pdf.Document, id string, step func(done i
 // checkTruncation marks the empty pages of a truncated file as failed
 // (their content was cut off, not blank) and returns the document's
 // warning, or "" if the file is whole.
-func checkTruncation(doc *pdf.Document, pages []corpus.Page) string {
+func checkTruncation(doc Reader, pages []corpus.Page) string {
 	if !doc.Truncated() {
 		return ""
 	}

@@ -1,0 +1,198 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"strings"
+	"sync"
+	"time"
+
+	"vika/backend/corpus"
+	"vika/backend/ocr"
+	"vika/backend/pdf"
+)
+
+// Reader is one open document as Run uses it: its pages, read one at a
+// time, and the OCR of what they need. Page and OCR report a problem of
+// one page in the result or error of that call; an error wrapping
+// ErrReader (the reader gave up: repeated crashes) or the context's error
+// ends the document. OCR may be called from several goroutines at once.
+type Reader interface {
+	NumPages() int
+	// Truncated reports a file ending without %%EOF.
+	Truncated() bool
+	// Page reads page n (1-based). A page that cannot be read comes back
+	// with Page.Error set and a nil error.
+	Page(ctx context.Context, n int) (PageResult, error)
+	// OCR renders the target and recognises its text.
+	OCR(ctx context.Context, t OCRTarget) (OCRText, error)
+	Close() error
+}
+
+// Opener opens the documents Run processes.
+type Opener interface {
+	Open(ctx context.Context, data []byte, opts Options) (Reader, error)
+}
+
+// ErrReader means the reader gave up on a document (for example after
+// its worker crashed or ran over budget several times).
+var ErrReader = errors.New("the PDF reader gave up on this document")
+
+// PageResult is one page read: its corpus form (without DocID) and what
+// of it needs OCR.
+type PageResult struct {
+	Page   corpus.Page
+	Target OCRTarget
+	// Over: the page ran over its time budget (Page.Error says so).
+	Over bool
+}
+
+// OCRTarget is a page that needs OCR: the whole page when it is scanned,
+// else the image regions of a mixed page that may hold text. Page 0: none.
+type OCRTarget struct {
+	Page    int // 1-based
+	Full    bool
+	Regions []pdf.Rect
+}
+
+// OCRText is what OCR made of one target: the cleaned text and the mean
+// word confidence.
+type OCRText struct {
+	Text       string
+	Confidence float64
+}
+
+func targetOf(p pdf.Page) OCRTarget {
+	switch {
+	case p.Class.Type == corpus.PageScanned:
+		return OCRTarget{Page: p.Number, Full: true}
+	case len(p.OCRRegions()) > 0:
+		return OCRTarget{Page: p.Number, Regions: p.OCRRegions()}
+	}
+	return OCRTarget{}
+}
+
+// InProcess opens documents in this process with package pdf and
+// opts.OCR: the reader the sandbox's worker runs, and the baseline its
+// cost is measured against. Hostile files can hang or crash the process
+// that uses it directly (deadlines only bound MuPDF's drawing).
+var InProcess Opener = inProcess{}
+
+type inProcess struct{}
+
+func (inProcess) Open(ctx context.Context, data []byte, opts Options) (Reader, error) {
+	doc, err := pdf.Open(data, opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	dpi := opts.OCRDPI
+	if dpi <= 0 {
+		dpi = ocr.DefaultDPI
+	}
+	return &local{doc: doc, rec: opts.OCR, dpi: dpi, pageTime: opts.PageTimeout, ocrTime: opts.OCRTimeout}, nil
+}
+
+// local is the in-process Reader. MuPDF is not safe for concurrent use:
+// mu serialises its calls, while recognition runs outside the lock, so one
+// OCR call renders while another recognises. Regions are rendered and
+// recognised one at a time: an OCR call holds one image at a time.
+type local struct {
+	mu                sync.Mutex
+	doc               *pdf.Document
+	rec               ocr.Recognizer
+	dpi               float64
+	pageTime, ocrTime time.Duration
+}
+
+func (l *local) NumPages() int   { return l.doc.NumPages() }
+func (l *local) Truncated() bool { return l.doc.Truncated() }
+
+func deadline(d time.Duration) time.Time {
+	if d <= 0 {
+		return time.Time{}
+	}
+	return time.Now().Add(d)
+}
+
+func (l *local) Page(ctx context.Context, n int) (PageResult, error) {
+	if err := ctx.Err(); err != nil {
+		return PageResult{}, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.doc.SetDeadline(deadline(l.pageTime))
+	p, err := l.doc.Page(n)
+	page := p.Corpus("")
+	page.Number = n
+	if err != nil {
+		page.Error = err.Error()
+		return PageResult{Page: page, Over: errors.Is(err, pdf.ErrTimeout)}, nil
+	}
+	return PageResult{Page: page, Target: targetOf(p)}, nil
+}
+
+func (l *local) OCR(ctx context.Context, t OCRTarget) (OCRText, error) {
+	if l.rec == nil {
+		return OCRText{}, errors.New("OCR is not available")
+	}
+	if l.ocrTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, l.ocrTime)
+		defer cancel()
+	}
+	end, _ := ctx.Deadline()
+	regions := t.Regions
+	if t.Full {
+		regions = []pdf.Rect{{}} // the empty Rect stands for the whole page
+	}
+	var texts []string
+	var confSum float64
+	var words int
+	for _, r := range regions {
+		img, err := l.render(t.Page, r, end)
+		if err != nil {
+			return OCRText{}, err
+		}
+		res, err := l.rec.Recognize(ctx, img)
+		if err != nil {
+			return OCRText{}, err
+		}
+		if s := strings.TrimSpace(res.Text); s != "" {
+			texts = append(texts, s)
+		}
+		confSum += res.Confidence * float64(res.Words)
+		words += res.Words
+	}
+	out := OCRText{Text: pdf.CleanText(strings.Join(texts, "\n\n"))}
+	if words > 0 {
+		out.Confidence = confSum / float64(words)
+	}
+	return out, nil
+}
+
+// render draws region r (the whole page if r is empty) of page n.
+func (l *local) render(n int, r pdf.Rect, end time.Time) (*image.Gray, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.doc.SetDeadline(end)
+	if r.Empty() {
+		img, err := l.doc.Render(n, l.dpi)
+		if err != nil {
+			return nil, fmt.Errorf("cannot render the page for OCR: %w", err)
+		}
+		return img, nil
+	}
+	img, err := l.doc.RenderRegion(n, r, l.dpi)
+	if err != nil {
+		return nil, fmt.Errorf("cannot render an image region for OCR: %w", err)
+	}
+	return img, nil
+}
+
+func (l *local) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.doc.Close()
+}

@@ -1,0 +1,90 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// protocolOutput moves the protocol to a private copy of stdout and points
+// descriptor 1 at stderr, so that whatever MuPDF, Leptonica or Tesseract
+// print cannot corrupt the response stream.
+func protocolOutput() (*os.File, error) {
+	fd, err := syscall.Dup(1)
+	if err != nil {
+		return nil, err
+	}
+	syscall.CloseOnExec(fd)
+	if err := syscall.Dup3(2, 1, 0); err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), "protocol"), nil
+}
+
+// limitSelf caps the address space the process may add to what it has
+// mapped at start (bytes: an idle worker already maps about 1.8 GB, mostly
+// reservations of the Go runtime and the C allocator, of which some 30 MB
+// are resident) and its CPU time (seconds); zero leaves a limit as it is.
+// Past the CPU limit the kernel sends SIGXCPU (ignored by Go) and then,
+// one second later, SIGKILL.
+func limitSelf(memBytes int64, cpuSeconds int) error {
+	if memBytes > 0 {
+		base, err := vmSize()
+		if err != nil {
+			return err
+		}
+		lim := uint64(base + memBytes)
+		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+			return err
+		}
+	}
+	if cpuSeconds > 0 {
+		if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: uint64(cpuSeconds), Max: uint64(cpuSeconds) + 1}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// vmSize is the address space the process maps now, in bytes.
+func vmSize() (int64, error) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmSize:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, errors.New("no VmSize in /proc/self/status")
+}
+
+// cpuTime is the CPU time the process has used (user + system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// supervise makes the kernel kill the worker if its supervisor dies.
+func supervise(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}
+
+// maxRSS is the peak resident set of an ended process, in bytes.
+func maxRSS(st *os.ProcessState) int64 {
+	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss << 10 // kilobytes on Linux
+	}
+	return 0
+}

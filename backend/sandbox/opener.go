@@ -1,0 +1,358 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"sync"
+	"time"
+
+	"vika/backend/corpus"
+	"vika/backend/ingest"
+	"vika/backend/ocr"
+	"vika/backend/pdf"
+)
+
+// Config bounds the workers. Zero fields take the defaults below.
+type Config struct {
+	// PageTimeout bounds reading one page (text, layout, classification);
+	// OCRTimeout bounds the OCR of one page.
+	PageTimeout, OCRTimeout time.Duration
+	// MemoryBytes is the address space each worker may add to what it
+	// maps at start (RLIMIT_AS on Linux); CPUTime its CPU-time limit
+	// (RLIMIT_CPU; a worker is retired at half of it).
+	MemoryBytes int64
+	CPUTime     time.Duration
+	// Workers bounds the workers of one document (OCR runs on that many
+	// pages at once), and the idle ones kept for the next document.
+	Workers int
+	// MaxFailures is how many pages may crash or run over budget before
+	// the document fails.
+	MaxFailures int
+
+	peak *peakRSS // set by New
+}
+
+// Defaults of Config.
+const (
+	DefaultPageTimeout = 30 * time.Second
+	DefaultOCRTimeout  = 90 * time.Second
+	DefaultMemoryBytes = 1536 << 20
+	DefaultCPUTime     = 10 * time.Minute
+	DefaultWorkers     = 2
+	DefaultMaxFailures = 3
+)
+
+func (c Config) withDefaults() Config {
+	if c.PageTimeout <= 0 {
+		c.PageTimeout = DefaultPageTimeout
+	}
+	if c.OCRTimeout <= 0 {
+		c.OCRTimeout = DefaultOCRTimeout
+	}
+	if c.MemoryBytes <= 0 {
+		c.MemoryBytes = DefaultMemoryBytes
+	}
+	if c.CPUTime <= 0 {
+		c.CPUTime = DefaultCPUTime
+	}
+	if c.Workers <= 0 {
+		c.Workers = DefaultWorkers
+	}
+	if c.MaxFailures <= 0 {
+		c.MaxFailures = DefaultMaxFailures
+	}
+	return c
+}
+
+// grace is how long past its budget a worker may take to answer (it
+// aborts MuPDF itself at the budget) before it is killed.
+func grace(budget time.Duration) time.Duration { return time.Second + budget/4 }
+
+// Opener opens documents in workers. It implements ingest.Opener and is
+// safe for concurrent use; Close it to end the idle workers.
+type Opener struct {
+	cfg Config
+	// fault, set by tests only, makes the worker misbehave on a request:
+	// it returns request.Fault for an operation and page.
+	fault func(op string, page int) string
+
+	mu     sync.Mutex
+	spare  []*proc // idle workers, kept for the next document
+	closed bool
+}
+
+var _ ingest.Opener = (*Opener)(nil)
+
+// New returns an Opener; no worker starts before the first document.
+func New(cfg Config) *Opener {
+	cfg = cfg.withDefaults()
+	cfg.peak = &peakRSS{}
+	return &Opener{cfg: cfg}
+}
+
+// PeakWorkerRSS is the largest peak resident set, in bytes, of the workers
+// that have ended so far (0 where the system does not report it).
+func (o *Opener) PeakWorkerRSS() int64 {
+	o.cfg.peak.mu.Lock()
+	defer o.cfg.peak.mu.Unlock()
+	return o.cfg.peak.max
+}
+
+// Config returns the configuration in use, defaults filled in.
+func (o *Opener) Config() Config { return o.cfg }
+
+// Close ends the idle workers. Workers in use end with their document.
+func (o *Opener) Close() error {
+	o.mu.Lock()
+	spare := o.spare
+	o.spare, o.closed = nil, true
+	o.mu.Unlock()
+	for _, p := range spare {
+		p.close()
+	}
+	return nil
+}
+
+// Open starts (or reuses) a worker and opens data in it. The options'
+// limits, OCR resolution and budgets apply (their zero budgets take the
+// Opener's); opts.OCR is not used: the worker runs its own Tesseract.
+func (o *Opener) Open(ctx context.Context, data []byte, opts ingest.Options) (ingest.Reader, error) {
+	r := &reader{o: o, data: data, id: ingest.DocID(data), slots: make(chan struct{}, o.cfg.Workers)}
+	r.opts = options{Limits: opts.Limits, OCRDPI: opts.OCRDPI, PageTimeout: opts.PageTimeout, OCRTimeout: opts.OCRTimeout}
+	if r.opts.PageTimeout <= 0 {
+		r.opts.PageTimeout = o.cfg.PageTimeout
+	}
+	if r.opts.OCRTimeout <= 0 {
+		r.opts.OCRTimeout = o.cfg.OCRTimeout
+	}
+	p, resp, err := r.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.pages, r.truncated = resp.Pages, resp.Truncated
+	r.release(p, true)
+	return r, nil
+}
+
+// take returns an idle worker, or nil.
+func (o *Opener) take() *proc {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if n := len(o.spare); n > 0 {
+		p := o.spare[n-1]
+		o.spare = o.spare[:n-1]
+		return p
+	}
+	return nil
+}
+
+// keep puts an idle worker aside for the next document, or ends it.
+func (o *Opener) keep(p *proc) {
+	o.mu.Lock()
+	if !o.closed && len(o.spare) < o.cfg.Workers && p.cpu < o.cfg.CPUTime/2 {
+		o.spare = append(o.spare, p)
+		p = nil
+	}
+	o.mu.Unlock()
+	if p != nil {
+		p.close()
+	}
+}
+
+// reader is a document open in one or more workers.
+type reader struct {
+	o         *Opener
+	data      []byte
+	id        string
+	opts      options
+	pages     int
+	truncated bool
+	slots     chan struct{} // workers in use, at most cfg.Workers
+
+	mu       sync.Mutex
+	idle     []*proc // workers with this document open
+	failures int
+	closed   bool
+}
+
+func (r *reader) NumPages() int   { return r.pages }
+func (r *reader) Truncated() bool { return r.truncated }
+
+// acquire returns a worker with the document open, taking a slot. The
+// first open's response is returned too (its page count).
+func (r *reader) acquire(ctx context.Context) (*proc, response, error) {
+	select {
+	case r.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, response{}, ctx.Err()
+	}
+	r.mu.Lock()
+	if n := len(r.idle); n > 0 {
+		p := r.idle[n-1]
+		r.idle = r.idle[:n-1]
+		r.mu.Unlock()
+		return p, response{Pages: r.pages, Truncated: r.truncated}, nil
+	}
+	r.mu.Unlock()
+	p := r.o.take()
+	if p == nil {
+		var err error
+		if p, err = startProc(r.o.cfg, r.o.fault != nil); err != nil {
+			<-r.slots
+			return nil, response{}, err
+		}
+	}
+	req := request{Op: opOpen, Data: r.data, Opts: r.opts, Fault: r.o.faultFor(opOpen, 0)}
+	budget := 4 * r.opts.PageTimeout // opening may repair a damaged file
+	resp, err := p.call(ctx, req, budget)
+	switch {
+	case errors.Is(err, errOverBudget):
+		err = fmt.Errorf("%w: opening it took more than %s", pdf.ErrCorrupt, budget)
+	case errors.Is(err, errCrashed):
+		err = fmt.Errorf("%w: it crashed the PDF reader (%v)", pdf.ErrCorrupt, err)
+	case err == nil && resp.Err != nil:
+		r.o.keep(p) // the worker is fine; the file is not
+		err = resp.Err.err()
+	}
+	if err != nil {
+		<-r.slots
+		return nil, response{}, err
+	}
+	p.doc = r.id
+	return p, resp, nil
+}
+
+// release returns a worker after a call: to the document's idle list if
+// it is healthy, else nowhere (it was killed).
+func (r *reader) release(p *proc, healthy bool) {
+	if healthy {
+		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			r.o.keep(p)
+		} else {
+			r.idle = append(r.idle, p)
+			r.mu.Unlock()
+		}
+	}
+	<-r.slots
+}
+
+// failed counts a page failure and returns ingest.ErrReader once there
+// have been too many.
+func (r *reader) failed(what string) error {
+	r.mu.Lock()
+	r.failures++
+	n := r.failures
+	r.mu.Unlock()
+	log.Printf("sandbox: %s", what)
+	if n >= r.o.cfg.MaxFailures {
+		return fmt.Errorf("%w: %d pages crashed it or ran over their time limit (the last: %s)", ingest.ErrReader, n, what)
+	}
+	return nil
+}
+
+func (r *reader) Page(ctx context.Context, n int) (ingest.PageResult, error) {
+	p, _, err := r.acquire(ctx)
+	if err != nil {
+		return ingest.PageResult{}, r.openFailed(ctx, err)
+	}
+	budget := r.opts.PageTimeout
+	resp, err := p.call(ctx, request{Op: opPage, Page: n, Fault: r.o.faultFor(opPage, n)}, budget+grace(budget))
+	r.release(p, err == nil)
+	res := resp.Page
+	var msg string
+	switch {
+	case ctx.Err() != nil:
+		return ingest.PageResult{}, ctx.Err()
+	case errors.Is(err, errOverBudget):
+		msg = fmt.Sprintf("page %d took too long (more than %s) and was skipped", n, budget)
+	case err != nil:
+		msg = fmt.Sprintf("page %d crashed the PDF reader and was skipped (%v)", n, err)
+	case resp.Err != nil:
+		return ingest.PageResult{}, resp.Err.err()
+	case res.Over:
+		if err := r.failed(res.Page.Error); err != nil {
+			return ingest.PageResult{}, err
+		}
+		return res, nil
+	default:
+		return res, nil
+	}
+	if err := r.failed(msg); err != nil {
+		return ingest.PageResult{}, err
+	}
+	return ingest.PageResult{Page: failedPage(n, msg)}, nil
+}
+
+// openFailed turns a failure to re-open the document in a fresh worker
+// into a document failure.
+func (r *reader) openFailed(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return fmt.Errorf("%w: cannot open it again in a fresh reader: %v", ingest.ErrReader, err)
+}
+
+func failedPage(n int, msg string) corpus.Page {
+	return corpus.Page{Number: n, Type: corpus.PageText, Error: msg}
+}
+
+func (r *reader) OCR(ctx context.Context, t ingest.OCRTarget) (ingest.OCRText, error) {
+	p, _, err := r.acquire(ctx)
+	if err != nil {
+		return ingest.OCRText{}, r.openFailed(ctx, err)
+	}
+	budget := r.opts.OCRTimeout
+	resp, err := p.call(ctx, request{Op: opOCR, Target: t, Fault: r.o.faultFor(opOCR, t.Page)}, budget+grace(budget))
+	timedOut := err == nil && resp.Err != nil && isTimeout(resp.Err.err())
+	// A worker whose Tesseract ran past the budget may still be busy with
+	// it: it is not reused.
+	if timedOut {
+		p.kill()
+	}
+	r.release(p, err == nil && !timedOut)
+	var msg string
+	switch {
+	case ctx.Err() != nil:
+		return ingest.OCRText{}, ctx.Err()
+	case errors.Is(err, errOverBudget) || timedOut:
+		msg = fmt.Sprintf("OCR of page %d took too long (more than %s) and was skipped", t.Page, budget)
+	case err != nil:
+		msg = fmt.Sprintf("OCR of page %d crashed the reader and was skipped (%v)", t.Page, err)
+	case resp.Err != nil:
+		return ingest.OCRText{}, resp.Err.err()
+	default:
+		return resp.Text, nil
+	}
+	if err := r.failed(msg); err != nil {
+		return ingest.OCRText{}, err
+	}
+	return ingest.OCRText{}, errors.New(msg)
+}
+
+// Close hands the document's idle workers to the Opener for the next
+// document. Workers still in a call come back through release.
+func (r *reader) Close() error {
+	r.mu.Lock()
+	idle := r.idle
+	r.idle, r.closed = nil, true
+	r.mu.Unlock()
+	for _, p := range idle {
+		r.o.keep(p)
+	}
+	return nil
+}
+
+func isTimeout(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ocr.ErrTimeout) || errors.Is(err, pdf.ErrTimeout)
+}
+
+func (o *Opener) faultFor(op string, page int) string {
+	if o.fault == nil {
+		return ""
+	}
+	return o.fault(op, page)
+}

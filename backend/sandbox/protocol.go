@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"vika/backend/ingest"
+	"vika/backend/ocr"
+	"vika/backend/pdf"
+)
+
+// Operations of a request.
+const (
+	opOpen = "open" // open Data as the worker's document (closing any other)
+	opPage = "page" // read page Page
+	opOCR  = "ocr"  // OCR Target
+)
+
+// request is one call to the worker.
+type request struct {
+	Op     string
+	Data   []byte
+	Opts   options
+	Page   int
+	Target ingest.OCRTarget
+	// Fault makes the worker crash ("crash"), hang ("hang") or allocate
+	// without bound ("alloc") instead of serving the request. Honoured
+	// only by workers started with envFaults (tests).
+	Fault string
+}
+
+// options are the parts of ingest.Options the worker needs.
+type options struct {
+	Limits                  pdf.Limits
+	OCRDPI                  float64
+	PageTimeout, OCRTimeout time.Duration
+}
+
+// response is the worker's answer to one request.
+type response struct {
+	Err       *wireError
+	Pages     int
+	Truncated bool
+	Page      ingest.PageResult
+	Text      ingest.OCRText
+	// CPU is the worker's CPU time so far (user + system), to retire
+	// workers before RLIMIT_CPU kills them.
+	CPU time.Duration
+}
+
+// wireError carries an error across the pipe with the sentinel it wraps.
+type wireError struct {
+	Msg  string
+	Kind int // index into sentinels + 1; 0: none
+}
+
+// sentinels are the errors whose identity survives the pipe, the more
+// specific first (pdf.ErrTimeout wraps pdf.ErrPage).
+var sentinels = []error{
+	pdf.ErrTimeout, pdf.ErrPageSize, pdf.ErrPage,
+	pdf.ErrEmpty, pdf.ErrNotPDF, pdf.ErrEncrypted, pdf.ErrCorrupt, pdf.ErrNoPages, pdf.ErrTooLarge,
+	ocr.ErrTimeout, ocr.ErrNoLanguageData, ocr.ErrClosed, ocr.ErrImage, ocr.ErrTesseract,
+	context.DeadlineExceeded, context.Canceled,
+}
+
+func toWire(err error) *wireError {
+	if err == nil {
+		return nil
+	}
+	w := &wireError{Msg: err.Error()}
+	for i, s := range sentinels {
+		if errors.Is(err, s) {
+			w.Kind = i + 1
+			break
+		}
+	}
+	return w
+}
+
+// remoteError is an error of the worker: its message, and its sentinel
+// for errors.Is.
+type remoteError struct {
+	msg    string
+	target error
+}
+
+func (e *remoteError) Error() string { return e.msg }
+func (e *remoteError) Unwrap() error { return e.target }
+
+func (w *wireError) err() error {
+	if w == nil {
+		return nil
+	}
+	e := &remoteError{msg: w.Msg}
+	if w.Kind > 0 && w.Kind <= len(sentinels) {
+		e.target = sentinels[w.Kind-1]
+	}
+	return e
+}
