@@ -21,6 +21,7 @@ import (
 	"vika/backend/models"
 	"vika/backend/pdf"
 	"vika/backend/retrieve"
+	"vika/backend/sandbox"
 	"vika/backend/session"
 )
 
@@ -38,10 +39,16 @@ var (
 	ErrTooLarge  = pdf.ErrTooLarge
 )
 
-// Defaults of Config, overridden by VIKA_MAX_FILE_MB and VIKA_MAX_PAGES.
+// Defaults of Config, overridden by VIKA_MAX_FILE_MB, VIKA_MAX_PAGES,
+// VIKA_PAGE_TIMEOUT_S, VIKA_OCR_PAGE_TIMEOUT_S, VIKA_WORKER_MEMORY_MB and
+// VIKA_WORKER_CPU_S.
 const (
 	DefaultMaxFileBytes = 200 << 20
 	DefaultMaxPages     = 3000
+	DefaultPageTimeout  = sandbox.DefaultPageTimeout
+	DefaultOCRTimeout   = sandbox.DefaultOCRTimeout
+	DefaultWorkerMemory = sandbox.DefaultMemoryBytes
+	DefaultWorkerCPU    = sandbox.DefaultCPUTime
 	// MaxJobs is how many background jobs run at once (2-core machines).
 	MaxJobs = 2
 )
@@ -55,6 +62,13 @@ type Config struct {
 	NoEmbeddings bool
 	// ModelsRoot is where downloaded models live; "" means models.Root().
 	ModelsRoot string
+	// PDFs are read in a supervised worker process (package sandbox).
+	// PageTimeout bounds reading one page, OCRTimeout OCRing one page;
+	// WorkerMemory is the memory a worker may add after it starts (bytes),
+	// WorkerCPU its CPU time.
+	PageTimeout, OCRTimeout time.Duration
+	WorkerMemory            int64
+	WorkerCPU               time.Duration
 }
 
 func (c Config) modelsRoot() string {
@@ -64,18 +78,68 @@ func (c Config) modelsRoot() string {
 	return models.Root()
 }
 
-// DefaultConfig returns 200 MiB and 3000 pages, or the values of the
-// environment variables VIKA_MAX_FILE_MB and VIKA_MAX_PAGES when they hold
-// positive integers (other values are ignored).
+// DefaultConfig returns the defaults above, or the values of the
+// environment variables VIKA_MAX_FILE_MB, VIKA_MAX_PAGES,
+// VIKA_PAGE_TIMEOUT_S, VIKA_OCR_PAGE_TIMEOUT_S, VIKA_WORKER_MEMORY_MB and
+// VIKA_WORKER_CPU_S when they hold positive integers (other values are
+// ignored).
 func DefaultConfig() Config {
-	cfg := Config{MaxFileBytes: DefaultMaxFileBytes, MaxPages: DefaultMaxPages}
-	if mb, err := strconv.ParseInt(os.Getenv("VIKA_MAX_FILE_MB"), 10, 64); err == nil && mb > 0 && mb < 1<<30 {
+	cfg := Config{
+		MaxFileBytes: DefaultMaxFileBytes, MaxPages: DefaultMaxPages,
+		PageTimeout: DefaultPageTimeout, OCRTimeout: DefaultOCRTimeout,
+		WorkerMemory: DefaultWorkerMemory, WorkerCPU: DefaultWorkerCPU,
+	}
+	if mb := envInt("VIKA_MAX_FILE_MB"); mb > 0 && mb < 1<<30 {
 		cfg.MaxFileBytes = mb << 20
 	}
-	if n, err := strconv.Atoi(os.Getenv("VIKA_MAX_PAGES")); err == nil && n > 0 {
-		cfg.MaxPages = n
+	if n := envInt("VIKA_MAX_PAGES"); n > 0 && n < 1<<31 {
+		cfg.MaxPages = int(n)
+	}
+	if s := envInt("VIKA_PAGE_TIMEOUT_S"); s > 0 && s < 1<<20 {
+		cfg.PageTimeout = time.Duration(s) * time.Second
+	}
+	if s := envInt("VIKA_OCR_PAGE_TIMEOUT_S"); s > 0 && s < 1<<20 {
+		cfg.OCRTimeout = time.Duration(s) * time.Second
+	}
+	if mb := envInt("VIKA_WORKER_MEMORY_MB"); mb > 0 && mb < 1<<30 {
+		cfg.WorkerMemory = mb << 20
+	}
+	if s := envInt("VIKA_WORKER_CPU_S"); s > 0 && s < 1<<30 {
+		cfg.WorkerCPU = time.Duration(s) * time.Second
 	}
 	return cfg
+}
+
+// envInt is the integer value of an environment variable, or 0.
+func envInt(name string) int64 {
+	n, err := strconv.ParseInt(os.Getenv(name), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// withDefaults fills cfg's zero fields from def.
+func (c Config) withDefaults(def Config) Config {
+	if c.MaxFileBytes <= 0 {
+		c.MaxFileBytes = def.MaxFileBytes
+	}
+	if c.MaxPages <= 0 {
+		c.MaxPages = def.MaxPages
+	}
+	if c.PageTimeout <= 0 {
+		c.PageTimeout = def.PageTimeout
+	}
+	if c.OCRTimeout <= 0 {
+		c.OCRTimeout = def.OCRTimeout
+	}
+	if c.WorkerMemory <= 0 {
+		c.WorkerMemory = def.WorkerMemory
+	}
+	if c.WorkerCPU <= 0 {
+		c.WorkerCPU = def.WorkerCPU
+	}
+	return c
 }
 
 // Engine is one session. Its methods are safe for concurrent use.
@@ -90,7 +154,7 @@ type Engine struct {
 	// multiErr why the configured multilingual model is not loaded.
 	embErr, multiErr error
 	rr               *lazyReranker
-	ocr              *lazyOCR
+	reader           *sandbox.Opener // the PDF workers
 	slots            chan struct{} // semaphore of MaxJobs background jobs
 	now              func() time.Time
 
@@ -113,13 +177,7 @@ type Engine struct {
 
 // New opens an empty session. Zero fields of cfg take DefaultConfig's.
 func New(ctx context.Context, cfg Config) (*Engine, error) {
-	def := DefaultConfig()
-	if cfg.MaxFileBytes <= 0 {
-		cfg.MaxFileBytes = def.MaxFileBytes
-	}
-	if cfg.MaxPages <= 0 {
-		cfg.MaxPages = def.MaxPages
-	}
+	cfg = cfg.withDefaults(DefaultConfig())
 	store, err := session.Open(ctx)
 	if err != nil {
 		return nil, err
@@ -130,16 +188,19 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	lm := newRetriever(lex, cfg)
-	recognizer := newLazyOCR()
+	reader := sandbox.New(sandbox.Config{
+		PageTimeout: cfg.PageTimeout, OCRTimeout: cfg.OCRTimeout,
+		MemoryBytes: cfg.WorkerMemory, CPUTime: cfg.WorkerCPU,
+	})
 	e := &Engine{
 		cfg: cfg,
 		opts: ingest.Options{
 			Limits:      pdf.Limits{MaxBytes: cfg.MaxFileBytes, MaxPages: cfg.MaxPages},
 			Chunk:       chunk.Options{},
-			OCR:         recognizer,
-			OCRParallel: recognizer.workers(),
+			Opener:      reader,
+			OCRParallel: reader.Config().Workers,
 		},
-		ocr:      recognizer,
+		reader:   reader,
 		ret:      lm.ret,
 		embs:     lm.embs,
 		embErr:   lm.embErr,
@@ -159,7 +220,8 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 // Config returns the limits in force.
 func (e *Engine) Config() Config { return e.cfg }
 
-// Close cancels the jobs and adds in flight, waits for them, and discards
+// Close cancels the jobs and adds in flight, waits for them (a job in a
+// PDF worker returns at once: cancelling kills the worker), and discards
 // the session. Later calls fail with ErrClosed.
 func (e *Engine) Close() error {
 	e.mu.Lock()
@@ -172,7 +234,7 @@ func (e *Engine) Close() error {
 	e.cancel()
 	e.wg.Wait()
 	embClose := loadedModels{embs: e.embs}.closeModels()
-	return errors.Join(e.lex.Close(), e.store.Close(), e.ocr.Close(), embClose, e.rr.Close())
+	return errors.Join(e.lex.Close(), e.store.Close(), e.reader.Close(), embClose, e.rr.Close())
 }
 
 func (e *Engine) isClosed() bool {

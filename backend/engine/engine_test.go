@@ -206,16 +206,27 @@ func TestRemoveDocument(t *testing.T) {
 func TestDefaultConfig(t *testing.T) {
 	t.Setenv("VIKA_MAX_FILE_MB", "")
 	t.Setenv("VIKA_MAX_PAGES", "")
-	if got := DefaultConfig(); got != (Config{MaxFileBytes: 200 << 20, MaxPages: 3000}) {
+	for _, v := range []string{"VIKA_PAGE_TIMEOUT_S", "VIKA_OCR_PAGE_TIMEOUT_S", "VIKA_WORKER_MEMORY_MB", "VIKA_WORKER_CPU_S"} {
+		t.Setenv(v, "")
+	}
+	def := Config{MaxFileBytes: 200 << 20, MaxPages: 3000, PageTimeout: 30 * time.Second, OCRTimeout: 90 * time.Second, WorkerMemory: 1536 << 20, WorkerCPU: 10 * time.Minute}
+	if got := DefaultConfig(); got != def {
 		t.Errorf("DefaultConfig = %+v", got)
 	}
 	t.Setenv("VIKA_MAX_FILE_MB", "5")
 	t.Setenv("VIKA_MAX_PAGES", "oops")
-	if got := DefaultConfig(); got != (Config{MaxFileBytes: 5 << 20, MaxPages: 3000}) {
+	t.Setenv("VIKA_PAGE_TIMEOUT_S", "4")
+	t.Setenv("VIKA_OCR_PAGE_TIMEOUT_S", "-1")
+	t.Setenv("VIKA_WORKER_MEMORY_MB", "900")
+	t.Setenv("VIKA_WORKER_CPU_S", "60")
+	want := def
+	want.MaxFileBytes, want.PageTimeout, want.WorkerMemory, want.WorkerCPU = 5<<20, 4*time.Second, 900<<20, time.Minute
+	if got := DefaultConfig(); got != want {
 		t.Errorf("DefaultConfig with env = %+v", got)
 	}
 	e := newEngine(t, Config{MaxPages: 7})
-	if got := e.Config(); got != (Config{MaxFileBytes: 5 << 20, MaxPages: 7}) {
+	want.MaxPages = 7
+	if got := e.Config(); got != want {
 		t.Errorf("Config = %+v", got)
 	}
 }

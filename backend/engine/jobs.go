@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"path/filepath"
+	"runtime/debug"
 
 	"vika/backend/corpus"
 )
@@ -81,8 +83,16 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 	return id
 }
 
-// runJob waits for a slot, then runs the add.
-func (e *Engine) runJob(ctx context.Context, id string, progress func(Progress), run addFunc) (corpus.Document, error) {
+// runJob waits for a slot, then runs the add. A panic in the add (a bug
+// reached by odd input) fails this job with a message and a log line;
+// the session goes on.
+func (e *Engine) runJob(ctx context.Context, id string, progress func(Progress), run addFunc) (doc corpus.Document, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			log.Printf("engine: %s panicked: %v\n%s", id, v, debug.Stack())
+			doc, err = corpus.Document{}, fmt.Errorf("internal error while adding this file (%v); the session is unaffected", v)
+		}
+	}()
 	select {
 	case e.slots <- struct{}{}:
 	case <-ctx.Done():

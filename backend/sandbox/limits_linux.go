@@ -5,9 +5,9 @@ package sandbox
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
-	"os/exec"
 	"syscall"
 	"time"
 )
