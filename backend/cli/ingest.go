@@ -28,7 +28,16 @@ type ingestReport struct {
 	Failed    []int                   `json:"failed_pages,omitempty"`
 	Seconds   *ingest.Timings         `json:"seconds,omitempty"`
 	PageList  []pageReport            `json:"page_list,omitempty"`
-	Error     string                  `json:"error,omitempty"`
+	// PageErrors says why each failed page failed (a page over its time
+	// budget, one that crashed the PDF reader, ...).
+	PageErrors []pageError `json:"page_errors,omitempty"`
+	Error      string      `json:"error,omitempty"`
+}
+
+// pageError is a failed page of `vika ingest --json`.
+type pageError struct {
+	Page  int    `json:"page"`
+	Error string `json:"error"`
 }
 
 // pageReport is one page of `vika ingest --json --pages`.
@@ -96,13 +105,19 @@ func ingestOne(ctx context.Context, eng *engine.Engine, path string, withPages b
 		File: d.File, DocID: d.ID, Pages: d.Pages, PageTypes: d.PageTypes, Lang: d.Lang, LangMixed: d.LangMixed,
 		OCRPages: d.OCRPages, Chunks: d.Chunks, Failed: d.FailedPages, Seconds: &r.Timings,
 	}
-	if withPages {
+	if withPages || len(d.FailedPages) > 0 {
 		pages, err := eng.Pages(ctx, d.ID)
 		if err != nil {
 			rep.Error = err.Error()
 			return rep
 		}
 		for _, p := range pages {
+			if p.Error != "" {
+				rep.PageErrors = append(rep.PageErrors, pageError{Page: p.Number, Error: p.Error})
+			}
+			if !withPages {
+				continue
+			}
 			rep.PageList = append(rep.PageList, pageReport{
 				Page: p.Number, Type: string(p.Type), Lang: p.Lang, Chars: utf8.RuneCountInString(p.Text),
 				OCRConfidence: p.OCRConfidence, Text: p.Text, Error: p.Error,
@@ -135,6 +150,11 @@ func printReport(out io.Writer, rep ingestReport, asJSON bool) error {
 	}
 	for _, p := range rep.PageList {
 		if _, err := fmt.Fprintf(out, "  p.%d %s %s %d chars: %s\n", p.Page, p.Type, orUnknown(p.Lang), p.Chars, oneLine(p.Text, 100)); err != nil {
+			return err
+		}
+	}
+	for _, p := range rep.PageErrors {
+		if _, err := fmt.Fprintf(out, "  p.%d failed: %s\n", p.Page, p.Error); err != nil {
 			return err
 		}
 	}

@@ -155,7 +155,7 @@ type Engine struct {
 	embErr, multiErr error
 	rr               *lazyReranker
 	reader           *sandbox.Opener // the PDF workers
-	slots            chan struct{} // semaphore of MaxJobs background jobs
+	slots            chan struct{}   // semaphore of MaxJobs background jobs
 	now              func() time.Time
 
 	ctx    context.Context    // cancelled by Close: stops every add in flight

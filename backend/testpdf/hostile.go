@@ -18,6 +18,16 @@ import (
 // operations (10^8 at 10 x 8) from about 2 KB.
 func FanOut(width, depth int) []byte {
 	b := newBook()
+	return b.around(b.fanOut(width, depth))
+}
+
+// FanOutAlone is FanOut's page 2 alone: no page of it can be read.
+func FanOutAlone(width, depth int) []byte {
+	b := newBook()
+	return b.finish(b.fanOut(width, depth))
+}
+
+func (b *book) fanOut(width, depth int) int {
 	next := 0 // object number of the level below
 	for level := depth; level >= 1; level-- {
 		var content string
@@ -30,7 +40,7 @@ func FanOut(width, depth int) []byte {
 		}
 		next = b.add(fmt.Sprintf("<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] %s /Length %d >>\nstream\n%s\nendstream", res, len(content), content))
 	}
-	return b.around(b.page("0 0 612 792", "q /F Do Q", fmt.Sprintf("/XObject << /F %d 0 R >>", next)))
+	return b.page("0 0 612 792", "q /F Do Q", fmt.Sprintf("/XObject << /F %d 0 R >>", next))
 }
 
 // ThinPage returns a 3-page file whose page 2 is w x h points (1e20 x 100
@@ -93,8 +103,7 @@ func BrokenXref() []byte {
 
 // book assembles a PDF object by object: 1 catalog, 2 page tree, 3 font.
 type book struct {
-	objs  []string
-	pages []int
+	objs []string
 }
 
 func newBook() *book {
@@ -119,9 +128,17 @@ func (b *book) pageWith(box string, contents int, resources string) int {
 func (b *book) around(page int) []byte {
 	before := b.page("0 0 612 792", "BT /F1 12 Tf 72 720 Td (The page before the odd one keeps its text.) Tj ET", "")
 	after := b.page("0 0 612 792", "BT /F1 12 Tf 72 720 Td (The page after the odd one keeps its text.) Tj ET", "")
-	kids := fmt.Sprintf("%d 0 R %d 0 R %d 0 R", before, page, after)
+	return b.finish(before, page, after)
+}
+
+// finish writes the catalog and the page tree of pages and returns the file.
+func (b *book) finish(pages ...int) []byte {
+	var kids []string
+	for _, p := range pages {
+		kids = append(kids, fmt.Sprintf("%d 0 R", p))
+	}
 	b.objs[0] = "<< /Type /Catalog /Pages 2 0 R >>"
-	b.objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count 3 >>", kids)
+	b.objs[1] = fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages))
 	return raw(b.objs)
 }
 
