@@ -1,0 +1,74 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"strings"
+	"testing"
+	"time"
+
+	"vika/backend/ocr"
+	"vika/backend/pdf"
+	"vika/backend/testpdf"
+)
+
+// scan is a PDF of one page that is an image of text, without text layer.
+func scan(t *testing.T) []byte {
+	t.Helper()
+	d, err := pdf.Open(testpdf.Text("The quick brown fox jumps over the lazy dog."), pdf.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	img, err := d.Render(1, 150)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return testpdf.Illustrations(testpdf.Illustrated{Figures: []testpdf.Figure{{X: 0, Y: 0, W: 595, H: 842, PNG: buf.Bytes()}}},
+		testpdf.Illustrated{Body: "A second page with its text layer."})
+}
+
+func newPool(t *testing.T) *ocr.Pool {
+	t.Helper()
+	p, err := ocr.NewPool(ocr.Config{Workers: 1})
+	if err != nil {
+		t.Fatalf("Tesseract: %v", err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// In process, a scanned page is OCRed, one image at a time.
+func TestOCRInProcess(t *testing.T) {
+	res, err := Run(context.Background(), "scan.pdf", scan(t), Options{OCR: newPool(t)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Doc.OCRPages != 1 || !strings.Contains(strings.ToLower(res.Pages[0].Text), "quick brown fox") {
+		t.Errorf("doc %+v, page 1 %q", res.Doc, res.Pages[0].Text)
+	}
+}
+
+// OCR over its budget fails the scanned page with the reason and keeps
+// the rest of the document.
+func TestOCRTimeoutInProcess(t *testing.T) {
+	start := time.Now()
+	res, err := Run(context.Background(), "scan.pdf", scan(t), Options{OCR: newPool(t), OCRTimeout: time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %v", took)
+	}
+	if p := res.Pages[0]; !strings.HasPrefix(p.Error, "OCR failed: cannot render the page for OCR: page 1 took too long") {
+		t.Errorf("page 1 error %q", p.Error)
+	}
+	if p := res.Pages[1]; p.Error != "" || !strings.Contains(p.Text, "second page") {
+		t.Errorf("page 2: %+v", p)
+	}
+}
