@@ -8,7 +8,7 @@ LDFLAGS := -X vika/backend/cli.Version=$(VERSION)
 BIN := build/bin/vika
 export CGO_ENABLED := 1
 
-.PHONY: help deps assets bindings frontend build run test test-go test-keyring test-frontend test-e2e screenshots package test-package clean
+.PHONY: help deps assets bindings frontend build run test test-go fuzz test-keyring test-frontend test-e2e screenshots package test-package clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -35,11 +35,17 @@ run: build ## install what is missing, build, and open the window
 test: deps assets frontend test-go test-keyring test-frontend test-e2e ## install what is missing, then run every test
 	@echo "make test: all tests passed"
 
-test-go: ## go vet, go test -race on every package, then 20 s of fuzzing the PDF intake
+test-go: ## go vet, go test -race on every package, then 20 s of fuzzing the PDF intake and 10 s of the ingest path
 	go vet -tags $(TAGS) ./...
 	go vet -tags "tune $(TAGS)" ./backend/... # the measurement sweeps (-tags tune): compiled, not run
 	VIKA_REQUIRE_ASSETS=1 go test -race -tags $(TAGS) -timeout 20m ./...
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime 20s ./backend/pdf/
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime 10s ./backend/ingest/
+
+FUZZTIME ?= 3m
+fuzz: ## longer fuzzing of the PDF intake and the ingest path (FUZZTIME each, default 3m)
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) ./backend/pdf/
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime $(FUZZTIME) ./backend/ingest/
 
 test-keyring: ## real OS-keyring tests (private D-Bus session, unlocked gnome-keyring)
 	scripts/with-keyring.sh go test -race -count=1 -tags $(TAGS) ./backend/secrets/

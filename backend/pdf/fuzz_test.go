@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,9 @@ import (
 // fuzzLimits keeps one input's work small: the fuzzer runs thousands.
 var fuzzLimits = Limits{MaxBytes: 1 << 20, MaxPages: 8}
 
+// fuzzPageTime is each page's MuPDF budget, as the sandbox's worker gives.
+const fuzzPageTime = 2 * time.Second
+
 // fuzzDeadline is how long one input may take before the target counts it
 // as a hang (a panic from the watchdog goroutine crashes the fuzz worker,
 // which makes the fuzzer keep the input as a crasher).
@@ -25,7 +30,8 @@ const fuzzDeadline = 30 * time.Second
 var openErrors = []error{ErrEmpty, ErrNotPDF, ErrEncrypted, ErrCorrupt, ErrNoPages, ErrTooLarge}
 
 // FuzzOpen feeds arbitrary bytes to the intake: Open, every Page, a
-// low-resolution Render of the first page, Close. It must never panic,
+// low-resolution Render of the first page, Close, each page within the
+// worker's budget (fuzzPageTime). It must never panic,
 // abort (MuPDF terminates the process on an exception thrown outside
 // fz_try) or hang, and every error must wrap one of the package's
 // sentinels. Run it with
@@ -69,6 +75,7 @@ func openAll(t *testing.T, data []byte) {
 		t.Fatalf("Open accepted %d pages (limit %d)", n, fuzzLimits.MaxPages)
 	}
 	for i := 1; i <= n; i++ {
+		d.SetDeadline(time.Now().Add(fuzzPageTime))
 		p, err := d.Page(i)
 		if err != nil && !errors.Is(err, ErrPage) {
 			t.Errorf("Page(%d) error %q does not wrap ErrPage", i, err)
@@ -77,6 +84,7 @@ func openAll(t *testing.T, data []byte) {
 			t.Errorf("Page(%d).Number = %d", i, p.Number)
 		}
 	}
+	d.SetDeadline(time.Now().Add(fuzzPageTime))
 	img, err := d.Render(1, 18)
 	switch {
 	case err != nil && !errors.Is(err, ErrPage):
@@ -147,6 +155,10 @@ func fuzzSeeds() [][]byte {
 		[]byte("%PDF-1.7\n" + strings.Repeat("\x00garbage", 50)),
 		[]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
 		[]byte("Lecture notes, chapter 1\n"),
+	}
+	hostile := testpdf.HostileSet()
+	for _, name := range slices.Sorted(maps.Keys(hostile)) {
+		seeds = append(seeds, hostile[name])
 	}
 	return append(seeds, encryptedVariants()...)
 }

@@ -156,3 +156,20 @@ func deflate(p []byte) []byte {
 	w.Close()
 	return buf.Bytes()
 }
+
+// HostileSet is a small file of each kind above, named, for fuzzing seeds
+// and tests: each stays under 1 MB.
+func HostileSet() map[string][]byte {
+	return map[string][]byte{
+		"fanout":       FanOut(10, 8),
+		"fanout-deep":  FanOutAlone(10, 12),
+		"thin":         ThinPage(1e20, 100),
+		"wide":         ThinPage(100, 1e9),
+		"flood":        ImageFlood(400, 200),
+		"flood-few":    ImageFlood(250, 1000),
+		"deep-nesting": DeepNesting(3000),
+		"flate-bomb":   FlateBomb(32 << 20),
+		"huge-stream":  HugeStream(),
+		"broken-xref":  BrokenXref(),
+	}
+}
