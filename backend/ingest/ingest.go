@@ -4,6 +4,12 @@
 // chunk. It reports progress through a callback, checks for cancellation
 // between steps, and times each stage. It does not store or index anything
 // (the engine does).
+//
+// The document is read through a Reader (reader.go): InProcess calls
+// package pdf and the given recogniser in this process; the engine passes
+// package sandbox's Opener, which does the same in a supervised worker
+// process. OCR runs on up to Options.OCRParallel pages at once, each
+// rendering and recognising one image at a time.
 package ingest
 
 import (

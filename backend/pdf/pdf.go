@@ -20,12 +20,21 @@
 //
 // Every MuPDF call that may throw runs inside fz_try in this package's
 // own C (mupdf.c), so a malformed page yields an error, never an abort.
+// Every drawing run gets an fz_cookie: Document.SetDeadline makes a run
+// still going at the deadline stop cleanly (ErrTimeout), so a page of
+// forms nested to billions of operations cannot hold a caller forever.
+// Work is bounded on the other axes too: pages larger than MaxPageSide
+// and renders over MaxRenderPixels (checked on the final pixel count)
+// fail with ErrPageSize; the scanned-cover test unites image areas on a
+// bounded grid; a page drawing more than MaxPageImages images is never
+// OCRed. The process that calls this package is still exposed to crashes
+// and memory use inside MuPDF: package sandbox runs it in a worker.
 //
 // Bad input is reported with sentinel errors (ErrEmpty, ErrNotPDF,
 // ErrEncrypted, ErrCorrupt, ErrNoPages, ErrTooLarge) wrapped in a message
 // that is safe to show to the user; test them with errors.Is. A page that
 // cannot be read never fails the document: Page returns an error
-// wrapping ErrPage for that page only.
+// wrapping ErrPage (ErrTimeout and ErrPageSize wrap it) for that page only.
 //
 // MuPDF contexts are not goroutine safe: a Document belongs to the
 // goroutine that opened it. Different Documents may be used concurrently.
