@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -80,22 +82,70 @@ func TestFanOutPageBudget(t *testing.T) {
 	}
 }
 
-// Hostile files fail alone: the engine goes on.
+// A thin huge page and an image flood fail alone, with their reason;
+// the process stays alive and its peak resident memory, and the workers',
+// stay under 1.5 GB. Other odd files are added or refused as damaged.
 func TestHostileFilesFailAlone(t *testing.T) {
 	e := newEngine(t, Config{PageTimeout: 2 * time.Second})
-	for name, data := range map[string][]byte{
-		"thin.pdf":  testpdf.ThinPage(1e20, 100),
-		"flood.pdf": testpdf.ImageFlood(400, 2000),
-		"bomb.pdf":  testpdf.FlateBomb(64 << 20),
-		"huge.pdf":  testpdf.HugeStream(),
-		"deep.pdf":  testpdf.DeepNesting(5000),
-		"xref.pdf":  testpdf.BrokenXref(),
+	for _, c := range []struct {
+		name    string
+		data    []byte
+		pageErr string // page 2's error, if it must fail
+	}{
+		{"thin.pdf", testpdf.ThinPage(1e20, 100), "larger than the 14400 pt"},
+		{"flood.pdf", testpdf.ImageFlood(400, 2000), "draws 400 images"},
+		{"bomb.pdf", testpdf.FlateBomb(64 << 20), ""},
+		{"huge.pdf", testpdf.HugeStream(), ""},
+		{"deep.pdf", testpdf.DeepNesting(5000), ""},
+		{"xref.pdf", testpdf.BrokenXref(), ""},
 	} {
-		if _, err := e.AddBytes(context.Background(), name, data, nil); err != nil && !errors.Is(err, ErrCorrupt) {
-			t.Errorf("%s: %v", name, err)
+		d, err := e.AddBytes(context.Background(), c.name, c.data, nil)
+		if err != nil {
+			if c.pageErr != "" || !errors.Is(err, ErrCorrupt) {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		if c.pageErr == "" {
+			continue
+		}
+		pages, err := e.Pages(context.Background(), d.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pages) != 3 || !strings.Contains(pages[1].Error, c.pageErr) || pages[0].Error != "" || pages[2].Error != "" {
+			t.Errorf("%s: pages %+v, want page 2 failed with %q", c.name, pages, c.pageErr)
 		}
 	}
 	mustAdd(t, e, "a.pdf", paperA)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if peak := peakRSS(t); peak > 1500<<20 {
+		t.Errorf("peak RSS %d MiB, want under 1500", peak>>20)
+	}
+	if peak := e.reader.PeakWorkerRSS(); peak > 1500<<20 {
+		t.Errorf("workers' peak RSS %d MiB, want under 1500", peak>>20)
+	}
+}
+
+// peakRSS is this process's peak resident set (VmHWM on Linux).
+func peakRSS(t *testing.T) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skipf("no /proc/self/status: %v", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM")
+	return 0
 }
 
 // A panic inside a job fails that job with a message; the engine goes on.

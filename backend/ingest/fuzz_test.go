@@ -30,13 +30,14 @@ func (sizeRecognizer) Recognize(ctx context.Context, img image.Image) (ocr.Resul
 	return ocr.Result{Text: fmt.Sprintf("image %dx%d", b.Dx(), b.Dy()), Confidence: 1, Words: 2}, nil
 }
 
-// fuzzOptions are the worker's budgets, smaller limits, 300 DPI renders.
+// fuzzOptions: the worker's per-page budgets (smaller, so that the fuzzer
+// runs many inputs), small limits, 300 DPI renders.
 var fuzzOptions = Options{
 	Limits:      pdf.Limits{MaxBytes: 1 << 20, MaxPages: 8},
 	OCR:         sizeRecognizer{},
 	OCRDPI:      300,
-	PageTimeout: 2 * time.Second,
-	OCRTimeout:  5 * time.Second,
+	PageTimeout: 250 * time.Millisecond,
+	OCRTimeout:  time.Second,
 }
 
 // FuzzIngest runs the ingest path on arbitrary bytes: open, every page's

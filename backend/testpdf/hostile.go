@@ -43,11 +43,15 @@ func (b *book) fanOut(width, depth int) int {
 	return b.page("0 0 612 792", "q /F Do Q", fmt.Sprintf("/XObject << /F %d 0 R >>", next))
 }
 
-// ThinPage returns a 3-page file whose page 2 is w x h points (1e20 x 100
-// asks a renderer scaling it proportionally for terabytes).
+// ThinPage returns a 3-page file whose page 2 is w x h points, covered by
+// an image (so that it looks scanned) with a word on it: 1e20 x 100 asks
+// a renderer scaling it proportionally for terabytes.
 func ThinPage(w, h float64) []byte {
 	b := newBook()
-	return b.around(b.page("0 0 "+strconv.FormatFloat(w, 'f', -1, 64)+" "+strconv.FormatFloat(h, 'f', -1, 64), "BT /F1 12 Tf 10 10 Td (thin) Tj ET", ""))
+	ws, hs := strconv.FormatFloat(w, 'f', -1, 64), strconv.FormatFloat(h, 'f', -1, 64)
+	img := b.add(flateImage(16))
+	content := "q " + ws + " 0 0 " + hs + " 0 0 cm /Im Do Q BT /F1 12 Tf 10 10 Td (thin) Tj ET"
+	return b.around(b.page("0 0 "+ws+" "+hs, content, fmt.Sprintf("/XObject << /Im %d 0 R >>", img)))
 }
 
 // ImageFlood returns a 3-page file whose page 2, without text, draws one
