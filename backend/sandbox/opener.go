@@ -119,7 +119,7 @@ func (o *Opener) Close() error {
 // limits, OCR resolution and budgets apply (their zero budgets take the
 // Opener's); opts.OCR is not used: the worker runs its own Tesseract.
 func (o *Opener) Open(ctx context.Context, data []byte, opts ingest.Options) (ingest.Reader, error) {
-	r := &reader{o: o, data: data, id: ingest.DocID(data), slots: make(chan struct{}, o.cfg.Workers)}
+	r := &reader{o: o, data: data, slots: make(chan struct{}, o.cfg.Workers)}
 	r.opts = options{Limits: opts.Limits, OCRDPI: opts.OCRDPI, PageTimeout: opts.PageTimeout, OCRTimeout: opts.OCRTimeout}
 	if r.opts.PageTimeout <= 0 {
 		r.opts.PageTimeout = o.cfg.PageTimeout
@@ -165,7 +165,6 @@ func (o *Opener) keep(p *proc) {
 type reader struct {
 	o         *Opener
 	data      []byte
-	id        string
 	opts      options
 	pages     int
 	truncated bool
@@ -220,13 +219,17 @@ func (r *reader) acquire(ctx context.Context) (*proc, response, error) {
 		<-r.slots
 		return nil, response{}, err
 	}
-	p.doc = r.id
 	return p, resp, nil
 }
 
 // release returns a worker after a call: to the document's idle list if
-// it is healthy, else nowhere (it was killed).
+// it is healthy, else nowhere (it was killed). A worker that has used half
+// its CPU time is ended.
 func (r *reader) release(p *proc, healthy bool) {
+	if healthy && p.cpu >= r.o.cfg.CPUTime/2 {
+		p.close() // retired before RLIMIT_CPU kills it mid-page
+		healthy = false
+	}
 	if healthy {
 		r.mu.Lock()
 		if r.closed {

@@ -24,7 +24,6 @@ type proc struct {
 	exited chan struct{} // closed when the process has been waited for
 	stderr *headBuffer   // the first lines it printed, for crash reports
 	cpu    time.Duration // CPU time it reported last
-	doc    string        // id of the document it has open
 }
 
 // errOverBudget and errCrashed describe a worker that failed a call.
@@ -82,6 +81,7 @@ func (p *proc) call(ctx context.Context, req request, budget time.Duration) (res
 		resp response
 		err  error
 	}
+	p.stderr.reset() // a crash report quotes what this call printed
 	ch := make(chan result, 1)
 	go func() {
 		var r result
@@ -178,6 +178,12 @@ func (t *headBuffer) Write(b []byte) (int, error) {
 		t.buf = append(t.buf, b[:min(room, len(b))]...)
 	}
 	return len(b), nil
+}
+
+func (t *headBuffer) reset() {
+	t.mu.Lock()
+	t.buf = t.buf[:0]
+	t.mu.Unlock()
 }
 
 // firstLine is the first non-empty line kept that says something (a
