@@ -65,6 +65,9 @@ type Model struct {
 	Output       string         `json:"output"`     // ONNX output: last_hidden_state or logits
 	SHA256Status string         `json:"sha256_status"`
 	ApproxSizeMB int            `json:"approx_size_mb"` // rough download size, for the user
+	// MaxFileMB caps each file whose size is not pinned: a server sending
+	// more is refused (see Model.MaxBytes).
+	MaxFileMB int `json:"max_file_mb"`
 	Files        []File         `json:"files"`
 	Quality      map[string]any `json:"quality"` // published figures; measured_by_vika says whose
 }
