@@ -80,6 +80,13 @@ export VIKA_OLLAMA_BASE_URL=http://127.0.0.1:9 # nothing listens: no local model
 # -noreload / -nogorebuild: no reload or rebuild when files change during the test;
 # -s: no production build of the frontend (Vite serves it). xvfb-run adds -nolisten tcp.
 export NO_AT_BRIDGE=1 # no accessibility bus under Xvfb
+# Every process of the run inherits this mark, D-Bus daemons that GLib or a
+# keyring access may autolaunch included: teardown stops them and fails if
+# one cannot be stopped (scripts/daemons.sh).
+# shellcheck source=scripts/daemons.sh
+. "$root/scripts/daemons.sh"
+export VIKA_E2E_RUN="$$.$RANDOM"
+daemons_before=$(daemons_count)
 if [[ -z ${XDG_RUNTIME_DIR:-} || ! -w ${XDG_RUNTIME_DIR:-/nonexistent} ]]; then
   XDG_RUNTIME_DIR=$(mktemp -d /tmp/vika-e2e-runtime.XXXXXX)
   export XDG_RUNTIME_DIR
@@ -134,6 +141,8 @@ teardown() {
       kill -KILL -- "-$g" 2>/dev/null
     fi
   done
+  daemons_check "VIKA_E2E_RUN=$VIKA_E2E_RUN" e2e || status=1
+  say "D-Bus/keyring daemons on the machine: $daemons_before before, $(daemons_count) after"
   [[ -n ${own_runtime:-} ]] && rm -rf "$own_runtime"
   kill -TERM "$fake_pid" 2>/dev/null
   wait "$fake_pid" 2>/dev/null

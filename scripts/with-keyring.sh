@@ -9,8 +9,9 @@
 #
 # Needs dbus-run-session (Debian: dbus-daemon) and gnome-keyring-daemon
 # (gnome-keyring); secret-tool (libsecret-tools) is used by a test when
-# present. Exits with the command's status; the keyring daemon it started
-# is stopped, whatever happens.
+# present. Exits with the command's status; the D-Bus and keyring daemons
+# it started are stopped, whatever happens, and counted before and after:
+# if one is left running, the script fails.
 set -euo pipefail
 
 if [ $# -eq 0 ]; then
@@ -33,20 +34,18 @@ fi
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/vika-keyring.XXXXXX")"
 run="$tmp/run"
 
-# stop_daemons ends the gnome-keyring-daemon processes of this run only:
-# those whose environment holds our private XDG_RUNTIME_DIR.
-stop_daemons() {
-  local p
-  for p in /proc/[0-9]*; do
-    [ "$(cat "$p/comm" 2>/dev/null)" = "gnome-keyring-d" ] || continue
-    if ( tr '\0' '\n' <"$p/environ" ) 2>/dev/null | grep -qxF "XDG_RUNTIME_DIR=$run"; then
-      kill "${p#/proc/}" 2>/dev/null || true
-    fi
-  done
-}
+# shellcheck source=scripts/daemons.sh
+. "$(dirname "$0")/daemons.sh"
+# Every daemon of this run holds our private XDG_RUNTIME_DIR in its environment.
+mark="XDG_RUNTIME_DIR=$run"
+before=$(daemons_count)
 cleanup() {
-  stop_daemons
+  local status=$?
+  trap - EXIT
+  daemons_check "$mark" with-keyring || status=1
+  echo "with-keyring: D-Bus/keyring daemons on the machine: $before before, $(daemons_count) after" >&2
   rm -rf "$tmp"
+  exit "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

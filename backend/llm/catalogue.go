@@ -23,6 +23,12 @@ type ProviderInfo struct {
 	// HeaderEnv maps an HTTP header to the environment variable giving
 	// its value (OpenRouter's HTTP-Referer and X-Title).
 	HeaderEnv map[string]string `json:"header_env,omitempty"`
+	// MaxTokensField is the request field of an OpenAI-compatible API
+	// that carries the output-token cap: "max_tokens" (Mistral,
+	// OpenRouter) or "max_completion_tokens" (Groq, where max_tokens is
+	// deprecated). Gemini's is generationConfig.maxOutputTokens, Ollama's
+	// options.num_predict.
+	MaxTokensField string `json:"max_tokens_field,omitempty"`
 }
 
 // Model is one model of the catalogue (or one pulled into Ollama).
@@ -34,7 +40,10 @@ type Model struct {
 	Context     int    `json:"context"`
 	Cost        int    `json:"cost"`                    // 0 (free/local) to 3
 	FirstTokenS int    `json:"first_token_s,omitempty"` // first-token timeout override, seconds
-	Local       bool   `json:"local,omitempty"`
+	// MaxOutputTokens caps the tokens the model may write for one answer
+	// (reasoning tokens included where the provider counts them so).
+	MaxOutputTokens int  `json:"max_output_tokens"`
+	Local           bool `json:"local,omitempty"`
 }
 
 // Key identifies a model across providers: "provider/id", e.g.
@@ -61,7 +70,9 @@ type LocalDefaults struct {
 	Context     int `json:"context"`
 	NumCtx      int `json:"num_ctx"`
 	FirstTokenS int `json:"first_token_s"`
-	Tiers       []struct {
+	// MaxOutputTokens is options.num_predict of every local answer.
+	MaxOutputTokens int `json:"max_output_tokens"`
+	Tiers           []struct {
 		MinParamsB float64 `json:"min_params_b"`
 		Tier       int     `json:"tier"`
 	} `json:"tiers"`
@@ -89,6 +100,9 @@ func ParseCatalogue(data []byte) (*Catalogue, error) {
 		if p.ID == "" || !apis[p.API] || p.BaseURL == "" {
 			return nil, fmt.Errorf("model catalogue: provider %q: needs an id, an api (gemini, openai, ollama) and a base_url", p.ID)
 		}
+		if p.API == "openai" && p.MaxTokensField != "max_tokens" && p.MaxTokensField != "max_completion_tokens" {
+			return nil, fmt.Errorf("model catalogue: provider %q: max_tokens_field must be max_tokens or max_completion_tokens", p.ID)
+		}
 		if seen[p.ID] {
 			return nil, fmt.Errorf("model catalogue: provider %q listed twice", p.ID)
 		}
@@ -104,11 +118,16 @@ func ParseCatalogue(data []byte) (*Catalogue, error) {
 			return nil, fmt.Errorf("model catalogue: model %d needs an id and a name", i)
 		case m.Tier < 1 || m.Tier > 3 || m.Cost < 0 || m.Cost > 3 || m.Context <= 0:
 			return nil, fmt.Errorf("model catalogue: model %q: tier 1-3, cost 0-3 and a context are required", m.Key())
+		case m.MaxOutputTokens <= 0:
+			return nil, fmt.Errorf("model catalogue: model %q: max_output_tokens is required", m.Key())
 		case keys[m.Key()]:
 			return nil, fmt.Errorf("model catalogue: model %q listed twice", m.Key())
 		}
 		keys[m.Key()] = true
 		c.Models[i].Local = p.Local
+	}
+	if c.Local.MaxOutputTokens <= 0 {
+		return nil, fmt.Errorf("model catalogue: local.max_output_tokens is required")
 	}
 	return &c, nil
 }
@@ -136,7 +155,8 @@ func (c *Catalogue) Model(key string) (Model, bool) {
 // localModel describes a model pulled into the local provider.
 func (c *Catalogue) localModel(provider string, om ollamaModel) Model {
 	m := Model{Provider: provider, ID: om.Name, Name: om.Name + " (Ollama)", Tier: 1,
-		Context: c.Local.Context, Cost: c.Local.Cost, FirstTokenS: c.Local.FirstTokenS, Local: true}
+		Context: c.Local.Context, Cost: c.Local.Cost, FirstTokenS: c.Local.FirstTokenS,
+		MaxOutputTokens: c.Local.MaxOutputTokens, Local: true}
 	for _, t := range c.Local.Tiers {
 		if om.ParamsB >= t.MinParamsB {
 			m.Tier = t.Tier

@@ -64,8 +64,11 @@ func TestParseCatalogueRejects(t *testing.T) {
 		{"bad json", `{`, "model catalogue"},
 		{"unknown api", `{"providers":[{"id":"x","api":"soap","base_url":"http://x"}]}`, "needs an id, an api"},
 		{"unknown provider", `{"providers":[],"models":[{"provider":"x","id":"m","name":"M","tier":1,"context":1}]}`, "unknown provider"},
-		{"bad tier", `{"providers":[{"id":"x","api":"openai","base_url":"http://x"}],"models":[{"provider":"x","id":"m","name":"M","tier":4,"context":1}]}`, "tier 1-3"},
-		{"twice", `{"providers":[{"id":"x","api":"openai","base_url":"http://x"}],"models":[{"provider":"x","id":"m","name":"M","tier":1,"context":1},{"provider":"x","id":"m","name":"M","tier":1,"context":1}]}`, "listed twice"},
+		{"bad tier", `{"providers":[{"id":"x","api":"openai","base_url":"http://x","max_tokens_field":"max_tokens"}],"models":[{"provider":"x","id":"m","name":"M","tier":4,"context":1}]}`, "tier 1-3"},
+		{"twice", `{"providers":[{"id":"x","api":"openai","base_url":"http://x","max_tokens_field":"max_tokens"}],"models":[{"provider":"x","id":"m","name":"M","tier":1,"context":1,"max_output_tokens":9},{"provider":"x","id":"m","name":"M","tier":1,"context":1,"max_output_tokens":9}]}`, "listed twice"},
+		{"no cap field", `{"providers":[{"id":"x","api":"openai","base_url":"http://x"}]}`, "max_tokens_field must be"},
+		{"no output cap", `{"providers":[{"id":"x","api":"ollama","base_url":"http://x"}],"models":[{"provider":"x","id":"m","name":"M","tier":1,"context":1}]}`, "max_output_tokens is required"},
+		{"no local output cap", `{"providers":[{"id":"x","api":"ollama","base_url":"http://x"}],"models":[]}`, "local.max_output_tokens is required"},
 	}
 	for _, tt := range tests {
 		if _, err := ParseCatalogue([]byte(tt.json)); err == nil || !strings.Contains(err.Error(), tt.want) {

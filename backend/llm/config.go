@@ -14,11 +14,19 @@ import (
 type Timeouts struct {
 	Connect    time.Duration // TCP connect and TLS handshake
 	FirstToken time.Duration // from the request to the first sign of life (a model may override it)
-	Idle       time.Duration // longest silence between two chunks once the answer streams
+	Idle       time.Duration // longest time without text once the answer streams
+	Total      time.Duration // the whole answer, fallbacks included
 }
 
-// DefaultTimeouts are used for the zero fields of Config.Timeouts.
-var DefaultTimeouts = Timeouts{Connect: 10 * time.Second, FirstToken: 45 * time.Second, Idle: 60 * time.Second}
+// DefaultTimeouts are used for the zero fields of Config.Timeouts. Total
+// leaves a local model on a slow CPU time for its output-token cap.
+var DefaultTimeouts = Timeouts{Connect: 10 * time.Second, FirstToken: 45 * time.Second, Idle: 60 * time.Second, Total: 10 * time.Minute}
+
+// DefaultMaxAnswerBytes is the most text held for one answer when
+// Config.MaxAnswerBytes is 0: far above what the output-token caps of the
+// catalogue allow (8,192 tokens are about 40 KB), it stops a provider that
+// ignores its cap.
+const DefaultMaxAnswerBytes = 256 << 10
 
 // DefaultThreshold is the complexity score from which a question counts as
 // complex when VIKA_ROUTELLM_THRESHOLD is not set.
@@ -32,6 +40,9 @@ type Config struct {
 	Threshold float64                      // VIKA_ROUTELLM_THRESHOLD
 	Router    string                       // VIKA_ROUTELLM_ROUTER as given ("" for the heuristic)
 	Timeouts  Timeouts
+	// MaxAnswerBytes is the most text held for one answer (0:
+	// DefaultMaxAnswerBytes); past it the answer stops with a notice.
+	MaxAnswerBytes int
 	// PreferLocal puts local (Ollama) models before cloud ones in
 	// automatic routing; by default they come after, as the offline
 	// fallback.
@@ -113,6 +124,9 @@ func (t Timeouts) withDefaults() Timeouts {
 	}
 	if t.Idle <= 0 {
 		t.Idle = DefaultTimeouts.Idle
+	}
+	if t.Total <= 0 {
+		t.Total = DefaultTimeouts.Total
 	}
 	return t
 }

@@ -31,7 +31,7 @@ type Request struct {
 	Model       string    // the provider's model id, e.g. "gemini-2.5-flash"
 	System      string    // system instruction ("" for none)
 	Messages    []Message // the conversation, oldest first, ending with the question
-	MaxTokens   int       // 0: the provider's default
+	MaxTokens   int       // output-token cap; the runner lowers it to the model's (Model.MaxOutputTokens)
 	Temperature *float64  // nil: the provider's default
 }
 
@@ -39,8 +39,8 @@ type Request struct {
 func Temperature(t float64) *float64 { return &t }
 
 // Delta is one piece of a streamed answer. A provider may pass a Delta with
-// empty Text to report progress without text (reasoning tokens, keep-alive
-// chunks): it resets the first-token and idle timers and is not forwarded.
+// empty Text (reasoning tokens, keep-alive chunks): it is not forwarded
+// and resets no timer (see StreamTimed).
 // Footer marks the runner's closing "Model used: ..." line.
 type Delta struct {
 	Text   string `json:"text"`

@@ -29,8 +29,11 @@ type openAICompat struct {
 	baseURL string
 	key     string
 	headers map[string]string // extra headers, e.g. OpenRouter's HTTP-Referer and X-Title
-	http    *http.Client
-	now     func() time.Time
+	// maxField is the request field of the output-token cap:
+	// "max_completion_tokens", or "max_tokens" ("" too).
+	maxField string
+	http     *http.Client
+	now      func() time.Time
 }
 
 func (o *openAICompat) Name() string { return o.name }
@@ -70,7 +73,11 @@ func (o *openAICompat) Stream(ctx context.Context, req Request, fn func(Delta) e
 		}
 	}
 	if req.MaxTokens > 0 {
-		params.MaxTokens = openai.Int(int64(req.MaxTokens))
+		if o.maxField == "max_completion_tokens" {
+			params.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+		} else {
+			params.MaxTokens = openai.Int(int64(req.MaxTokens))
+		}
 	}
 	if req.Temperature != nil {
 		params.Temperature = openai.Float(*req.Temperature)

@@ -18,7 +18,7 @@ type ModelStatus struct {
 // Notice tells the user something about routing or fallback. Message is a
 // sentence to show; the other fields are the same as data.
 type Notice struct {
-	Kind         string   `json:"kind"` // NoticeRouter, NoticeSkipped, NoticeFallback, NoticeInterrupted
+	Kind         string   `json:"kind"` // NoticeRouter, NoticeSkipped, NoticeFallback, NoticeInterrupted, NoticeConfig, NoticeTruncated
 	Model        string   `json:"model,omitempty"`
 	Reason       string   `json:"reason,omitempty"`
 	ErrorKind    string   `json:"error_kind,omitempty"` // KindOf the error
@@ -34,6 +34,7 @@ const (
 	NoticeFallback    = "fallback"    // a model failed before its first token; the next is tried
 	NoticeInterrupted = "interrupted" // the answer broke off; what arrived is kept
 	NoticeConfig      = "config"      // a configuration problem (a bad VIKA_* value) affects the answer
+	NoticeTruncated   = "truncated"   // the answer reached its output-token cap or the cap on its length
 )
 
 // Plan is the router's decision: the models to try, in order.
@@ -166,14 +167,19 @@ func orderModels(models []Model, complex, preferLocal bool) []Model {
 
 func noModelError(models []ModelStatus) error {
 	var why []string
+	keyring := false
 	for _, m := range models {
 		if m.Reason != "" {
 			why = append(why, m.Name+": "+m.Reason)
 		}
+		keyring = keyring || m.Reason == reasonKeyring
 	}
 	msg := "no model is available: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or start Ollama"
 	if len(why) > 0 && len(why) <= 4 {
 		msg += " (" + strings.Join(why, "; ") + ")"
+	}
+	if keyring {
+		msg += "; the system keyring could not be read (locked, not answering, or no D-Bus session), so only keys set as environment variables count"
 	}
 	return fmt.Errorf("%w: %s", ErrNoModel, msg)
 }

@@ -37,7 +37,10 @@ type Result struct {
 	TTFT      time.Duration `json:"ttft_ns"`     // from the start to the first text
 	Duration  time.Duration `json:"duration_ns"` // from the start to the end
 	Partial   bool          `json:"partial"`     // the answer broke off after it started
-	Plan      Plan          `json:"plan"`
+	// Truncated: the answer reached the model's output-token cap or the
+	// cap on text held (MaxAnswerBytes) and was cut there, with a notice.
+	Truncated bool `json:"truncated,omitempty"`
+	Plan      Plan `json:"plan"`
 }
 
 // Runner streams an answer along a plan, falling back to the next model
@@ -45,12 +48,20 @@ type Result struct {
 // quota, an outage, a timeout, an unknown model or a rejected key. A
 // failure after the first token is not retried: the text that arrived is
 // kept, a notice says the answer broke off, and the error wraps ErrStream.
+//
+// Every answer is bounded: each request carries the model's output-token
+// cap (Model.MaxOutputTokens), the whole answer has a deadline
+// (Timeouts.Total), and the text held is capped (MaxAnswerBytes): past it
+// the stream is stopped and the answer ends cleanly with a notice.
 type Runner struct {
 	// Provider returns the provider of that id, ready to stream.
 	Provider func(ctx context.Context, id string) (Provider, error)
 	Timeouts Timeouts
-	Down     *Unavailable
-	Now      func() time.Time // the clock; nil for time.Now
+	// MaxAnswerBytes is the most text held for one answer; 0 means
+	// DefaultMaxAnswerBytes.
+	MaxAnswerBytes int
+	Down           *Unavailable
+	Now            func() time.Time // the clock; nil for time.Now
 }
 
 // fallbackKinds are the failures, before the first token, that move on to
@@ -91,6 +102,10 @@ func (r *Runner) RunFor(ctx context.Context, plan Plan, build Builder, sink Sink
 	for _, n := range plan.Notices {
 		notify(n)
 	}
+	total := r.Timeouts.withDefaults().Total
+	parent := ctx
+	ctx, cancel := context.WithTimeoutCause(ctx, total, errAnswerDeadline)
+	defer cancel()
 	start := now()
 	res := Result{Plan: plan}
 	var lastErr error
@@ -100,12 +115,26 @@ func (r *Runner) RunFor(ctx context.Context, plan Plan, build Builder, sink Sink
 		}
 		o := r.attempt(ctx, m, build(m), sink, start, &res)
 		text, a, err := o.text, o.attempt, o.err
+		if err != nil && o.sinkErr == nil && parent.Err() == nil && errors.Is(context.Cause(ctx), errAnswerDeadline) {
+			err = &ProviderError{Provider: m.Provider, Model: m.ID, Kind: ErrTimeout,
+				Message: "the answer took longer than " + total.String(), cause: errAnswerDeadline}
+			a.ErrorKind, a.Error = KindOf(err), err.Error()
+			if text == "" {
+				res.Chain = append(res.Chain, a)
+				res.Duration = now().Sub(start)
+				return res, &ExhaustedError{Chain: res.Chain, Last: err}
+			}
+		}
 		res.Chain = append(res.Chain, a)
 		switch {
-		case err == nil:
+		case err == nil || o.capped:
 			res.Answer, res.ModelUsed, res.ModelName = text, m.Key(), m.Name
+			if n, cut := truncation(m, res.Usage, o.capped, r.maxAnswer()); cut {
+				res.Truncated = true
+				notify(n)
+			}
 			return r.finish(res, start, now, sink, nil)
-		case o.sinkErr != nil || ctx.Err() != nil: // the caller stopped listening
+		case o.sinkErr != nil || parent.Err() != nil: // the caller stopped listening
 			res.Answer, res.ModelUsed, res.ModelName, res.Partial = text, m.Key(), m.Name, text != ""
 			res.Duration = now().Sub(start)
 			return res, err
@@ -134,6 +163,7 @@ type outcome struct {
 	text    string // forwarded to the sink
 	attempt Attempt
 	sinkErr error // the sink's own error, when it stopped the stream
+	capped  bool  // the text reached MaxAnswerBytes and the stream was stopped
 	err     error
 }
 
@@ -148,20 +178,35 @@ func (r *Runner) attempt(ctx context.Context, m Model, req Request, sink Sink, s
 	began := now()
 	var text strings.Builder
 	var sinkErr error
+	max, capped := r.maxAnswer(), false
 	usage, err := r.stream(ctx, m, req, t, func(d Delta) error {
-		if text.Len() == 0 {
-			res.TTFT = now().Sub(start)
+		if text.Len()+len(d.Text) > max {
+			d.Text, capped = cutUTF8(d.Text, max-text.Len()), true
 		}
-		text.WriteString(d.Text)
-		sinkErr = sink.Delta(d)
-		return sinkErr
+		if d.Text != "" {
+			if text.Len() == 0 {
+				res.TTFT = now().Sub(start)
+			}
+			text.WriteString(d.Text)
+			if sinkErr = sink.Delta(d); sinkErr != nil {
+				return sinkErr
+			}
+		}
+		if capped {
+			return errTextCap
+		}
+		return nil
 	})
 	res.Usage = usage
 	a := Attempt{Model: m.Key(), Name: m.Name, Duration: now().Sub(began)}
+	capped = capped && errors.Is(err, errTextCap)
+	if capped {
+		err = nil
+	}
 	if err != nil {
 		a.ErrorKind, a.Error = KindOf(err), err.Error()
 	}
-	return outcome{text: text.String(), attempt: a, sinkErr: sinkErr, err: err}
+	return outcome{text: text.String(), attempt: a, sinkErr: sinkErr, capped: capped, err: err}
 }
 
 // fallbackNotice tells that m failed with err and which models remain.
@@ -187,6 +232,9 @@ func (r *Runner) stream(ctx context.Context, m Model, req Request, t Timeouts, f
 		return Usage{}, err
 	}
 	req.Model = m.ID
+	if m.MaxOutputTokens > 0 && (req.MaxTokens <= 0 || req.MaxTokens > m.MaxOutputTokens) {
+		req.MaxTokens = m.MaxOutputTokens
+	}
 	return StreamTimed(ctx, p, req, m.firstToken(t.FirstToken), t.Idle, fn)
 }
 

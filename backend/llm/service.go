@@ -16,6 +16,10 @@ type Keys interface {
 	Key(provider string) (string, error)
 }
 
+// reasonKeyring is why a cloud model cannot be used when the keyring
+// failed (locked, not answering within its timeout, no session bus).
+const reasonKeyring = "the system keyring could not be read"
+
 // ollamaTTL is how long a listing of the local Ollama models is reused.
 const ollamaTTL = 15 * time.Second
 
@@ -110,7 +114,7 @@ func (s *Service) keyReason(provider string) string {
 	key, err := s.keys.Key(provider)
 	switch {
 	case err != nil:
-		return "the system keyring could not be read"
+		return reasonKeyring
 	case key == "":
 		return "no API key for " + p.Name
 	}
@@ -163,7 +167,7 @@ func (s *Service) run(ctx context.Context, plan Plan, planErr error, build Build
 		}
 		return Result{Plan: plan}, planErr
 	}
-	r := &Runner{Provider: s.Provider, Timeouts: s.cfg.Timeouts, Down: s.down, Now: s.now}
+	r := &Runner{Provider: s.Provider, Timeouts: s.cfg.Timeouts, MaxAnswerBytes: s.cfg.MaxAnswerBytes, Down: s.down, Now: s.now}
 	return r.RunFor(ctx, plan, build, sink)
 }
 
@@ -194,7 +198,7 @@ func (s *Service) Provider(ctx context.Context, id string) (Provider, error) {
 	case "gemini":
 		return &gemini{name: id, baseURL: base, key: key, http: s.http}, nil
 	case "openai":
-		return &openAICompat{name: id, baseURL: base, key: key, headers: s.cfg.Headers[id], http: s.http, now: s.now}, nil
+		return &openAICompat{name: id, baseURL: base, key: key, headers: s.cfg.Headers[id], maxField: p.MaxTokensField, http: s.http, now: s.now}, nil
 	case "ollama":
 		return s.ollama(p), nil
 	}

@@ -46,7 +46,23 @@ type Downloader struct {
 	// ProgressEvery) and once when each file completes.
 	Progress      func(Progress)
 	ProgressEvery time.Duration // 0: 200ms
+	// IdleTimeout fails a transfer during which no byte arrives for this
+	// long (a server that stops sending); 0 means DefaultIdleTimeout. The
+	// transfer is then resumed like a broken one.
+	IdleTimeout time.Duration
 }
+
+// DefaultIdleTimeout is Downloader.IdleTimeout when it is 0.
+const DefaultIdleTimeout = 30 * time.Second
+
+// Errors of a transfer; test with errors.Is.
+var (
+	// ErrTooLarge: the server sends more than the registry allows for
+	// the file (its pinned size, or the model's max_file_mb).
+	ErrTooLarge = errors.New("file larger than the registry allows")
+	// ErrStalled: the server stopped sending for IdleTimeout.
+	ErrStalled = errors.New("download stalled")
+)
 
 var defaultClient = &http.Client{Transport: &http.Transport{
 	Proxy:                 http.ProxyFromEnvironment,
@@ -60,6 +76,15 @@ var defaultClient = &http.Client{Transport: &http.Transport{
 // previous attempt was cut, is checked against its sha256 (a mismatch
 // removes it and returns ErrChecksum), then renamed into place. Unreachable
 // servers give ErrOffline with a message saying USE lite keeps working.
+//
+// A resumed request carries If-Range with the validator (strong ETag, else
+// Last-Modified) of the response that began the file, kept beside it in
+// <path>.part.validator: a file changed on the server since is sent whole
+// and the download restarts from zero, so two versions are never spliced;
+// without a validator there is no resume. No file may exceed its size cap
+// (MaxBytes): a larger Content-Length is refused before any byte is
+// written, a longer body when it passes the cap. A server silent for
+// IdleTimeout fails the transfer with ErrStalled.
 func (d *Downloader) Download(ctx context.Context, m Model) error {
 	root := d.Root
 	if root == "" {
@@ -130,31 +155,38 @@ func (d *Downloader) file(ctx context.Context, root string, m Model, f File, pin
 		return err
 	}
 	if pinned && (sum != want.SHA256 || (want.Size > 0 && size != want.Size)) {
-		os.Remove(part)
+		discard(part)
 		return problem(ErrChecksum, "%s: %s from %s has sha256 %s (%d bytes), want %s: file removed; try again later or report it",
 			m.Name, f.Path, m.URL(base, f), sum, size, want.SHA256)
 	}
 	if err := os.Rename(part, dest); err != nil {
 		return err
 	}
+	os.Remove(part + validatorExt)
 	if !pinned {
 		return writePin(m.Dir(root), f.Path, Pin{sum, size})
 	}
 	return nil
 }
 
-// fetch appends the rest of url to part, resuming from its current size.
+// fetch appends the rest of url to part, resuming from its current size
+// when the validator of the response that began it is known.
 func (d *Downloader) fetch(ctx context.Context, m Model, f File, url, part string) error {
+	limit := m.MaxBytes(f)
 	var offset int64
-	if info, err := os.Stat(part); err == nil {
+	validator := readValidator(part)
+	if info, err := os.Stat(part); err == nil && validator != "" {
 		offset = info.Size()
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
 	}
 	if offset > 0 {
 		req.Header.Set("Range", "bytes="+strconv.FormatInt(offset, 10)+"-")
+		req.Header.Set("If-Range", validator)
 	}
 	client := d.Client
 	if client == nil {
@@ -172,39 +204,57 @@ func (d *Downloader) fetch(ctx context.Context, m Model, f File, url, part strin
 	case resp.StatusCode == http.StatusPartialContent && offset > 0:
 		start, size, ok := contentRange(resp.Header.Get("Content-Range"))
 		if !ok || start != offset {
-			os.Remove(part) // the server answered another range: start over
+			discard(part) // the server answered another range: start over
 			return fmt.Errorf("bad Content-Range %q for offset %d", resp.Header.Get("Content-Range"), offset)
 		}
 		flags |= os.O_APPEND
 		total = size
 	case resp.StatusCode == http.StatusOK:
-		flags |= os.O_TRUNC // no resume support: start over
+		flags |= os.O_TRUNC // a new file (If-Range did not match) or no resume support: start over
 		offset = 0
 		if resp.ContentLength >= 0 {
 			total = resp.ContentLength
 		}
+		if err := writeValidator(part, validatorOf(resp.Header)); err != nil {
+			return err
+		}
 	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable:
-		os.Remove(part) // larger than the file: start over
+		discard(part) // larger than the file: start over
 		return fmt.Errorf("server refused resuming at byte %d", offset)
 	default:
 		return problem(ErrHTTP, "%s answered %s", url, resp.Status)
+	}
+	if total > limit {
+		discard(part)
+		return problem(ErrTooLarge, "%s: %s is %d bytes, more than the %d the registry allows: refused", m.Name, f.Path, total, limit)
 	}
 	out, err := os.OpenFile(part, flags, 0o644)
 	if err != nil {
 		return err
 	}
+	idle := d.IdleTimeout
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
+	body := newIdleReader(resp.Body, idle, func() { cancel(ErrStalled) })
+	defer body.stop()
 	w := &progressWriter{d: d, p: Progress{m.Name, f.Path, offset, total}}
-	_, err = io.Copy(io.MultiWriter(out, w), resp.Body)
+	_, err = io.Copy(io.MultiWriter(out, w), io.LimitReader(body, limit-offset+1))
 	if err == nil {
 		err = out.Sync()
 	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
+	switch {
+	case errors.Is(context.Cause(ctx), ErrStalled):
+		return fmt.Errorf("%w: %s sent nothing for %s", ErrStalled, url, idle)
+	case err != nil:
 		return err
-	}
-	if total >= 0 && w.p.Done != total {
+	case w.p.Done > limit:
+		discard(part)
+		return problem(ErrTooLarge, "%s: %s is larger than the %d bytes the registry allows: refused", m.Name, f.Path, limit)
+	case total >= 0 && w.p.Done != total:
 		return fmt.Errorf("transfer ended at byte %d of %d", w.p.Done, total)
 	}
 	d.report(w.p)

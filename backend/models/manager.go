@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
+	"runtime/debug"
 	"sync"
 )
 
@@ -132,10 +134,7 @@ func (m *Manager) Start(name string, emit func(Event)) error {
 	}
 	go func() {
 		defer m.wg.Done()
-		err := d.Download(ctx, md)
-		if err == nil {
-			_, err = Verify(m.root(), md)
-		}
+		err := m.install(ctx, &d, md)
 		if errors.Is(err, context.Canceled) {
 			err = errors.New("download cancelled; it resumes where it stopped next time")
 		}
@@ -151,6 +150,26 @@ func (m *Manager) Start(name string, emit func(Event)) error {
 	}()
 	return nil
 }
+
+// install downloads and verifies md. A panic on the way (a bug, or in
+// emit) becomes an error, with its stack in the log: the download fails,
+// the app goes on.
+func (m *Manager) install(ctx context.Context, d *Downloader, md Model) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			log.Printf("vika: download of %s panicked: %v\n%s", md.Name, p, debug.Stack())
+			err = fmt.Errorf("%w: the download of %s stopped on an unexpected error (%v)", ErrInternal, md.Name, p)
+		}
+	}()
+	if err := d.Download(ctx, md); err != nil {
+		return err
+	}
+	_, err = Verify(m.root(), md)
+	return err
+}
+
+// ErrInternal is a download stopped by a bug (a panic).
+var ErrInternal = errors.New("internal error")
 
 // Cancel stops the download of name; it reports whether one was running.
 func (m *Manager) Cancel(name string) bool {

@@ -52,21 +52,24 @@ type File struct {
 
 // Model is one registry entry.
 type Model struct {
-	Name         string         `json:"name"`
-	Repo         string         `json:"repo"`     // Hugging Face repository
-	Revision     string         `json:"revision"` // branch or commit
-	Role         string         `json:"role"`     // RoleEmbedder or RoleReranker
-	Languages    []string       `json:"languages"`
-	License      string         `json:"license"`
-	Dimensions   int            `json:"dimensions"` // vector length; 0 for rerankers
-	MaxTokens    int            `json:"max_tokens"` // truncation length, special tokens included
-	Tokenizer    string         `json:"tokenizer"`  // tokenizer.json model kind: wordpiece or unigram
-	Pooling      string         `json:"pooling"`    // mean, or none for rerankers
-	Output       string         `json:"output"`     // ONNX output: last_hidden_state or logits
-	SHA256Status string         `json:"sha256_status"`
-	ApproxSizeMB int            `json:"approx_size_mb"` // rough download size, for the user
-	Files        []File         `json:"files"`
-	Quality      map[string]any `json:"quality"` // published figures; measured_by_vika says whose
+	Name         string   `json:"name"`
+	Repo         string   `json:"repo"`     // Hugging Face repository
+	Revision     string   `json:"revision"` // branch or commit
+	Role         string   `json:"role"`     // RoleEmbedder or RoleReranker
+	Languages    []string `json:"languages"`
+	License      string   `json:"license"`
+	Dimensions   int      `json:"dimensions"` // vector length; 0 for rerankers
+	MaxTokens    int      `json:"max_tokens"` // truncation length, special tokens included
+	Tokenizer    string   `json:"tokenizer"`  // tokenizer.json model kind: wordpiece or unigram
+	Pooling      string   `json:"pooling"`    // mean, or none for rerankers
+	Output       string   `json:"output"`     // ONNX output: last_hidden_state or logits
+	SHA256Status string   `json:"sha256_status"`
+	ApproxSizeMB int      `json:"approx_size_mb"` // rough download size, for the user
+	// MaxFileMB caps each file whose size is not pinned: a server sending
+	// more is refused (see Model.MaxBytes).
+	MaxFileMB int            `json:"max_file_mb"`
+	Files     []File         `json:"files"`
+	Quality   map[string]any `json:"quality"` // published figures; measured_by_vika says whose
 }
 
 //go:embed registry.json

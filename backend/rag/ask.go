@@ -3,6 +3,9 @@ package rag
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log"
+	"runtime/debug"
 	"strings"
 
 	"vika/backend/cite"
@@ -50,8 +53,13 @@ func (t *turn) notice(n llm.Notice) {
 
 func (t *turn) status(stage string) { t.b.send(Event{Type: EventStatus, Stage: stage}) }
 
-func (s *Session) ask(ctx context.Context, id, question string, o Options, emit func(Event)) (Answer, error) {
+func (s *Session) ask(ctx context.Context, id, question string, o Options, emit func(Event)) (ans Answer, err error) {
 	t := &turn{s: s, o: o, b: newBatcher(emit, s.cfg.Flush), sw: metrics.Start(s.cfg.Now), conv: s.conversation()}
+	defer func() {
+		if p := recover(); p != nil {
+			ans, err = t.panicked(p)
+		}
+	}()
 	t.a = Answer{ID: id, Question: strings.TrimSpace(question), Kind: KindLLM,
 		Citations: []cite.Citation{}, Sources: []Source{}, FallbackChain: []string{}, Notices: []llm.Notice{}}
 	if o.K <= 0 {
@@ -224,6 +232,26 @@ func (t *turn) fail(err error) (Answer, error) {
 		ans = &a
 	}
 	t.b.close(Event{Type: EventError, Error: err.Error(), Answer: ans})
+	return t.a, err
+}
+
+// ErrInternal is an answer stopped by a bug (a panic): the session stays
+// usable and the panic is logged with its stack.
+var ErrInternal = errors.New("internal error")
+
+// panicked ends a turn whose code panicked: the panic and its stack go to
+// the log, the error event says the answer failed, and what arrived is
+// kept in that event. Nothing else of the turn is trusted (no metrics
+// record, no turn kept).
+func (t *turn) panicked(p any) (Answer, error) {
+	log.Printf("vika: answer %s panicked: %v\n%s", t.a.ID, p, debug.Stack())
+	err := fmt.Errorf("%w: the answer stopped on an unexpected error (%v); the session goes on", ErrInternal, p)
+	var ans *Answer
+	if t.a.Answer != "" {
+		a := t.a
+		ans = &a
+	}
+	t.b.close(Event{Type: EventError, Error: sentence(err.Error()), Answer: ans})
 	return t.a, err
 }
 

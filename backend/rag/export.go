@@ -130,10 +130,12 @@ func exportMarkdown(w io.Writer, turns []Answer) error {
 		if label := kindLabel(t); label != "" {
 			fmt.Fprintf(&b, "**%s**\n\n", label)
 		}
-		// The answer's Markdown is kept, but not raw HTML: most Markdown
-		// viewers render it, and a document could have steered the model
-		// into writing <img src=remote> or a javascript: link.
-		b.WriteString(noHTML.Replace(strings.TrimSpace(metrics.Redact(t.Answer))) + "\n\n")
+		// The answer's Markdown is kept under the window's rules: no raw
+		// HTML, images as their alt text, only http(s) links. Most
+		// Markdown viewers render it, and a document could have steered
+		// the model into writing <img src=remote>, ![](https://tracker)
+		// or a javascript: link.
+		b.WriteString(noHTML.Replace(safeMarkdown(strings.TrimSpace(metrics.Redact(t.Answer)))) + "\n\n")
 		fmt.Fprintf(&b, "*%s*\n", oneLineMD(t.Footer))
 		if len(t.Citations) > 0 {
 			b.WriteString("\nCitations:\n")

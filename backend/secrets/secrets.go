@@ -5,6 +5,14 @@
 // variable (GEMINI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY,
 // OPENROUTER_API_KEY) overrides the keyring.
 //
+// Every keyring call has a timeout (DefaultTimeout): a locked keyring
+// whose unlock prompt is ignored cannot hold up an answer, its
+// cancellation or quitting. Where no D-Bus session bus exists (a headless
+// run over ssh, a CI job), the keyring is not used at all: go-keyring
+// would start a bus with dbus-launch, and that dbus-daemon and the
+// gnome-keyring-daemon it activates would outlive Vika. Keys then come
+// from the environment variables only.
+//
 // A key goes out of this package only through Store.Key, to the provider
 // that sends it. Status reports "configured: yes/no" and where from; no
 // error message holds a key.
@@ -16,6 +24,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/zalando/go-keyring"
@@ -95,12 +104,29 @@ type Store struct {
 }
 
 // New returns the store backed by the OS keyring and the process
-// environment.
-func New() *Store { return &Store{ring: systemKeyring{}, getenv: os.Getenv, service: Service} }
+// environment, each keyring call bounded by DefaultTimeout. Without a
+// session bus (see package doc) the store reads the environment only.
+func New() *Store {
+	var ring Keyring = systemKeyring{}
+	if ok, why := sessionBus(os.Getenv); !ok {
+		ring = noKeyring{why: why}
+	}
+	return NewWithTimeout(ring, os.Getenv, DefaultTimeout)
+}
 
-// NewWith returns a store backed by ring and getenv (fakes in tests).
+// NewWith returns a store backed by ring and getenv (fakes in tests), each
+// keyring call bounded by DefaultTimeout.
 func NewWith(ring Keyring, getenv func(string) string) *Store {
-	return &Store{ring: ring, getenv: getenv, service: Service}
+	return NewWithTimeout(ring, getenv, DefaultTimeout)
+}
+
+// NewWithTimeout is NewWith with each keyring call bounded by timeout (0:
+// DefaultTimeout).
+func NewWithTimeout(ring Keyring, getenv func(string) string, timeout time.Duration) *Store {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return &Store{ring: &guarded{ring: ring, timeout: timeout}, getenv: getenv, service: Service}
 }
 
 // Providers lists the providers that take a key, sorted.
@@ -212,6 +238,9 @@ func (s *Store) StatusAll() ([]Status, error) {
 // underlying text is kept (it says what is wrong with the keyring) with any
 // key removed from it.
 func keyringError(op, provider string, err error, keys ...string) error {
+	if errors.Is(err, ErrKeyring) { // this package's own (timeout, no bus): no key in it
+		return fmt.Errorf("could not %s the %s key: %w", op, provider, err)
+	}
 	msg := err.Error()
 	for _, k := range keys {
 		if k != "" {

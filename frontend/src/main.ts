@@ -1,6 +1,9 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
+import { guardWindow } from './lib/windowguard.ts';
 import './app.css';
+
+guardWindow(window); // the window never leaves the app (lib/windowguard.ts)
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element');

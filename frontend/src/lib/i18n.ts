@@ -109,6 +109,7 @@ const en = {
   'chat.notice.fallback': '{model} could not answer ({reason}); the next model was asked.',
   'chat.notice.skipped': '{model} was skipped ({reason}).',
   'chat.notice.interrupted': '{model} stopped in the middle of the answer; what arrived is kept.',
+  'chat.notice.truncated': 'The answer from {model} reached its length limit and ends there.',
   'chat.newConversation': 'New conversation',
   'chat.cite.open': 'Open {file} at page {page}',
   'chat.cite.checking': 'Open {file} at page {page} (the citation is checked when the answer is complete)',
@@ -163,7 +164,7 @@ const en = {
   'settings.title': 'Settings',
   'settings.keys': 'API keys',
   'settings.keysIntro':
-    'Keys are stored in your system’s keyring, never shown again and never sent anywhere but to their provider.',
+    'Keys are stored in your system’s keyring, never shown again and never sent anywhere but to their provider. A locked keyring never holds up an answer: Vika waits at most 3 seconds for it, then answers without those keys.',
   'settings.keyringUnavailable':
     'Your system keyring is locked or not running, so Vika cannot read or save keys in it. Unlock it (or start it) and reopen Settings, or set the keys as environment variables before starting Vika: {vars}.',
   'settings.keyringDetails': 'Details',
@@ -465,6 +466,7 @@ const fr: Dictionary = {
   'chat.notice.fallback': '{model} n’a pas pu répondre ({reason}) ; le modèle suivant a été sollicité.',
   'chat.notice.skipped': '{model} a été ignoré ({reason}).',
   'chat.notice.interrupted': '{model} s’est arrêté en pleine réponse ; ce qui est arrivé est conservé.',
+  'chat.notice.truncated': 'La réponse de {model} a atteint sa longueur maximale et s’arrête là.',
   'chat.newConversation': 'Nouvelle conversation',
   'chat.cite.open': 'Ouvrir {file} à la page {page}',
   'chat.cite.checking': 'Ouvrir {file} à la page {page} (la citation est vérifiée une fois la réponse terminée)',
@@ -519,7 +521,7 @@ const fr: Dictionary = {
   'settings.title': 'Réglages',
   'settings.keys': 'Clés d’API',
   'settings.keysIntro':
-    'Les clés sont rangées dans le trousseau du système, jamais réaffichées et envoyées uniquement à leur fournisseur.',
+    'Les clés sont rangées dans le trousseau du système, jamais réaffichées et envoyées uniquement à leur fournisseur. Un trousseau verrouillé ne bloque jamais une réponse : Vika l’attend 3 secondes au plus, puis répond sans ces clés.',
   'settings.keyringUnavailable':
     'Le trousseau du système est verrouillé ou ne fonctionne pas : Vika ne peut ni y lire ni y enregistrer de clés. Déverrouillez-le (ou démarrez-le) puis rouvrez les réglages, ou définissez les clés comme variables d’environnement avant de lancer Vika : {vars}.',
   'settings.keyringDetails': 'Détails',

@@ -102,7 +102,7 @@ export interface Source extends Hit {
 
 /** Something the user should know about how the answer was produced (llm.Notice). */
 export interface Notice {
-  /** "router", "skipped", "fallback" or "interrupted". */
+  /** "router", "skipped", "fallback", "interrupted", "config" or "truncated". */
   kind: string;
   model?: string;
   reason?: string;
