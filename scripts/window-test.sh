@@ -46,28 +46,37 @@ window_xvfb 1280x800
 window_fake_gemini
 window_env
 
-# The text of a screenshot, read by Tesseract (scaled up twice: UI text is small).
+# The text of a screenshot, read by Tesseract (scaled up twice: UI text is
+# small), twice: as a page (--psm 3) and as sparse text (--psm 11), which
+# each miss lines the other reads. Crop: ${2:-the whole screen} (WxH+X+Y).
 ocr() {
-  convert "$1" -resize 200% -colorspace Gray "$work/ocr.png"
-  tesseract "$work/ocr.png" - -l eng+fra --psm 3 2>/dev/null | tr -s '[:space:]' ' '
+  local psm
+  convert "$1" ${2:+-crop "$2" +repage} -resize 200% -colorspace Gray "$work/ocr.png"
+  for psm in 3 11; do
+    tesseract "$work/ocr.png" - -l eng+fra --psm "$psm" 2>/dev/null
+  done | tr -s '[:space:]' ' '
 }
 
-# expect SHOT WHAT TEXT...: each TEXT must be on the screenshot (case-insensitive).
+# Text compared without case, spaces or underscores (Tesseract drops some).
+squash() { tr -d '[:space:]_' | tr '[:upper:]' '[:lower:]'; }
+
+# expect SHOT CROP WHAT TEXT...: each TEXT must be in that part of the
+# screenshot (CROP "" for all of it).
 expect() {
-  local shot=$1 what=$2 text seen
-  shift 2
-  seen=$(ocr "$shot")
+  local shot=$1 crop=$2 what=$3 text seen
+  shift 3
+  seen=$(ocr "$shot" "$crop")
   for text in "$@"; do
-    grep -qiF -- "$text" <<<"$seen" ||
-      fail "$what: \"$text\" is not on ${shot#"$root"/}; Tesseract read: ${seen:0:600}"
+    [[ $(squash <<<"$seen") == *"$(squash <<<"$text")"* ]] ||
+      fail "$what: \"$text\" is not on ${shot#"$root"/}; Tesseract read: $seen"
   done
 }
 
-# refuse SHOT WHAT TEXT: TEXT must not be on the screenshot.
+# refuse SHOT CROP WHAT TEXT: TEXT must not be in that part of the screenshot.
 refuse() {
   local seen
-  seen=$(ocr "$1")
-  if grep -qiF -- "$3" <<<"$seen"; then fail "$2: \"$3\" is on ${1#"$root"/}"; fi
+  seen=$(ocr "$1" "$2")
+  if [[ $(squash <<<"$seen") == *"$(squash <<<"$4")"* ]]; then fail "$3: \"$4\" is on ${1#"$root"/} ($2)"; fi
 }
 
 requests() { curl -fsS "http://127.0.0.1:$fake_port/__requests"; }
@@ -75,11 +84,15 @@ requests() { curl -fsS "http://127.0.0.1:$fake_port/__requests"; }
 # frontend_errors: the lines the page reported since the app started.
 frontend_errors() { tail -n "+$((log_start + 1))" "$work/app.log" | grep -a '^vika: frontend' || true; }
 
+# Parts of the 1280x800 window: the library (the 320 px sidebar), the centre
+# column, and the viewer, which opens over the right of it (from x=746).
+library=320x800+0+0 centre=960x800+320+0 viewer=534x800+746+0
+
 touch "$work/app.log"
 for lang in en fr; do
   case $lang in
-  en) placeholder='Ask about your documents' model_used='Model used' pages='3 pages' ;;
-  fr) placeholder='Interrogez vos documents' model_used='Modèle utilisé' pages='3 pages' ;;
+  en) placeholder='Ask about your documents' model_used='Model used' found='The cited passage is highlighted' of='of 3' ;;
+  fr) placeholder='Interrogez vos documents' model_used='Modèle utilisé' found='Le passage cité est surligné' of='sur 3' ;;
   esac
   say "--- $lang"
   export XDG_CONFIG_HOME=$work/config-$lang
@@ -92,8 +105,8 @@ for lang in en fr; do
   start_app "$pdf"
   sleep 2
   settle 90 "$shots/$lang-1-document.png" 5
-  expect "$shots/$lang-1-document.png" "the PDF given as argument is in the library ($lang)" vika_e2e_generated "$pages"
-  expect "$shots/$lang-1-document.png" "the window speaks $lang" "$placeholder"
+  expect "$shots/$lang-1-document.png" "$library" "the PDF given as argument is in the library ($lang)" vika_e2e_generated.pdf '3 pages'
+  expect "$shots/$lang-1-document.png" "" "the window speaks $lang" "$placeholder"
 
   # 2. A question, answered by the fake provider from the PDF's page 2.
   ask "$question"
@@ -103,11 +116,16 @@ for lang in en fr; do
   node -e '
     const [file, before, label] = process.argv.slice(1);
     const reqs = JSON.parse(require("fs").readFileSync(file, "utf8")).slice(Number(before));
-    const asks = reqs.filter((r) => r.method === "POST" && r.body.includes("<source "));
+    const prompt = (r) => {
+      try {
+        return (JSON.parse(r.body).contents ?? []).flatMap((c) => c.parts ?? []).map((p) => p.text ?? "").join("");
+      } catch { return ""; }
+    };
+    const asks = reqs.filter((r) => r.method === "POST").map(prompt).filter((p) => p.includes("<source "));
     if (asks.length === 0) { console.error(`no answer request reached the fake provider (${reqs.length} requests)`); process.exit(1); }
-    if (!asks.some((r) => r.body.includes(label))) { console.error(`the prompt does not cite [${label}]`); process.exit(1); }
+    if (!asks.some((p) => p.includes(label))) { console.error(`the prompt does not cite [${label}]`); process.exit(1); }
   ' "$work/requests.json" "$asked" "$label" || fail "the question did not reach the provider with the PDF's page 2 ($lang)"
-  expect "$shots/$lang-2-answer.png" "the answer with its chips and model line ($lang)" "green cheese" "$label" "$model_used"
+  expect "$shots/$lang-2-answer.png" "$centre" "the answer with its chips and model line ($lang)" "green cheese" "$label" "$model_used"
 
   # 3. The first chip opens the viewer on page 2. From the question box,
   # Shift+Tab reaches the sources toggle (the answer's last control), three
@@ -115,8 +133,8 @@ for lang in en fr; do
   key shift+Tab shift+Tab shift+Tab shift+Tab Return
   sleep 2
   settle 30 "$shots/$lang-3-viewer.png"
-  expect "$shots/$lang-3-viewer.png" "the chip opens the viewer on page 2 ($lang)" "Hash tables" "xylophonic"
-  refuse "$shots/$lang-3-viewer.png" "the viewer shows page 1, not page 2 ($lang)" "Sorting algorithms"
+  expect "$shots/$lang-3-viewer.png" "$viewer" "the chip opens the viewer on page 2, highlighted ($lang)" "Hash tables" "xylophonic" "$found" "$of"
+  refuse "$shots/$lang-3-viewer.png" "$viewer" "the viewer shows page 1, not page 2 ($lang)" "Sorting algorithms"
   stop_app
 
   # 4. No error, CSP violation or console error in the page.

@@ -102,8 +102,14 @@ start_app() {
   setsid "${launcher[@]}" "$bin" "$@" </dev/null >>"$work/app.log" 2>&1 &
   app=$!
   groups=("$app" "$xvfb")
-  window=$(timeout 60 xdotool search --sync --onlyvisible --name '^Vika$' 2>/dev/null | head -n 1) ||
-    die "no window named Vika within 60s"
+  window=
+  while [[ -z $window ]]; do
+    window=$(xdotool search --onlyvisible --name '^Vika$' 2>/dev/null | head -n 1) || true
+    [[ -n $window ]] && break
+    kill -0 "$app" 2>/dev/null || die "the app exited before showing its window"
+    ((SECONDS - started < 60)) || die "no window named Vika within 60s"
+    sleep 0.5
+  done
   say "window $window after $((SECONDS - started))s"
   eval "$(xdotool getwindowgeometry --shell "$window")" # X, Y, WIDTH, HEIGHT
 }

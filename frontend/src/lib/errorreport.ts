@@ -20,7 +20,7 @@ function describe(value: unknown): string {
  * Installs the listeners on win (and its document) and wraps
  * win.console.error; returns a function that removes them.
  */
-export function installErrorReporting(win: Window, report: Reporter): () => void {
+export function installErrorReporting(win: Window & typeof globalThis, report: Reporter): () => void {
   const onError = (e: ErrorEvent) => {
     const where = e.filename ? ` (${e.filename}:${e.lineno}:${e.colno})` : '';
     report('error', `${e.error !== undefined && e.error !== null ? describe(e.error) : e.message}${where}`);
