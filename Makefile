@@ -7,8 +7,10 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X vika/backend/cli.Version=$(VERSION)
 BIN := build/bin/vika
 export CGO_ENABLED := 1
+# make test requires ../shared/data (scripts/shared-data.sh) unless VIKA_NO_SHARED_DATA=1.
+REQUIRE_SHARED := $(if $(filter 1,$(VIKA_NO_SHARED_DATA)),0,1)
 
-.PHONY: help deps assets bindings frontend build run test test-go fuzz test-keyring test-frontend test-e2e screenshots package test-package clean
+.PHONY: help deps assets bindings frontend build run test shared-data test-go fuzz test-overhead test-keyring test-frontend test-e2e test-window screenshots package test-package clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -32,13 +34,17 @@ build: frontend assets ## build the desktop app into build/bin/vika
 run: build ## install what is missing, build, and open the window
 	$(BIN)
 
-test: deps assets frontend test-go test-keyring test-frontend test-e2e ## install what is missing, then run every test
-	@echo "make test: all tests passed"
+test: shared-data deps assets frontend test-go test-overhead test-keyring test-frontend test-e2e test-window ## install what is missing, then run every test
+	@if [ "$(REQUIRE_SHARED)" = 1 ]; then echo "make test: all tests passed"; \
+	else echo "make test: all tests passed, WITHOUT the tests that need ../shared/data (VIKA_NO_SHARED_DATA=1)"; fi
+
+shared-data: ## check ../shared/data holds the files the tests use (VIKA_NO_SHARED_DATA=1: skip those tests)
+	@scripts/shared-data.sh
 
 test-go: ## go vet, go test -race on every package, then 20 s of fuzzing the PDF intake and 10 s of the ingest path
 	go vet -tags $(TAGS) ./...
 	go vet -tags "tune $(TAGS)" ./backend/... # the measurement sweeps (-tags tune): compiled, not run
-	VIKA_REQUIRE_ASSETS=1 go test -race -tags $(TAGS) -timeout 20m ./...
+	VIKA_REQUIRE_ASSETS=1 VIKA_REQUIRE_SHARED_DATA=$(REQUIRE_SHARED) go test -race -tags $(TAGS) -timeout 20m ./...
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime 20s ./backend/pdf/
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime 10s ./backend/ingest/
 
@@ -46,6 +52,9 @@ FUZZTIME ?= 3m
 fuzz: ## longer fuzzing of the PDF intake and the ingest path (FUZZTIME each, default 3m)
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) ./backend/pdf/
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime $(FUZZTIME) ./backend/ingest/
+
+test-overhead: ## the answer path's 5 ms overhead bound, without the race detector (which skips it)
+	VIKA_REQUIRE_OVERHEAD_BOUND=1 go test -count=1 -tags $(TAGS) -run '^TestAnswerOverhead$$' -v ./backend/metrics/
 
 test-keyring: ## real OS-keyring tests (private D-Bus session, unlocked gnome-keyring)
 	scripts/with-keyring.sh go test -race -count=1 -tags $(TAGS) ./backend/secrets/
@@ -55,6 +64,9 @@ test-frontend: ## svelte-check and Vitest
 
 test-e2e: deps ## Playwright in Debian's chromium against `wails dev` under Xvfb
 	scripts/e2e.sh
+
+test-window: build ## the built app in its real window under Xvfb, in English and French (scripts/window-test.sh)
+	scripts/window-test.sh
 
 screenshots: build ## PNGs of the real window under Xvfb into build/screenshots
 	scripts/screenshots.sh

@@ -31,12 +31,11 @@ size=1280x800
 say() { printf 'screenshots: %s\n' "$*" >&2; }
 die() { printf 'screenshots: error: %s\n' "$*" >&2; exit 2; }
 
-for cmd in Xvfb xdotool import compare setsid node; do
-  command -v "$cmd" >/dev/null || die "$cmd is missing (see scripts/apt-packages.txt, or run make deps)"
-done
-[[ -x $bin ]] || die "$bin is missing: run 'make build'"
+source "$root/scripts/lib/window.sh"
+window_require
 
 work=$(mktemp -d /tmp/vika-screenshots.XXXXXX)
+window_trap
 mkdir -p "$shots"
 
 resnet=$root/../shared/data/pdfs/he2015_resnet.pdf
@@ -51,125 +50,9 @@ else
   question='xylophonic probing sequence'
 fi
 
-groups=()
-fake_pid=
-teardown() {
-  local status=$? g i
-  trap - EXIT INT TERM HUP
-  set +e
-  [[ -n $fake_pid ]] && kill -TERM "$fake_pid" 2>/dev/null
-  # The app first (it needs the display to close cleanly), then Xvfb.
-  for g in "${groups[@]}"; do
-    kill -TERM -- "-$g" 2>/dev/null
-    for ((i = 0; i < 50; i++)); do
-      pgrep -g "$g" >/dev/null || break
-      sleep 0.1
-    done
-    if pgrep -g "$g" >/dev/null; then
-      say "killing what is left of process group $g"
-      kill -KILL -- "-$g" 2>/dev/null
-    fi
-  done
-  if ((status != 0)) && [[ -f $work/app.log ]]; then
-    say "failed (status $status); last lines of the app's log:"
-    tail -n 30 "$work/app.log" | cut -c1-300 | sed 's/^/  | /' >&2
-  fi
-  rm -rf "$work"
-  exit "$status"
-}
-trap teardown EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
-
-# --- Xvfb on a free display (-displayfd: the server picks it and tells us) ------
-setsid Xvfb -displayfd 3 -screen 0 "${size}x24" -nolisten tcp 3>"$work/display" </dev/null >"$work/xvfb.log" 2>&1 &
-xvfb=$!
-groups=("$xvfb")
-for ((i = 0; i < 100; i++)); do
-  [[ -s $work/display ]] && break
-  kill -0 "$xvfb" 2>/dev/null || die "Xvfb did not start: $(cat "$work/xvfb.log")"
-  sleep 0.1
-done
-[[ -s $work/display ]] || die "Xvfb did not report its display within 10s"
-export DISPLAY=:$(tr -d '[:space:]' <"$work/display")
-say "Xvfb on display $DISPLAY"
-
-# --- the fake LLM provider -------------------------------------------------------------
-node frontend/e2e/fake-gemini.mjs 0 </dev/null >"$work/fake.log" 2>&1 &
-fake_pid=$!
-for ((i = 0; i < 50; i++)); do
-  grep -qs 'listening on' "$work/fake.log" && break
-  sleep 0.1
-done
-fake_port=$(sed -n 's/^fake-gemini listening on \([0-9]*\)$/\1/p' "$work/fake.log")
-[[ -n $fake_port ]] || die "the fake Gemini server did not start: $(cat "$work/fake.log")"
-unset MISTRAL_API_KEY GROQ_API_KEY OPENROUTER_API_KEY
-export GEMINI_API_KEY=fake VIKA_GEMINI_BASE_URL=http://127.0.0.1:$fake_port
-export VIKA_OLLAMA_BASE_URL=http://127.0.0.1:9 # nothing listens: no local model
-export XDG_CONFIG_HOME=$work/config           # no saved settings of the user's
-
-# --- the app, with a private session bus ---------------------------------------------
-export NO_AT_BRIDGE=1 # no accessibility bus
-export XDG_RUNTIME_DIR=$work/runtime
-mkdir -m 700 "$XDG_RUNTIME_DIR"
-launcher=()
-command -v dbus-run-session >/dev/null && launcher=(dbus-run-session --)
-app=
-
-# Starts the app with the given files; sets window, X, Y, WIDTH, HEIGHT.
-start_app() {
-  started=$SECONDS
-  setsid "${launcher[@]}" "$bin" "$@" </dev/null >>"$work/app.log" 2>&1 &
-  app=$!
-  groups=("$app" "$xvfb")
-  window=$(timeout 60 xdotool search --sync --onlyvisible --name '^Vika$' 2>/dev/null | head -n 1) ||
-    die "no window named Vika within 60s"
-  say "window $window after $((SECONDS - started))s"
-  eval "$(xdotool getwindowgeometry --shell "$window")" # X, Y, WIDTH, HEIGHT
-}
-
-stop_app() {
-  kill -TERM -- "-$app" 2>/dev/null
-  for ((i = 0; i < 50; i++)); do
-    pgrep -g "$app" >/dev/null || break
-    sleep 0.1
-  done
-  pgrep -g "$app" >/dev/null && kill -KILL -- "-$app" 2>/dev/null
-  groups=("$xvfb")
-}
-
-# Waits until the screen stays the same for ${3:-1} seconds (screenshots a
-# second apart are identical: the page has settled, no progress moving), at
-# most $1 seconds; saves the last screenshot as $2.
-settle() {
-  local limit=$1 out=$2 quiet=${3:-1} same=0 prev=$work/prev.png cur=$work/cur.png diff t0=$SECONDS
-  import -window root "$prev"
-  while ((SECONDS - t0 < limit)); do
-    sleep 1
-    import -window root "$cur"
-    diff=$(compare -metric AE "$prev" "$cur" null: 2>&1 || true)
-    mv "$cur" "$prev"
-    if [[ $diff == 0 ]]; then
-      if ((++same >= quiet)); then
-        mv "$prev" "$out"
-        say "saved ${out#"$root"/} ($((SECONDS - started))s)"
-        return 0
-      fi
-    else
-      same=0
-    fi
-  done
-  say "the window was still changing after ${limit}s"
-  mv "$prev" "$out"
-}
-
-click() { # x y, relative to the window
-  xdotool mousemove --sync $((X + $1)) $((Y + $2)) click 1
-}
-
-key() {
-  xdotool key --delay 80 "$@"
-}
+window_xvfb "$size"
+window_fake_gemini
+window_env
 
 # --- an empty library --------------------------------------------------------------------
 start_app
@@ -183,11 +66,7 @@ sleep 2 # the page loads, then main.go adds the PDF once the DOM is ready
 # Steps of an ingest can hold still for a second or two: wait for 5 quiet seconds.
 settle 90 "$shots/native-02-document.png" 5
 
-# The question box spans the bottom of the centre column (sidebar 320 px wide).
-click $((320 + (WIDTH - 320) / 2)) $((HEIGHT - 65))
-sleep 0.5
-xdotool type --delay 15 "$question"
-key Return
+ask "$question"
 sleep 2
 settle 40 "$shots/native-03-answer.png"
 

@@ -1,7 +1,10 @@
 // Package cite reads the citations of an answer and checks them against
 // the sources the answer was written from. A citation is verified when the
-// page it cites is among the sources and the sentence it supports shares
-// enough content words with the cited passage (see Checker); otherwise it
+// page it cites is among the sources, the sentence it supports shares
+// enough content words with the cited passage (see Checker), and every
+// number of that sentence is in the passage (by value: "9,999", "9999",
+// "9 999" and "9.999" are the same number, so are "3.57%" and "3,57 %",
+// and "800M" and "800 million"); otherwise it
 // is flagged with the reason, for the UI, and counted against
 // citation_valid_pct.
 //
@@ -9,8 +12,6 @@
 package cite
 
 import (
-	"strings"
-
 	"vika/backend/corpus"
 )
 
@@ -98,6 +99,7 @@ type source struct {
 	page  int
 	text  string
 	terms map[string]struct{} // computed on first use
+	nums  []number            // computed on first use
 }
 
 // Check parses and checks the citations of answer against sources.
@@ -162,13 +164,16 @@ func (c Checker) check(r Ref, claim string, srcs []source) Citation {
 		cit.Reason = ReasonNoClaim
 		return cit
 	}
+	claimNums := numbersIn(claim, true)
 	bestOK, best := false, -1.0
 	for _, i := range cands {
 		s := &srcs[i]
 		if s.terms == nil {
 			s.terms = termSet(s.text)
+			s.nums = append(numbersIn(s.text, false), numberWords(s.text)...)
 		}
-		ov, shared, numbersOK := overlap(claimTerms, s.terms)
+		ov, shared := overlap(claimTerms, s.terms)
+		numbersOK := allFound(claimNums, s.nums)
 		reason := ""
 		switch {
 		case ov < c.MinOverlap || shared < min(c.MinShared, len(claimTerms)):
@@ -186,34 +191,24 @@ func (c Checker) check(r Ref, claim string, srcs []source) Citation {
 	return cit
 }
 
-// overlap returns the share of claim terms found in passage, how many
-// that is, and whether the claim's telling numbers (not single digits,
-// not years) are all absent from the passage (false) or not (true).
-func overlap(claim []string, passage map[string]struct{}) (share float64, shared int, numbersOK bool) {
-	numbers, found := 0, 0
+// overlap returns the share of claim terms found in passage and how many
+// that is.
+func overlap(claim []string, passage map[string]struct{}) (share float64, shared int) {
 	for _, t := range claim {
-		_, in := passage[t]
-		if in {
+		if _, in := passage[t]; in {
 			shared++
 		}
-		if tellingNumber(t) {
-			numbers++
-			if in {
-				found++
-			}
-		}
 	}
-	return float64(shared) / float64(len(claim)), shared, numbers == 0 || found > 0
+	return float64(shared) / float64(len(claim)), shared
 }
 
-// tellingNumber reports whether term is a number worth checking: not a
-// single digit (list ordinals, "2 layers"), not a year from 1900 to 2099.
-func tellingNumber(t string) bool {
-	if t == "" || !isDigit(t[0]) || len(t) == 1 {
-		return false
-	}
-	if len(t) == 4 && (strings.HasPrefix(t, "19") || strings.HasPrefix(t, "20")) && isDigit(t[2]) && isDigit(t[3]) {
-		return false
+// allFound reports whether every number of the claim is among the
+// passage's numbers.
+func allFound(claim, passage []number) bool {
+	for _, n := range claim {
+		if !containsNumber(passage, n) {
+			return false
+		}
 	}
 	return true
 }

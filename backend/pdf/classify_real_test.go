@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"vika/backend/corpus"
-	"vika/backend/testpdf"
+	"vika/backend/sharedtest"
 )
 
 // classTally counts page types and OCR calls of one document under the
@@ -61,7 +61,7 @@ func (c classTally) String() string {
 // TestClassifyShared classifies every shared PDF with both rules and logs
 // the table (go test -run TestClassifyShared -v ./backend/pdf/).
 func TestClassifyShared(t *testing.T) {
-	dir := filepath.Dir(testpdf.SharedPDF(t, "devlin2019_bert.pdf"))
+	dir := sharedtest.Require(t, "pdfs") // every listed file, or skip (fail under make test)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
 	var b strings.Builder
 	b.WriteString("\nfile                                        baseline: txt ill mix scn calls | refined: txt ill mix scn calls\n")
@@ -88,7 +88,11 @@ func TestClassifyShared(t *testing.T) {
 		{"he2015_resnet.pdf", func(c classTally) bool { return c.refined[corpus.PageText] == 12 }, "a born-digital paper with vector figures is text"},
 	}
 	for _, ck := range checks {
-		if c, ok := got[ck.file]; ok && !ck.ok(c) {
+		c, ok := got[ck.file]
+		switch {
+		case !ok:
+			t.Errorf("%s was not classified (not in %s): its check cannot run", ck.file, dir)
+		case !ck.ok(c):
 			t.Errorf("%s: %s; got %s", ck.file, ck.what, c)
 		}
 	}

@@ -41,6 +41,7 @@ import (
 	"vika/backend/index"
 	"vika/backend/ingest"
 	"vika/backend/prompt"
+	"vika/backend/sharedtest"
 )
 
 type scored struct {
@@ -289,15 +290,15 @@ func TestAbstainPDFs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the PDF measurement ingests about 1,000 pages")
 	}
-	dir := filepath.Join("..", "..", "..", "shared", "data", "pdfs")
+	dir := sharedtest.Require(t, "pdfs") // skips without ../shared/data (fails under make test)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
 	qpath := filepath.Join("..", "eval", "testdata", "pdf_questions.jsonl")
-	if len(files) == 0 {
-		t.Skipf("no PDFs in %s: the measurement on real documents needs ../shared/data", dir)
-	}
 	questions, err := loadPDFQuestions(qpath)
 	if err != nil {
-		t.Skipf("answerable questions unavailable: %v", err)
+		t.Fatalf("answerable questions: %v", err)
+	}
+	if len(questions) == 0 {
+		t.Fatalf("%s holds no question", qpath)
 	}
 	unanswerable, err := loadLines(filepath.Join("testdata", "abstain", "unanswerable.txt"))
 	if err != nil {

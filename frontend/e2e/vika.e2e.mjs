@@ -378,6 +378,31 @@ describe('Vika in the browser, against the Go backend', () => {
     const row = page.locator('tr', { hasText: doc.question });
     await row.first().waitFor({ timeout: 20_000 });
     console.log(`  dashboard row: ${(await row.first().innerText()).replace(/\s+/g, ' ').slice(0, 200)}`);
+    assert.equal(await row.count(), 1, 'one record for the one question asked');
+    // The row's cells by column title (the table's header row).
+    const cells = await page.evaluate((question) => {
+      const table = [...document.querySelectorAll('table')].find((t) => t.innerText.includes(question));
+      const titles = [...(table?.querySelectorAll('thead th') ?? [])].map((th) => th.textContent.trim());
+      const tr = [...(table?.querySelectorAll('tbody tr') ?? [])].find((r) => r.innerText.includes(question));
+      const values = [...(tr?.children ?? [])].map((c) => c.textContent.trim());
+      return Object.fromEntries(titles.map((title, i) => [title, values[i]]));
+    }, doc.question);
+    assert.equal(cells.Question, doc.question);
+    assert.match(cells.Model ?? '', /gemini/i, 'the model that answered (the fake Gemini)');
+    assert.match(cells.Search ?? '', /^(hybrid|bm25)$/, 'the search mode used');
+    assert.ok(Number(cells.Used) > 0, `passages used: ${cells.Used}`);
+    assert.ok(Number((cells['Tokens in'] ?? '').replace(/,/g, '')) > 0, `tokens in: ${cells['Tokens in']}`);
+    assert.match(cells.Total ?? '', /^[\d,.]+ (ms|s)$/, `total latency: ${cells.Total}`);
+    // The verified share is what the chat's chips showed: the fake model makes one unsupported claim.
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat' }).click();
+    const answer = page.getByRole('article', { name: 'Answer' });
+    const chips = await answer.locator('button.cite').count();
+    const verified = await answer.locator('button.cite.verified').count();
+    assert.ok(chips >= 2 && verified >= 1 && verified < chips, `${verified} of ${chips} chips verified`);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Dashboard' }).click();
+    await row.first().waitFor();
+    const pct = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 }).format(verified / chips);
+    assert.equal(cells['Citations OK'], pct, 'the dashboard\'s verified share matches the chips');
     await shot('dashboard');
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat' }).click();
   });
@@ -394,7 +419,8 @@ describe('Vika in the browser, against the Go backend', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
-  stepTest('raised no uncaught error in the page', 5_000, async () => {
+  stepTest('raised no uncaught error and logged no console error in the page', 5_000, async () => {
     assert.deepEqual(pageErrors, []);
+    assert.deepEqual(consoleErrors, []);
   });
 });

@@ -2,6 +2,10 @@ import { mount } from 'svelte';
 import App from './App.svelte';
 import { guardWindow } from './lib/windowguard.ts';
 import './app.css';
+import { reportError } from './lib/api/index.ts';
+import { installErrorReporting } from './lib/errorreport.ts';
+
+installErrorReporting(window, reportError);
 
 guardWindow(window); // the window never leaves the app (lib/windowguard.ts)
 

@@ -44,6 +44,7 @@ export const clearConversation = vi.fn<Api['clearConversation']>(async () => {})
 export const exportConversation = vi.fn<Api['exportConversation']>(async () => '');
 export const openExternal = vi.fn<Api['openExternal']>(() => true);
 export const documentURL = vi.fn<Api['documentURL']>((docID) => `/docs/${docID}`);
+export const reportError = vi.fn<Api['reportError']>(() => {});
 
 export const onAnswer = vi.fn<Api['onAnswer']>((id, fn) => {
   const set = answerHandlers.get(id) ?? new Set();

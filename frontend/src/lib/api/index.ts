@@ -162,4 +162,18 @@ export function documentURL(docID: string): string {
   return `/docs/${encodeURIComponent(docID)}`;
 }
 
+/**
+ * Writes a failure of the page to the app's stderr (Go's
+ * ReportFrontendError). Never throws and never logs: it is called from the
+ * error handlers themselves (lib/errorreport.ts).
+ */
+export function reportError(kind: string, message: string): void {
+  if (!backendReady()) return;
+  try {
+    App.ReportFrontendError(kind, message).catch(() => {});
+  } catch {
+    // the bridge itself is gone: nothing left to report to
+  }
+}
+
 export * from './admin.ts';

@@ -1,0 +1,168 @@
+# Driving the real native window (WebKitGTK) under Xvfb, for
+# scripts/screenshots.sh and scripts/window-test.sh, which source this file.
+#
+# The caller sets root (the repository), bin (the app), work (a fresh temporary
+# folder, removed on exit) and defines say and die, then calls, in order:
+#   window_trap           teardown on every exit path (the app, Xvfb, the fake provider)
+#   window_xvfb WxH       Xvfb on a free display; exports DISPLAY
+#   window_fake_gemini    frontend/e2e/fake-gemini.mjs; sets fake_port, points the app at it
+#   window_env            private config, runtime dir and session bus for the app
+# and then start_app FILE..., stop_app, settle, click, key. The app's stdout and
+# stderr go to $work/app.log.
+# Needs: Xvfb, xdotool, imagemagick (import, compare), setsid, node.
+
+window_require() {
+  local cmd
+  for cmd in Xvfb xdotool import compare setsid node "$@"; do
+    command -v "$cmd" >/dev/null || die "$cmd is missing (see scripts/apt-packages.txt, or run make deps)"
+  done
+  [[ -x $bin ]] || die "$bin is missing: run 'make build'"
+}
+
+groups=()
+fake_pid=
+window_teardown() {
+  local status=$? g i
+  trap - EXIT INT TERM HUP
+  set +e
+  [[ -n $fake_pid ]] && kill -TERM "$fake_pid" 2>/dev/null
+  # The app first (it needs the display to close cleanly), then Xvfb.
+  for g in "${groups[@]}"; do
+    kill -TERM -- "-$g" 2>/dev/null
+    for ((i = 0; i < 50; i++)); do
+      pgrep -g "$g" >/dev/null || break
+      sleep 0.1
+    done
+    if pgrep -g "$g" >/dev/null; then
+      say "killing what is left of process group $g"
+      kill -KILL -- "-$g" 2>/dev/null
+    fi
+  done
+  if ((status != 0)) && [[ -f $work/app.log ]]; then
+    say "failed (status $status); last lines of the app's log:"
+    tail -n 30 "$work/app.log" | cut -c1-300 | sed 's/^/  | /' >&2
+  fi
+  rm -rf "$work"
+  exit "$status"
+}
+
+window_trap() {
+  trap window_teardown EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM HUP
+}
+
+# Xvfb on a free display (-displayfd: the server picks it and tells us).
+window_xvfb() {
+  local i
+  setsid Xvfb -displayfd 3 -screen 0 "${1}x24" -nolisten tcp 3>"$work/display" </dev/null >"$work/xvfb.log" 2>&1 &
+  xvfb=$!
+  groups=("$xvfb")
+  for ((i = 0; i < 100; i++)); do
+    [[ -s $work/display ]] && break
+    kill -0 "$xvfb" 2>/dev/null || die "Xvfb did not start: $(cat "$work/xvfb.log")"
+    sleep 0.1
+  done
+  [[ -s $work/display ]] || die "Xvfb did not report its display within 10s"
+  export DISPLAY=:$(tr -d '[:space:]' <"$work/display")
+  say "Xvfb on display $DISPLAY"
+}
+
+# The fake LLM provider, on a free port; the app gets its URL and a fake key.
+window_fake_gemini() {
+  local i
+  node "$root/frontend/e2e/fake-gemini.mjs" 0 </dev/null >"$work/fake.log" 2>&1 &
+  fake_pid=$!
+  for ((i = 0; i < 50; i++)); do
+    grep -qs 'listening on' "$work/fake.log" && break
+    sleep 0.1
+  done
+  fake_port=$(sed -n 's/^fake-gemini listening on \([0-9]*\)$/\1/p' "$work/fake.log")
+  [[ -n $fake_port ]] || die "the fake Gemini server did not start: $(cat "$work/fake.log")"
+  unset MISTRAL_API_KEY GROQ_API_KEY OPENROUTER_API_KEY
+  export GEMINI_API_KEY=fake VIKA_GEMINI_BASE_URL=http://127.0.0.1:$fake_port
+  export VIKA_OLLAMA_BASE_URL=http://127.0.0.1:9 # nothing listens: no local model
+}
+
+# The app's environment: no saved settings of the user's, a private session bus.
+window_env() {
+  export XDG_CONFIG_HOME=$work/config
+  export NO_AT_BRIDGE=1 # no accessibility bus
+  export XDG_RUNTIME_DIR=$work/runtime
+  mkdir -p "$XDG_CONFIG_HOME"
+  mkdir -m 700 "$XDG_RUNTIME_DIR"
+  launcher=()
+  command -v dbus-run-session >/dev/null && launcher=(dbus-run-session --)
+  app=
+}
+
+# Starts the app with the given files; sets window, X, Y, WIDTH, HEIGHT.
+start_app() {
+  started=$SECONDS
+  setsid "${launcher[@]}" "$bin" "$@" </dev/null >>"$work/app.log" 2>&1 &
+  app=$!
+  groups=("$app" "$xvfb")
+  window=
+  while [[ -z $window ]]; do
+    window=$(xdotool search --onlyvisible --name '^Vika$' 2>/dev/null | head -n 1) || true
+    [[ -n $window ]] && break
+    kill -0 "$app" 2>/dev/null || die "the app exited before showing its window"
+    ((SECONDS - started < 60)) || die "no window named Vika within 60s"
+    sleep 0.5
+  done
+  say "window $window after $((SECONDS - started))s"
+  eval "$(xdotool getwindowgeometry --shell "$window")" # X, Y, WIDTH, HEIGHT
+}
+
+stop_app() {
+  local i
+  kill -TERM -- "-$app" 2>/dev/null
+  for ((i = 0; i < 50; i++)); do
+    pgrep -g "$app" >/dev/null || break
+    sleep 0.1
+  done
+  pgrep -g "$app" >/dev/null && kill -KILL -- "-$app" 2>/dev/null
+  groups=("$xvfb")
+}
+
+# Waits until the screen stays the same for ${3:-1} seconds (screenshots a
+# second apart are identical: the page has settled, no progress moving), at
+# most $1 seconds; saves the last screenshot as $2.
+settle() {
+  local limit=$1 out=$2 quiet=${3:-1} same=0 prev=$work/prev.png cur=$work/cur.png diff t0=$SECONDS
+  import -window root "$prev"
+  while ((SECONDS - t0 < limit)); do
+    sleep 1
+    import -window root "$cur"
+    diff=$(compare -metric AE "$prev" "$cur" null: 2>&1 || true)
+    mv "$cur" "$prev"
+    if [[ $diff == 0 ]]; then
+      if ((++same >= quiet)); then
+        mv "$prev" "$out"
+        say "saved ${out#"$root"/} ($((SECONDS - started))s)"
+        return 0
+      fi
+    else
+      same=0
+    fi
+  done
+  say "the window was still changing after ${limit}s"
+  mv "$prev" "$out"
+}
+
+click() { # x y, relative to the window
+  xdotool mousemove --sync $((X + $1)) $((Y + $2)) click 1
+}
+
+key() {
+  xdotool key --delay 80 "$@"
+}
+
+# Asks the question $1 from the question box (it spans the bottom of the centre
+# column, right of the 320 px sidebar).
+ask() {
+  click $((320 + (WIDTH - 320) / 2)) $((HEIGHT - 65))
+  sleep 0.5
+  xdotool type --delay 15 "$1"
+  key Return
+}
