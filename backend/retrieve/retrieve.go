@@ -88,6 +88,8 @@ type Retriever struct {
 	lex     *index.Lexical
 	spaces  []*space // routing order; none without an embedder
 	prof    Profile  // profile in force without a space
+	pages   PageRanking
+	book    *pageBook // page of each chunk, for pages
 	workers int
 	now     func() time.Time
 }
@@ -101,6 +103,8 @@ type Options struct {
 	// EmbedWorkers is how many groups of chunks Add and Embed embed at
 	// once (EmbedOptions.Workers); 0 means one.
 	EmbedWorkers int
+	// Pages overrides DefaultPageRanking.
+	Pages *PageRanking
 }
 
 // New returns a Retriever over lex and dense, embedding every chunk with
@@ -124,7 +128,11 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 	if lex == nil {
 		return nil, errors.New("retrieve: no lexical index")
 	}
-	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile("")}
+	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile(""),
+		pages: DefaultPageRanking, book: newPageBook()}
+	if opts.Pages != nil {
+		r.pages = *opts.Pages
+	}
 	if r.now == nil {
 		r.now = time.Now
 	}
@@ -175,6 +183,17 @@ func (r *Retriever) WithProfile(p Profile) *Retriever {
 		sp.prof = p
 		c.spaces[0] = &sp
 	}
+	return &c
+}
+
+// Pages returns the page ranking in force.
+func (r *Retriever) Pages() PageRanking { return r.pages }
+
+// WithPages returns a Retriever over the same indexes and embedders that
+// ranks by p.
+func (r *Retriever) WithPages(p PageRanking) *Retriever {
+	c := *r
+	c.pages = p
 	return &c
 }
 
@@ -309,7 +328,11 @@ func (r *Retriever) AddEmbedded(ctx context.Context, chunks []corpus.Chunk, vecs
 			}
 		}
 	}
-	return r.lex.Add(ctx, chunks)
+	if err := r.lex.Add(ctx, chunks); err != nil {
+		return err
+	}
+	r.book.add(chunks)
+	return nil
 }
 
 // DeleteDoc removes the chunks of docID from every index.
@@ -317,5 +340,6 @@ func (r *Retriever) DeleteDoc(ctx context.Context, docID string) error {
 	for _, s := range r.spaces {
 		s.dense.DeleteDoc(docID)
 	}
+	r.book.deleteDoc(docID)
 	return r.lex.DeleteDoc(ctx, docID)
 }

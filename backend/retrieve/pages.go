@@ -1,0 +1,156 @@
+package retrieve
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+
+	"vika/backend/corpus"
+)
+
+// PageRanking says how a search orders chunks by the pages they come from.
+// A citation names a page, and an answer's prompt holds a handful of
+// passages: on a long document, five chunks of one page would crowd out
+// the other pages, and a page whose several chunks all match is a better
+// page than one with a single lucky chunk.
+//
+// Over the best Window candidates of a mode (after fusion in hybrid mode),
+// each score is mapped onto [0, 1] (the Window-th score is 0, the best 1)
+// and a page scores its best chunk plus Share times the sum of its other
+// chunks. Pages are ranked by that score. With Diverse, the best chunk of
+// every page comes before the second chunk of any page; without it, a
+// page's chunks stay together. Candidates past the window keep their order
+// after it. The zero value changes nothing.
+type PageRanking struct {
+	Share   float64 `json:"share"`
+	Window  int     `json:"window"`
+	Diverse bool    `json:"diverse"`
+}
+
+// DefaultPageRanking is the ranking of a Retriever whose Options set none,
+// measured on the tuning half of backend/eval's question set (PAGES.md).
+var DefaultPageRanking = PageRanking{Share: 0.1, Window: 100, Diverse: true}
+
+func (p PageRanking) off() bool { return p.Share == 0 && !p.Diverse }
+
+// pageKey names one page of one document.
+type pageKey struct {
+	doc  string
+	page int
+}
+
+// pageBook maps chunk ids to their pages. A Retriever and its copies
+// (WithProfile, WithPages) share one.
+type pageBook struct {
+	mu     sync.RWMutex
+	byID   map[string]pageKey
+	byDocs map[string][]string // chunk ids of each document
+}
+
+func newPageBook() *pageBook {
+	return &pageBook{byID: map[string]pageKey{}, byDocs: map[string][]string{}}
+}
+
+func (b *pageBook) add(chunks []corpus.Chunk) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, c := range chunks {
+		if c.Page < 1 {
+			continue // a passage without a page (a BEIR document) is a page of its own
+		}
+		if _, ok := b.byID[c.ID]; !ok {
+			b.byDocs[c.DocID] = append(b.byDocs[c.DocID], c.ID)
+		}
+		b.byID[c.ID] = pageKey{doc: c.DocID, page: c.Page}
+	}
+}
+
+func (b *pageBook) deleteDoc(docID string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, id := range b.byDocs[docID] {
+		delete(b.byID, id)
+	}
+	delete(b.byDocs, docID)
+}
+
+// keys returns the page of each candidate; a chunk the book does not know
+// (or one without a page number) is a page of its own.
+func (b *pageBook) keys(cands []*candidate) []pageKey {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	out := make([]pageKey, len(cands))
+	for i, c := range cands {
+		k, ok := b.byID[c.id]
+		if !ok {
+			k = pageKey{doc: "\x00" + c.id}
+		}
+		out[i] = k
+	}
+	return out
+}
+
+// rankPages reorders cands (best first) by p; see PageRanking.
+func rankPages(cands []*candidate, p PageRanking, book *pageBook) []*candidate {
+	if p.off() || len(cands) < 2 {
+		return cands
+	}
+	w := len(cands)
+	if p.Window > 0 {
+		w = min(w, p.Window)
+	}
+	top := cands[:w]
+	keys := book.keys(top)
+	hi, lo := top[0].score, top[0].score
+	for _, c := range top {
+		hi, lo = max(hi, c.score), min(lo, c.score)
+	}
+	norm := func(s float64) float64 {
+		if hi == lo {
+			return 1
+		}
+		return (s - lo) / (hi - lo)
+	}
+	type page struct {
+		key    pageKey
+		first  int // position of its best chunk
+		score  float64
+		chunks []*candidate // best first
+	}
+	var pages []*page
+	byKey := map[pageKey]*page{}
+	for i, c := range top {
+		pg := byKey[keys[i]]
+		if pg == nil {
+			pg = &page{key: keys[i], first: i, score: norm(c.score)}
+			byKey[keys[i]] = pg
+			pages = append(pages, pg)
+		} else {
+			pg.score += p.Share * norm(c.score)
+		}
+		pg.chunks = append(pg.chunks, c)
+	}
+	if p.Share != 0 { // else pages keep the order of their best chunks
+		slices.SortStableFunc(pages, func(a, b *page) int {
+			if c := cmp.Compare(b.score, a.score); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.first, b.first)
+		})
+	}
+	out := make([]*candidate, 0, len(cands))
+	if p.Diverse {
+		for round := 0; len(out) < w; round++ {
+			for _, pg := range pages {
+				if round < len(pg.chunks) {
+					out = append(out, pg.chunks[round])
+				}
+			}
+		}
+	} else {
+		for _, pg := range pages {
+			out = append(out, pg.chunks...)
+		}
+	}
+	return append(out, cands[w:]...)
+}
