@@ -39,6 +39,8 @@ type pagesRow struct {
 	ByKind []eval.KindScore `json:"by_kind"`
 	ByFile []eval.FileScore `json:"by_file"`
 	Misses []string         `json:"misses_at_sources@8"`
+	// Results holds each question's outcome.
+	Results []eval.PageResult `json:"results"`
 }
 
 type pagesReport struct {
@@ -121,7 +123,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		if err != nil {
 			return err
 		}
-		row := pagesRow{Search: search, Pages: pages, Score: r.Overall, ByKind: r.ByKind, ByFile: r.ByFile}
+		row := pagesRow{Search: search, Pages: pages, Score: r.Overall, ByKind: r.ByKind, ByFile: r.ByFile, Results: r.Results}
 		for _, res := range r.Results {
 			if !res.Sources {
 				row.Misses = append(row.Misses, res.ID)

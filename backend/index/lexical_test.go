@@ -210,6 +210,7 @@ func TestFrenchStemming(t *testing.T) {
 		corpus.Chunk{ID: "fr1", DocID: "a", Lang: "fr", Text: "La statistique inférentielle étudie l'échantillon."},
 		corpus.Chunk{ID: "fr2", DocID: "a", Lang: "fr", Text: "Les tests d'hypothèses sont présentés au chapitre deux."},
 		corpus.Chunk{ID: "en1", DocID: "b", Lang: "en", Text: "Statistical learning with kernels."},
+		corpus.Chunk{ID: "fr3", DocID: "a", Lang: "fr", Text: "Évolution des abondances relatives au cours du temps."},
 	)
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -220,6 +221,9 @@ func TestFrenchStemming(t *testing.T) {
 		{"inférentielles", []string{"fr1"}},
 		{"échantillons", []string{"fr1"}}, // elision: l'échantillon
 		{"hypothèse", []string{"fr2"}},    // d'hypothèses
+		{"l'abondance", []string{"fr3"}},  // elision in the query, plural in the text
+		{"l’abondance", []string{"fr3"}},  // typographic apostrophe (U+2019)
+		{"evolution", []string{"fr3"}},    // accents folded
 		{"les la au", nil},                // French stop words only
 		{"kernel", []string{"en1"}},       // English stemming still applies to English chunks
 	} {
@@ -231,7 +235,7 @@ func TestFrenchStemming(t *testing.T) {
 			t.Errorf("Search(%q) (-want +got):\n%s", tc.q, diff)
 		}
 	}
-	if diff := cmp.Diff(map[string]int{"en": 1, "fr": 2}, l.Languages()); diff != "" {
+	if diff := cmp.Diff(map[string]int{"en": 1, "fr": 3}, l.Languages()); diff != "" {
 		t.Errorf("Languages (-want +got):\n%s", diff)
 	}
 }
