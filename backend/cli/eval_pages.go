@@ -142,6 +142,12 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 				return err
 			}
 		}
+		if m == "" {
+			with := func(d *pagesDoc) *retrieve.Retriever { return d.r.WithPages(on) }
+			if err := run("default + whole-page BM25 (RRF)", pagesLabel(on), fusedPages(pageRetriever(docs, m, with), wholePageRetriever(docs))); err != nil {
+				return err
+			}
+		}
 		if !*sweep {
 			continue
 		}

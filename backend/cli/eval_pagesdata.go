@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/gob"
 	"errors"
@@ -255,5 +256,36 @@ func wholePageRetriever(docs map[string]*pagesDoc) eval.PageRetriever {
 			hits[i] = eval.PageHit{File: file, Page: byID[s.ChunkID]}
 		}
 		return hits, nil
+	}
+}
+
+// fusedPages fuses the distinct pages of two retrievers by Reciprocal Rank
+// Fusion (k = retrieve.DefaultRRFK): the experiment of a page-level index
+// fused with the chunk index, measured before building one.
+func fusedPages(a, b eval.PageRetriever) eval.PageRetriever {
+	return func(ctx context.Context, file, question string, k int) ([]eval.PageHit, error) {
+		score := map[eval.PageHit]float64{}
+		var order []eval.PageHit
+		for _, r := range []eval.PageRetriever{a, b} {
+			hits, err := r(ctx, file, question, k)
+			if err != nil {
+				return nil, err
+			}
+			rank := 0
+			seen := map[eval.PageHit]bool{}
+			for _, h := range hits {
+				if seen[h] {
+					continue
+				}
+				seen[h] = true
+				rank++
+				if _, ok := score[h]; !ok {
+					order = append(order, h)
+				}
+				score[h] += 1 / float64(retrieve.DefaultRRFK+rank)
+			}
+		}
+		slices.SortStableFunc(order, func(x, y eval.PageHit) int { return cmp.Compare(score[y], score[x]) })
+		return order[:min(k, len(order))], nil
 	}
 }

@@ -29,7 +29,7 @@ type PageRanking struct {
 
 // DefaultPageRanking is the ranking of a Retriever whose Options set none,
 // measured on the tuning half of backend/eval's question set (PAGES.md).
-var DefaultPageRanking = PageRanking{Share: 0.1, Window: 100, Diverse: true}
+var DefaultPageRanking = PageRanking{Share: 0.1, Window: 50, Diverse: true}
 
 func (p PageRanking) off() bool { return p.Share == 0 && !p.Diverse }
 
