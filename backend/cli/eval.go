@@ -97,6 +97,9 @@ type evalIndex struct {
 }
 
 func (e *evalIndex) Close() {
+	if e.r != nil {
+		e.r.Close()
+	}
 	e.lex.Close()
 	if e.emb != nil {
 		e.emb.Close()

@@ -18,6 +18,7 @@ const evalPagesUsage = `Usage:
   vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default]
                       [--split all|tune|test] [--cache DIR] [--json] [--by-file]
                       [--page-share S] [--page-window N] [--page-diverse=false]
+                      [--page-whole=false]
                       [--sweep] [--dense-weight W ...]
 
 pages ingests the PDFs of DIR that the questions name (with OCR; --cache
@@ -67,6 +68,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	share := fs.Float64("page-share", def.Share, "page ranking: weight of a page's other chunks")
 	window := fs.Int("page-window", def.Window, "page ranking: candidates ranked by page")
 	diverse := fs.Bool("page-diverse", def.Diverse, "page ranking: one chunk per page before any second one")
+	whole := fs.Bool("page-whole", def.WholePages, "page ranking: fuse BM25 over whole pages")
 	var pf profileFlags
 	pf.register(fs)
 	fs.Usage = func() { fmt.Fprintln(errOut, evalPagesUsage); fs.PrintDefaults() }
@@ -108,7 +110,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		prof, rep.Model = &p, emb.Name()
 	}
 	off := retrieve.PageRanking{}
-	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse}
+	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole}
 	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, errOut)
 	if err != nil {
 		return err
@@ -153,7 +155,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		}
 		for _, w := range []int{50, 100, 200} {
 			for _, s := range []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 1} {
-				pr := retrieve.PageRanking{Share: s, Window: w, Diverse: *diverse}
+				pr := retrieve.PageRanking{Share: s, Window: w, Diverse: *diverse, WholePages: *whole}
 				with := func(d *pagesDoc) *retrieve.Retriever { return d.r.WithPages(pr) }
 				if err := run(modeName(m), pagesLabel(pr), pageRetriever(docs, m, with)); err != nil {
 					return err
@@ -196,7 +198,7 @@ func pagesLabel(p retrieve.PageRanking) string {
 	if p == (retrieve.PageRanking{}) {
 		return "off"
 	}
-	return fmt.Sprintf("share %.2f, window %d, diverse %v", p.Share, p.Window, p.Diverse)
+	return fmt.Sprintf("share %.2f, window %d, diverse %v, whole %v", p.Share, p.Window, p.Diverse, p.WholePages)
 }
 
 func printPages(out io.Writer, rep pagesReport, byFile bool) error {

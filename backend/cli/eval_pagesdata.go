@@ -32,6 +32,9 @@ type pagesDoc struct {
 }
 
 func (d *pagesDoc) close() {
+	if d.r != nil {
+		d.r.Close()
+	}
 	for _, l := range []*index.Lexical{d.lex, d.whole} {
 		if l != nil {
 			l.Close()

@@ -60,7 +60,7 @@ func TestRankPages(t *testing.T) {
 			[]string{"p1-c1", "p2-c1", "p3-c1", "p1-c2", "p1-c3", "p3-c2", "p4-c1"}},
 	} {
 		book, cands := onPages(t, ids, scores)
-		got := idsOf(rankPages(cands, tc.p, book))
+		got := idsOf(rankPages(cands, tc.p, book, nil))
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s:\n got %v\nwant %v", tc.name, got, tc.want)
 		}
@@ -71,12 +71,12 @@ func TestRankPagesUnknownChunksArePagesOfTheirOwn(t *testing.T) {
 	book := newPageBook()
 	book.add([]corpus.Chunk{{ID: "a", DocID: "d", Page: 1}, {ID: "b", DocID: "d", Page: 1}})
 	cands := []*candidate{{id: "a", score: 3}, {id: "b", score: 2}, {id: "x", score: 1.5}, {id: "y", score: 1}}
-	got := idsOf(rankPages(cands, PageRanking{Diverse: true}, book))
+	got := idsOf(rankPages(cands, PageRanking{Diverse: true}, book, nil))
 	if want := []string{"a", "x", "y", "b"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 	book.deleteDoc("d")
-	got = idsOf(rankPages(cands, PageRanking{Diverse: true}, book))
+	got = idsOf(rankPages(cands, PageRanking{Diverse: true}, book, nil))
 	if want := []string{"a", "b", "x", "y"}; !slices.Equal(got, want) {
 		t.Errorf("after deleting the document: got %v, want %v (every chunk its own page)", got, want)
 	}

@@ -89,7 +89,8 @@ type Retriever struct {
 	spaces  []*space // routing order; none without an embedder
 	prof    Profile  // profile in force without a space
 	pages   PageRanking
-	book    *pageBook // page of each chunk, for pages
+	book    *pageBook      // page of each chunk, for pages
+	whole   *index.Lexical // one entry per page (PageRanking.WholePages)
 	workers int
 	now     func() time.Time
 }
@@ -128,8 +129,12 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 	if lex == nil {
 		return nil, errors.New("retrieve: no lexical index")
 	}
+	whole, err := index.NewLexical()
+	if err != nil {
+		return nil, err
+	}
 	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile(""),
-		pages: DefaultPageRanking, book: newPageBook()}
+		pages: DefaultPageRanking, book: newPageBook(), whole: whole}
 	if opts.Pages != nil {
 		r.pages = *opts.Pages
 	}
@@ -142,8 +147,10 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 	for i, s := range spaces {
 		switch {
 		case s.Embedder == nil || s.Dense == nil:
+			whole.Close()
 			return nil, errors.New("retrieve: an embedder needs a dense index and a dense index an embedder")
 		case s.Embedder.Dim() != s.Dense.Dim():
+			whole.Close()
 			return nil, fmt.Errorf("retrieve: %w: embedder %s gives %d, index holds %d", index.ErrDim, s.Embedder.Name(), s.Embedder.Dim(), s.Dense.Dim())
 		}
 		sp := &space{emb: s.Embedder, dense: s.Dense, prof: ProfileFor(s.Embedder.Name())}
@@ -331,8 +338,7 @@ func (r *Retriever) AddEmbedded(ctx context.Context, chunks []corpus.Chunk, vecs
 	if err := r.lex.Add(ctx, chunks); err != nil {
 		return err
 	}
-	r.book.add(chunks)
-	return nil
+	return r.whole.Add(ctx, r.book.add(chunks))
 }
 
 // DeleteDoc removes the chunks of docID from every index.
@@ -341,5 +347,13 @@ func (r *Retriever) DeleteDoc(ctx context.Context, docID string) error {
 		s.dense.DeleteDoc(docID)
 	}
 	r.book.deleteDoc(docID)
+	if err := r.whole.DeleteDoc(ctx, docID); err != nil {
+		return err
+	}
 	return r.lex.DeleteDoc(ctx, docID)
 }
+
+// Close releases the whole-page index the Retriever keeps (the indexes
+// given to New stay their owner's to close). Copies made by WithProfile
+// and WithPages share it: close one of them, once.
+func (r *Retriever) Close() error { return r.whole.Close() }

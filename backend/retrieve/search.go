@@ -75,14 +75,24 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	cands = rankPages(cands, r.pages, r.book)
+	var whole map[pageKey]int
+	if r.pages.WholePages && mode != ModeDense {
+		t := r.now()
+		list, err := r.whole.Search(ctx, q, max(r.pages.Window, k))
+		if err != nil {
+			return Result{}, err
+		}
+		st.Lexical += r.now().Sub(t)
+		whole = r.book.pageRanks(list)
+	}
+	cands = rankPages(cands, r.pages, r.book, whole)
 	st.Reranker = rerank.None
 	if o.Rerank != nil {
 		if cands, err = r.rerank(ctx, q, cands, o, &st); err != nil {
 			return Result{}, err
 		}
 		if r.pages.Diverse { // keep the reranked pages diverse
-			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book)
+			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book, nil)
 		}
 	}
 	var res Result
