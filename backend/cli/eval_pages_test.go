@@ -77,16 +77,17 @@ func TestEvalPagesBM25(t *testing.T) {
 }
 
 // Measured on the test half of backend/eval/testdata/pdf_questions.jsonl
-// (78 questions) in the default mode with the page ranking
-// (backend/eval/PAGES.md); the test fails below them minus pagesMargin,
-// about two questions.
+// (75 questions) in the default mode with the page ranking
+// (backend/eval/PAGES.md): 51, 69 and 71 of 75; the test fails below them
+// minus pagesMargin, about two questions.
 const (
-	measuredTestHit1 = 0.0
-	measuredTestHit5 = 0.0
-	measuredTestHit8 = 0.0
+	measuredTestHit1 = 51.0 / 75 // 0.680
+	measuredTestHit5 = 69.0 / 75 // 0.920
+	measuredTestHit8 = 71.0 / 75 // 0.947
 	// The 74 questions of the first set, page hit@5 over passages as
-	// before (README): 69/74 in the default mode.
-	measuredFirst74 = 69
+	// before (README): 69/74 in the default mode without the page
+	// ranking, 70/74 with it.
+	measuredFirst74 = 70
 	pagesMargin     = 0.03
 )
 

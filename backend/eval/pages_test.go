@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -273,6 +274,9 @@ func TestQuestionSet(t *testing.T) {
 	if _, err := SelectSplit(qs, "train"); err == nil {
 		t.Error("SelectSplit(train): no error")
 	}
+	if _, err := firstSet(); err != nil {
+		t.Error(err)
+	}
 }
 
 func sum(m map[string]int) int {
@@ -425,8 +429,36 @@ func (b *bm25Pages) retriever(scope string) PageRetriever {
 	}
 }
 
+// firstSet returns the 74 questions of the first set (CHUNKING.md), not
+// the 82 added for long documents (PAGES.md), which number from 08
+// (Okasaki) or 09 (the other long documents) on.
+func firstSet() ([]PageQuestion, error) {
+	qs, err := LoadPageQuestions(questionSet)
+	if err != nil {
+		return nil, err
+	}
+	var out []PageQuestion
+	for _, q := range qs {
+		i := strings.LastIndex(q.ID, "-")
+		n, err := strconv.Atoi(q.ID[i+1:])
+		switch {
+		case err != nil:
+			out = append(out, q)
+		case q.ID[:i] == "okasaki" && n <= 7,
+			slices.Contains([]string{"shannon", "jegou", "rouviere", "schutz"}, q.ID[:i]) && n <= 8,
+			!slices.Contains([]string{"okasaki", "shannon", "jegou", "rouviere", "schutz"}, q.ID[:i]):
+			out = append(out, q)
+		}
+	}
+	if len(out) != 74 {
+		return nil, fmt.Errorf("first set: %d questions, want 74", len(out))
+	}
+	return out, nil
+}
+
 // Page hit@5 with BM25 over chunks made with the default chunk.Options
-// (900 runes, overlap 150), measured on the 74 questions (CHUNKING.md).
+// (900 runes, overlap 150), measured on the 74 questions of the first set
+// (CHUNKING.md).
 // The test fails below these minus pagesMargin, about two questions.
 const (
 	measuredFileHitAt5   = 70.0 / 74 // 0.946
@@ -440,7 +472,7 @@ const (
 // (OCR of the scanned pages); skipped with -short.
 func TestPagesBM25(t *testing.T) {
 	docs := sharedDocs(t)
-	qs, err := LoadPageQuestions(questionSet)
+	qs, err := firstSet()
 	if err != nil {
 		t.Fatal(err)
 	}
