@@ -281,3 +281,36 @@ func TestLanguageChange(t *testing.T) {
 		t.Errorf("after delete: Count %d, Languages %v", n, l.Languages())
 	}
 }
+
+// TestNumbersAndUnits checks how questions with numbers and units meet
+// the text: "3.57%" keeps its decimal (it does not match "3 57"),
+// hyphenated names split into their parts ("ResNet-152" is resnet + 152,
+// "VGG-19" finds "VGG-16/19"), and a long question's scaffolding words
+// are stop words.
+func TestNumbersAndUnits(t *testing.T) {
+	l := newIndex(t,
+		corpus.Chunk{ID: "a", DocID: "a", Lang: "en", Text: "An ensemble of ResNets reaches 3.57% top-5 error on the test set."},
+		corpus.Chunk{ID: "b", DocID: "a", Lang: "en", Text: "ResNet-152 has lower complexity than VGG-16/19 nets, 11.3 billion FLOPs."},
+		corpus.Chunk{ID: "c", DocID: "a", Lang: "en", Text: "The top 5 results and 152 layers, error 3 57 percent."},
+	)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		q     string
+		first string
+		n     int
+	}{
+		{"3.57%", "a", 1},
+		{"ResNet-152", "b", 3},
+		{"VGG-19", "b", 1},
+		{"11.3 billion", "b", 1},
+		{"What is the top-5 error of the ResNet ensemble, in %?", "a", 3},
+	} {
+		got, err := l.Search(ctx, tc.q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != tc.n || got[0].ChunkID != tc.first {
+			t.Errorf("Search(%q) = %v, want %d hits, %s first", tc.q, got, tc.n, tc.first)
+		}
+	}
+}

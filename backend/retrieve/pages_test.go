@@ -104,6 +104,7 @@ func TestSearchPageDiverse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer r.Close()
 	if err := r.AddEmbedded(ctx, chunks, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,83 @@ func TestSearchPageDiverse(t *testing.T) {
 	if got := r.Pages(); got != off {
 		t.Errorf("Pages() = %+v, want the option's %+v", got, off)
 	}
-	if def, _ := New(lex, nil, nil, Options{}); def.Pages() != DefaultPageRanking {
+	def, err := New(lex, nil, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer def.Close()
+	if def.Pages() != DefaultPageRanking {
 		t.Errorf("default ranking %+v, want DefaultPageRanking %+v", def.Pages(), DefaultPageRanking)
 	}
+}
+
+// TestRankPagesWholePages fuses the chunk ranking of pages with a
+// whole-page ranking by RRF: a page third by chunks but first as a whole
+// page overtakes the page second by chunks and absent from the whole-page
+// list.
+func TestRankPagesWholePages(t *testing.T) {
+	ids := []string{"p1-c1", "p2-c1", "p3-c1", "p3-c2"}
+	book, cands := onPages(t, ids, []float64{4, 3, 2, 1})
+	whole := map[pageKey]int{{doc: "d", page: 3}: 1, {doc: "d", page: 1}: 2}
+	// p1: 1/61 + 1/62, p3: 1/63 + 1/61, p2: 1/62.
+	got := idsOf(rankPages(cands, PageRanking{Diverse: true, WholePages: true}, book, whole))
+	if want := []string{"p1-c1", "p3-c1", "p2-c1", "p3-c2"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestWholePages: the whole-page index holds one entry per page made of
+// its chunks (a page matches words its chunks hold apart), follows a
+// chunk that moves to another page, and forgets a deleted document.
+func TestWholePages(t *testing.T) {
+	ctx := context.Background()
+	lex, err := index.NewLexical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lex.Close()
+	r, err := New(lex, nil, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	add := func(chunks ...corpus.Chunk) {
+		t.Helper()
+		if err := r.AddEmbedded(ctx, chunks, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(corpus.Chunk{ID: "d-p1-c1", DocID: "d", Page: 1, Lang: "en", Text: "alpha alpha alpha gamma"},
+		corpus.Chunk{ID: "d-p2-c1", DocID: "d", Page: 2, Lang: "en", Text: "alpha delta"},
+		corpus.Chunk{ID: "d-p2-c2", DocID: "d", Page: 2, CharStart: 20, Lang: "en", Text: "beta epsilon"},
+		corpus.Chunk{ID: "e-p1-c1", DocID: "e", Page: 1, Lang: "en", Text: "beta zeta zeta zeta"})
+	pages := func(q string) []string {
+		t.Helper()
+		list, err := r.whole.Search(ctx, q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return idsOfScored(list)
+	}
+	if got := pages("alpha beta"); len(got) != 3 || got[0] != "d#p2" {
+		t.Errorf("whole pages for 'alpha beta': %v, want d#p2 first of 3", got)
+	}
+	add(corpus.Chunk{ID: "d-p2-c2", DocID: "d", Page: 3, Lang: "en", Text: "beta epsilon"}) // moved to page 3
+	if got := pages("epsilon"); !slices.Equal(got, []string{"d#p3"}) {
+		t.Errorf("after the move, 'epsilon' is on %v, want [d#p3]", got)
+	}
+	if err := r.DeleteDoc(ctx, "d"); err != nil {
+		t.Fatal(err)
+	}
+	if got := pages("alpha beta"); !slices.Equal(got, []string{"e#p1"}) {
+		t.Errorf("after deleting d: %v, want [e#p1]", got)
+	}
+}
+
+func idsOfScored(list []index.Scored) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = s.ChunkID
+	}
+	return out
 }
