@@ -3,7 +3,9 @@
 // exact dense index per embedding model, and searches in one of three
 // modes: dense, bm25, or hybrid, which fuses the candidates of both
 // (convex combination of normalised scores or Reciprocal Rank Fusion,
-// weighted per embedding model by measurement: see Profile). Chunks are
+// weighted per embedding model by measurement: see Profile). Candidates
+// are then ranked by page (PageRanking: a whole-page BM25 index fused with
+// the chunks' ranking, page-diverse passages). Chunks are
 // routed to an embedding model by language (see Space). An optional
 // cross-encoder then rescores the best fused candidates (see
 // SearchOptions.Rerank). Every search reports what it did in Stats:
