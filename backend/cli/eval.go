@@ -25,6 +25,8 @@ const evalUsage = `Usage:
                      [--rerank-depth N]
   vika eval latency DIR [--chunks N] [--queries N] [--mode hybrid] [--json] [--workers N]
                         [--rerank-depth N]
+  vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default]
+                      [--split all|tune|test] [--cache DIR] [--json] (vika eval pages -h)
 
 beir indexes a BEIR dataset (title and text of each document) once, runs the
 split's queries in each mode and prints nDCG@10, Recall@100, MRR@10 and
@@ -45,7 +47,7 @@ func runEval(ctx context.Context, args []string, out, errOut io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintln(errOut, evalUsage)
 		if len(args) == 0 {
-			return fmt.Errorf("%w: eval needs a benchmark (beir or latency)", errUsage)
+			return fmt.Errorf("%w: eval needs a benchmark (beir, latency or pages)", errUsage)
 		}
 		return nil
 	}
@@ -54,8 +56,10 @@ func runEval(ctx context.Context, args []string, out, errOut io.Writer) error {
 		return runEvalBEIR(ctx, args[1:], out, errOut)
 	case "latency":
 		return runEvalLatency(ctx, args[1:], out, errOut)
+	case "pages":
+		return runEvalPages(ctx, args[1:], out, errOut)
 	default:
-		return fmt.Errorf("%w: unknown benchmark %q (want beir or latency)", errUsage, args[0])
+		return fmt.Errorf("%w: unknown benchmark %q (want beir, latency or pages)", errUsage, args[0])
 	}
 }
 
@@ -93,6 +97,9 @@ type evalIndex struct {
 }
 
 func (e *evalIndex) Close() {
+	if e.r != nil {
+		e.r.Close()
+	}
 	e.lex.Close()
 	if e.emb != nil {
 		e.emb.Close()

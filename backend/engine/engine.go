@@ -234,7 +234,7 @@ func (e *Engine) Close() error {
 	e.cancel()
 	e.wg.Wait()
 	embClose := loadedModels{embs: e.embs}.closeModels()
-	return errors.Join(e.lex.Close(), e.store.Close(), e.reader.Close(), embClose, e.rr.Close())
+	return errors.Join(e.ret.Close(), e.lex.Close(), e.store.Close(), e.reader.Close(), embClose, e.rr.Close())
 }
 
 func (e *Engine) isClosed() bool {

@@ -16,7 +16,24 @@ import (
 // Cut-offs of the page-level metrics Pages reports.
 const (
 	PageHitCutoff = 5  // page hit@5: an answer page among the pages of the first 5 hits
-	PageMRRCutoff = 10 // MRR@10 over pages; also the number of hits Pages asks for
+	PageMRRCutoff = 10 // MRR@10 over hits
+	// SourcesCutoff is the number of passages an answer's prompt holds
+	// (rag.DefaultK): Sources@8 says whether an answer page is among the
+	// pages of the first 8 hits, the pages the model reads.
+	SourcesCutoff = 8
+	// PageDepth is the number of hits Pages asks for, from which the
+	// distinct pages are ranked.
+	PageDepth = 50
+)
+
+// Question kinds (PageQuestion.Kind): where on the page the answer is.
+var PageKinds = []string{"text", "table", "figure", "slide", "scanned"}
+
+// Splits of the question set (PageQuestion.Split): tune for choosing
+// settings, test for reporting them.
+const (
+	SplitTune = "tune"
+	SplitTest = "test"
 )
 
 // ErrBadQuestions is wrapped by the errors of ReadPageQuestions for a
@@ -32,6 +49,27 @@ type PageQuestion struct {
 	Question string `json:"question"`
 	Pages    []int  `json:"pages"`
 	Note     string `json:"note,omitempty"` // why these pages answer it
+	Kind     string `json:"kind"`           // one of PageKinds
+	Split    string `json:"split"`          // SplitTune or SplitTest
+}
+
+// SelectSplit returns the questions of split ("tune" or "test"); "all"
+// or "" returns qs.
+func SelectSplit(qs []PageQuestion, split string) ([]PageQuestion, error) {
+	switch split {
+	case "", "all":
+		return qs, nil
+	case SplitTune, SplitTest:
+	default:
+		return nil, fmt.Errorf("eval: unknown split %q (want tune, test or all)", split)
+	}
+	var out []PageQuestion
+	for _, q := range qs {
+		if q.Split == split {
+			out = append(out, q)
+		}
+	}
+	return out, nil
 }
 
 // PageHit is one retrieved passage, reduced to what a citation names: the
@@ -58,6 +96,13 @@ type PageResult struct {
 	// Hit tells whether an answer page is among the first PageHitCutoff
 	// hits (1 <= Rank <= PageHitCutoff).
 	Hit bool `json:"hit"`
+	// PageRank is the 1-based rank of the first answer page among the
+	// distinct pages of the hits, in order (several hits on one page count
+	// once), 0 if none of the PageDepth hits is on one.
+	PageRank int `json:"page_rank"`
+	// Sources tells whether an answer page is among the pages of the first
+	// SourcesCutoff hits, the passages of an answer's prompt.
+	Sources bool `json:"sources"`
 	// Top holds the first PageHitCutoff hits, to show what came instead.
 	Top []PageHit `json:"top"`
 }
@@ -68,6 +113,42 @@ type PageScore struct {
 	Hits      int     `json:"hits"`   // questions with a page hit@5
 	HitAt5    float64 `json:"hit@5"`  // Hits / Questions
 	MRR       float64 `json:"mrr@10"` // mean of 1/Rank (0 when not found)
+	// Over distinct pages (PageResult.PageRank): the share of questions
+	// whose first answer page ranks first, in the top 5, in the top 8, and
+	// the mean of 1/PageRank.
+	PageHit1 float64 `json:"page_hit@1"`
+	PageHit5 float64 `json:"page_hit@5"`
+	PageHit8 float64 `json:"page_hit@8"`
+	PageMRR  float64 `json:"page_mrr"`
+	// Sources8 is the share of questions with PageResult.Sources.
+	Sources8 float64 `json:"sources@8"`
+}
+
+// add counts res in s (sums; finish turns them into means).
+func (s *PageScore) add(res PageResult) {
+	s.Questions++
+	if res.Hit {
+		s.Hits++
+	}
+	s.MRR += reciprocal(res.Rank)
+	s.PageMRR += reciprocal(res.PageRank)
+	for _, c := range []struct {
+		v   *float64
+		cut int
+	}{{&s.PageHit1, 1}, {&s.PageHit5, 5}, {&s.PageHit8, 8}} {
+		if res.PageRank >= 1 && res.PageRank <= c.cut {
+			*c.v++
+		}
+	}
+	if res.Sources {
+		s.Sources8++
+	}
+}
+
+// KindScore is the PageScore of the questions of one kind.
+type KindScore struct {
+	Kind string `json:"kind"`
+	PageScore
 }
 
 // FileScore is the PageScore of the questions about one file.
@@ -82,6 +163,7 @@ type FileScore struct {
 type PageReport struct {
 	Overall PageScore    `json:"overall"`
 	ByFile  []FileScore  `json:"by_file"`
+	ByKind  []KindScore  `json:"by_kind"`
 	Results []PageResult `json:"results"`
 }
 
@@ -96,49 +178,49 @@ func (r PageReport) Failures() []PageResult {
 	return out
 }
 
-// Pages asks retrieve for the first PageMRRCutoff hits of every question
-// and scores them at the page level: page hit@5 (an answer page of the
-// question's file among the first PageHitCutoff hits) and the reciprocal
-// rank of the first hit on an answer page. A question without answer
-// pages scores zero. An error from retrieve stops the evaluation; so does
-// the cancellation of ctx, checked before each question.
+// Pages asks retrieve for the first PageDepth hits of every question and
+// scores them at the page level: page hit@5 and MRR@10 over hits as
+// returned (an answer page of the question's file among the first
+// PageHitCutoff hits), hit@1, @5, @8 and MRR over distinct pages, and
+// Sources@8. A question without answer pages scores zero. An error from
+// retrieve stops the evaluation; so does the cancellation of ctx, checked
+// before each question.
 func Pages(ctx context.Context, questions []PageQuestion, retrieve PageRetriever) (PageReport, error) {
 	var rep PageReport
 	byFile := map[string]*PageScore{}
-	var mrr float64
-	fileMRR := map[string]float64{}
+	byKind := map[string]*PageScore{}
 	for _, q := range questions {
 		if err := ctx.Err(); err != nil {
 			return PageReport{}, err
 		}
-		hits, err := retrieve(ctx, q.File, q.Question, PageMRRCutoff)
+		hits, err := retrieve(ctx, q.File, q.Question, PageDepth)
 		if err != nil {
 			return PageReport{}, fmt.Errorf("eval: question %s: %w", q.ID, err)
 		}
 		res := scoreQuestion(q, hits)
 		rep.Results = append(rep.Results, res)
-
-		s := byFile[q.File]
-		if s == nil {
-			s = &PageScore{}
-			byFile[q.File] = s
-		}
-		rr := reciprocal(res.Rank)
-		for _, sc := range []*PageScore{&rep.Overall, s} {
-			sc.Questions++
-			if res.Hit {
-				sc.Hits++
+		for _, g := range []struct {
+			m   map[string]*PageScore
+			key string
+		}{{byFile, q.File}, {byKind, q.Kind}} {
+			if g.m[g.key] == nil {
+				g.m[g.key] = &PageScore{}
 			}
+			g.m[g.key].add(res)
 		}
-		mrr += rr
-		fileMRR[q.File] += rr
+		rep.Overall.add(res)
 	}
-	rep.Overall.finish(mrr)
+	rep.Overall.finish()
 	for file, s := range byFile {
-		s.finish(fileMRR[file])
+		s.finish()
 		rep.ByFile = append(rep.ByFile, FileScore{File: file, PageScore: *s})
 	}
 	slices.SortFunc(rep.ByFile, func(a, b FileScore) int { return cmp.Compare(a.File, b.File) })
+	for kind, s := range byKind {
+		s.finish()
+		rep.ByKind = append(rep.ByKind, KindScore{Kind: kind, PageScore: *s})
+	}
+	slices.SortFunc(rep.ByKind, func(a, b KindScore) int { return cmp.Compare(a.Kind, b.Kind) })
 	return rep, nil
 }
 
@@ -146,13 +228,25 @@ func Pages(ctx context.Context, questions []PageQuestion, retrieve PageRetriever
 func scoreQuestion(q PageQuestion, hits []PageHit) PageResult {
 	res := PageResult{ID: q.ID, File: q.File}
 	res.Top = slices.Clone(hits[:min(len(hits), PageHitCutoff)])
+	answer := func(h PageHit) bool { return h.File == q.File && slices.Contains(q.Pages, h.Page) }
 	for i, h := range hits[:min(len(hits), PageMRRCutoff)] {
-		if h.File == q.File && slices.Contains(q.Pages, h.Page) {
+		if answer(h) {
 			res.Rank = i + 1
 			break
 		}
 	}
 	res.Hit = res.Rank >= 1 && res.Rank <= PageHitCutoff
+	seen := map[PageHit]bool{}
+	for i, h := range hits {
+		if !seen[h] {
+			seen[h] = true
+			if answer(h) {
+				res.PageRank = len(seen)
+				res.Sources = i < SourcesCutoff
+				break
+			}
+		}
+	}
 	return res
 }
 
@@ -163,14 +257,16 @@ func reciprocal(rank int) float64 {
 	return 1 / float64(rank)
 }
 
-// finish turns the sums into means.
-func (s *PageScore) finish(mrrSum float64) {
+// finish turns the sums of add into means.
+func (s *PageScore) finish() {
 	if s.Questions == 0 {
 		return
 	}
 	n := float64(s.Questions)
 	s.HitAt5 = float64(s.Hits) / n
-	s.MRR = mrrSum / n
+	for _, v := range []*float64{&s.MRR, &s.PageMRR, &s.PageHit1, &s.PageHit5, &s.PageHit8, &s.Sources8} {
+		*v /= n
+	}
 }
 
 // LoadPageQuestions reads a question set from a JSONL file (see
@@ -189,8 +285,8 @@ func LoadPageQuestions(path string) ([]PageQuestion, error) {
 }
 
 // ReadPageQuestions decodes one PageQuestion per line of r. Blank lines
-// are skipped. Every question needs a unique id, a file, a question and at
-// least one page (>= 1); an unknown field is an error (a misspelt "pages"
+// are skipped. Every question needs a unique id, a file, a question, at
+// least one page (>= 1), a kind (PageKinds) and a split (tune or test); an unknown field is an error (a misspelt "pages"
 // would otherwise leave a question unanswerable). Errors wrap
 // ErrBadQuestions.
 func ReadPageQuestions(r io.Reader) ([]PageQuestion, error) {
@@ -238,6 +334,10 @@ func (q PageQuestion) check() error {
 		return fmt.Errorf("%s: empty question", q.ID)
 	case len(q.Pages) == 0:
 		return fmt.Errorf("%s: no answer page", q.ID)
+	case !slices.Contains(PageKinds, q.Kind):
+		return fmt.Errorf("%s: kind %q (want one of %s)", q.ID, q.Kind, strings.Join(PageKinds, ", "))
+	case q.Split != SplitTune && q.Split != SplitTest:
+		return fmt.Errorf("%s: split %q (want tune or test)", q.ID, q.Split)
 	}
 	for _, p := range q.Pages {
 		if p < 1 {

@@ -210,6 +210,7 @@ func TestFrenchStemming(t *testing.T) {
 		corpus.Chunk{ID: "fr1", DocID: "a", Lang: "fr", Text: "La statistique inférentielle étudie l'échantillon."},
 		corpus.Chunk{ID: "fr2", DocID: "a", Lang: "fr", Text: "Les tests d'hypothèses sont présentés au chapitre deux."},
 		corpus.Chunk{ID: "en1", DocID: "b", Lang: "en", Text: "Statistical learning with kernels."},
+		corpus.Chunk{ID: "fr3", DocID: "a", Lang: "fr", Text: "Évolution des abondances relatives au cours du temps."},
 	)
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -220,6 +221,9 @@ func TestFrenchStemming(t *testing.T) {
 		{"inférentielles", []string{"fr1"}},
 		{"échantillons", []string{"fr1"}}, // elision: l'échantillon
 		{"hypothèse", []string{"fr2"}},    // d'hypothèses
+		{"l'abondance", []string{"fr3"}},  // elision in the query, plural in the text
+		{"l’abondance", []string{"fr3"}},  // typographic apostrophe (U+2019)
+		{"evolution", []string{"fr3"}},    // accents folded
 		{"les la au", nil},                // French stop words only
 		{"kernel", []string{"en1"}},       // English stemming still applies to English chunks
 	} {
@@ -231,7 +235,7 @@ func TestFrenchStemming(t *testing.T) {
 			t.Errorf("Search(%q) (-want +got):\n%s", tc.q, diff)
 		}
 	}
-	if diff := cmp.Diff(map[string]int{"en": 1, "fr": 2}, l.Languages()); diff != "" {
+	if diff := cmp.Diff(map[string]int{"en": 1, "fr": 3}, l.Languages()); diff != "" {
 		t.Errorf("Languages (-want +got):\n%s", diff)
 	}
 }
@@ -275,5 +279,38 @@ func TestLanguageChange(t *testing.T) {
 	}
 	if n, _ := l.Count(); n != 0 || len(l.Languages()) != 0 {
 		t.Errorf("after delete: Count %d, Languages %v", n, l.Languages())
+	}
+}
+
+// TestNumbersAndUnits checks how questions with numbers and units meet
+// the text: "3.57%" keeps its decimal (it does not match "3 57"),
+// hyphenated names split into their parts ("ResNet-152" is resnet + 152,
+// "VGG-19" finds "VGG-16/19"), and a long question's scaffolding words
+// are stop words.
+func TestNumbersAndUnits(t *testing.T) {
+	l := newIndex(t,
+		corpus.Chunk{ID: "a", DocID: "a", Lang: "en", Text: "An ensemble of ResNets reaches 3.57% top-5 error on the test set."},
+		corpus.Chunk{ID: "b", DocID: "a", Lang: "en", Text: "ResNet-152 has lower complexity than VGG-16/19 nets, 11.3 billion FLOPs."},
+		corpus.Chunk{ID: "c", DocID: "a", Lang: "en", Text: "The top 5 results and 152 layers, error 3 57 percent."},
+	)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		q     string
+		first string
+		n     int
+	}{
+		{"3.57%", "a", 1},
+		{"ResNet-152", "b", 3},
+		{"VGG-19", "b", 1},
+		{"11.3 billion", "b", 1},
+		{"What is the top-5 error of the ResNet ensemble, in %?", "a", 3},
+	} {
+		got, err := l.Search(ctx, tc.q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != tc.n || got[0].ChunkID != tc.first {
+			t.Errorf("Search(%q) = %v, want %d hits, %s first", tc.q, got, tc.n, tc.first)
+		}
 	}
 }

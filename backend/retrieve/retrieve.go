@@ -3,7 +3,9 @@
 // exact dense index per embedding model, and searches in one of three
 // modes: dense, bm25, or hybrid, which fuses the candidates of both
 // (convex combination of normalised scores or Reciprocal Rank Fusion,
-// weighted per embedding model by measurement: see Profile). Chunks are
+// weighted per embedding model by measurement: see Profile). Candidates
+// are then ranked by page (PageRanking: a whole-page BM25 index fused with
+// the chunks' ranking, page-diverse passages). Chunks are
 // routed to an embedding model by language (see Space). An optional
 // cross-encoder then rescores the best fused candidates (see
 // SearchOptions.Rerank). Every search reports what it did in Stats:
@@ -88,6 +90,9 @@ type Retriever struct {
 	lex     *index.Lexical
 	spaces  []*space // routing order; none without an embedder
 	prof    Profile  // profile in force without a space
+	pages   PageRanking
+	book    *pageBook      // page of each chunk, for pages
+	whole   *index.Lexical // one entry per page (PageRanking.WholePages)
 	workers int
 	now     func() time.Time
 }
@@ -101,6 +106,8 @@ type Options struct {
 	// EmbedWorkers is how many groups of chunks Add and Embed embed at
 	// once (EmbedOptions.Workers); 0 means one.
 	EmbedWorkers int
+	// Pages overrides DefaultPageRanking.
+	Pages *PageRanking
 }
 
 // New returns a Retriever over lex and dense, embedding every chunk with
@@ -124,7 +131,15 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 	if lex == nil {
 		return nil, errors.New("retrieve: no lexical index")
 	}
-	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile("")}
+	whole, err := index.NewLexical()
+	if err != nil {
+		return nil, err
+	}
+	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile(""),
+		pages: DefaultPageRanking, book: newPageBook(), whole: whole}
+	if opts.Pages != nil {
+		r.pages = *opts.Pages
+	}
 	if r.now == nil {
 		r.now = time.Now
 	}
@@ -134,8 +149,10 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 	for i, s := range spaces {
 		switch {
 		case s.Embedder == nil || s.Dense == nil:
+			whole.Close()
 			return nil, errors.New("retrieve: an embedder needs a dense index and a dense index an embedder")
 		case s.Embedder.Dim() != s.Dense.Dim():
+			whole.Close()
 			return nil, fmt.Errorf("retrieve: %w: embedder %s gives %d, index holds %d", index.ErrDim, s.Embedder.Name(), s.Embedder.Dim(), s.Dense.Dim())
 		}
 		sp := &space{emb: s.Embedder, dense: s.Dense, prof: ProfileFor(s.Embedder.Name())}
@@ -175,6 +192,17 @@ func (r *Retriever) WithProfile(p Profile) *Retriever {
 		sp.prof = p
 		c.spaces[0] = &sp
 	}
+	return &c
+}
+
+// Pages returns the page ranking in force.
+func (r *Retriever) Pages() PageRanking { return r.pages }
+
+// WithPages returns a Retriever over the same indexes and embedders that
+// ranks by p.
+func (r *Retriever) WithPages(p PageRanking) *Retriever {
+	c := *r
+	c.pages = p
 	return &c
 }
 
@@ -309,7 +337,10 @@ func (r *Retriever) AddEmbedded(ctx context.Context, chunks []corpus.Chunk, vecs
 			}
 		}
 	}
-	return r.lex.Add(ctx, chunks)
+	if err := r.lex.Add(ctx, chunks); err != nil {
+		return err
+	}
+	return r.whole.Add(ctx, r.book.add(chunks))
 }
 
 // DeleteDoc removes the chunks of docID from every index.
@@ -317,5 +348,14 @@ func (r *Retriever) DeleteDoc(ctx context.Context, docID string) error {
 	for _, s := range r.spaces {
 		s.dense.DeleteDoc(docID)
 	}
+	r.book.deleteDoc(docID)
+	if err := r.whole.DeleteDoc(ctx, docID); err != nil {
+		return err
+	}
 	return r.lex.DeleteDoc(ctx, docID)
 }
+
+// Close releases the whole-page index the Retriever keeps (the indexes
+// given to New stay their owner's to close). Copies made by WithProfile
+// and WithPages share it: close one of them, once.
+func (r *Retriever) Close() error { return r.whole.Close() }

@@ -52,6 +52,10 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 		}
 		want = max(k, rerankDepth(o.RerankDepth))
 	}
+	fetch := want // candidates asked of bm25 mode (dense mode is a diagnostic: as asked)
+	if !r.pages.off() {
+		fetch = max(want, r.pages.Window)
+	}
 	var (
 		cands    []*candidate
 		st       Stats
@@ -60,7 +64,7 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 	)
 	switch mode {
 	case ModeBM25:
-		cands, st, err = r.searchBM25(ctx, q, want)
+		cands, st, err = r.searchBM25(ctx, q, fetch)
 	case ModeDense:
 		cands, st, embedded, err = r.searchDense(ctx, q, want)
 	case ModeHybrid:
@@ -71,10 +75,24 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 	if err != nil {
 		return Result{}, err
 	}
+	var whole map[pageKey]int
+	if r.pages.WholePages && mode != ModeDense {
+		t := r.now()
+		list, err := r.whole.Search(ctx, q, max(r.pages.Window, k))
+		if err != nil {
+			return Result{}, err
+		}
+		st.Lexical += r.now().Sub(t)
+		whole = r.book.pageRanks(list)
+	}
+	cands = rankPages(cands, r.pages, r.book, whole)
 	st.Reranker = rerank.None
 	if o.Rerank != nil {
 		if cands, err = r.rerank(ctx, q, cands, o, &st); err != nil {
 			return Result{}, err
+		}
+		if r.pages.Diverse { // keep the reranked pages diverse
+			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book, nil)
 		}
 	}
 	var res Result

@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"vika/backend/embed"
+	"vika/backend/eval"
+	"vika/backend/models"
+	"vika/backend/retrieve"
+)
+
+const evalPagesUsage = `Usage:
+  vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default]
+                      [--split all|tune|test] [--cache DIR] [--json] [--by-file]
+                      [--page-share S] [--page-window N] [--page-diverse=false]
+                      [--page-whole=false]
+                      [--sweep] [--dense-weight W ...]
+
+pages ingests the PDFs of DIR that the questions name (with OCR; --cache
+keeps what ingest and the embedder made, so later runs skip both), indexes
+each PDF alone, and scores every question on its own PDF: hit@1, hit@5,
+hit@8 and MRR over distinct pages, sources@8 (an answer page among the
+pages of the first 8 passages, those an answer's prompt holds) and, as
+before, hit@5 over passages. Each mode runs with the page ranking
+(retrieve.PageRanking, set by the --page flags) and without it, next to
+BM25 over whole pages (k1 0.9, b 0.4). "default" is the engine's choice for
+a session holding that PDF alone: hybrid for English, BM25 otherwise.
+--sweep also scores the page ranking's share and window.`
+
+// pagesRow is one line of the page report.
+type pagesRow struct {
+	Search string           `json:"search"`
+	Pages  string           `json:"page_ranking"`
+	Score  eval.PageScore   `json:"overall"`
+	ByKind []eval.KindScore `json:"by_kind"`
+	ByFile []eval.FileScore `json:"by_file"`
+	Misses []string         `json:"misses_at_sources@8"`
+	// Results holds each question's outcome.
+	Results []eval.PageResult `json:"results"`
+}
+
+type pagesReport struct {
+	Questions string     `json:"questions"`
+	Split     string     `json:"split"`
+	Count     int        `json:"count"`
+	Model     string     `json:"model,omitempty"`
+	Rows      []pagesRow `json:"rows"`
+	Seconds   float64    `json:"seconds"`
+}
+
+func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) error {
+	start := time.Now()
+	fs := newFlagSet("eval pages", errOut)
+	qpath := fs.String("questions", "backend/eval/testdata/pdf_questions.jsonl", "question set (JSONL)")
+	modeFlag := fs.String("mode", "all", "all, bm25, dense, hybrid or default")
+	split := fs.String("split", "all", "questions of the tune or test half, or all")
+	cacheDir := fs.String("cache", "", "directory caching ingested and embedded PDFs")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	byFile := fs.Bool("by-file", false, "also print the scores per file")
+	sweep := fs.Bool("sweep", false, "also score page shares 0..0.5 and windows 50..200")
+	workers := fs.Int("workers", defaultWorkers(), "chunk groups embedded at once")
+	def := retrieve.DefaultPageRanking
+	share := fs.Float64("page-share", def.Share, "page ranking: weight of a page's other chunks")
+	window := fs.Int("page-window", def.Window, "page ranking: candidates ranked by page")
+	diverse := fs.Bool("page-diverse", def.Diverse, "page ranking: one chunk per page before any second one")
+	whole := fs.Bool("page-whole", def.WholePages, "page ranking: fuse BM25 over whole pages")
+	var pf profileFlags
+	pf.register(fs)
+	fs.Usage = func() { fmt.Fprintln(errOut, evalPagesUsage); fs.PrintDefaults() }
+	rest, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return fmt.Errorf("%w: want the directory of the PDFs", errUsage)
+	}
+	modes, err := pagesModes(*modeFlag)
+	if err != nil {
+		return err
+	}
+	all, err := eval.LoadPageQuestions(*qpath)
+	if err != nil {
+		return err
+	}
+	qs, err := eval.SelectSplit(all, *split)
+	if err != nil {
+		return fmt.Errorf("%w: --split: %v", errUsage, err)
+	}
+	var emb embed.Embedder
+	var prof *retrieve.Profile
+	rep := pagesReport{Questions: *qpath, Split: *split, Count: len(qs)}
+	if needsEmbedder(modes) {
+		c, err := models.Embedder(true)
+		if err != nil {
+			return err
+		}
+		if emb, err = embed.Open(models.Root(), c); err != nil {
+			return err
+		}
+		defer emb.Close()
+		p, err := pf.apply(retrieve.ProfileFor(emb.Name()))
+		if err != nil {
+			return err
+		}
+		prof, rep.Model = &p, emb.Name()
+	}
+	off := retrieve.PageRanking{}
+	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole}
+	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, errOut)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, d := range docs {
+			d.close()
+		}
+	}()
+	run := func(search, pages string, ret eval.PageRetriever) error {
+		r, err := eval.Pages(ctx, qs, ret)
+		if err != nil {
+			return err
+		}
+		row := pagesRow{Search: search, Pages: pages, Score: r.Overall, ByKind: r.ByKind, ByFile: r.ByFile, Results: r.Results}
+		for _, res := range r.Results {
+			if !res.Sources {
+				row.Misses = append(row.Misses, res.ID)
+			}
+		}
+		rep.Rows = append(rep.Rows, row)
+		return nil
+	}
+	if err := run("whole-page BM25", "-", wholePageRetriever(docs)); err != nil {
+		return err
+	}
+	for _, m := range modes {
+		for _, pr := range []retrieve.PageRanking{off, on} {
+			with := func(d *pagesDoc) *retrieve.Retriever { return d.r.WithPages(pr) }
+			if err := run(modeName(m), pagesLabel(pr), pageRetriever(docs, m, with)); err != nil {
+				return err
+			}
+		}
+		if m == "" {
+			with := func(d *pagesDoc) *retrieve.Retriever { return d.r.WithPages(on) }
+			if err := run("default + whole-page BM25 (RRF)", pagesLabel(on), fusedPages(pageRetriever(docs, m, with), wholePageRetriever(docs))); err != nil {
+				return err
+			}
+		}
+		if !*sweep {
+			continue
+		}
+		for _, w := range []int{50, 100, 200} {
+			for _, s := range []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 1} {
+				pr := retrieve.PageRanking{Share: s, Window: w, Diverse: *diverse, WholePages: *whole}
+				with := func(d *pagesDoc) *retrieve.Retriever { return d.r.WithPages(pr) }
+				if err := run(modeName(m), pagesLabel(pr), pageRetriever(docs, m, with)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	if *asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return printPages(out, rep, *byFile)
+}
+
+// pagesModes parses --mode of eval pages; "" stands for default.
+func pagesModes(s string) ([]retrieve.Mode, error) {
+	switch s {
+	case "all":
+		return []retrieve.Mode{retrieve.ModeBM25, retrieve.ModeDense, retrieve.ModeHybrid, ""}, nil
+	case "default":
+		return []retrieve.Mode{""}, nil
+	}
+	m, err := retrieve.ParseMode(s)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --mode: %v", errUsage, err)
+	}
+	return []retrieve.Mode{m}, nil
+}
+
+func modeName(m retrieve.Mode) string {
+	if m == "" {
+		return "default"
+	}
+	return string(m)
+}
+
+func pagesLabel(p retrieve.PageRanking) string {
+	if p == (retrieve.PageRanking{}) {
+		return "off"
+	}
+	return fmt.Sprintf("share %.2f, window %d, diverse %v, whole %v", p.Share, p.Window, p.Diverse, p.WholePages)
+}
+
+func printPages(out io.Writer, rep pagesReport, byFile bool) error {
+	fmt.Fprintf(out, "%s, split %s: %d questions; model %s\n\n", rep.Questions, rep.Split, rep.Count, rep.Model)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "search\tpage ranking\thit@1\thit@5\thit@8\tMRR\tsources@8\tpassage hit@5")
+	for _, r := range rep.Rows {
+		s := r.Score
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d/%d\n", r.Search, r.Pages, s.PageHit1, s.PageHit5, s.PageHit8, s.PageMRR, s.Sources8, s.Hits, s.Questions)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "\nby kind (hit@1 / hit@5 / hit@8 over distinct pages):")
+	for _, r := range rep.Rows {
+		fmt.Fprintf(out, "  %-18s %-36s", r.Search, r.Pages)
+		for _, k := range r.ByKind {
+			fmt.Fprintf(out, " %s(%d) %.2f/%.2f/%.2f", k.Kind, k.Questions, k.PageHit1, k.PageHit5, k.PageHit8)
+		}
+		fmt.Fprintln(out)
+	}
+	if byFile {
+		fmt.Fprintln(out, "\nby file (hit@1 / hit@5 / hit@8 over distinct pages):")
+		for _, r := range rep.Rows {
+			fmt.Fprintf(out, "  %s, %s\n", r.Search, r.Pages)
+			for _, f := range r.ByFile {
+				fmt.Fprintf(out, "    %-58s (%2d) %.2f/%.2f/%.2f\n", f.File, f.Questions, f.PageHit1, f.PageHit5, f.PageHit8)
+			}
+		}
+	}
+	fmt.Fprintln(out, "\nmissed at sources@8:")
+	for _, r := range rep.Rows {
+		fmt.Fprintf(out, "  %s, %s: %v\n", r.Search, r.Pages, r.Misses)
+	}
+	_, err := fmt.Fprintf(out, "\ntotal %.0f s\n", rep.Seconds)
+	return err
+}

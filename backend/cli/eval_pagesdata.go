@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"vika/backend/corpus"
+	"vika/backend/embed"
+	"vika/backend/eval"
+	"vika/backend/index"
+	"vika/backend/ingest"
+	"vika/backend/ocr"
+	"vika/backend/retrieve"
+)
+
+// pagesDoc is one PDF of a page evaluation: what ingest made of it, its
+// chunks' vectors and its own indexes (each question searches its PDF
+// alone, as in a session holding that document).
+type pagesDoc struct {
+	res   ingest.Result
+	vecs  [][]float32 // nil without an embedder
+	lex   *index.Lexical
+	whole *index.Lexical // one entry per page: the whole-page BM25 baseline
+	r     *retrieve.Retriever
+}
+
+func (d *pagesDoc) close() {
+	if d.r != nil {
+		d.r.Close()
+	}
+	for _, l := range []*index.Lexical{d.lex, d.whole} {
+		if l != nil {
+			l.Close()
+		}
+	}
+}
+
+// pagesCache is the cached outcome of ingesting and embedding one PDF,
+// keyed by the document id (the SHA-256 of its bytes) and the model.
+type pagesCache struct {
+	Result ingest.Result
+	Model  string
+	Vecs   [][]float32
+}
+
+// cachePath is where dir caches file; "" without a cache.
+func cachePath(dir, file, docID, model string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, fmt.Sprintf("%s.%s.%s.gob", file, docID[:12], model))
+}
+
+func readCache(path string) (pagesCache, bool) {
+	var c pagesCache
+	if path == "" {
+		return c, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return c, false
+	}
+	defer f.Close()
+	return c, gob.NewDecoder(f).Decode(&c) == nil
+}
+
+func writeCache(path string, c pagesCache) error {
+	if path == "" {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := gob.NewEncoder(f).Encode(c); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// loadPagesDocs ingests (with OCR) and embeds the PDFs of dir that the
+// questions name, reusing cacheDir's copies of earlier runs, and indexes
+// each one alone.
+func loadPagesDocs(ctx context.Context, dir, cacheDir string, qs []eval.PageQuestion, emb embed.Embedder, opts retrieve.Options, errOut io.Writer) (map[string]*pagesDoc, error) {
+	var files []string
+	for _, q := range qs {
+		if !slices.Contains(files, q.File) {
+			files = append(files, q.File)
+		}
+	}
+	slices.Sort(files)
+	model := "bm25"
+	if emb != nil {
+		model = emb.Name()
+	}
+	var pool *ocr.Pool
+	defer func() {
+		if pool != nil {
+			pool.Close()
+		}
+	}()
+	docs := map[string]*pagesDoc{}
+	fail := func(err error) (map[string]*pagesDoc, error) {
+		for _, d := range docs {
+			d.close()
+		}
+		return nil, err
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			return fail(fmt.Errorf("eval pages: %w", err))
+		}
+		path := cachePath(cacheDir, file, ingest.DocID(data), model)
+		c, ok := readCache(path)
+		if !ok {
+			if pool == nil {
+				if pool, err = ocr.NewPool(ocr.Config{}); err != nil {
+					return fail(fmt.Errorf("eval pages: the scanned pages need Tesseract: %w", err))
+				}
+			}
+			fmt.Fprintf(errOut, "ingesting %s\n", file)
+			res, err := ingest.Run(ctx, file, data, ingest.Options{OCR: pool}, nil)
+			if err != nil {
+				return fail(fmt.Errorf("%s: %w", file, err))
+			}
+			c = pagesCache{Result: res, Model: model}
+		}
+		d := &pagesDoc{res: c.Result, vecs: c.Vecs}
+		docs[file] = d
+		if err := d.index(ctx, emb, opts, errOut); err != nil {
+			return fail(fmt.Errorf("%s: %w", file, err))
+		}
+		if !ok {
+			c.Vecs = d.vecs
+			if err := writeCache(path, c); err != nil {
+				return fail(fmt.Errorf("eval pages: cache: %w", err))
+			}
+		}
+	}
+	return docs, nil
+}
+
+// index builds d's chunk retriever (embedding the chunks unless d holds
+// their vectors) and its whole-page index.
+func (d *pagesDoc) index(ctx context.Context, emb embed.Embedder, opts retrieve.Options, errOut io.Writer) error {
+	var err error
+	if d.lex, err = index.NewLexical(); err != nil {
+		return err
+	}
+	if d.whole, err = index.NewLexical(); err != nil {
+		return err
+	}
+	var dense *index.Dense
+	if emb != nil {
+		dense = index.NewDense(emb.Dim())
+	}
+	if d.r, err = retrieve.New(d.lex, dense, emb, opts); err != nil {
+		return err
+	}
+	chunks := d.res.Chunks
+	if emb != nil && len(d.vecs) != len(chunks) {
+		fmt.Fprintf(errOut, "embedding %d chunks of %s\n", len(chunks), d.res.Doc.File)
+		if d.vecs, err = d.r.Embed(ctx, chunks, nil); err != nil {
+			return err
+		}
+	}
+	if err := d.r.AddEmbedded(ctx, chunks, d.vecs); err != nil {
+		return err
+	}
+	return d.whole.Add(ctx, wholePages(d.res))
+}
+
+// wholePages turns every page of res into one passage.
+func wholePages(res ingest.Result) []corpus.Chunk {
+	out := make([]corpus.Chunk, 0, len(res.Pages))
+	for _, p := range res.Pages {
+		out = append(out, corpus.Chunk{ID: fmt.Sprintf("page-%d", p.Number), DocID: res.Doc.ID, Page: p.Number,
+			Text: p.Text, Lang: p.Lang, PageType: p.Type})
+	}
+	return out
+}
+
+// errNoDoc is returned for a question about a file that was not loaded.
+var errNoDoc = errors.New("no such document")
+
+// pageRetriever searches each question's document with r(d) in mode.
+func pageRetriever(docs map[string]*pagesDoc, mode retrieve.Mode, r func(*pagesDoc) *retrieve.Retriever) eval.PageRetriever {
+	return func(ctx context.Context, file, question string, k int) ([]eval.PageHit, error) {
+		d := docs[file]
+		if d == nil {
+			return nil, fmt.Errorf("%w: %s", errNoDoc, file)
+		}
+		m := mode
+		if m == "" {
+			m = defaultPagesMode(d)
+		}
+		res, err := r(d).Search(ctx, question, retrieve.SearchOptions{Mode: m, K: k})
+		if err != nil {
+			return nil, err
+		}
+		page := make(map[string]int, len(d.res.Chunks))
+		for _, c := range d.res.Chunks {
+			page[c.ID] = c.Page
+		}
+		hits := make([]eval.PageHit, len(res.Hits))
+		for i, h := range res.Hits {
+			hits[i] = eval.PageHit{File: file, Page: page[h.ChunkID]}
+		}
+		return hits, nil
+	}
+}
+
+// defaultPagesMode is the engine's default for a session holding d alone
+// with the English model: hybrid for an English (or undetermined)
+// document, BM25 otherwise.
+func defaultPagesMode(d *pagesDoc) retrieve.Mode {
+	if !d.r.HasEmbedder() {
+		return retrieve.ModeBM25
+	}
+	if l := d.res.Doc.Lang; l == "en" || l == "" {
+		return retrieve.ModeHybrid
+	}
+	return retrieve.ModeBM25
+}
+
+// wholePageRetriever is the baseline: BM25 over whole pages.
+func wholePageRetriever(docs map[string]*pagesDoc) eval.PageRetriever {
+	return func(ctx context.Context, file, question string, k int) ([]eval.PageHit, error) {
+		d := docs[file]
+		if d == nil {
+			return nil, fmt.Errorf("%w: %s", errNoDoc, file)
+		}
+		list, err := d.whole.Search(ctx, question, k)
+		if err != nil {
+			return nil, err
+		}
+		byID := map[string]int{}
+		for _, p := range d.res.Pages {
+			byID[fmt.Sprintf("page-%d", p.Number)] = p.Number
+		}
+		hits := make([]eval.PageHit, len(list))
+		for i, s := range list {
+			hits[i] = eval.PageHit{File: file, Page: byID[s.ChunkID]}
+		}
+		return hits, nil
+	}
+}
+
+// fusedPages fuses the distinct pages of two retrievers by Reciprocal Rank
+// Fusion (k = retrieve.DefaultRRFK): the experiment of a page-level index
+// fused with the chunk index, measured before building one.
+func fusedPages(a, b eval.PageRetriever) eval.PageRetriever {
+	return func(ctx context.Context, file, question string, k int) ([]eval.PageHit, error) {
+		score := map[eval.PageHit]float64{}
+		var order []eval.PageHit
+		for _, r := range []eval.PageRetriever{a, b} {
+			hits, err := r(ctx, file, question, k)
+			if err != nil {
+				return nil, err
+			}
+			rank := 0
+			seen := map[eval.PageHit]bool{}
+			for _, h := range hits {
+				if seen[h] {
+					continue
+				}
+				seen[h] = true
+				rank++
+				if _, ok := score[h]; !ok {
+					order = append(order, h)
+				}
+				score[h] += 1 / float64(retrieve.DefaultRRFK+rank)
+			}
+		}
+		slices.SortStableFunc(order, func(x, y eval.PageHit) int { return cmp.Compare(score[y], score[x]) })
+		return order[:min(k, len(order))], nil
+	}
+}

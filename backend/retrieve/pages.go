@@ -1,0 +1,240 @@
+package retrieve
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"vika/backend/corpus"
+	"vika/backend/index"
+)
+
+// PageRanking says how a search orders chunks by the pages they come from.
+// A citation names a page, and an answer's prompt holds a handful of
+// passages: on a long document, five chunks of one page would crowd out
+// the other pages, and a page whose several chunks all match is a better
+// page than one with a single lucky chunk.
+//
+// Over the best Window candidates of a mode (after fusion in hybrid mode),
+// each score is mapped onto [0, 1] (the Window-th score is 0, the best 1)
+// and a page scores its best chunk plus Share times the sum of its other
+// chunks. Pages are ranked by that score. With Diverse, the best chunk of
+// every page comes before the second chunk of any page; without it, a
+// page's chunks stay together. Candidates past the window keep their order
+// after it. With WholePages, bm25 and hybrid searches also rank whole
+// pages with BM25 (a second lexical index, one entry per page holding
+// the text of its chunks) and order the pages of the window by Reciprocal
+// Rank Fusion (k = DefaultRRFK) of their rank by chunks and their rank as
+// whole pages. The zero value changes nothing.
+type PageRanking struct {
+	Share      float64 `json:"share"`
+	Window     int     `json:"window"`
+	Diverse    bool    `json:"diverse"`
+	WholePages bool    `json:"whole_pages"`
+}
+
+// DefaultPageRanking is the ranking of a Retriever whose Options set none,
+// measured on the tuning half of backend/eval's question set (PAGES.md).
+var DefaultPageRanking = PageRanking{Share: 0.1, Window: 50, Diverse: true, WholePages: true}
+
+func (p PageRanking) off() bool { return p.Share == 0 && !p.Diverse && !p.WholePages }
+
+// pageKey names one page of one document.
+type pageKey struct {
+	doc  string
+	page int
+}
+
+// pageBook maps chunk ids to their pages and keeps the text of each page's
+// chunks (for the whole-page index). A Retriever and its copies
+// (WithProfile, WithPages) share one.
+type pageBook struct {
+	mu     sync.RWMutex
+	byID   map[string]pageKey
+	byDocs map[string][]string // chunk ids of each document
+	texts  map[pageKey]map[string]pageChunk
+	byPage map[string]pageKey // whole-page entry id -> page
+}
+
+// pageChunk is what a page's entry in the whole-page index needs of one
+// of its chunks.
+type pageChunk struct {
+	start      int
+	text, lang string
+}
+
+func newPageBook() *pageBook {
+	return &pageBook{byID: map[string]pageKey{}, byDocs: map[string][]string{},
+		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}}
+}
+
+// add records chunks and returns the whole-page entries of the pages they
+// are on, made of every chunk known on each page, in page order.
+func (b *pageBook) add(chunks []corpus.Chunk) []corpus.Chunk {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var touched []pageKey
+	for _, c := range chunks {
+		if c.Page < 1 {
+			continue // a passage without a page (a BEIR document) is a page of its own
+		}
+		k := pageKey{doc: c.DocID, page: c.Page}
+		if old, ok := b.byID[c.ID]; !ok {
+			b.byDocs[c.DocID] = append(b.byDocs[c.DocID], c.ID)
+		} else if old != k {
+			delete(b.texts[old], c.ID)
+			touched = append(touched, old)
+		}
+		b.byID[c.ID] = k
+		if b.texts[k] == nil {
+			b.texts[k] = map[string]pageChunk{}
+		}
+		b.texts[k][c.ID] = pageChunk{start: c.CharStart, text: c.Text, lang: c.Lang}
+		touched = append(touched, k)
+	}
+	var out []corpus.Chunk
+	seen := map[pageKey]bool{}
+	for _, k := range touched {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		parts := make([]pageChunk, 0, len(b.texts[k]))
+		for _, pc := range b.texts[k] {
+			parts = append(parts, pc)
+		}
+		slices.SortFunc(parts, func(x, y pageChunk) int { return cmp.Compare(x.start, y.start) })
+		texts := make([]string, len(parts))
+		for i, pc := range parts {
+			texts[i] = pc.text
+		}
+		lang := ""
+		if len(parts) > 0 {
+			lang = parts[0].lang
+		}
+		id := fmt.Sprintf("%s#p%d", k.doc, k.page)
+		b.byPage[id] = k
+		out = append(out, corpus.Chunk{ID: id, DocID: k.doc, Page: k.page, Lang: lang, Text: strings.Join(texts, "\n")})
+	}
+	return out
+}
+
+func (b *pageBook) deleteDoc(docID string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, id := range b.byDocs[docID] {
+		if k, ok := b.byID[id]; ok {
+			delete(b.texts, k)
+			delete(b.byPage, fmt.Sprintf("%s#p%d", k.doc, k.page))
+		}
+		delete(b.byID, id)
+	}
+	delete(b.byDocs, docID)
+}
+
+// pageRanks returns the 1-based rank of each page in a whole-page search.
+func (b *pageBook) pageRanks(list []index.Scored) map[pageKey]int {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	out := make(map[pageKey]int, len(list))
+	for i, s := range list {
+		if k, ok := b.byPage[s.ChunkID]; ok {
+			out[k] = i + 1
+		}
+	}
+	return out
+}
+
+// keys returns the page of each candidate; a chunk the book does not know
+// (or one without a page number) is a page of its own.
+func (b *pageBook) keys(cands []*candidate) []pageKey {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	out := make([]pageKey, len(cands))
+	for i, c := range cands {
+		k, ok := b.byID[c.id]
+		if !ok {
+			k = pageKey{doc: "\x00" + c.id}
+		}
+		out[i] = k
+	}
+	return out
+}
+
+// rankPages reorders cands (best first) by p; see PageRanking. whole holds
+// the rank of pages in a whole-page search (nil without one).
+func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[pageKey]int) []*candidate {
+	if p.off() || len(cands) < 2 {
+		return cands
+	}
+	w := len(cands)
+	if p.Window > 0 {
+		w = min(w, p.Window)
+	}
+	top := cands[:w]
+	keys := book.keys(top)
+	hi, lo := top[0].score, top[0].score
+	for _, c := range top {
+		hi, lo = max(hi, c.score), min(lo, c.score)
+	}
+	norm := func(s float64) float64 {
+		if hi == lo {
+			return 1
+		}
+		return (s - lo) / (hi - lo)
+	}
+	type page struct {
+		key    pageKey
+		first  int // position of its best chunk
+		score  float64
+		chunks []*candidate // best first
+	}
+	var pages []*page
+	byKey := map[pageKey]*page{}
+	for i, c := range top {
+		pg := byKey[keys[i]]
+		if pg == nil {
+			pg = &page{key: keys[i], first: i, score: norm(c.score)}
+			byKey[keys[i]] = pg
+			pages = append(pages, pg)
+		} else {
+			pg.score += p.Share * norm(c.score)
+		}
+		pg.chunks = append(pg.chunks, c)
+	}
+	if p.Share != 0 { // else pages keep the order of their best chunks
+		slices.SortStableFunc(pages, func(a, b *page) int {
+			if c := cmp.Compare(b.score, a.score); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.first, b.first)
+		})
+	}
+	if whole != nil {
+		fused := make(map[*page]float64, len(pages))
+		for i, pg := range pages {
+			fused[pg] = 1 / float64(DefaultRRFK+i+1)
+			if r, ok := whole[pg.key]; ok {
+				fused[pg] += 1 / float64(DefaultRRFK+r)
+			}
+		}
+		slices.SortStableFunc(pages, func(a, b *page) int { return cmp.Compare(fused[b], fused[a]) })
+	}
+	out := make([]*candidate, 0, len(cands))
+	if p.Diverse {
+		for round := 0; len(out) < w; round++ {
+			for _, pg := range pages {
+				if round < len(pg.chunks) {
+					out = append(out, pg.chunks[round])
+				}
+			}
+		}
+	} else {
+		for _, pg := range pages {
+			out = append(out, pg.chunks...)
+		}
+	}
+	return append(out, cands[w:]...)
+}
