@@ -59,7 +59,7 @@ mkdir -p "$(dirname "$log")" build/screenshots
 fake_log=$(dirname "$log")/fake-gemini.log
 node frontend/e2e/fake-gemini.mjs 0 </dev/null >"$fake_log" 2>&1 &
 fake_pid=$!
-for ((i = 0; i < 50; i++)); do
+for ((i = 0; i < 300; i++)); do # node can take seconds to start on a loaded machine
   grep -q 'listening on' "$fake_log" && break
   kill -0 "$fake_pid" 2>/dev/null || die "the fake Gemini server did not start: $(cat "$fake_log")"
   sleep 0.1

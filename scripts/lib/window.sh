@@ -73,7 +73,7 @@ window_fake_gemini() {
   local i
   node "$root/frontend/e2e/fake-gemini.mjs" 0 </dev/null >"$work/fake.log" 2>&1 &
   fake_pid=$!
-  for ((i = 0; i < 50; i++)); do
+  for ((i = 0; i < 300; i++)); do # node can take seconds to start on a loaded machine
     grep -qs 'listening on' "$work/fake.log" && break
     sleep 0.1
   done
