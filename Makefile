@@ -44,8 +44,8 @@ test-go: ## go vet, go test -race on every package, then 20 s of fuzzing the PDF
 
 FUZZTIME ?= 3m
 fuzz: ## longer fuzzing of the PDF intake and the ingest path (FUZZTIME each, default 3m)
-	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) ./backend/pdf/
-	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime $(FUZZTIME) ./backend/ingest/
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 10s ./backend/pdf/
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime $(FUZZTIME) -fuzzminimizetime 10s ./backend/ingest/
 
 test-keyring: ## real OS-keyring tests (private D-Bus session, unlocked gnome-keyring)
 	scripts/with-keyring.sh go test -race -count=1 -tags $(TAGS) ./backend/secrets/
