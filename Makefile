@@ -50,8 +50,8 @@ test-go: ## go vet, go test -race on every package, then 20 s of fuzzing the PDF
 
 FUZZTIME ?= 3m
 fuzz: ## longer fuzzing of the PDF intake and the ingest path (FUZZTIME each, default 3m)
-	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) ./backend/pdf/
-	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime $(FUZZTIME) ./backend/ingest/
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 10s ./backend/pdf/
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime $(FUZZTIME) -fuzzminimizetime 10s ./backend/ingest/
 
 test-overhead: ## the answer path's 5 ms overhead bound, without the race detector (which skips it)
 	VIKA_REQUIRE_OVERHEAD_BOUND=1 go test -count=1 -tags $(TAGS) -run '^TestAnswerOverhead$$' -v ./backend/metrics/

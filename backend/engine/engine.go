@@ -19,6 +19,7 @@ import (
 	"vika/backend/index"
 	"vika/backend/ingest"
 	"vika/backend/models"
+	"vika/backend/ocr"
 	"vika/backend/pdf"
 	"vika/backend/retrieve"
 	"vika/backend/sandbox"
@@ -188,9 +189,13 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	lm := newRetriever(lex, cfg)
+	// VIKA_OCR_WORKERS, when set, is the number of pages OCRed at once
+	// (workers per document); an invalid value is reported by the workers.
+	ocrCfg, _ := ocr.ConfigFromEnv(ocr.Config{}, os.Getenv)
 	reader := sandbox.New(sandbox.Config{
 		PageTimeout: cfg.PageTimeout, OCRTimeout: cfg.OCRTimeout,
 		MemoryBytes: cfg.WorkerMemory, CPUTime: cfg.WorkerCPU,
+		Workers: ocrCfg.Workers,
 	})
 	e := &Engine{
 		cfg: cfg,

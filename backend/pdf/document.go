@@ -102,7 +102,7 @@ func (d *Document) Page(n int) (Page, error) {
 	}
 	d.classify(&p, unreadable)
 	if p.rawImages > MaxPageImages && p.Class.Chars == 0 {
-		return p, fmt.Errorf("page %d draws %d images, more than the %d Vika reads on one page, and has no text layer: it was skipped: %w", n, p.rawImages, MaxPageImages, ErrPage)
+		return p, fmt.Errorf("page %d draws %d images, more than the %d Vika reads on one page, and has no text layer: it was skipped (%w)", n, p.rawImages, MaxPageImages, ErrPage)
 	}
 	return p, nil
 }
@@ -110,7 +110,7 @@ func (d *Document) Page(n int) (Page, error) {
 // pageError wraps an error of MuPDF on page n.
 func (d *Document) pageError(n int, err error) error {
 	if errors.Is(err, errAborted) {
-		return fmt.Errorf("page %d took too long and was skipped: %w", n, ErrTimeout)
+		return fmt.Errorf("page %d took too long and was skipped (%w)", n, ErrTimeout)
 	}
 	return fmt.Errorf("page %d: %w (%v)", n, ErrPage, err)
 }
@@ -118,7 +118,7 @@ func (d *Document) pageError(n int, err error) error {
 // checkSide fails a page larger than MaxPageSide.
 func checkSide(n int, b Rect) error {
 	if !(b.Dx() <= MaxPageSide && b.Dy() <= MaxPageSide) { // NaN fails too
-		return fmt.Errorf("page %d is %.4g x %.4g pt, larger than the %d pt a side a PDF page may have, and was skipped: %w", n, b.Dx(), b.Dy(), MaxPageSide, ErrPageSize)
+		return fmt.Errorf("page %d is %.4g x %.4g pt, larger than the %d pt a side a PDF page may have, and was skipped (%w)", n, b.Dx(), b.Dy(), MaxPageSide, ErrPageSize)
 	}
 	return nil
 }

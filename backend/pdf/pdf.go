@@ -55,11 +55,18 @@ var (
 	ErrTooLarge  = errors.New("file too large")
 	ErrPage      = errors.New("page cannot be read")
 	// ErrTimeout: MuPDF was stopped at the page's deadline (SetDeadline).
-	ErrTimeout = fmt.Errorf("%w: time limit reached", ErrPage)
+	// It wraps ErrPage.
+	ErrTimeout error = pageError("time limit reached")
 	// ErrPageSize: a page larger than MaxPageSide, or a region too large
-	// to render within MaxRenderPixels.
-	ErrPageSize = fmt.Errorf("%w: page too large", ErrPage)
+	// to render within MaxRenderPixels. It wraps ErrPage.
+	ErrPageSize error = pageError("page too large")
 )
+
+// pageError is a kind of ErrPage with its own message.
+type pageError string
+
+func (e pageError) Error() string { return string(e) }
+func (e pageError) Unwrap() error { return ErrPage }
 
 // MaxPageSide is the largest page side accepted, in points: 14400 pt
 // (200 inches) is the limit the PDF specification gives. Larger pages

@@ -66,12 +66,12 @@ func pixelArea(r Rect, scale float64) (image.Rectangle, error) {
 	f := [4]float64{math.Floor(r.X0 * scale), math.Floor(r.Y0 * scale), math.Ceil(r.X1 * scale), math.Ceil(r.Y1 * scale)}
 	for _, v := range f {
 		if !(math.Abs(v) < maxCoord) {
-			return image.Rectangle{}, fmt.Errorf("%w: too large to render", ErrPageSize)
+			return image.Rectangle{}, fmt.Errorf("too large to render (%w)", ErrPageSize)
 		}
 	}
 	a := image.Rect(int(f[0]), int(f[1]), int(f[2]), int(f[3]))
 	if w, h := int64(a.Dx()), int64(a.Dy()); w < 1 || h < 1 || w*h > MaxRenderPixels {
-		return image.Rectangle{}, fmt.Errorf("%w: %d x %d pixels, the limit is %d", ErrPageSize, w, h, MaxRenderPixels)
+		return image.Rectangle{}, fmt.Errorf("%d x %d pixels, the limit is %d (%w)", w, h, MaxRenderPixels, ErrPageSize)
 	}
 	return a, nil
 }
