@@ -56,6 +56,21 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 	if !r.pages.off() {
 		fetch = max(want, r.pages.Window)
 	}
+	// The whole-page search runs while the mode searches (and embeds).
+	type wholeOut struct {
+		list []index.Scored
+		took time.Duration
+		err  error
+	}
+	var wholec chan wholeOut
+	if r.pages.WholePages && mode != ModeDense {
+		wholec = make(chan wholeOut, 1)
+		go func() {
+			t := r.now()
+			list, err := r.whole.Search(ctx, q, max(r.pages.Window, k))
+			wholec <- wholeOut{list, r.now().Sub(t), err}
+		}()
+	}
 	var (
 		cands    []*candidate
 		st       Stats
@@ -72,18 +87,17 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 	default:
 		return Result{}, fmt.Errorf("retrieve: unknown mode %q", mode)
 	}
+	var whole map[pageKey]int
+	if wholec != nil {
+		wo := <-wholec
+		if err == nil {
+			err = wo.err
+		}
+		st.Lexical = max(st.Lexical, wo.took)
+		whole = r.book.pageRanks(wo.list)
+	}
 	if err != nil {
 		return Result{}, err
-	}
-	var whole map[pageKey]int
-	if r.pages.WholePages && mode != ModeDense {
-		t := r.now()
-		list, err := r.whole.Search(ctx, q, max(r.pages.Window, k))
-		if err != nil {
-			return Result{}, err
-		}
-		st.Lexical += r.now().Sub(t)
-		whole = r.book.pageRanks(list)
 	}
 	cands = rankPages(cands, r.pages, r.book, whole)
 	st.Reranker = rerank.None
