@@ -24,11 +24,12 @@ import (
 	"vika/backend/llm"
 	"vika/backend/metrics"
 	"vika/backend/prompt"
+	"vika/backend/retrieve"
 )
 
 // Engine is what a Session needs of the session engine (*engine.Engine).
 type Engine interface {
-	SearchWith(ctx context.Context, query string, o engine.SearchOptions) (engine.SearchResult, error)
+	Retrieve(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error)
 	AddMetric(ctx context.Context, rec metrics.Record) (metrics.Record, error)
 	Metrics(ctx context.Context) ([]metrics.Record, error)
 }

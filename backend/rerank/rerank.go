@@ -1,6 +1,6 @@
 // Package rerank scores (question, passage) pairs with a cross-encoder, to
 // reorder the passages retrieval found. Cross-encoders are optional models
-// (package models installs them); without one, Open returns no Reranker and
+// (package models installs them); without one, Open returns no cross-encoder and
 // Label reports "none": callers keep the retrieval order and record no
 // reranker score rather than inventing one.
 package rerank
@@ -17,20 +17,13 @@ import (
 	"vika/backend/models"
 )
 
-// Reranker scores passages against a query: one score per passage, in
-// order, higher meaning more relevant. Scores are raw model outputs (logits
-// for a cross-encoder), comparable within one model only.
-type Reranker interface {
-	Rerank(ctx context.Context, query string, passages []string) ([]float64, error)
-}
-
 // None is what Label reports when no reranker is in use.
 const None = "none"
 
-// Label names r for metrics and the UI: its Name() when it has one, None
-// when r is nil.
-func Label(r Reranker) string {
-	if r == nil {
+// Label names r, a reranker (retrieve.Reranker, such as a *CrossEncoder),
+// for metrics and the UI: its Name() when it has one, None when r is nil.
+func Label(r any) string {
+	if ce, ok := r.(*CrossEncoder); r == nil || ok && ce == nil {
 		return None
 	}
 	if n, ok := r.(interface{ Name() string }); ok {
@@ -70,8 +63,6 @@ type CrossEncoder struct {
 	sess *embed.Session
 }
 
-var _ Reranker = (*CrossEncoder)(nil)
-
 // LoadCrossEncoder loads the ONNX Runtime library (once per process), the
 // tokenizer and the model, whose output logits must be [batch, 1].
 func LoadCrossEncoder(o Options) (*CrossEncoder, error) {
@@ -106,7 +97,7 @@ func LoadCrossEncoder(o Options) (*CrossEncoder, error) {
 // intact under root (models.Root() in the app). With none installed it
 // returns nil and no error: Label(nil) is None. A reranker that is
 // installed but fails to load is an error.
-func Open(root string) (Reranker, error) {
+func Open(root string) (*CrossEncoder, error) {
 	for _, m := range models.Rerankers() {
 		if !models.Installed(root, m) {
 			continue

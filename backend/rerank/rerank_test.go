@@ -151,7 +151,7 @@ func TestOpenInstalled(t *testing.T) {
 	if err != nil || r == nil {
 		t.Fatalf("Open = %v, %v", r, err)
 	}
-	defer r.(*CrossEncoder).Close()
+	defer r.Close()
 	if Label(r) != m.Name {
 		t.Errorf("Label = %q, want %q", Label(r), m.Name)
 	}
