@@ -11,6 +11,7 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 
 	"vika/backend/assets"
+	"vika/backend/config"
 )
 
 const (
@@ -57,17 +58,17 @@ func RuntimeSettings(defaultBatch int) (library string, batchSize, threads int, 
 	if library, err = assets.Verify(assets.ORT); err != nil {
 		return "", 0, 0, err
 	}
-	if batchSize, err = envPositive("VIKA_EMBED_BATCH_SIZE", defaultBatch); err != nil {
+	if batchSize, err = envPositive(config.EmbedBatchSize, defaultBatch); err != nil {
 		return "", 0, 0, err
 	}
-	if threads, err = envPositive("VIKA_EMBED_THREADS", 1); err != nil {
+	if threads, err = envPositive(config.EmbedThreads, 1); err != nil {
 		return "", 0, 0, err
 	}
 	return library, batchSize, threads, nil
 }
 
-func envPositive(name string, def int) (int, error) {
-	v := os.Getenv(name)
+func envPositive(e config.Var, def int) (int, error) {
+	name, v := e.Name, e.Get(os.Getenv)
 	if v == "" {
 		return def, nil
 	}

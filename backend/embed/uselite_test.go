@@ -16,6 +16,7 @@ import (
 
 	"vika/backend/assets"
 	"vika/backend/assets/assetstest"
+	"vika/backend/config"
 )
 
 // requireAsset returns the verified path of an installed asset (see
@@ -290,8 +291,8 @@ func TestEnvPositive(t *testing.T) {
 		want    int
 		wantErr bool
 	}{{"", 32, false}, {"8", 8, false}, {"0", 0, true}, {"-3", 0, true}, {"abc", 0, true}} {
-		t.Setenv("VIKA_EMBED_BATCH_SIZE", tt.val)
-		got, err := envPositive("VIKA_EMBED_BATCH_SIZE", 32)
+		t.Setenv(config.EmbedBatchSize.Name, tt.val)
+		got, err := envPositive(config.EmbedBatchSize, 32)
 		if got != tt.want || (err != nil) != tt.wantErr {
 			t.Errorf("%q: got %d, %v", tt.val, got, err)
 		}

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"vika/backend/config"
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/metrics"
@@ -54,10 +55,10 @@ type Config struct {
 // ConfigFromEnv reads VIKA_ABSTAIN_MIN_BM25 (a number from 0 to 100).
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	var cfg Config
-	if v := strings.TrimSpace(getenv("VIKA_ABSTAIN_MIN_BM25")); v != "" {
+	if v := config.AbstainMinBM25.Get(getenv); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f < 0 || f > 100 {
-			return cfg, fmt.Errorf("VIKA_ABSTAIN_MIN_BM25: %q is not a number from 0 to 100", v)
+			return cfg, fmt.Errorf("%s: %q is not a number from 0 to 100", config.AbstainMinBM25.Name, v)
 		}
 		cfg.MinBM25 = f
 		if f == 0 {
