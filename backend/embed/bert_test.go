@@ -22,11 +22,11 @@ import (
 	"vika/backend/models"
 )
 
-// The fixtures under testdata/bert are written by testdata/bert/gen.sh: a tiny
+// The fixtures under the repository's testdata/bert are written by its gen.sh: a tiny
 // WordPiece tokenizer.json, BERT-shaped ONNX models with seeded random
 // weights, token ids from npm @huggingface/tokenizers and the expected
 // vectors computed with numpy.
-const bertDir = "testdata/bert"
+const bertDir = "../../testdata/bert"
 
 type idsGolden struct {
 	MaxLen int `json:"max_len"`

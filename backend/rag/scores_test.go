@@ -23,7 +23,7 @@ import (
 func newEmbeddingEngine(t *testing.T) *engine.Engine {
 	t.Helper()
 	assetstest.Require(t, assets.ORT)
-	const name, fixtures = "all-MiniLM-L6-v2", "../embed/testdata/bert"
+	const name, fixtures = "all-MiniLM-L6-v2", "../../testdata/bert"
 	root := t.TempDir()
 	modelstest.Install(t, root, name, filepath.Join(fixtures, "encoder.onnx"), filepath.Join(fixtures, "tokenizer.json"))
 	t.Setenv(models.EnvModelEN, name)

@@ -16,9 +16,9 @@ import (
 	"vika/backend/rerank"
 )
 
-// Fixtures of package embed (testdata/bert/gen.sh): a tiny BERT-shaped
+// Shared fixtures (testdata/bert at the top of the repository, written by its gen.sh): a tiny BERT-shaped
 // cross-encoder with seeded weights and the WordPiece vocabulary it knows.
-const bertFixtures = "../embed/testdata/bert"
+const bertFixtures = "../../testdata/bert"
 
 // rerankChunks use words of the tiny vocabulary; each shares a word with
 // rerankQuery, so BM25 retrieves them all.
