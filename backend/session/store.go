@@ -23,7 +23,7 @@ import (
 
 // Sentinel errors.
 var (
-	ErrNotFound = errors.New("document not found")
+	ErrNotFound = corpus.ErrNotFound
 	ErrExists   = errors.New("document already in the session")
 )
 
