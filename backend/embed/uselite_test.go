@@ -16,7 +16,6 @@ import (
 
 	"vika/backend/assets"
 	"vika/backend/assets/assetstest"
-	"vika/backend/config"
 )
 
 // requireAsset returns the verified path of an installed asset (see
@@ -282,20 +281,6 @@ func TestMissingAssets(t *testing.T) {
 	_, err := DefaultUSELiteOptions()
 	if !errors.Is(err, assets.ErrMissing) || !strings.Contains(err.Error(), "run `make assets`") {
 		t.Errorf("DefaultUSELiteOptions without assets = %v", err)
-	}
-}
-
-func TestEnvPositive(t *testing.T) {
-	for _, tt := range []struct {
-		val     string
-		want    int
-		wantErr bool
-	}{{"", 32, false}, {"8", 8, false}, {"0", 0, true}, {"-3", 0, true}, {"abc", 0, true}} {
-		t.Setenv(config.EmbedBatchSize.Name, tt.val)
-		got, err := envPositive(config.EmbedBatchSize, 32)
-		if got != tt.want || (err != nil) != tt.wantErr {
-			t.Errorf("%q: got %d, %v", tt.val, got, err)
-		}
 	}
 }
 
