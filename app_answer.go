@@ -20,7 +20,7 @@ import (
 
 // answering holds what the answering bound methods use.
 type answering struct {
-	rag          *rag.Session
+	rag          *rag.Assistant
 	keys         *secrets.Store
 	settingsPath string // "" when the user has no configuration directory
 	setupErr     error  // why the model service could not be configured (VIKA_* variables)

@@ -1,6 +1,6 @@
 // Package corpus holds the types that flow through Vika's pipeline: documents,
 // pages, chunks and search hits, and the one "not found" error. It has no
-// behaviour beyond labelling, so every stage (pdf, chunk, index, session,
+// behaviour beyond labelling, so every stage (pdf, chunk, index, store,
 // ingest) can depend on it without cycles.
 package corpus
 

@@ -23,7 +23,7 @@ import (
 	"vika/backend/pdf"
 	"vika/backend/retrieve"
 	"vika/backend/sandbox"
-	"vika/backend/session"
+	"vika/backend/store"
 )
 
 // Errors callers can test with errors.Is. The pdf ones are re-exported so
@@ -31,7 +31,7 @@ import (
 var (
 	ErrDuplicate = errors.New("already added")
 	ErrClosed    = errors.New("the session is closed")
-	ErrNotFound  = session.ErrNotFound
+	ErrNotFound  = store.ErrNotFound
 	ErrEmpty     = pdf.ErrEmpty
 	ErrNotPDF    = pdf.ErrNotPDF
 	ErrEncrypted = pdf.ErrEncrypted
@@ -147,7 +147,7 @@ func (c Config) withDefaults(def Config) Config {
 type Engine struct {
 	cfg   Config
 	opts  ingest.Options
-	store *session.Store
+	store *store.Store
 	lex   *index.Lexical
 	ret   *retrieve.Retriever // over lex and, when models loaded, their dense indexes
 	embs  []embed.Embedder    // empty when embeddings are off or failed to load
@@ -179,7 +179,7 @@ type Engine struct {
 // New opens an empty session. Zero fields of cfg take DefaultConfig's.
 func New(ctx context.Context, cfg Config) (*Engine, error) {
 	cfg = cfg.withDefaults(DefaultConfig())
-	store, err := session.Open(ctx)
+	store, err := store.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

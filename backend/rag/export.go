@@ -10,7 +10,7 @@ import (
 
 // ExportMetrics writes the session's metrics as "csv" or "json" (the
 // summary and the records), redacted.
-func (s *Session) ExportMetrics(ctx context.Context, w io.Writer, format string) error {
+func (s *Assistant) ExportMetrics(ctx context.Context, w io.Writer, format string) error {
 	v, err := s.Metrics(ctx)
 	if err != nil {
 		return err

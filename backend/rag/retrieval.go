@@ -26,7 +26,7 @@ type retrieval struct {
 // HyDE passage instead of the question and with rephrasings, fused,
 // reranked against the question and scored for it by the engine
 // (retrieve.Retriever.SearchQuery). The latency includes the expansions.
-func (s *Session) retrieve(ctx context.Context, query string, o Options, k int, notice func(llm.Notice)) (retrieval, error) {
+func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int, notice func(llm.Notice)) (retrieval, error) {
 	start := s.now()
 	q := retrieve.Query{Question: query}
 	if o.HyDE {
@@ -50,7 +50,7 @@ func (s *Session) retrieve(ctx context.Context, query string, o Options, k int, 
 
 // expand asks the cheapest model for a query expansion (what says which);
 // a notice says so when it cannot be had.
-func (s *Session) expand(ctx context.Context, what string, req llm.Request, notice func(llm.Notice)) (string, bool) {
+func (s *Assistant) expand(ctx context.Context, what string, req llm.Request, notice func(llm.Notice)) (string, bool) {
 	skip := func(why string) (string, bool) {
 		notice(llm.Notice{Kind: llm.NoticeSkipped, Reason: why,
 			Message: what + " was skipped (" + why + "): the question was searched as asked."})
@@ -77,7 +77,7 @@ func (s *Session) expand(ctx context.Context, what string, req llm.Request, noti
 // rewrite makes a follow-up standalone for retrieval with the cheapest
 // model, or with prompt.Standalone's heuristic when no model is available
 // or the model's reply is unusable.
-func (s *Session) rewrite(ctx context.Context, question string, history []prompt.Turn, notice func(llm.Notice)) string {
+func (s *Assistant) rewrite(ctx context.Context, question string, history []prompt.Turn, notice func(llm.Notice)) string {
 	heuristic := prompt.Standalone(question, history)
 	if s.llm == nil {
 		return heuristic
