@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"vika/backend/llm"
+	"vika/backend/metrics"
 	"vika/backend/retrieve"
 )
 
@@ -24,10 +25,11 @@ type Settings struct {
 	Locale     string `json:"locale"`
 }
 
-// Routing modes of Settings.
+// Routing modes of Settings: those the metrics record (package metrics
+// declares every routing mode once).
 const (
-	RoutingAuto   = "auto"
-	RoutingManual = "manual"
+	RoutingAuto   = metrics.RoutingAuto
+	RoutingManual = metrics.RoutingManual
 )
 
 // MaxK bounds Settings.K and Options.K.
