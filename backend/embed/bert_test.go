@@ -20,6 +20,7 @@ import (
 
 	"vika/backend/assets"
 	"vika/backend/models"
+	"vika/backend/onnx"
 )
 
 // The fixtures under the repository's testdata/bert are written by its gen.sh: a tiny
@@ -52,6 +53,37 @@ func readJSON(t *testing.T, name string, v any) {
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestBERTTokenizerTruncation checks the cut against the Python rule of tiny_bert.py.
+func TestBERTTokenizerTruncation(t *testing.T) {
+	var g bertGolden
+	readJSON(t, "bert_golden.json", &g)
+	tok, err := onnx.LoadBERTTokenizer(filepath.Join(bertDir, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range g.Embed {
+		got, err := tok.Encode(c.Text, g.MaxLen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(c.IDs, got); diff != "" {
+			t.Errorf("Encode(%q, %d) (-python +go):\n%s", c.Text, g.MaxLen, diff)
+		}
+	}
+	for _, c := range g.Rerank {
+		ids, types, err := tok.EncodePair(c.Query, c.Passage, g.MaxLen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([][]int64{c.IDs, c.TypeIDs}, [][]int64{ids, types}); diff != "" {
+			t.Errorf("EncodePair(%q, %q, %d) (-python +go):\n%s", c.Query, c.Passage, g.MaxLen, diff)
+		}
+	}
+	if ids, _ := tok.Encode("", 4); len(ids) != 2 {
+		t.Errorf("Encode(\"\") = %v, want [CLS] [SEP]", ids)
 	}
 }
 

@@ -76,46 +76,6 @@ func TestBERTTokenizerGolden(t *testing.T) {
 	}
 }
 
-// TestBERTTokenizerTruncation checks the cut against the Python rule of tiny_bert.py.
-func TestBERTTokenizerTruncation(t *testing.T) {
-	var g struct { // the token ids of bert_golden.json
-		MaxLen int `json:"max_len"`
-		Embed  []struct {
-			Text string  `json:"text"`
-			IDs  []int64 `json:"ids"`
-		} `json:"embed"`
-		Rerank []struct {
-			Query   string  `json:"query"`
-			Passage string  `json:"passage"`
-			IDs     []int64 `json:"ids"`
-			TypeIDs []int64 `json:"type_ids"`
-		} `json:"rerank"`
-	}
-	readJSON(t, "bert_golden.json", &g)
-	tok := tinyTokenizer(t)
-	for _, c := range g.Embed {
-		got, err := tok.Encode(c.Text, g.MaxLen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(c.IDs, got); diff != "" {
-			t.Errorf("Encode(%q, %d) (-python +go):\n%s", c.Text, g.MaxLen, diff)
-		}
-	}
-	for _, c := range g.Rerank {
-		ids, types, err := tok.EncodePair(c.Query, c.Passage, g.MaxLen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff([][]int64{c.IDs, c.TypeIDs}, [][]int64{ids, types}); diff != "" {
-			t.Errorf("EncodePair(%q, %q, %d) (-python +go):\n%s", c.Query, c.Passage, g.MaxLen, diff)
-		}
-	}
-	if ids, _ := tok.Encode("", 4); len(ids) != 2 {
-		t.Errorf("Encode(\"\") = %v, want [CLS] [SEP]", ids)
-	}
-}
-
 func TestBERTTokenizerWorkarounds(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join(bertDir, "tokenizer.json"))
 	if err != nil {
