@@ -54,22 +54,22 @@ var (
 	OCRPageTimeout = Var{"VIKA_OCR_PAGE_TIMEOUT_S", Int, "90", "seconds to OCR one page", false}
 	WorkerMemoryMB = Var{"VIKA_WORKER_MEMORY_MB", Int, "1536", "memory a parser worker may add after it starts, MiB", false}
 	WorkerCPUS     = Var{"VIKA_WORKER_CPU_S", Int, "600", "CPU seconds of one parser worker", false}
-	OCRWorkers     = Var{"VIKA_OCR_WORKERS", Int, "min(2, CPUs)", "OCR clients run at once", false}
-	OCRTimeout     = Var{"VIKA_OCR_TIMEOUT", Duration, "90s", "per-page timeout of one OCR client", false}
-	OCRLanguages   = Var{"VIKA_OCR_LANGUAGES", String, "eng+fra", "Tesseract languages", false}
+	OCRWorkers     = Var{"VIKA_OCR_WORKERS", Int, "one per CPU", "OCR clients run at once", false}
+	OCRTimeout     = Var{"VIKA_OCR_TIMEOUT", Duration, "60s", "per-page timeout of one OCR client", false}
+	OCRLanguages   = Var{"VIKA_OCR_LANGUAGES", String, "fra+eng", "Tesseract languages", false}
 	EmbedModelEN   = Var{"VIKA_EMBED_MODEL_EN", String, "use-lite", "embedding model of English and unknown-language chunks", false}
 	EmbedModelMult = Var{"VIKA_EMBED_MODEL_MULTI", String, "paraphrase-multilingual-MiniLM-L12-v2", "embedding model of other languages, when installed", false}
 	EmbedBatchSize = Var{"VIKA_EMBED_BATCH_SIZE", Int, "the model's", "passages embedded per ONNX run", false}
 	EmbedThreads   = Var{"VIKA_EMBED_THREADS", Int, "1", "ONNX Runtime threads of an embedding or reranking model", false}
 	ModelsBaseURL  = Var{"VIKA_MODELS_BASE_URL", URL, "https://huggingface.co", "where optional models are downloaded from", false}
-	AbstainMinBM25 = Var{"VIKA_ABSTAIN_MIN_BM25", Number, "prompt.DefaultMinBM25", "best BM25 score below which an answer abstains (0 to 100)", false}
+	AbstainMinBM25 = Var{"VIKA_ABSTAIN_MIN_BM25", Number, "0.3", "best BM25 score below which an answer abstains (0 to 100)", false}
 	RouteLLMRouter = Var{"VIKA_ROUTELLM_ROUTER", String, "heuristic", "how a question's complexity is judged", false}
 	RouteLLMThresh = Var{"VIKA_ROUTELLM_THRESHOLD", Number, "0.3", "complexity from which a question goes to the stronger model (0 to 1)", false}
-	GeminiBaseURL  = Var{"VIKA_GEMINI_BASE_URL", URL, "the provider's", "Gemini API address", false}
-	MistralBaseURL = Var{"VIKA_MISTRAL_BASE_URL", URL, "the provider's", "Mistral API address", false}
-	GroqBaseURL    = Var{"VIKA_GROQ_BASE_URL", URL, "the provider's", "Groq API address", false}
-	OpenRouterURL  = Var{"VIKA_OPENROUTER_BASE_URL", URL, "the provider's", "OpenRouter API address", false}
-	OllamaBaseURL  = Var{"VIKA_OLLAMA_BASE_URL", URL, "http://localhost:11434", "local Ollama address", false}
+	GeminiBaseURL  = Var{"VIKA_GEMINI_BASE_URL", URL, "https://generativelanguage.googleapis.com/", "Gemini API address", false}
+	MistralBaseURL = Var{"VIKA_MISTRAL_BASE_URL", URL, "https://api.mistral.ai/v1", "Mistral API address", false}
+	GroqBaseURL    = Var{"VIKA_GROQ_BASE_URL", URL, "https://api.groq.com/openai/v1", "Groq API address", false}
+	OpenRouterURL  = Var{"VIKA_OPENROUTER_BASE_URL", URL, "https://openrouter.ai/api/v1", "OpenRouter API address", false}
+	OllamaBaseURL  = Var{"VIKA_OLLAMA_BASE_URL", URL, "http://127.0.0.1:11434", "local Ollama address", false}
 )
 
 // Vars lists every variable: the settings above, then the internal ones
