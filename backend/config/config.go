@@ -72,6 +72,10 @@ var (
 	OllamaBaseURL  = Var{"VIKA_OLLAMA_BASE_URL", URL, "http://127.0.0.1:11434", "local Ollama address", false}
 )
 
+// RequireSharedData=1 makes a test that misses ../shared/data fail rather
+// than skip (make test sets it).
+var RequireSharedData = Var{"VIKA_REQUIRE_SHARED_DATA", Flag, "", "test: fail, not skip, without ../shared/data", true}
+
 // Vars lists every variable: the settings above, then the internal ones
 // and those of tests and benchmarks.
 var Vars = []Var{
@@ -86,7 +90,7 @@ var Vars = []Var{
 	{"VIKA_SANDBOX_FAULTS", Flag, "", "test: a worker that misbehaves on purpose", true},
 	{"VIKA_SANDBOX_MEASURE", Flag, "", "test: measure the sandbox's overhead", true},
 	{"VIKA_REQUIRE_ASSETS", Flag, "", "test: fail, not skip, without the runtime assets", true},
-	{"VIKA_REQUIRE_SHARED_DATA", Flag, "", "test: fail, not skip, without ../shared/data", true},
+	RequireSharedData,
 	{"VIKA_NO_SHARED_DATA", Flag, "", "make test: run without ../shared/data", true},
 	{"VIKA_REQUIRE_OVERHEAD_BOUND", Flag, "", "test: enforce the measured overhead bound", true},
 	{"VIKA_KEYRING_TESTS", Flag, "", "test: run the system keyring tests", true},
