@@ -11,14 +11,16 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"vika/backend/engine"
+	"vika/backend/export"
 	"vika/backend/llm"
 	"vika/backend/rag"
 	"vika/backend/secrets"
+	"vika/backend/settings"
 )
 
 // answering holds what the answering bound methods use.
 type answering struct {
-	rag          *rag.Session
+	rag          *rag.Assistant
 	keys         *secrets.Store
 	settingsPath string // "" when the user has no configuration directory
 	setupErr     error  // why the model service could not be configured (VIKA_* variables)
@@ -44,7 +46,7 @@ func newAnswering(eng *engine.Engine) answering {
 	if setupErr != nil {
 		cfg.Warning = "Configuration problem: " + strings.ReplaceAll(setupErr.Error(), "\n", "; ")
 	}
-	path, _ := rag.SettingsPath()
+	path, _ := settings.Path()
 	return answering{rag: rag.New(eng, svc, cfg), keys: keys, settingsPath: path, setupErr: setupErr}
 }
 
@@ -136,7 +138,7 @@ func (a *App) ExportMetrics(format string) (string, error) {
 // user picks; it returns the path, "" when the user cancelled.
 func (a *App) ExportConversation(format string) (string, error) {
 	var b bytes.Buffer
-	if err := rag.ExportConversation(&b, format, a.rag.Conversation()); err != nil {
+	if err := export.Conversation(&b, format, a.rag.Conversation()); err != nil {
 		return "", err
 	}
 	return a.save("Export conversation", "vika-conversation."+format, format, b.Bytes())
@@ -165,7 +167,7 @@ func (a *App) Settings() (rag.Settings, error) {
 	if a.settingsPath == "" {
 		return rag.DefaultSettings(), nil
 	}
-	return rag.LoadSettings(a.settingsPath)
+	return settings.Load(a.settingsPath)
 }
 
 // SetSettings validates and saves the settings.
@@ -173,5 +175,5 @@ func (a *App) SetSettings(s rag.Settings) error {
 	if a.settingsPath == "" {
 		return errors.New("settings cannot be saved: there is no configuration directory")
 	}
-	return rag.SaveSettings(a.settingsPath, s)
+	return settings.Save(a.settingsPath, s)
 }

@@ -2,8 +2,9 @@
 //
 // Without arguments it opens the window; with PDF paths as arguments (as the
 // desktop entry's "Open with Vika" passes them) it opens the window and adds
-// them; with a subcommand (version, ingest, search) it runs headless on the
-// same engine, for scripting, tests and benchmarks.
+// them; with a subcommand (version, ingest, search, ask, eval, bench or
+// models: package cli) it runs headless on the same engine, for scripting,
+// tests and benchmarks.
 package main
 
 import (

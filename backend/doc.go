@@ -1,5 +1,5 @@
 // Package backend holds all of Vika's logic, one package per job (corpus,
-// pdf, chunk, index, session, ingest, engine, cli, ...). Nothing under
+// pdf, chunk, index, store, ingest, retrieve, engine, rag, cli, ...). Nothing under
 // backend/ imports Wails: the window is main.go and app.go's business, and
 // the root package's layering_test.go enforces it.
 package backend

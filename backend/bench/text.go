@@ -17,7 +17,7 @@ import (
 	"vika/backend/index"
 	"vika/backend/ingest"
 	"vika/backend/pdf"
-	"vika/backend/session"
+	"vika/backend/store"
 )
 
 // FileRow is what the survey ingest made of one file.
@@ -62,13 +62,13 @@ type TextResult struct {
 // its own (see measureOCR).
 type pipeline struct {
 	opts  ingest.Options
-	store *session.Store
+	store *store.Store
 	lex   *index.Lexical
 }
 
 func newPipeline(ctx context.Context) (*pipeline, error) {
 	cfg := engine.DefaultConfig()
-	store, err := session.Open(ctx)
+	store, err := store.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,5 @@
-// Package cli implements Vika's headless subcommands (version, ingest,
-// search). They drive the same engine as the window, so scripts, benchmarks
+// Package cli implements Vika's headless subcommands: version, ingest,
+// search, ask, eval, bench and models. They drive the same engine as the window, so scripts, benchmarks
 // and tests exercise the real pipeline.
 package cli
 

@@ -195,7 +195,7 @@ func (rr *reranking) apply(o *retrieve.SearchOptions) {
 		return
 	}
 	o.Rerank, o.RerankDepth = rr.r, rr.depth
-	o.Texts = func(_ context.Context, ids []string) (map[string]string, error) {
+	o.Passages = retrieve.PassagesFunc(func(_ context.Context, ids []string) (map[string]string, error) {
 		out := make(map[string]string, len(ids))
 		for _, id := range ids {
 			if t, ok := rr.texts[id]; ok {
@@ -203,7 +203,7 @@ func (rr *reranking) apply(o *retrieve.SearchOptions) {
 			}
 		}
 		return out, nil
-	}
+	})
 }
 
 // openReranker loads the installed cross-encoder for --rerank-depth n > 0
@@ -223,11 +223,7 @@ func openReranker(n int, chunks []corpus.Chunk) (*reranking, func(), error) {
 	for _, c := range chunks {
 		texts[c.ID] = c.Text
 	}
-	closeFn := func() {
-		if c, ok := r.(interface{ Close() error }); ok {
-			c.Close()
-		}
-	}
+	closeFn := func() { r.Close() }
 	return &reranking{r: r, depth: n, texts: texts}, closeFn, nil
 }
 

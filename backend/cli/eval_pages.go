@@ -56,7 +56,7 @@ type pagesReport struct {
 func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) error {
 	start := time.Now()
 	fs := newFlagSet("eval pages", errOut)
-	qpath := fs.String("questions", "backend/eval/testdata/pdf_questions.jsonl", "question set (JSONL)")
+	qpath := fs.String("questions", "testdata/pdf_questions.jsonl", "question set (JSONL)")
 	modeFlag := fs.String("mode", "all", "all, bm25, dense, hybrid or default")
 	split := fs.String("split", "all", "questions of the tune or test half, or all")
 	cacheDir := fs.String("cache", "", "directory caching ingested and embedded PDFs")

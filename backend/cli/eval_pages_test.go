@@ -76,7 +76,7 @@ func TestEvalPagesBM25(t *testing.T) {
 	}
 }
 
-// Measured on the test half of backend/eval/testdata/pdf_questions.jsonl
+// Measured on the test half of testdata/pdf_questions.jsonl
 // (75 questions) in the default mode with the page ranking
 // (backend/eval/PAGES.md): 51, 69 and 71 of 75; the test fails below them
 // minus pagesMargin, about two questions.
@@ -103,7 +103,7 @@ func TestEvalPagesDefaultMode(t *testing.T) {
 	}
 	assetstest.RequireAll(t)
 	dir := filepath.Dir(testpdf.SharedPDF(t, "okasaki1996_purely_functional_data_structures_thesis.pdf"))
-	qpath := filepath.Join("..", "eval", "testdata", "pdf_questions.jsonl")
+	qpath := filepath.Join("..", "..", "testdata", "pdf_questions.jsonl")
 	args := []string{"eval", "pages", dir, "--questions", qpath, "--mode", "default", "--json", "--workers", "2"}
 	if c := os.Getenv("VIKA_EVAL_PAGES_CACHE"); c != "" {
 		args = append(args, "--cache", c)

@@ -19,7 +19,7 @@ import (
 func serveReranker(t *testing.T) (models.Model, *httptest.Server) {
 	t.Helper()
 	m := models.Rerankers()[0]
-	const fixtures = "../embed/testdata/bert"
+	const fixtures = "../../testdata/bert"
 	srv := modelstest.Serve(t, m, filepath.Join(fixtures, "cross_encoder.onnx"), filepath.Join(fixtures, "tokenizer.json"))
 	return m, srv
 }

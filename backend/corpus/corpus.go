@@ -1,16 +1,18 @@
 // Package corpus holds the types that flow through Vika's pipeline: documents,
-// pages, chunks and search hits. It has no behaviour beyond labelling, so every
-// stage (pdf, chunk, index, session, ingest) can depend on it without cycles.
+// pages, chunks and search hits, and the one "not found" error. It has no
+// behaviour beyond labelling, so every stage (pdf, chunk, index, store,
+// ingest) can depend on it without cycles.
 package corpus
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 )
 
-// PageType is the classification of one PDF page (see DESIGN.md).
+// PageType is the classification of one PDF page (package pdf classifies).
 type PageType string
 
 const (
@@ -19,6 +21,11 @@ const (
 	PageMixed        PageType = "mixed"
 	PageScanned      PageType = "scanned"
 )
+
+// ErrNotFound is the error (wrapped with the id) for a document that is not
+// in the session; the store, the engine and the document server all
+// return it.
+var ErrNotFound = errors.New("document not found")
 
 // Document is one PDF added to the session.
 type Document struct {
@@ -135,7 +142,7 @@ type Hit struct {
 }
 
 // MaxLabelName is the longest file name shown in a citation label.
-const MaxLabelName = 43 // as in the design's example label
+const MaxLabelName = 43
 
 // CitationLabel returns the label used to cite page of the named file, e.g.
 // "[lecture_sat.pdf p.42]". Names longer than MaxLabelName runes are

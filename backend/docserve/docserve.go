@@ -22,8 +22,9 @@ const Prefix = "/docs/"
 // means there is no such document.
 type Source func(ctx context.Context, docID string) (corpus.Document, []byte, error)
 
-// ErrNotFound is what a Source wraps for an unknown document.
-var ErrNotFound = errors.New("document not found")
+// ErrNotFound is what a Source wraps for an unknown document
+// (corpus.ErrNotFound).
+var ErrNotFound = corpus.ErrNotFound
 
 // Handler serves Prefix+id from src. Anything else is 404, any method but
 // GET and HEAD 405. Responses are never cached and never sniffed.

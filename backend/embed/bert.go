@@ -3,11 +3,12 @@ package embed
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
 	ort "github.com/yalue/onnxruntime_go"
+
+	"vika/backend/onnx"
 )
 
 // BERTOptions configure LoadBERT.
@@ -29,13 +30,13 @@ type BERTOptions struct {
 // A text that is empty or only whitespace gets a zero vector, as with USELite.
 type BERT struct {
 	name  string
-	tok   *BERTTokenizer
+	tok   *onnx.BERTTokenizer
 	max   int
 	batch int
 	dim   int
 	types bool // the model takes token_type_ids
 
-	sess *Session
+	sess *onnx.Runner
 }
 
 var _ Embedder = (*BERT)(nil)
@@ -54,14 +55,14 @@ func LoadBERT(o BERTOptions) (*BERT, error) {
 	if o.Threads < 0 || o.BatchSize < 0 || o.MaxTokens < 0 || o.MaxTokens == 1 || o.MaxTokens == 2 {
 		return nil, fmt.Errorf("embed: bad options: threads %d, batch size %d, max tokens %d", o.Threads, o.BatchSize, o.MaxTokens)
 	}
-	tok, err := LoadBERTTokenizer(o.Tokenizer)
+	tok, err := onnx.LoadBERTTokenizer(o.Tokenizer)
 	if err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
-	if err := InitRuntime(o.Library); err != nil {
+	if err := onnx.InitRuntime(o.Library); err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
-	sess, types, out, err := OpenBERTSession(o.Model, "last_hidden_state", o.Threads)
+	sess, types, out, err := onnx.OpenBERT(o.Model, "last_hidden_state", o.Threads)
 	if err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
@@ -72,53 +73,7 @@ func LoadBERT(o BERTOptions) (*BERT, error) {
 		sess.Destroy()
 		return nil, fmt.Errorf("embed: model %s: last_hidden_state has shape %v, want [batch, seq, dim]", o.Model, d)
 	}
-	return &BERT{name: o.Name, tok: tok, max: o.MaxTokens, batch: o.BatchSize, dim: dim, types: types, sess: NewSession(sess)}, nil
-}
-
-// OpenBERTSession opens a BERT-shaped model with the package's session
-// options (no spinning threads) and reads one named output. types reports
-// whether the model takes token_type_ids (XLM-R exports do not); the inputs
-// are fed in the order input_ids, attention_mask[, token_type_ids]. Package
-// rerank uses it for cross-encoders.
-func OpenBERTSession(model, output string, threads int) (sess *ort.DynamicAdvancedSession, types bool, out ort.InputOutputInfo, err error) {
-	ins, outs, err := ort.GetInputOutputInfo(model)
-	if err != nil {
-		return nil, false, out, fmt.Errorf("reading model %s: %w", model, err)
-	}
-	names := map[string]bool{}
-	for _, in := range ins {
-		names[in.Name] = true
-	}
-	if !names["input_ids"] || !names["attention_mask"] {
-		return nil, false, out, fmt.Errorf("model %s lacks input_ids or attention_mask (inputs %v)", model, ins)
-	}
-	inputs := []string{"input_ids", "attention_mask"}
-	if types = names["token_type_ids"]; types {
-		inputs = append(inputs, "token_type_ids")
-	}
-	if len(ins) != len(inputs) {
-		return nil, false, out, fmt.Errorf("model %s has unexpected inputs %v", model, ins)
-	}
-	i := slices.IndexFunc(outs, func(o ort.InputOutputInfo) bool { return o.Name == output })
-	if i < 0 {
-		return nil, false, out, fmt.Errorf("model %s has no output %s", model, output)
-	}
-	so, err := sessionOptions(threads)
-	if err != nil {
-		return nil, false, out, fmt.Errorf("session options: %w", err)
-	}
-	defer so.Destroy()
-	sess, err = ort.NewDynamicAdvancedSession(model, inputs, []string{output}, so)
-	if err != nil {
-		return nil, false, out, fmt.Errorf("loading model %s: %w", model, err)
-	}
-	return sess, types, outs[i], nil
-}
-
-// NewCancelableRun makes run options that ctx's cancellation terminates;
-// release must be called once the runs are over.
-func NewCancelableRun(ctx context.Context) (opts *ort.RunOptions, release func(), err error) {
-	return newRun(ctx)
+	return &BERT{name: o.Name, tok: tok, max: o.MaxTokens, batch: o.BatchSize, dim: dim, types: types, sess: onnx.NewRunner(sess)}, nil
 }
 
 // Name identifies the model (and its vector space).
@@ -131,7 +86,7 @@ func (e *BERT) Dim() int { return e.dim }
 func (e *BERT) MaxTokens() int { return e.max }
 
 // Tokenizer gives access to the model's tokenizer.
-func (e *BERT) Tokenizer() *BERTTokenizer { return e.tok }
+func (e *BERT) Tokenizer() *onnx.BERTTokenizer { return e.tok }
 
 // Close releases the ONNX Runtime session; it waits for running Embed calls.
 func (e *BERT) Close() error { return e.sess.Close() }
@@ -163,7 +118,7 @@ func (e *BERT) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return len(ids[a]) - len(ids[b]) })
 
-	run, release, err := newRun(ctx)
+	run, release, err := onnx.NewRun(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +133,7 @@ func (e *BERT) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 			return nil, err
 		}
 		rows := order[start:min(start+e.batch, len(order))]
-		b := NewBERTBatch(len(rows), e.tok.PadID())
+		b := onnx.NewBERTBatch(len(rows), e.tok.PadID())
 		for _, r := range rows {
 			b.Add(ids[r], nil)
 		}
@@ -193,7 +148,7 @@ func (e *BERT) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 }
 
 // run embeds one batch and writes its pooled rows into out.
-func (e *BERT) run(sess *ort.DynamicAdvancedSession, opts *ort.RunOptions, b *BERTBatch, rows []int, out [][]float32) error {
+func (e *BERT) run(sess *ort.DynamicAdvancedSession, opts *ort.RunOptions, b *onnx.BERTBatch, rows []int, out [][]float32) error {
 	inputs, free, err := b.Tensors(e.types)
 	if err != nil {
 		return fmt.Errorf("embed: %w", err)
@@ -212,98 +167,6 @@ func (e *BERT) run(sess *ort.DynamicAdvancedSession, opts *ort.RunOptions, b *BE
 		if err := b.MeanPool(states, r, e.dim, out[text]); err != nil {
 			return fmt.Errorf("%w: text %d: %v", ErrBadOutput, text, err)
 		}
-	}
-	return nil
-}
-
-// BERTBatch is the padded model input of some token sequences.
-type BERTBatch struct {
-	rows     [][]int64
-	typeRows [][]int64
-	pad      int64
-	seq      int
-}
-
-// NewBERTBatch starts a batch for up to n rows, padded with pad.
-func NewBERTBatch(n int, pad int64) *BERTBatch {
-	return &BERTBatch{rows: make([][]int64, 0, n), typeRows: make([][]int64, 0, n), pad: pad}
-}
-
-// Add appends a row of ids and their token type ids (nil: all 0).
-func (b *BERTBatch) Add(ids, types []int64) {
-	b.rows = append(b.rows, ids)
-	b.typeRows = append(b.typeRows, types)
-	b.seq = max(b.seq, len(ids))
-}
-
-// Rows is the number of rows; Seq the padded length.
-func (b *BERTBatch) Rows() int { return len(b.rows) }
-
-// Seq is the padded sequence length (the longest row).
-func (b *BERTBatch) Seq() int { return b.seq }
-
-// Tensors builds input_ids, attention_mask and, when withTypes, token_type_ids
-// [rows, seq] int64; free destroys them.
-func (b *BERTBatch) Tensors(withTypes bool) (vals []ort.Value, free func(), err error) {
-	n := len(b.rows) * b.seq
-	ids, mask, types := make([]int64, n), make([]int64, n), make([]int64, n)
-	for r, row := range b.rows {
-		for p := range b.seq {
-			i := r*b.seq + p
-			if p >= len(row) {
-				ids[i] = b.pad
-				continue
-			}
-			ids[i], mask[i] = row[p], 1
-			if t := b.typeRows[r]; t != nil {
-				types[i] = t[p]
-			}
-		}
-	}
-	data := [][]int64{ids, mask}
-	if withTypes {
-		data = append(data, types)
-	}
-	free = func() {
-		for _, v := range vals {
-			v.Destroy()
-		}
-	}
-	shape := ort.NewShape(int64(len(b.rows)), int64(b.seq))
-	for _, d := range data {
-		t, err := ort.NewTensor(shape, d)
-		if err != nil {
-			free()
-			return nil, nil, err
-		}
-		vals = append(vals, t)
-	}
-	return vals, free, nil
-}
-
-// MeanPool averages row r of states [rows, seq, dim] over its attended
-// (non-padding) positions, scales the mean to unit length and writes it to
-// dst. A non-finite or zero mean is an error.
-func (b *BERTBatch) MeanPool(states []float32, r, dim int, dst []float32) error {
-	n := len(b.rows[r])
-	sum := make([]float64, dim)
-	base := r * b.seq * dim
-	for p := range n {
-		for k, x := range states[base+p*dim : base+(p+1)*dim] {
-			sum[k] += float64(x)
-		}
-	}
-	var sq float64
-	for k := range sum {
-		sum[k] /= float64(n)
-		sq += sum[k] * sum[k]
-	}
-	norm := math.Sqrt(sq)
-	if math.IsNaN(norm) || math.IsInf(norm, 0) || norm == 0 {
-		return fmt.Errorf("pooled vector has norm %v", norm)
-	}
-	for k := range sum {
-		dst[k] = float32(sum[k] / norm)
 	}
 	return nil
 }

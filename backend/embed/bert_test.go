@@ -20,27 +20,14 @@ import (
 
 	"vika/backend/assets"
 	"vika/backend/models"
+	"vika/backend/onnx"
 )
 
-// The fixtures under testdata/bert are written by testdata/bert/gen.sh: a tiny
+// The fixtures under the repository's testdata/bert are written by its gen.sh: a tiny
 // WordPiece tokenizer.json, BERT-shaped ONNX models with seeded random
 // weights, token ids from npm @huggingface/tokenizers and the expected
 // vectors computed with numpy.
-const bertDir = "testdata/bert"
-
-type idsGolden struct {
-	MaxLen int `json:"max_len"`
-	Single []struct {
-		Text string  `json:"text"`
-		IDs  []int64 `json:"ids"`
-	} `json:"single"`
-	Pair []struct {
-		Query   string  `json:"query"`
-		Passage string  `json:"passage"`
-		IDs     []int64 `json:"ids"`
-		TypeIDs []int64 `json:"type_ids"`
-	} `json:"pair"`
-}
+const bertDir = "../../testdata/bert"
 
 type bertGolden struct {
 	MaxLen int `json:"max_len"`
@@ -69,49 +56,14 @@ func readJSON(t *testing.T, name string, v any) {
 	}
 }
 
-func tinyTokenizer(t *testing.T) *BERTTokenizer {
-	t.Helper()
-	tok, err := LoadBERTTokenizer(filepath.Join(bertDir, "tokenizer.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
-}
-
-// TestBERTTokenizerGolden compares sugarme (with the workarounds) with npm
-// @huggingface/tokenizers: accents, case, whitespace runs, subwords, unknowns.
-func TestBERTTokenizerGolden(t *testing.T) {
-	var g idsGolden
-	readJSON(t, "ids_golden.json", &g)
-	tok := tinyTokenizer(t)
-	for _, c := range g.Single {
-		got, err := tok.Encode(c.Text, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(c.IDs, got); diff != "" {
-			t.Errorf("Encode(%q) differs from @huggingface/tokenizers (-js +go):\n%s", c.Text, diff)
-		}
-	}
-	for _, c := range g.Pair {
-		ids, types, err := tok.EncodePair(c.Query, c.Passage, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(c.IDs, ids); diff != "" {
-			t.Errorf("EncodePair(%q, %q) ids (-js +go):\n%s", c.Query, c.Passage, diff)
-		}
-		if diff := cmp.Diff(c.TypeIDs, types); diff != "" {
-			t.Errorf("EncodePair(%q, %q) type ids (-js +go):\n%s", c.Query, c.Passage, diff)
-		}
-	}
-}
-
 // TestBERTTokenizerTruncation checks the cut against the Python rule of tiny_bert.py.
 func TestBERTTokenizerTruncation(t *testing.T) {
 	var g bertGolden
 	readJSON(t, "bert_golden.json", &g)
-	tok := tinyTokenizer(t)
+	tok, err := onnx.LoadBERTTokenizer(filepath.Join(bertDir, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range g.Embed {
 		got, err := tok.Encode(c.Text, g.MaxLen)
 		if err != nil {
@@ -132,36 +84,6 @@ func TestBERTTokenizerTruncation(t *testing.T) {
 	}
 	if ids, _ := tok.Encode("", 4); len(ids) != 2 {
 		t.Errorf("Encode(\"\") = %v, want [CLS] [SEP]", ids)
-	}
-}
-
-func TestBERTTokenizerWorkarounds(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(bertDir, "tokenizer.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := ReadBERTTokenizer(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !tok.nfd {
-		t.Error("strip_accents null with lowercase true should strip accents")
-	}
-	var cfg map[string]any
-	_ = json.Unmarshal(raw, &cfg)
-	cfg["normalizer"] = map[string]any{"type": "Sequence", "normalizers": []any{
-		map[string]any{"type": "Replace", "pattern": map[string]any{"Regex": " {2,}"}, "content": " "},
-		map[string]any{"type": "Lowercase"},
-	}}
-	patched, _ := json.Marshal(cfg)
-	if tok, err = ReadBERTTokenizer(patched); err != nil {
-		t.Fatal(err)
-	}
-	if !tok.collapse || tok.nfd {
-		t.Errorf("Replace regex: collapse %v nfd %v, want true false", tok.collapse, tok.nfd)
-	}
-	if _, err := ReadBERTTokenizer([]byte("{")); err == nil {
-		t.Error("bad JSON accepted")
 	}
 }
 

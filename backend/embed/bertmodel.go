@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"vika/backend/models"
+	"vika/backend/onnx"
 )
 
 // BERTOptionsFor returns the options of registry model m installed under
@@ -21,7 +22,7 @@ func BERTOptionsFor(root string, m models.Model) (BERTOptions, error) {
 	if o.Model, o.Tokenizer, err = models.Locate(root, m); err != nil {
 		return o, err
 	}
-	o.Library, o.BatchSize, o.Threads, err = RuntimeSettings(DefaultBatchSize)
+	o.Library, o.BatchSize, o.Threads, err = onnx.RuntimeSettings(DefaultBatchSize)
 	return o, err
 }
 

@@ -4,13 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"strconv"
 	"strings"
 
 	ort "github.com/yalue/onnxruntime_go"
 
 	"vika/backend/assets"
+	"vika/backend/onnx"
 )
 
 const (
@@ -40,7 +39,7 @@ type USELiteOptions struct {
 func DefaultUSELiteOptions() (USELiteOptions, error) {
 	var o USELiteOptions
 	var err error
-	if o.Library, o.BatchSize, o.Threads, err = RuntimeSettings(DefaultBatchSize); err != nil {
+	if o.Library, o.BatchSize, o.Threads, err = onnx.RuntimeSettings(DefaultBatchSize); err != nil {
 		return o, err
 	}
 	if o.Model, err = assets.Verify(assets.USELiteModel); err != nil {
@@ -48,34 +47,6 @@ func DefaultUSELiteOptions() (USELiteOptions, error) {
 	}
 	o.Vocab, err = assets.Verify(assets.USELiteVocab)
 	return o, err
-}
-
-// RuntimeSettings returns what every ONNX model of the app shares: the
-// verified ONNX Runtime library, the batch size ($VIKA_EMBED_BATCH_SIZE,
-// else defaultBatch) and the intra-op threads ($VIKA_EMBED_THREADS).
-func RuntimeSettings(defaultBatch int) (library string, batchSize, threads int, err error) {
-	if library, err = assets.Verify(assets.ORT); err != nil {
-		return "", 0, 0, err
-	}
-	if batchSize, err = envPositive("VIKA_EMBED_BATCH_SIZE", defaultBatch); err != nil {
-		return "", 0, 0, err
-	}
-	if threads, err = envPositive("VIKA_EMBED_THREADS", 1); err != nil {
-		return "", 0, 0, err
-	}
-	return library, batchSize, threads, nil
-}
-
-func envPositive(name string, def int) (int, error) {
-	v := os.Getenv(name)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return 0, fmt.Errorf("%s=%q: want a positive integer", name, v)
-	}
-	return n, nil
 }
 
 // USELite embeds English text with Universal Sentence Encoder lite.
@@ -87,7 +58,7 @@ type USELite struct {
 	tok   *Tokenizer
 	batch int
 
-	sess *Session
+	sess *onnx.Runner
 }
 
 var _ Embedder = (*USELite)(nil)
@@ -109,10 +80,10 @@ func LoadUSELite(o USELiteOptions) (*USELite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
-	if err := InitRuntime(o.Library); err != nil {
+	if err := onnx.InitRuntime(o.Library); err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
-	so, err := sessionOptions(o.Threads)
+	so, err := onnx.SessionOptions(o.Threads)
 	if err != nil {
 		return nil, fmt.Errorf("embed: session options: %w", err)
 	}
@@ -122,7 +93,7 @@ func LoadUSELite(o USELiteOptions) (*USELite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embed: loading model %s: %w", o.Model, err)
 	}
-	return &USELite{tok: tok, batch: o.BatchSize, sess: NewSession(sess)}, nil
+	return &USELite{tok: tok, batch: o.BatchSize, sess: onnx.NewRunner(sess)}, nil
 }
 
 // Name identifies the model (and the vector space) for indexes and metrics.
@@ -152,7 +123,7 @@ func (e *USELite) Embed(ctx context.Context, texts []string) ([][]float32, error
 		return nil, ErrClosed
 	}
 	defer done()
-	run, release, err := newRun(ctx)
+	run, release, err := onnx.NewRun(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -263,24 +234,4 @@ func checkUnit(v []float32) error {
 		return fmt.Errorf("squared norm %v, want 1", sum)
 	}
 	return nil
-}
-
-// newRun makes run options that ctx's cancellation terminates. release must
-// be called once the runs are over; it waits for a termination in flight.
-func newRun(ctx context.Context) (*ort.RunOptions, func(), error) {
-	opts, err := ort.NewRunOptions()
-	if err != nil {
-		return nil, nil, fmt.Errorf("embed: run options: %w", err)
-	}
-	done := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		defer close(done)
-		opts.Terminate()
-	})
-	return opts, func() {
-		if !stop() {
-			<-done
-		}
-		opts.Destroy()
-	}, nil
 }

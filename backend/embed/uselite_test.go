@@ -284,20 +284,6 @@ func TestMissingAssets(t *testing.T) {
 	}
 }
 
-func TestEnvPositive(t *testing.T) {
-	for _, tt := range []struct {
-		val     string
-		want    int
-		wantErr bool
-	}{{"", 32, false}, {"8", 8, false}, {"0", 0, true}, {"-3", 0, true}, {"abc", 0, true}} {
-		t.Setenv("VIKA_EMBED_BATCH_SIZE", tt.val)
-		got, err := envPositive("VIKA_EMBED_BATCH_SIZE", 32)
-		if got != tt.want || (err != nil) != tt.wantErr {
-			t.Errorf("%q: got %d, %v", tt.val, got, err)
-		}
-	}
-}
-
 // benchTexts makes n deterministic sentences of about 40 words.
 func benchTexts(n int) []string {
 	words := strings.Fields(`the protein structure model predicts binding energy of ligands

@@ -117,15 +117,15 @@ type lazyReranker struct {
 	root string
 
 	mu     sync.Mutex
-	loaded bool            // guarded by mu
-	closed bool            // guarded by mu
-	r      rerank.Reranker // nil when none is installed; guarded by mu
-	err    error           // why an installed one failed to load; guarded by mu
+	loaded bool                 // guarded by mu
+	closed bool                 // guarded by mu
+	r      *rerank.CrossEncoder // nil when none is installed; guarded by mu
+	err    error                // why an installed one failed to load; guarded by mu
 }
 
 // get returns the reranker, nil when none is installed or it failed to
 // load (err says why) or the session is closed.
-func (l *lazyReranker) get() (rerank.Reranker, error) {
+func (l *lazyReranker) get() (*rerank.CrossEncoder, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -143,8 +143,8 @@ func (l *lazyReranker) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.closed = true
-	if c, ok := l.r.(interface{ Close() error }); ok {
-		return c.Close()
+	if l.r != nil {
+		return l.r.Close()
 	}
 	return nil
 }

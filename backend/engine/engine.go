@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"vika/backend/chunk"
+	"vika/backend/config"
 	"vika/backend/corpus"
 	"vika/backend/embed"
 	"vika/backend/index"
@@ -23,7 +24,7 @@ import (
 	"vika/backend/pdf"
 	"vika/backend/retrieve"
 	"vika/backend/sandbox"
-	"vika/backend/session"
+	"vika/backend/store"
 )
 
 // Errors callers can test with errors.Is. The pdf ones are re-exported so
@@ -31,7 +32,7 @@ import (
 var (
 	ErrDuplicate = errors.New("already added")
 	ErrClosed    = errors.New("the session is closed")
-	ErrNotFound  = session.ErrNotFound
+	ErrNotFound  = store.ErrNotFound
 	ErrEmpty     = pdf.ErrEmpty
 	ErrNotPDF    = pdf.ErrNotPDF
 	ErrEncrypted = pdf.ErrEncrypted
@@ -90,30 +91,30 @@ func DefaultConfig() Config {
 		PageTimeout: DefaultPageTimeout, OCRTimeout: DefaultOCRTimeout,
 		WorkerMemory: DefaultWorkerMemory, WorkerCPU: DefaultWorkerCPU,
 	}
-	if mb := envInt("VIKA_MAX_FILE_MB"); mb > 0 && mb < 1<<30 {
+	if mb := envInt(config.MaxFileMB); mb > 0 && mb < 1<<30 {
 		cfg.MaxFileBytes = mb << 20
 	}
-	if n := envInt("VIKA_MAX_PAGES"); n > 0 && n < 1<<31 {
+	if n := envInt(config.MaxPages); n > 0 && n < 1<<31 {
 		cfg.MaxPages = int(n)
 	}
-	if s := envInt("VIKA_PAGE_TIMEOUT_S"); s > 0 && s < 1<<20 {
+	if s := envInt(config.PageTimeoutS); s > 0 && s < 1<<20 {
 		cfg.PageTimeout = time.Duration(s) * time.Second
 	}
-	if s := envInt("VIKA_OCR_PAGE_TIMEOUT_S"); s > 0 && s < 1<<20 {
+	if s := envInt(config.OCRPageTimeout); s > 0 && s < 1<<20 {
 		cfg.OCRTimeout = time.Duration(s) * time.Second
 	}
-	if mb := envInt("VIKA_WORKER_MEMORY_MB"); mb > 0 && mb < 1<<30 {
+	if mb := envInt(config.WorkerMemoryMB); mb > 0 && mb < 1<<30 {
 		cfg.WorkerMemory = mb << 20
 	}
-	if s := envInt("VIKA_WORKER_CPU_S"); s > 0 && s < 1<<30 {
+	if s := envInt(config.WorkerCPUS); s > 0 && s < 1<<30 {
 		cfg.WorkerCPU = time.Duration(s) * time.Second
 	}
 	return cfg
 }
 
 // envInt is the integer value of an environment variable, or 0.
-func envInt(name string) int64 {
-	n, err := strconv.ParseInt(os.Getenv(name), 10, 64)
+func envInt(v config.Var) int64 {
+	n, err := strconv.ParseInt(v.Get(os.Getenv), 10, 64)
 	if err != nil {
 		return 0
 	}
@@ -147,7 +148,7 @@ func (c Config) withDefaults(def Config) Config {
 type Engine struct {
 	cfg   Config
 	opts  ingest.Options
-	store *session.Store
+	store *store.Store
 	lex   *index.Lexical
 	ret   *retrieve.Retriever // over lex and, when models loaded, their dense indexes
 	embs  []embed.Embedder    // empty when embeddings are off or failed to load
@@ -179,7 +180,7 @@ type Engine struct {
 // New opens an empty session. Zero fields of cfg take DefaultConfig's.
 func New(ctx context.Context, cfg Config) (*Engine, error) {
 	cfg = cfg.withDefaults(DefaultConfig())
-	store, err := session.Open(ctx)
+	store, err := store.Open(ctx)
 	if err != nil {
 		return nil, err
 	}

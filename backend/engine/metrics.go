@@ -7,7 +7,7 @@ import (
 )
 
 // AddMetric stores the metrics record of one answered question in the
-// session (see session.Store.AddMetric: redacted, the next query index when
+// session (see store.Store.AddMetric: redacted, the next query index when
 // QueryIndex is 0) and returns it as stored.
 func (e *Engine) AddMetric(ctx context.Context, rec metrics.Record) (metrics.Record, error) {
 	if e.isClosed() {

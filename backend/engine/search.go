@@ -81,6 +81,23 @@ func (e *Engine) defaultMode(ctx context.Context) (retrieve.Mode, error) {
 // reports the retrieval statistics. Dense mode without an embedding model
 // fails with an error saying why.
 func (e *Engine) SearchWith(ctx context.Context, query string, o SearchOptions) (SearchResult, error) {
+	return e.search(ctx, o, func(ro retrieve.SearchOptions) (retrieve.Result, error) {
+		return e.ret.Search(ctx, query, ro)
+	})
+}
+
+// Retrieve is SearchWith for a question searched with its expansions
+// (HyDE, rephrasings): retrieve.Retriever.SearchQuery fuses, reranks
+// against the question and scores the hits for it.
+func (e *Engine) Retrieve(ctx context.Context, q retrieve.Query, o SearchOptions) (SearchResult, error) {
+	return e.search(ctx, o, func(ro retrieve.SearchOptions) (retrieve.Result, error) {
+		return e.ret.SearchQuery(ctx, q, ro)
+	})
+}
+
+// search resolves o's mode and reranker, runs find with them and labels
+// the hits it returns.
+func (e *Engine) search(ctx context.Context, o SearchOptions, find func(retrieve.SearchOptions) (retrieve.Result, error)) (SearchResult, error) {
 	if e.isClosed() {
 		return SearchResult{Hits: []corpus.Hit{}}, ErrClosed
 	}
@@ -99,10 +116,10 @@ func (e *Engine) SearchWith(ctx context.Context, query string, o SearchOptions) 
 		// A cross-encoder that fails to load leaves search working without
 		// it; Reranker reports the error.
 		if r, _ := e.rr.get(); r != nil {
-			ro.Rerank, ro.Texts = r, e.texts
+			ro.Rerank, ro.Passages = r, passages{e}
 		}
 	}
-	res, err := e.ret.Search(ctx, query, ro)
+	res, err := find(ro)
 	if err != nil {
 		return SearchResult{Hits: []corpus.Hit{}}, err
 	}
@@ -110,9 +127,12 @@ func (e *Engine) SearchWith(ctx context.Context, query string, o SearchOptions) 
 	return SearchResult{Hits: hits, Stats: res.Stats}, err
 }
 
-// texts returns the text of the chunks ids that are still in the session.
-func (e *Engine) texts(ctx context.Context, ids []string) (map[string]string, error) {
-	chunks, err := e.store.Chunks(ctx, ids)
+// passages reads the reranker's passages from the session's store.
+type passages struct{ e *Engine }
+
+// Texts returns the text of the chunks ids that are still in the session.
+func (p passages) Texts(ctx context.Context, ids []string) (map[string]string, error) {
+	chunks, err := p.e.store.Chunks(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

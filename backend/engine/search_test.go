@@ -15,10 +15,10 @@ import (
 	"vika/backend/testpdf"
 )
 
-// Tiny BERT-shaped models with seeded weights (package embed,
-// testdata/bert/gen.sh): two sentence encoders of different sizes and a
+// Tiny BERT-shaped models with seeded weights (the repository's
+// testdata/bert, written by its gen.sh): two sentence encoders of different sizes and a
 // cross-encoder, with their WordPiece tokenizer.
-const bertFixtures = "../embed/testdata/bert"
+const bertFixtures = "../../testdata/bert"
 
 // install installs fixture model (an .onnx file of bertFixtures) as the
 // registry model name under root, as `vika models download` would.

@@ -41,7 +41,7 @@ const (
 var ErrBadQuestions = errors.New("malformed page question set")
 
 // PageQuestion is one question of a page-level evaluation set
-// (testdata/pdf_questions.jsonl): a question about one PDF and the
+// (the repository's testdata/pdf_questions.jsonl): a question about one PDF and the
 // 1-based PDF pages that hold its answer.
 type PageQuestion struct {
 	ID       string `json:"id"`

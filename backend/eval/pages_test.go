@@ -194,7 +194,7 @@ func TestReadPageQuestions(t *testing.T) {
 }
 
 // questionSet is the page-level question set over ../shared/data/pdfs.
-const questionSet = "testdata/pdf_questions.jsonl"
+const questionSet = "../../testdata/pdf_questions.jsonl"
 
 // sharedFiles are the PDFs of ../shared/data/pdfs (data/README.md).
 var sharedFiles = []string{

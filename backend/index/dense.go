@@ -29,7 +29,7 @@ const ParallelRows = 4096
 // keeps the best k in a heap. Exact search over 10,000 x 512 takes about
 // 1 ms (50,000: about 4.3 ms), so no approximate index is needed at a
 // session's scale (and coder/hnsw v0.6.1 returned 14% of the exact
-// top-10, DESIGN.md).
+// top-10 when measured).
 //
 // Vectors are stored row after row in one []float32. It is safe for
 // concurrent use.

@@ -215,7 +215,7 @@ func TestDenseConcurrent(t *testing.T) {
 }
 
 // BenchmarkDenseSearch measures exact search over n x 512 vectors.
-// Compare sizes against each other (shared machines: DESIGN.md).
+// Compare sizes against each other (the machines are shared).
 func BenchmarkDenseSearch(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const dim = 512

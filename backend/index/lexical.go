@@ -2,7 +2,7 @@
 // index of chunk text built on bleve with one analyzer per language, and
 // Dense, an exact cosine-similarity index of chunk embeddings.
 //
-// Two bleve pitfalls shape Lexical (see DESIGN.md): scoring is TF-IDF
+// Two bleve pitfalls shape Lexical (both measured): scoring is TF-IDF
 // unless the index mapping sets ScoringModel "bm25", and bleve.NewMemOnly
 // silently ignores that setting, so each index is a scorch index created
 // with an empty path (bleve.NewUsing("", ..., scorch.Name, scorch.Name,

@@ -17,7 +17,7 @@ import (
 	"vika/backend/llm"
 	"vika/backend/metrics"
 	"vika/backend/prompt"
-	"vika/backend/session"
+	"vika/backend/store"
 )
 
 // sentences are written for this benchmark; passages are made of them.
@@ -80,7 +80,7 @@ var result = llm.Result{Answer: answer, ModelUsed: "gemini/gemini-2.5-flash", Pl
 	Chain: []llm.Attempt{{Model: "groq/llama-3.1-8b-instant", ErrorKind: "rate_limited"}, {Model: "gemini/gemini-2.5-flash"}}}
 
 // overhead runs the answer path once, as the orchestrator will.
-func overhead(ctx context.Context, store *session.Store, hits []corpus.Hit) (int, error) {
+func overhead(ctx context.Context, store *store.Store, hits []corpus.Hit) (int, error) {
 	sw := metrics.Start(nil)
 	req := prompt.Build(prompt.Input{Question: "How do modern SAT solvers work?", Sources: hits, History: history, Style: prompt.StyleBalanced})
 	cits := cite.Check(answer, hits)
@@ -106,7 +106,7 @@ func overhead(ctx context.Context, store *session.Store, hits []corpus.Hit) (int
 
 func BenchmarkAnswerOverhead(b *testing.B) {
 	ctx := context.Background()
-	store, err := session.Open(ctx)
+	store, err := store.Open(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func BenchmarkAnswerOverheadParts(b *testing.B) {
 		}
 	})
 	b.Run("store", func(b *testing.B) {
-		store, err := session.Open(ctx)
+		store, err := store.Open(ctx)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -159,7 +159,7 @@ func BenchmarkAnswerOverheadParts(b *testing.B) {
 // answer is checked; make test-overhead runs it without -race for the bound.
 func TestAnswerOverhead(t *testing.T) {
 	ctx := context.Background()
-	store, err := session.Open(ctx)
+	store, err := store.Open(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 )
 
 // The served files are the tiny BERT fixtures of package embed.
-const fixtures = "../embed/testdata/bert"
+const fixtures = "../../testdata/bert"
 
 func TestRegistry(t *testing.T) {
 	want := map[string]struct {

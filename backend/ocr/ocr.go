@@ -32,6 +32,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"vika/backend/config"
 )
 
 // Recognizer turns the image of a page (or of a region of a page) into
@@ -169,11 +171,11 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Environment variables read by ConfigFromEnv.
-const (
-	EnvWorkers   = "VIKA_OCR_WORKERS"   // number of clients, e.g. 2
-	EnvTimeout   = "VIKA_OCR_TIMEOUT"   // per-page timeout, e.g. 90s
-	EnvLanguages = "VIKA_OCR_LANGUAGES" // e.g. fra+eng
+// Environment variables read by ConfigFromEnv (declared in package config).
+var (
+	EnvWorkers   = config.OCRWorkers.Name   // number of clients, e.g. 2
+	EnvTimeout   = config.OCRTimeout.Name   // per-page timeout, e.g. 90s
+	EnvLanguages = config.OCRLanguages.Name // e.g. fra+eng
 )
 
 // ConfigFromEnv returns base with the fields set by the VIKA_OCR_*

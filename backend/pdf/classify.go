@@ -2,14 +2,14 @@ package pdf
 
 import "vika/backend/corpus"
 
-// Density thresholds of the page classification rule (DESIGN.md), in
+// Density thresholds of the page classification rule (the baseline), in
 // characters per square point.
 const (
 	DenseText  = 0.01
 	SparseText = 0.001
 )
 
-// Classify applies the DESIGN.md page rule (the baseline) to a page with
+// Classify applies the baseline page rule (text density) to a page with
 // chars characters of text on a page of the given area (pt^2):
 //
 //	density >= 0.01:                  text, or illustrative with images
@@ -58,7 +58,7 @@ func Density(chars int, area float64) float64 {
 //     ignored.
 type Class struct {
 	Type     corpus.PageType
-	Baseline corpus.PageType // the DESIGN.md rule, for comparison
+	Baseline corpus.PageType // the baseline rule, for comparison
 	Chars    int             // non-space characters of Page.Text
 	Density  float64         // Chars per pt^2
 	// Unreadable counts characters dropped from the text layer because

@@ -12,7 +12,7 @@ import (
 )
 
 // classTally counts page types and OCR calls of one document under the
-// baseline (DESIGN.md) and the refined rules.
+// baseline (the text-density rule) and the refined rules.
 type classTally struct {
 	base, refined           map[corpus.PageType]int
 	baseCalls, refinedCalls int

@@ -12,7 +12,7 @@
 //     what chunk offsets refer to. CleanText applies the same rules to
 //     any text, such as OCR output.
 //   - Classification (classify.go, images.go, textlike.go): the
-//     DESIGN.md density rule as a baseline, refined so that a page whose
+//     text-density rule as a baseline, refined so that a page whose
 //     text layer is complete is not OCRed and only image regions large
 //     enough to hold text, without text layer over them, whose pixels show
 //     text, are (Page.OCRRegions); scans are OCRed whole.

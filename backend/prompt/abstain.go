@@ -5,7 +5,7 @@ package prompt
 // retrieval's scoring or the chunker changes):
 //
 //   - the PDFs of ../shared/data (8 text documents, 1,674 chunks), 67
-//     questions they answer (backend/eval/testdata/pdf_questions.jsonl)
+//     questions they answer (testdata/pdf_questions.jsonl)
 //     and 40 they do not (testdata/abstain/unanswerable.txt: half
 //     off-topic, half near their topics; English and French). AUC 0.94.
 //     Abstentions on answerable/unanswerable questions by threshold: 0.20

@@ -9,7 +9,7 @@ package prompt_test
 //     runs.
 //   - TestAbstainPDFs: the PDFs of ../shared/data/pdfs (text layer, no
 //     OCR: the real scan is left out with its questions), the answerable
-//     questions of backend/eval/testdata/pdf_questions.jsonl and the
+//     questions of testdata/pdf_questions.jsonl and the
 //     unanswerable ones of testdata/abstain/unanswerable.txt. It skips when
 //     the data is absent and under -short.
 //
@@ -280,7 +280,7 @@ func TestAbstainGenerated(t *testing.T) {
 	}
 }
 
-// pdfQuestion is a line of backend/eval/testdata/pdf_questions.jsonl.
+// pdfQuestion is a line of testdata/pdf_questions.jsonl.
 type pdfQuestion struct {
 	File     string `json:"file"`
 	Question string `json:"question"`
@@ -292,7 +292,7 @@ func TestAbstainPDFs(t *testing.T) {
 	}
 	dir := sharedtest.Require(t, "pdfs") // skips without ../shared/data (fails under make test)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.pdf"))
-	qpath := filepath.Join("..", "eval", "testdata", "pdf_questions.jsonl")
+	qpath := filepath.Join("..", "..", "testdata", "pdf_questions.jsonl")
 	questions, err := loadPDFQuestions(qpath)
 	if err != nil {
 		t.Fatalf("answerable questions: %v", err)

@@ -26,7 +26,7 @@ const (
 // the turn holds what arrived, marked cancelled, and the error is the
 // context's; when every model failed the error's text is a sentence to
 // show. Every question, answered or not, leaves a metrics record.
-func (s *Session) Ask(ctx context.Context, question string, o Options, emit func(Event)) (Answer, error) {
+func (s *Assistant) Ask(ctx context.Context, question string, o Options, emit func(Event)) (Answer, error) {
 	if strings.TrimSpace(question) == "" {
 		return Answer{}, ErrEmptyQuestion
 	}
@@ -35,13 +35,13 @@ func (s *Session) Ask(ctx context.Context, question string, o Options, emit func
 
 // turn is an answer in progress.
 type turn struct {
-	s       *Session
+	s       *Assistant
 	a       Answer
 	o       Options
 	b       *batcher
 	sw      *metrics.Stopwatch
 	history []prompt.Turn
-	conv    int // the conversation the turn belongs to (Session.conv)
+	conv    int // the conversation the turn belongs to (Assistant.conv)
 	r       retrieval
 	res     *llm.Result // the model's result, when one was asked
 }
@@ -53,7 +53,7 @@ func (t *turn) notice(n llm.Notice) {
 
 func (t *turn) status(stage string) { t.b.send(Event{Type: EventStatus, Stage: stage}) }
 
-func (s *Session) ask(ctx context.Context, id, question string, o Options, emit func(Event)) (ans Answer, err error) {
+func (s *Assistant) ask(ctx context.Context, id, question string, o Options, emit func(Event)) (ans Answer, err error) {
 	t := &turn{s: s, o: o, b: newBatcher(emit, s.cfg.Flush), sw: metrics.Start(s.cfg.Now), conv: s.conversation()}
 	defer func() {
 		if p := recover(); p != nil {

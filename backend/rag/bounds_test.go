@@ -10,6 +10,7 @@ import (
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/llm/llmtest"
+	"vika/backend/retrieve"
 	"vika/backend/secrets"
 )
 
@@ -110,7 +111,7 @@ func TestLockedKeyringDoesNotBlockAsk(t *testing.T) {
 // an answer.
 type panickyEngine struct{ *engine.Engine }
 
-func (panickyEngine) SearchWith(context.Context, string, engine.SearchOptions) (engine.SearchResult, error) {
+func (panickyEngine) Retrieve(context.Context, retrieve.Query, engine.SearchOptions) (engine.SearchResult, error) {
 	var m map[string]int
 	m["boom"]++ // assignment to entry in nil map
 	return engine.SearchResult{}, nil

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"vika/backend/corpus"
 	"vika/backend/llm/llmtest"
 )
 
@@ -61,13 +60,5 @@ func TestMultiQuery(t *testing.T) {
 	}
 	if a.Metrics.ChunksRetrieved < len(a.Sources) {
 		t.Errorf("chunks retrieved %d", a.Metrics.ChunksRetrieved)
-	}
-}
-
-func TestFuse(t *testing.T) {
-	h := func(id string) corpus.Hit { return corpus.Hit{ChunkID: id} }
-	got := fuse([][]corpus.Hit{{h("a"), h("b")}, {h("b"), h("c")}, {h("b")}}, 2)
-	if len(got) != 2 || got[0].ChunkID != "b" || got[1].ChunkID != "a" || got[0].Score <= got[1].Score {
-		t.Errorf("fuse = %+v", got)
 	}
 }

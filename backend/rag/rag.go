@@ -20,20 +20,22 @@ import (
 	"sync"
 	"time"
 
+	"vika/backend/config"
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/metrics"
 	"vika/backend/prompt"
+	"vika/backend/retrieve"
 )
 
-// Engine is what a Session needs of the session engine (*engine.Engine).
+// Engine is what an Assistant needs of the session engine (*engine.Engine).
 type Engine interface {
-	SearchWith(ctx context.Context, query string, o engine.SearchOptions) (engine.SearchResult, error)
+	Retrieve(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error)
 	AddMetric(ctx context.Context, rec metrics.Record) (metrics.Record, error)
 	Metrics(ctx context.Context) ([]metrics.Record, error)
 }
 
-// Config tunes a Session. Zero fields take their defaults.
+// Config tunes an Assistant. Zero fields take their defaults.
 type Config struct {
 	// MinBM25 is the abstention threshold on the best BM25 score
 	// (prompt.Abstain); 0 means prompt.DefaultMinBM25.
@@ -53,10 +55,10 @@ type Config struct {
 // ConfigFromEnv reads VIKA_ABSTAIN_MIN_BM25 (a number from 0 to 100).
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	var cfg Config
-	if v := strings.TrimSpace(getenv("VIKA_ABSTAIN_MIN_BM25")); v != "" {
+	if v := config.AbstainMinBM25.Get(getenv); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f < 0 || f > 100 {
-			return cfg, fmt.Errorf("VIKA_ABSTAIN_MIN_BM25: %q is not a number from 0 to 100", v)
+			return cfg, fmt.Errorf("%s: %q is not a number from 0 to 100", config.AbstainMinBM25.Name, v)
 		}
 		cfg.MinBM25 = f
 		if f == 0 {
@@ -86,9 +88,9 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Session is one conversation over the engine's documents. Its methods
+// Assistant holds one conversation over the engine's documents. Its methods
 // are safe for concurrent use.
-type Session struct {
+type Assistant struct {
 	eng Engine
 	llm *llm.Service // nil: no model, answers are extractive
 	cfg Config
@@ -104,18 +106,18 @@ type Session struct {
 	wg   sync.WaitGroup // answers started with Start
 }
 
-// New returns a Session answering from eng's documents with svc's models
+// New returns an Assistant answering from eng's documents with svc's models
 // (svc may be nil: every answer is then extractive).
-func New(eng Engine, svc *llm.Service, cfg Config) *Session {
-	return &Session{eng: eng, llm: svc, cfg: cfg.withDefaults(), running: map[string]context.CancelFunc{}}
+func New(eng Engine, svc *llm.Service, cfg Config) *Assistant {
+	return &Assistant{eng: eng, llm: svc, cfg: cfg.withDefaults(), running: map[string]context.CancelFunc{}}
 }
 
-func (s *Session) now() time.Time { return s.cfg.Now() }
+func (s *Assistant) now() time.Time { return s.cfg.Now() }
 
 // LLM returns the model service (nil when there is none).
-func (s *Session) LLM() *llm.Service { return s.llm }
+func (s *Assistant) LLM() *llm.Service { return s.llm }
 
-func (s *Session) newID() string {
+func (s *Assistant) newID() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.nextID++
@@ -126,7 +128,7 @@ func (s *Session) newID() string {
 // once; the answer's events go to emit (EventPrefix + id is their channel
 // name), the last one of type done or error. ctx bounds the answer; Cancel
 // stops it.
-func (s *Session) Start(ctx context.Context, question string, o Options, emit func(Event)) (string, error) {
+func (s *Assistant) Start(ctx context.Context, question string, o Options, emit func(Event)) (string, error) {
 	return s.StartID(ctx, "", question, o, emit)
 }
 
@@ -136,7 +138,7 @@ var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // StartID is Start with an id chosen by the caller ("" picks one), so that
 // a listener can subscribe to the answer's events before it starts: the
 // frontend does, and misses none. An id in use fails with ErrInvalid.
-func (s *Session) StartID(ctx context.Context, id, question string, o Options, emit func(Event)) (string, error) {
+func (s *Assistant) StartID(ctx context.Context, id, question string, o Options, emit func(Event)) (string, error) {
 	if strings.TrimSpace(question) == "" {
 		return "", ErrEmptyQuestion
 	}
@@ -175,7 +177,7 @@ func (s *Session) StartID(ctx context.Context, id, question string, o Options, e
 
 // Cancel stops the answer with that id; what arrived is kept and the turn
 // is recorded as partial. It reports whether the answer was running.
-func (s *Session) Cancel(id string) bool {
+func (s *Assistant) Cancel(id string) bool {
 	s.mu.Lock()
 	cancel, ok := s.running[id]
 	s.mu.Unlock()
@@ -186,7 +188,7 @@ func (s *Session) Cancel(id string) bool {
 }
 
 // Close cancels the answers in flight and waits for them to end.
-func (s *Session) Close() {
+func (s *Assistant) Close() {
 	s.mu.Lock()
 	s.closed = true
 	for _, cancel := range s.running {
@@ -197,7 +199,7 @@ func (s *Session) Close() {
 }
 
 // Conversation returns the finished turns, oldest first.
-func (s *Session) Conversation() []Answer {
+func (s *Assistant) Conversation() []Answer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Answer{}, s.turns...)
@@ -206,7 +208,7 @@ func (s *Session) Conversation() []Answer {
 // ClearConversation forgets the turns (the metrics stay in the session) and
 // stops the answers in flight: they belong to the conversation cleared, and
 // are not kept when they end.
-func (s *Session) ClearConversation() {
+func (s *Assistant) ClearConversation() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.turns = nil
@@ -217,14 +219,14 @@ func (s *Session) ClearConversation() {
 }
 
 // conversation returns the number of the current conversation.
-func (s *Session) conversation() int {
+func (s *Assistant) conversation() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.conv
 }
 
 // history returns the last prompt.MaxTurns turns, for prompts.
-func (s *Session) history() []prompt.Turn {
+func (s *Assistant) history() []prompt.Turn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	turns := s.turns
@@ -238,7 +240,7 @@ func (s *Session) history() []prompt.Turn {
 	return out
 }
 
-func (s *Session) addTurn(a Answer, conv int) {
+func (s *Assistant) addTurn(a Answer, conv int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if conv == s.conv {
@@ -247,7 +249,7 @@ func (s *Session) addTurn(a Answer, conv int) {
 }
 
 // Metrics returns the session's metrics records and their summary.
-func (s *Session) Metrics(ctx context.Context) (MetricsView, error) {
+func (s *Assistant) Metrics(ctx context.Context) (MetricsView, error) {
 	recs, err := s.eng.Metrics(ctx)
 	if recs == nil {
 		recs = []metrics.Record{}

@@ -17,7 +17,7 @@ func (t *turn) record(ctx context.Context) metrics.Record {
 		Query:              t.a.Question,
 		RetrievalMode:      string(t.r.stats.Mode),
 		RetrievalLatencyMs: metrics.Ms(t.r.latency),
-		ChunksRetrieved:    t.r.candidates,
+		ChunksRetrieved:    t.r.stats.Candidates,
 		CosineSimMean:      t.r.stats.MeanCosine,
 		// BM25's share of the fused scores of the passages retrieved for
 		// the question (the engine's statistics).

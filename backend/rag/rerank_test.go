@@ -10,25 +10,24 @@ import (
 )
 
 // recordingEngine is a real engine that remembers the searches it was
-// asked for: their text and options.
+// asked for: their query and options.
 type recordingEngine struct {
 	*engine.Engine
 	mu      sync.Mutex
-	queries []string
+	queries []retrieve.Query
 	opts    []engine.SearchOptions
 }
 
-func (r *recordingEngine) SearchWith(ctx context.Context, q string, o engine.SearchOptions) (engine.SearchResult, error) {
+func (r *recordingEngine) Retrieve(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error) {
 	r.mu.Lock()
 	r.queries = append(r.queries, q)
 	r.opts = append(r.opts, o)
 	r.mu.Unlock()
-	return r.Engine.SearchWith(ctx, q, o)
+	return r.Engine.Retrieve(ctx, q, o)
 }
 
-// TestRerankOption: the question's search asks for the cross-encoder when
-// the options do and not otherwise; the BM25 probe for abstaining never
-// does. Without a cross-encoder installed the record says so: no reranker
+// TestRerankOption: the question's one search asks for the cross-encoder
+// when the options do and not otherwise. Without a cross-encoder installed the record says so: no reranker
 // score is invented.
 func TestRerankOption(t *testing.T) {
 	for _, rerank := range []bool{true, false} {
@@ -40,13 +39,8 @@ func TestRerankOption(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(eng.opts) < 1 || eng.opts[0].Rerank != rerank {
+		if len(eng.opts) != 1 || eng.opts[0].Rerank != rerank {
 			t.Fatalf("rerank %v: searches %+v", rerank, eng.opts)
-		}
-		for _, o := range eng.opts[1:] {
-			if o.Mode == retrieve.ModeBM25 && o.Rerank {
-				t.Errorf("the BM25 probe asked for reranking: %+v", o)
-			}
 		}
 		if a.Metrics.RerankerScoreMean != nil || a.Metrics.RerankerScoreMin != nil {
 			t.Errorf("reranker scores without a reranker: %+v", a.Metrics)

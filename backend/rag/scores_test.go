@@ -23,7 +23,7 @@ import (
 func newEmbeddingEngine(t *testing.T) *engine.Engine {
 	t.Helper()
 	assetstest.Require(t, assets.ORT)
-	const name, fixtures = "all-MiniLM-L6-v2", "../embed/testdata/bert"
+	const name, fixtures = "all-MiniLM-L6-v2", "../../testdata/bert"
 	root := t.TempDir()
 	modelstest.Install(t, root, name, filepath.Join(fixtures, "encoder.onnx"), filepath.Join(fixtures, "tokenizer.json"))
 	t.Setenv(models.EnvModelEN, name)
@@ -82,7 +82,7 @@ func TestOneSearchPerQuestion(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(eng.opts) != 1 || eng.queries[0] != q {
+				if len(eng.opts) != 1 || eng.queries[0].Question != q || eng.queries[0].Expanded() {
 					t.Errorf("%q: searches %q %+v; want the question's only", q, eng.queries, eng.opts)
 				}
 				if a.Metrics.RetrievalMode != string(mode) {
@@ -121,7 +121,8 @@ func TestOneSearchPerQuestion(t *testing.T) {
 }
 
 // TestQuestionScoresProbe: where the question's search does not measure
-// its BM25 scores, one BM25 search for the question does. After HyDE the
+// its BM25 scores, one BM25 search for the question does, inside the
+// engine's one search (retrieve.Retriever.SearchQuery). After HyDE the
 // passage that was searched matches well, but abstaining judges the
 // question, and the sources carry the question's BM25 scores, not the
 // passage's, and no cosine (the passage's). In dense mode BM25 does not
@@ -145,8 +146,8 @@ func TestQuestionScoresProbe(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(eng.queries) != 2 || eng.queries[0] != passage || eng.queries[1] != offTopic || eng.opts[1].Mode != retrieve.ModeBM25 {
-			t.Errorf("searches %q %+v; want the passage's, then the question's in bm25 mode", eng.queries, eng.opts)
+		if len(eng.queries) != 1 || eng.queries[0].HyDE != passage || eng.queries[0].Question != offTopic {
+			t.Errorf("searches %q %+v; want one: the question with its passage", eng.queries, eng.opts)
 		}
 		if a.Kind != KindAbstained {
 			t.Errorf("off-topic question found by its HyDE passage: kind %s", a.Kind)
@@ -158,7 +159,7 @@ func TestQuestionScoresProbe(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Kind == KindAbstained || len(eng.queries) != 2 || eng.queries[1] != question {
+		if a.Kind == KindAbstained || len(eng.queries) != 1 || eng.queries[0].Question != question {
 			t.Fatalf("kind %s, searches %q", a.Kind, eng.queries)
 		}
 		probe, err := base.SearchWith(t.Context(), question, engine.SearchOptions{Mode: retrieve.ModeBM25, K: retrieve.DefaultDepth})
@@ -188,8 +189,8 @@ func TestQuestionScoresProbe(t *testing.T) {
 		if a.Kind == KindAbstained || len(a.Sources) == 0 {
 			t.Fatalf("dense mode abstained on BM25: kind %s", a.Kind)
 		}
-		if len(eng.opts) != 2 || eng.opts[1].Mode != retrieve.ModeBM25 || eng.queries[1] != question {
-			t.Errorf("searches %q %+v; want the question's, then its BM25 probe", eng.queries, eng.opts)
+		if len(eng.opts) != 1 || eng.queries[0].Question != question {
+			t.Errorf("searches %q %+v; want the question's only", eng.queries, eng.opts)
 		}
 		lexical := 0
 		for _, s := range a.Sources {

@@ -1,20 +1,17 @@
 package rag
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"vika/backend/llm"
+	"vika/backend/metrics"
 	"vika/backend/retrieve"
 )
 
-// Settings are the user's answering preferences, kept between sessions in
-// SettingsPath. They never hold an API key (keys live in the OS keyring).
+// Settings are the user's answering preferences; package settings keeps
+// them between sessions. They never hold an API key (keys live in the OS
+// keyring).
 type Settings struct {
 	Routing    string `json:"routing"` // "auto" or "manual"
 	Provider   string `json:"provider"`
@@ -28,10 +25,11 @@ type Settings struct {
 	Locale     string `json:"locale"`
 }
 
-// Routing modes of Settings.
+// Routing modes of Settings: those the metrics record (package metrics
+// declares every routing mode once).
 const (
-	RoutingAuto   = "auto"
-	RoutingManual = "manual"
+	RoutingAuto   = metrics.RoutingAuto
+	RoutingManual = metrics.RoutingManual
 )
 
 // MaxK bounds Settings.K and Options.K.
@@ -72,69 +70,6 @@ func (s Settings) Validate() error {
 		if _, _, ok := llm.SplitKey(s.Provider + "/" + s.Model); !ok {
 			return fmt.Errorf("%w: a manual choice needs both a provider and a model", ErrInvalid)
 		}
-	}
-	return nil
-}
-
-// SettingsPath is where the settings are kept:
-// os.UserConfigDir()/vika/settings.json.
-func SettingsPath() (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("no configuration directory for the settings: %w", err)
-	}
-	return filepath.Join(dir, "vika", "settings.json"), nil
-}
-
-// LoadSettings reads the settings at path; a missing file gives
-// DefaultSettings. Missing fields take their default; unknown fields are
-// dropped. A file that cannot be read or is invalid is an error (with the
-// defaults, which the caller may use instead).
-func LoadSettings(path string) (Settings, error) {
-	s := DefaultSettings()
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("read the settings: %w", err)
-	}
-	if err := json.Unmarshal(data, &s); err != nil {
-		return DefaultSettings(), fmt.Errorf("the settings file %s is damaged: %v", path, err)
-	}
-	if err := s.Validate(); err != nil {
-		return DefaultSettings(), fmt.Errorf("the settings file %s: %w", path, err)
-	}
-	return s, nil
-}
-
-// SaveSettings validates s and writes it to path (creating its directory),
-// replacing the previous file atomically.
-func SaveSettings(path string, s Settings) error {
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("save the settings: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".settings-*.json")
-	if err != nil {
-		return fmt.Errorf("save the settings: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save the settings: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save the settings: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("save the settings: %w", err)
 	}
 	return nil
 }

@@ -52,7 +52,7 @@ const (
 // DenseScore, the cosine of the question with the passage, when the
 // question itself was embedded (dense and hybrid modes, without HyDE or
 // multi-query); LexicalScore, its BM25 score, when BM25 retrieved the
-// passage for the question (in every mode: see Session.questionScores).
+// passage for the question (in every mode: see retrieve.Retriever.SearchQuery).
 type Source struct {
 	corpus.Hit
 	Index int `json:"index"` // 1-based number in the prompt

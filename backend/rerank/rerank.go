@@ -1,6 +1,6 @@
 // Package rerank scores (question, passage) pairs with a cross-encoder, to
 // reorder the passages retrieval found. Cross-encoders are optional models
-// (package models installs them); without one, Open returns no Reranker and
+// (package models installs them); without one, Open returns no cross-encoder and
 // Label reports "none": callers keep the retrieval order and record no
 // reranker score rather than inventing one.
 package rerank
@@ -13,24 +13,17 @@ import (
 
 	ort "github.com/yalue/onnxruntime_go"
 
-	"vika/backend/embed"
 	"vika/backend/models"
+	"vika/backend/onnx"
 )
-
-// Reranker scores passages against a query: one score per passage, in
-// order, higher meaning more relevant. Scores are raw model outputs (logits
-// for a cross-encoder), comparable within one model only.
-type Reranker interface {
-	Rerank(ctx context.Context, query string, passages []string) ([]float64, error)
-}
 
 // None is what Label reports when no reranker is in use.
 const None = "none"
 
-// Label names r for metrics and the UI: its Name() when it has one, None
-// when r is nil.
-func Label(r Reranker) string {
-	if r == nil {
+// Label names r, a reranker (retrieve.Reranker, such as a *CrossEncoder),
+// for metrics and the UI: its Name() when it has one, None when r is nil.
+func Label(r any) string {
+	if ce, ok := r.(*CrossEncoder); r == nil || ok && ce == nil {
 		return None
 	}
 	if n, ok := r.(interface{ Name() string }); ok {
@@ -62,15 +55,13 @@ type Options struct {
 // the score. It is safe for concurrent use.
 type CrossEncoder struct {
 	name  string
-	tok   *embed.BERTTokenizer
+	tok   *onnx.BERTTokenizer
 	max   int
 	batch int
 	types bool
 
-	sess *embed.Session
+	sess *onnx.Runner
 }
-
-var _ Reranker = (*CrossEncoder)(nil)
 
 // LoadCrossEncoder loads the ONNX Runtime library (once per process), the
 // tokenizer and the model, whose output logits must be [batch, 1].
@@ -84,14 +75,14 @@ func LoadCrossEncoder(o Options) (*CrossEncoder, error) {
 	if o.Threads < 0 || o.BatchSize < 0 || o.MaxTokens < 0 || (o.MaxTokens > 0 && o.MaxTokens < 3) {
 		return nil, fmt.Errorf("rerank: bad options: threads %d, batch size %d, max tokens %d", o.Threads, o.BatchSize, o.MaxTokens)
 	}
-	tok, err := embed.LoadBERTTokenizer(o.Tokenizer)
+	tok, err := onnx.LoadBERTTokenizer(o.Tokenizer)
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
-	if err := embed.InitRuntime(o.Library); err != nil {
+	if err := onnx.InitRuntime(o.Library); err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
-	sess, types, out, err := embed.OpenBERTSession(o.Model, "logits", o.Threads)
+	sess, types, out, err := onnx.OpenBERT(o.Model, "logits", o.Threads)
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
@@ -99,14 +90,14 @@ func LoadCrossEncoder(o Options) (*CrossEncoder, error) {
 		sess.Destroy()
 		return nil, fmt.Errorf("rerank: model %s: logits have shape %v, want [batch, 1]", o.Model, d)
 	}
-	return &CrossEncoder{name: o.Name, tok: tok, max: o.MaxTokens, batch: o.BatchSize, types: types, sess: embed.NewSession(sess)}, nil
+	return &CrossEncoder{name: o.Name, tok: tok, max: o.MaxTokens, batch: o.BatchSize, types: types, sess: onnx.NewRunner(sess)}, nil
 }
 
 // Open loads the first cross-encoder of the registry that is installed and
 // intact under root (models.Root() in the app). With none installed it
 // returns nil and no error: Label(nil) is None. A reranker that is
 // installed but fails to load is an error.
-func Open(root string) (Reranker, error) {
+func Open(root string) (*CrossEncoder, error) {
 	for _, m := range models.Rerankers() {
 		if !models.Installed(root, m) {
 			continue
@@ -136,7 +127,7 @@ func OptionsFor(root string, m models.Model) (Options, error) {
 	if o.Model, o.Tokenizer, err = models.Locate(root, m); err != nil {
 		return o, err
 	}
-	o.Library, o.BatchSize, o.Threads, err = embed.RuntimeSettings(DefaultBatchSize)
+	o.Library, o.BatchSize, o.Threads, err = onnx.RuntimeSettings(DefaultBatchSize)
 	return o, err
 }
 
@@ -158,7 +149,7 @@ func (c *CrossEncoder) Rerank(ctx context.Context, query string, passages []stri
 		return nil, ErrClosed
 	}
 	defer done()
-	run, release, err := embed.NewCancelableRun(ctx)
+	run, release, err := onnx.NewRun(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)
 	}
@@ -169,7 +160,7 @@ func (c *CrossEncoder) Rerank(ctx context.Context, query string, passages []stri
 			return nil, err
 		}
 		part := passages[start:min(start+c.batch, len(passages))]
-		b := embed.NewBERTBatch(len(part), c.tok.PadID())
+		b := onnx.NewBERTBatch(len(part), c.tok.PadID())
 		for i, p := range part {
 			ids, types, err := c.tok.EncodePair(query, p, c.max)
 			if err != nil {
@@ -189,7 +180,7 @@ func (c *CrossEncoder) Rerank(ctx context.Context, query string, passages []stri
 	return scores, nil
 }
 
-func (c *CrossEncoder) run(sess *ort.DynamicAdvancedSession, opts *ort.RunOptions, b *embed.BERTBatch) ([]float64, error) {
+func (c *CrossEncoder) run(sess *ort.DynamicAdvancedSession, opts *ort.RunOptions, b *onnx.BERTBatch) ([]float64, error) {
 	inputs, free, err := b.Tensors(c.types)
 	if err != nil {
 		return nil, fmt.Errorf("rerank: %w", err)

@@ -15,9 +15,9 @@ import (
 	"vika/backend/models/modelstest"
 )
 
-// Fixtures of package embed (testdata/bert/gen.sh): a tiny BERT-shaped
+// Shared fixtures (testdata/bert at the top of the repository, written by its gen.sh): a tiny BERT-shaped
 // cross-encoder with seeded weights and the logits numpy computes for it.
-const fixtures = "../embed/testdata/bert"
+const fixtures = "../../testdata/bert"
 
 type golden struct {
 	MaxLen int `json:"max_len"`
@@ -151,7 +151,7 @@ func TestOpenInstalled(t *testing.T) {
 	if err != nil || r == nil {
 		t.Fatalf("Open = %v, %v", r, err)
 	}
-	defer r.(*CrossEncoder).Close()
+	defer r.Close()
 	if Label(r) != m.Name {
 		t.Errorf("Label = %q, want %q", Label(r), m.Name)
 	}

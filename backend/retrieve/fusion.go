@@ -160,3 +160,29 @@ func normalizer(cands []*candidate, norm Norm, value func(*candidate) (float64, 
 		}
 	}
 }
+
+// fuseRanked merges ranked lists of candidates (one search each: the
+// question, or its HyDE passage, and its rephrasings) by Reciprocal Rank
+// Fusion over the first n of each list (k = DefaultRRFK) and keeps the n
+// best. A candidate keeps the fields of the list that found it first; its
+// score becomes the fused one. Ties keep the order of first appearance.
+func fuseRanked(lists [][]*candidate, n int) []*candidate {
+	score := map[string]float64{}
+	first := map[string]*candidate{}
+	var order []*candidate
+	for _, list := range lists {
+		for rank, c := range list[:min(n, len(list))] {
+			if _, ok := first[c.id]; !ok {
+				cp := *c
+				first[c.id] = &cp
+				order = append(order, &cp)
+			}
+			score[c.id] += 1 / float64(DefaultRRFK+rank+1)
+		}
+	}
+	for _, c := range order {
+		c.score = score[c.id]
+	}
+	slices.SortStableFunc(order, func(a, b *candidate) int { return cmp.Compare(b.score, a.score) })
+	return order[:min(n, len(order))]
+}

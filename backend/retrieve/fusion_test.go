@@ -180,3 +180,23 @@ func TestFusionEdgeCases(t *testing.T) {
 		t.Errorf("clamped weight: %v", cands[0].score)
 	}
 }
+
+// TestFuseRanked: Reciprocal Rank Fusion of a question's searches: a chunk
+// that every list ranks high goes first, the first n of each list count,
+// and a chunk keeps the fields of the list that found it first.
+func TestFuseRanked(t *testing.T) {
+	c := func(id string, lexical float64) *candidate {
+		return &candidate{id: id, lexical: lexical, lexicalRank: 1}
+	}
+	lists := [][]*candidate{{c("a", 1), c("b", 2)}, {c("b", 3), c("c", 4)}, {c("b", 5), c("d", 6), c("e", 7)}}
+	got := fuseRanked(lists, 2)
+	if len(got) != 2 || got[0].id != "b" || got[1].id != "a" || got[0].score <= got[1].score {
+		t.Fatalf("fuseRanked = %+v", got)
+	}
+	if want := 1.0/62 + 1.0/61 + 1.0/61; math.Abs(got[0].score-want) > 1e-12 || got[0].lexical != 2 {
+		t.Errorf("b: score %g (want %g), lexical %g (want the first list's, 2)", got[0].score, want, got[0].lexical)
+	}
+	if lists[0][1].score != 0 {
+		t.Errorf("fuseRanked changed its input: %+v", lists[0][1])
+	}
+}

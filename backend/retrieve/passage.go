@@ -54,7 +54,8 @@ type EmbedOptions struct {
 	// Workers is how many groups of texts are embedded at once (the
 	// embedder must allow concurrent calls, as embed.Embedder promises);
 	// <= 1 means one. Two workers nearly halve the time when a second
-	// core is idle, and gain nothing when it is busy (DESIGN.md).
+	// core is idle, and gain nothing when it is busy (measured on this project's
+	// two-core machines).
 	Workers int
 	// Progress, if not nil, is called after each group with the number of
 	// texts done so far, from one goroutine at a time.

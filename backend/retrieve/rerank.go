@@ -10,9 +10,25 @@ import (
 )
 
 // Reranker rescores passages against a query, one score per passage in
-// order, higher meaning more relevant (rerank.CrossEncoder).
+// order, higher meaning more relevant (rerank.CrossEncoder). Scores are raw
+// model outputs (logits for a cross-encoder), comparable within one model
+// only.
 type Reranker interface {
 	Rerank(ctx context.Context, query string, passages []string) ([]float64, error)
+}
+
+// Passages gives the text of chunks by id, for the reranker; an id it
+// omits (a chunk removed meanwhile) is not rescored.
+type Passages interface {
+	Texts(ctx context.Context, ids []string) (map[string]string, error)
+}
+
+// PassagesFunc adapts a function to Passages.
+type PassagesFunc func(ctx context.Context, ids []string) (map[string]string, error)
+
+// Texts calls f.
+func (f PassagesFunc) Texts(ctx context.Context, ids []string) (map[string]string, error) {
+	return f(ctx, ids)
 }
 
 // DefaultRerankDepth is how many fused candidates a reranker rescores by
@@ -40,7 +56,7 @@ func rerankDepth(n int) int {
 // rerank rescores the first RerankDepth candidates with o.Rerank and
 // orders them by its score (ties keep the retrieval order); the rest
 // follow in retrieval order, without a reranker score. A candidate whose
-// text o.Texts does not return (removed meanwhile) is not rescored and
+// text o.Passages does not return (removed meanwhile) is not rescored and
 // goes after the rescored ones.
 func (r *Retriever) rerank(ctx context.Context, q string, cands []*candidate, o SearchOptions, st *Stats) ([]*candidate, error) {
 	st.Reranker = rerank.Label(o.Rerank)
@@ -52,7 +68,7 @@ func (r *Retriever) rerank(ctx context.Context, q string, cands []*candidate, o 
 	for i, c := range cands[:n] {
 		ids[i] = c.id
 	}
-	texts, err := o.Texts(ctx, ids)
+	texts, err := o.Passages.Texts(ctx, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -16,9 +16,9 @@ import (
 	"vika/backend/rerank"
 )
 
-// Fixtures of package embed (testdata/bert/gen.sh): a tiny BERT-shaped
+// Shared fixtures (testdata/bert at the top of the repository, written by its gen.sh): a tiny BERT-shaped
 // cross-encoder with seeded weights and the WordPiece vocabulary it knows.
-const bertFixtures = "../embed/testdata/bert"
+const bertFixtures = "../../testdata/bert"
 
 // rerankChunks use words of the tiny vocabulary; each shares a word with
 // rerankQuery, so BM25 retrieves them all.
@@ -33,7 +33,7 @@ var rerankChunks = []corpus.Chunk{
 
 const rerankQuery = "the cat enzyme water network cell photosynthesis"
 
-func textsOf(chunks []corpus.Chunk) func(context.Context, []string) (map[string]string, error) {
+func textsOf(chunks []corpus.Chunk) PassagesFunc {
 	return func(_ context.Context, ids []string) (map[string]string, error) {
 		out := map[string]string{}
 		for _, id := range ids {
@@ -100,7 +100,7 @@ func TestRerankFollowsLogits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := r.Search(ctx, rerankQuery, SearchOptions{Mode: ModeBM25, K: 6, Rerank: ce, RerankDepth: depth, Texts: texts})
+	res, err := r.Search(ctx, rerankQuery, SearchOptions{Mode: ModeBM25, K: 6, Rerank: ce, RerankDepth: depth, Passages: texts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestRerankNoneAndEdges(t *testing.T) {
 	}
 	// Shortest text first: the order follows the reranker in hybrid mode.
 	short := fakeReranker{score: func(s string) float64 { return -float64(len(s)) }}
-	res, err := r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeHybrid, K: 3, Rerank: short, Texts: textsOf(testChunks)})
+	res, err := r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeHybrid, K: 3, Rerank: short, Passages: textsOf(testChunks)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,12 +204,12 @@ func TestRerankNoneAndEdges(t *testing.T) {
 	// A constant score keeps the retrieval order.
 	flat := fakeReranker{score: func(string) float64 { return 1 }}
 	plain, _ := r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeHybrid, K: 5})
-	res, err = r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeHybrid, K: 5, Rerank: flat, Texts: textsOf(testChunks)})
+	res, err = r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeHybrid, K: 5, Rerank: flat, Passages: textsOf(testChunks)})
 	if err != nil || strings.Join(hitIDs(res.Hits), " ") != strings.Join(hitIDs(plain.Hits), " ") {
 		t.Errorf("ties: %v, want %v (%v)", hitIDs(res.Hits), hitIDs(plain.Hits), err)
 	}
 	// A passage whose text is gone is not rescored and goes after the others.
-	res, err = r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeBM25, K: 5, Rerank: short, Texts: textsOf(testChunks[1:])})
+	res, err = r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeBM25, K: 5, Rerank: short, Passages: textsOf(testChunks[1:])})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestRerankNoneAndEdges(t *testing.T) {
 	// A reranker that fails (here: too many scores, or an error) leaves the
 	// retrieval order, without scores, and says why.
 	for _, bad := range []Reranker{fakeReranker{score: short.score, extra: 1}, failingReranker{}} {
-		res, err := r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeHybrid, K: 5, Rerank: bad, Texts: textsOf(testChunks)})
+		res, err := r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeHybrid, K: 5, Rerank: bad, Passages: textsOf(testChunks)})
 		if err != nil || strings.Join(hitIDs(res.Hits), " ") != strings.Join(hitIDs(plain.Hits), " ") {
 			t.Errorf("failing reranker: %v, %v; want the retrieval order %v", hitIDs(res.Hits), err, hitIDs(plain.Hits))
 		}
@@ -236,11 +236,11 @@ func TestRerankNoneAndEdges(t *testing.T) {
 		}
 	}
 	boom := errors.New("boom")
-	if _, err := r.Search(ctx, "zebras", SearchOptions{Texts: func(context.Context, []string) (map[string]string, error) { return nil, boom }, Rerank: short}); !errors.Is(err, boom) {
+	if _, err := r.Search(ctx, "zebras", SearchOptions{Passages: PassagesFunc(func(context.Context, []string) (map[string]string, error) { return nil, boom }), Rerank: short}); !errors.Is(err, boom) {
 		t.Errorf("texts error: %v", err)
 	}
 	// Nothing found: the reranker is named but rescored nothing.
-	res, err = r.Search(ctx, "   ", SearchOptions{Mode: ModeBM25, Rerank: short, Texts: textsOf(testChunks)})
+	res, err = r.Search(ctx, "   ", SearchOptions{Mode: ModeBM25, Rerank: short, Passages: textsOf(testChunks)})
 	if err != nil || len(res.Hits) != 0 || res.Stats.Reranker != "fake-rerank" || res.Stats.Reranked != 0 {
 		t.Errorf("blank query: %+v, %v", res, err)
 	}

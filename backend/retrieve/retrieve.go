@@ -8,7 +8,11 @@
 // the chunks' ranking, page-diverse passages). Chunks are
 // routed to an embedding model by language (see Space). An optional
 // cross-encoder then rescores the best fused candidates (see
-// SearchOptions.Rerank). Every search reports what it did in Stats:
+// SearchOptions.Rerank, reading the passages through Passages). A question
+// searched with expansions (Query: a HyDE passage, rephrasings) goes
+// through SearchQuery, which fuses their searches by Reciprocal Rank
+// Fusion, reranks against the question itself and scores the hits for it.
+// Every search reports what it did in Stats:
 // latencies, candidates retrieved and used, the mean cosine of the used
 // chunks, BM25's share of the fused score, which retriever found each chunk
 // and which reranker ran.

@@ -25,14 +25,24 @@ type SearchOptions struct {
 	// RerankDepth is how many candidates Rerank rescores; <= 0 means
 	// DefaultRerankDepth. The search retrieves max(K, RerankDepth).
 	RerankDepth int
-	// Texts returns the passage text of chunk ids (those it omits are not
-	// rescored); required with Rerank.
-	Texts func(ctx context.Context, ids []string) (map[string]string, error)
+	// Passages gives the text of the candidates Rerank rescores; required
+	// with Rerank.
+	Passages Passages
 }
 
 // Search returns the k chunks that best match q in mode o.Mode, reranked
-// when o.Rerank is set.
+// against q when o.Rerank is set. The hits' scores are those of q's search
+// (see SearchQuery for a question searched with expansions).
 func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Result, error) {
+	return r.search(ctx, []string{q}, q, o)
+}
+
+// search ranks the candidates of each text in texts (page ranking
+// included), fuses the lists by Reciprocal Rank Fusion when there are
+// several (fuseRanked), reranks the result against question and keeps the
+// o.K best. Stats are those of the first text's search, with Candidates
+// summed over every search.
+func (r *Retriever) search(ctx context.Context, texts []string, question string, o SearchOptions) (Result, error) {
 	start := r.now()
 	k := o.K
 	if k <= 0 {
@@ -47,11 +57,55 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 	}
 	want := k
 	if o.Rerank != nil {
-		if o.Texts == nil {
-			return Result{}, fmt.Errorf("retrieve: reranking needs the passages' text (SearchOptions.Texts)")
+		if o.Passages == nil {
+			return Result{}, fmt.Errorf("retrieve: reranking needs the passages' text (SearchOptions.Passages)")
 		}
 		want = max(k, rerankDepth(o.RerankDepth))
 	}
+	var (
+		cands    []*candidate
+		st       Stats
+		embedded bool
+	)
+	lists := make([][]*candidate, 0, len(texts))
+	for i, text := range texts {
+		c, s, emb, err := r.ranked(ctx, text, mode, k, want, o.Depth)
+		if err != nil {
+			return Result{}, err
+		}
+		if i == 0 {
+			st, embedded = s, emb
+		} else {
+			st.Candidates += s.Candidates
+		}
+		lists = append(lists, c)
+	}
+	cands = lists[0]
+	if len(lists) > 1 {
+		cands = fuseRanked(lists, want)
+	}
+	st.Reranker = rerank.None
+	if o.Rerank != nil {
+		var err error
+		if cands, err = r.rerank(ctx, question, cands, o, &st); err != nil {
+			return Result{}, err
+		}
+		if r.pages.Diverse { // keep the reranked pages diverse
+			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book, nil)
+		}
+	}
+	var res Result
+	res.Hits, res.Stats = hits(cands[:min(k, len(cands))], embedded, st)
+	res.Stats.Mode = mode
+	res.Stats.Used = len(res.Hits)
+	res.Stats.Latency = r.now().Sub(start)
+	return res, nil
+}
+
+// ranked returns the candidates of one text in mode, ranked by page (see
+// PageRanking): want of them at least, more in bm25 mode when the page
+// window asks for them.
+func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, depth int) ([]*candidate, Stats, bool, error) {
 	fetch := want // candidates asked of bm25 mode (dense mode is a diagnostic: as asked)
 	if !r.pages.off() {
 		fetch = max(want, r.pages.Window)
@@ -83,9 +137,9 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 	case ModeDense:
 		cands, st, embedded, err = r.searchDense(ctx, q, want)
 	case ModeHybrid:
-		cands, st, embedded, err = r.searchHybrid(ctx, q, want, o.Depth)
+		cands, st, embedded, err = r.searchHybrid(ctx, q, want, depth)
 	default:
-		return Result{}, fmt.Errorf("retrieve: unknown mode %q", mode)
+		return nil, st, false, fmt.Errorf("retrieve: unknown mode %q", mode)
 	}
 	var whole map[pageKey]int
 	if wholec != nil {
@@ -97,24 +151,9 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 		whole = r.book.pageRanks(wo.list)
 	}
 	if err != nil {
-		return Result{}, err
+		return nil, st, false, err
 	}
-	cands = rankPages(cands, r.pages, r.book, whole)
-	st.Reranker = rerank.None
-	if o.Rerank != nil {
-		if cands, err = r.rerank(ctx, q, cands, o, &st); err != nil {
-			return Result{}, err
-		}
-		if r.pages.Diverse { // keep the reranked pages diverse
-			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book, nil)
-		}
-	}
-	var res Result
-	res.Hits, res.Stats = hits(cands[:min(k, len(cands))], embedded, st)
-	res.Stats.Mode = mode
-	res.Stats.Used = len(res.Hits)
-	res.Stats.Latency = r.now().Sub(start)
-	return res, nil
+	return rankPages(cands, r.pages, r.book, whole), st, embedded, nil
 }
 
 func (r *Retriever) searchBM25(ctx context.Context, q string, k int) ([]*candidate, Stats, error) {

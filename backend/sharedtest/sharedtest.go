@@ -18,10 +18,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"vika/backend/config"
 )
 
 // RequireEnv is the variable that makes a missing file a failure.
-const RequireEnv = "VIKA_REQUIRE_SHARED_DATA"
+var RequireEnv = config.RequireSharedData.Name
 
 // root is the repository root (this file is backend/sharedtest/sharedtest.go).
 func root() string {
@@ -106,7 +108,7 @@ func Require(tb testing.TB, rel string) string {
 }
 
 // Required reports whether a missing file fails the tests.
-func Required() bool { return os.Getenv(RequireEnv) == "1" }
+func Required() bool { return config.RequireSharedData.Get(os.Getenv) == "1" }
 
 func missing(tb testing.TB, path string, err error) {
 	tb.Helper()

@@ -1,7 +1,7 @@
 // Package modelstest installs registry models from local fixtures the way
 // `vika models download` installs them from Hugging Face: a local server
 // answers on the model's Hugging Face paths, and the real downloader fetches
-// from it. The tests use the tiny seeded models of backend/embed/testdata.
+// from it. The tests use the tiny seeded models of testdata/bert.
 package modelstest
 
 import (

@@ -1,4 +1,4 @@
-package rag
+package export
 
 import "strings"
 

@@ -5,7 +5,7 @@
 #   3. tiny_bert.py golden: expected vectors and logits computed with numpy
 # Needs /usr/bin/python3 with python3-onnx and python3-numpy (Debian), node and npm.
 #
-#   bash backend/embed/testdata/bert/gen.sh
+#   bash testdata/bert/gen.sh
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 py=${PYTHON:-/usr/bin/python3}

@@ -1,4 +1,4 @@
-// Package session is the in-memory SQLite store of one Vika session: the
+// Package store is the in-memory SQLite store of one Vika session: the
 // documents added, their pages and chunks. Nothing is written to disk;
 // closing the store (quitting the app) forgets everything.
 //
@@ -6,7 +6,7 @@
 // the store pins the pool to a single connection that is never recycled.
 // database/sql serialises callers on that connection, and a transaction
 // holds it until it ends, so the Store is safe for concurrent use.
-package session
+package store
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 
 // Sentinel errors.
 var (
-	ErrNotFound = errors.New("document not found")
+	ErrNotFound = corpus.ErrNotFound
 	ErrExists   = errors.New("document already in the session")
 )
 

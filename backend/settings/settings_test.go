@@ -1,4 +1,4 @@
-package rag
+package settings
 
 import (
 	"errors"
@@ -8,19 +8,21 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"vika/backend/rag"
 )
 
 func TestSettingsRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "vika", "settings.json")
-	s, err := LoadSettings(path)
-	if err != nil || s != DefaultSettings() {
+	s, err := Load(path)
+	if err != nil || s != rag.DefaultSettings() {
 		t.Fatalf("missing file: %+v, %v", s, err)
 	}
-	s = Settings{Routing: RoutingManual, Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "hybrid", K: 12, History: false, HyDE: true, Rerank: true, Locale: "fr"}
-	if err := SaveSettings(path, s); err != nil {
+	s = rag.Settings{Routing: rag.RoutingManual, Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "hybrid", K: 12, History: false, HyDE: true, Rerank: true, Locale: "fr"}
+	if err := Save(path, s); err != nil {
 		t.Fatal(err)
 	}
-	got, err := LoadSettings(path)
+	got, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +33,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	if o.Provider != "groq" || o.Model != "llama-3.1-8b-instant" || o.K != 12 || !o.HyDE || o.History {
 		t.Errorf("options %+v", o)
 	}
-	if o := DefaultSettings().Options(); o.Provider != "" || o.K != DefaultK || !o.History || !o.Rerank || o.HyDE || o.MultiQuery {
+	if o := rag.DefaultSettings().Options(); o.Provider != "" || o.K != rag.DefaultK || !o.History || !o.Rerank || o.HyDE || o.MultiQuery {
 		t.Errorf("default options %+v", o)
 	}
 }
@@ -41,11 +43,11 @@ func TestSettingsRoundTrip(t *testing.T) {
 func TestSettingsNeverHoldKeys(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	os.WriteFile(path, []byte(`{"routing":"auto","k":5,"api_key":"gsk_SECRET0123456789abcdef"}`), 0o600)
-	s, err := LoadSettings(path)
+	s, err := Load(path)
 	if err != nil || s.K != 5 || !s.History {
 		t.Fatalf("%+v, %v", s, err)
 	}
-	if err := SaveSettings(path, s); err != nil {
+	if err := Save(path, s); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
@@ -56,22 +58,22 @@ func TestSettingsNeverHoldKeys(t *testing.T) {
 
 func TestSettingsInvalid(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
-	for _, s := range []Settings{
+	for _, s := range []rag.Settings{
 		{Routing: "magic", K: 8},
-		{Routing: RoutingAuto, K: 0},
-		{Routing: RoutingAuto, K: 8, Mode: "fuzzy"},
-		{Routing: RoutingManual, K: 8},
-		{Routing: RoutingAuto, K: 8, Provider: "groq"},
+		{Routing: rag.RoutingAuto, K: 0},
+		{Routing: rag.RoutingAuto, K: 8, Mode: "fuzzy"},
+		{Routing: rag.RoutingManual, K: 8},
+		{Routing: rag.RoutingAuto, K: 8, Provider: "groq"},
 	} {
-		if err := SaveSettings(path, s); !errors.Is(err, ErrInvalid) {
-			t.Errorf("SaveSettings(%+v) = %v", s, err)
+		if err := Save(path, s); !errors.Is(err, rag.ErrInvalid) {
+			t.Errorf("Save(%+v) = %v", s, err)
 		}
 	}
 	os.WriteFile(path, []byte(`{"routing":`), 0o600)
-	if s, err := LoadSettings(path); err == nil || s != DefaultSettings() {
+	if s, err := Load(path); err == nil || s != rag.DefaultSettings() {
 		t.Errorf("damaged file: %+v, %v", s, err)
 	}
-	if p, err := SettingsPath(); err == nil && !strings.HasSuffix(p, filepath.Join("vika", "settings.json")) {
-		t.Errorf("SettingsPath = %s", p)
+	if p, err := Path(); err == nil && !strings.HasSuffix(p, filepath.Join("vika", "settings.json")) {
+		t.Errorf("Path = %s", p)
 	}
 }

@@ -1,9 +1,11 @@
-package rag
+package export
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"vika/backend/rag"
 )
 
 func TestSafeMarkdown(t *testing.T) {
@@ -35,10 +37,10 @@ func TestSafeMarkdown(t *testing.T) {
 // TestExportMarkdownWindowRules: the exported Markdown holds no remote
 // image and no link other than http(s).
 func TestExportMarkdownWindowRules(t *testing.T) {
-	a := Answer{Question: "q", Kind: KindLLM, Footer: "Model used: x",
+	a := rag.Answer{Question: "q", Kind: rag.KindLLM, Footer: "Model used: x",
 		Answer: "Look ![chart](https://tracker.example/p.png?u=1) and [run](javascript:alert(1)), [local](file:///home/u/.ssh/id_rsa), [ok](https://example.org)."}
 	var b bytes.Buffer
-	if err := ExportConversation(&b, FormatMarkdown, []Answer{a}); err != nil {
+	if err := Conversation(&b, FormatMarkdown, []rag.Answer{a}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -1,4 +1,4 @@
-package embed
+package onnx
 
 import (
 	"sync"
@@ -6,21 +6,21 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 )
 
-// Session is an ONNX Runtime session shared by concurrent calls (the
+// Runner holds an ONNX Runtime session shared by concurrent calls (the
 // embedders' Embed, the cross-encoder's Rerank): Close destroys it once the
 // calls in flight end, and later calls see it closed.
-type Session struct {
+type Runner struct {
 	mu   sync.RWMutex
 	sess *ort.DynamicAdvancedSession // guarded by mu; nil once closed
 }
 
-// NewSession wraps an open ONNX Runtime session.
-func NewSession(s *ort.DynamicAdvancedSession) *Session { return &Session{sess: s} }
+// NewRunner wraps an open ONNX Runtime session.
+func NewRunner(s *ort.DynamicAdvancedSession) *Runner { return &Runner{sess: s} }
 
 // Acquire holds the session open for one call and returns it with the
 // function that releases it; ok is false (and nothing is held) once the
 // session is closed.
-func (s *Session) Acquire() (sess *ort.DynamicAdvancedSession, release func(), ok bool) {
+func (s *Runner) Acquire() (sess *ort.DynamicAdvancedSession, release func(), ok bool) {
 	s.mu.RLock()
 	if s.sess == nil {
 		s.mu.RUnlock()
@@ -31,7 +31,7 @@ func (s *Session) Acquire() (sess *ort.DynamicAdvancedSession, release func(), o
 
 // Close destroys the session, waiting for the calls in flight; closing
 // twice is harmless.
-func (s *Session) Close() error {
+func (s *Runner) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sess == nil {

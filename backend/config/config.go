@@ -1,0 +1,123 @@
+// Package config declares every VIKA_* environment variable Vika reads: its
+// name, type, default and meaning, once. Code reads a variable through its
+// Var (Var.Get with an injected getenv, os.Getenv in the app), so that a
+// name is never spelled twice; the README's table of variables is checked
+// against Vars by this package's tests, and so is every VIKA_ name in the
+// Go sources.
+package config
+
+import (
+	"os"
+	"strings"
+)
+
+// Type is the kind of value a variable holds.
+type Type string
+
+const (
+	String   Type = "string"
+	Int      Type = "integer"
+	Number   Type = "number"
+	Duration Type = "duration"
+	Path     Type = "path"
+	URL      Type = "url"
+	Flag     Type = "flag"
+)
+
+// Var is one environment variable.
+type Var struct {
+	Name    string
+	Type    Type
+	Default string // as the README shows it; "" when unset means nothing
+	Meaning string
+	// Test marks a variable only tests, benchmarks or the test harness
+	// read: it is not in the README's table of settings.
+	Test bool
+}
+
+// Get returns the variable's value from getenv (os.Getenv when nil),
+// without surrounding spaces; "" when unset.
+func (v Var) Get(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return strings.TrimSpace(getenv(v.Name))
+}
+
+// The settings a user may give (the README's table).
+var (
+	DataDir        = Var{"VIKA_DATA_DIR", Path, "$XDG_DATA_HOME/vika, else ~/.local/share/vika", "the one directory searched for the runtime assets and models", false}
+	ORTLib         = Var{"VIKA_ORT_LIB", Path, "the installed assets' ONNX Runtime", "the ONNX Runtime shared library to load", false}
+	MaxFileMB      = Var{"VIKA_MAX_FILE_MB", Int, "200", "largest PDF accepted, MiB", false}
+	MaxPages       = Var{"VIKA_MAX_PAGES", Int, "3000", "most pages of a PDF accepted", false}
+	PageTimeoutS   = Var{"VIKA_PAGE_TIMEOUT_S", Int, "30", "seconds to read one page (text, layout, classification)", false}
+	OCRPageTimeout = Var{"VIKA_OCR_PAGE_TIMEOUT_S", Int, "90", "seconds to OCR one page", false}
+	WorkerMemoryMB = Var{"VIKA_WORKER_MEMORY_MB", Int, "1536", "memory a parser worker may add after it starts, MiB", false}
+	WorkerCPUS     = Var{"VIKA_WORKER_CPU_S", Int, "600", "CPU seconds of one parser worker", false}
+	OCRWorkers     = Var{"VIKA_OCR_WORKERS", Int, "one per CPU", "OCR clients run at once", false}
+	OCRTimeout     = Var{"VIKA_OCR_TIMEOUT", Duration, "60s", "per-page timeout of one OCR client", false}
+	OCRLanguages   = Var{"VIKA_OCR_LANGUAGES", String, "fra+eng", "Tesseract languages", false}
+	EmbedModelEN   = Var{"VIKA_EMBED_MODEL_EN", String, "use-lite", "embedding model of English and unknown-language chunks", false}
+	EmbedModelMult = Var{"VIKA_EMBED_MODEL_MULTI", String, "paraphrase-multilingual-MiniLM-L12-v2", "embedding model of other languages, when installed", false}
+	EmbedBatchSize = Var{"VIKA_EMBED_BATCH_SIZE", Int, "the model's", "passages embedded per ONNX run", false}
+	EmbedThreads   = Var{"VIKA_EMBED_THREADS", Int, "1", "ONNX Runtime threads of an embedding or reranking model", false}
+	ModelsBaseURL  = Var{"VIKA_MODELS_BASE_URL", URL, "https://huggingface.co", "where optional models are downloaded from", false}
+	AbstainMinBM25 = Var{"VIKA_ABSTAIN_MIN_BM25", Number, "0.3", "best BM25 score below which an answer abstains (0 to 100)", false}
+	RouteLLMRouter = Var{"VIKA_ROUTELLM_ROUTER", String, "heuristic", "how a question's complexity is judged", false}
+	RouteLLMThresh = Var{"VIKA_ROUTELLM_THRESHOLD", Number, "0.3", "complexity from which a question goes to the stronger model (0 to 1)", false}
+	GeminiBaseURL  = Var{"VIKA_GEMINI_BASE_URL", URL, "https://generativelanguage.googleapis.com/", "Gemini API address", false}
+	MistralBaseURL = Var{"VIKA_MISTRAL_BASE_URL", URL, "https://api.mistral.ai/v1", "Mistral API address", false}
+	GroqBaseURL    = Var{"VIKA_GROQ_BASE_URL", URL, "https://api.groq.com/openai/v1", "Groq API address", false}
+	OpenRouterURL  = Var{"VIKA_OPENROUTER_BASE_URL", URL, "https://openrouter.ai/api/v1", "OpenRouter API address", false}
+	OllamaBaseURL  = Var{"VIKA_OLLAMA_BASE_URL", URL, "http://127.0.0.1:11434", "local Ollama address", false}
+)
+
+// RequireSharedData=1 makes a test that misses ../shared/data fail rather
+// than skip (make test sets it).
+var RequireSharedData = Var{"VIKA_REQUIRE_SHARED_DATA", Flag, "", "test: fail, not skip, without ../shared/data", true}
+
+// Vars lists every variable: the settings above, then the internal ones
+// and those of tests and benchmarks.
+var Vars = []Var{
+	DataDir, ORTLib, MaxFileMB, MaxPages, PageTimeoutS, OCRPageTimeout, WorkerMemoryMB, WorkerCPUS,
+	OCRWorkers, OCRTimeout, OCRLanguages, EmbedModelEN, EmbedModelMult, EmbedBatchSize, EmbedThreads,
+	ModelsBaseURL, AbstainMinBM25, RouteLLMRouter, RouteLLMThresh,
+	GeminiBaseURL, MistralBaseURL, GroqBaseURL, OpenRouterURL, OllamaBaseURL,
+
+	{"VIKA_SANDBOX_WORKER", String, "", "internal: set by the app on a parser worker it starts", true},
+	{"VIKA_SANDBOX_MEMORY", Int, "", "internal: a worker's address-space limit, bytes", true},
+	{"VIKA_SANDBOX_CPU", Int, "", "internal: a worker's CPU-time limit, seconds", true},
+	{"VIKA_SANDBOX_FAULTS", Flag, "", "test: a worker that misbehaves on purpose", true},
+	{"VIKA_SANDBOX_MEASURE", Flag, "", "test: measure the sandbox's overhead", true},
+	{"VIKA_REQUIRE_ASSETS", Flag, "", "test: fail, not skip, without the runtime assets", true},
+	RequireSharedData,
+	{"VIKA_NO_SHARED_DATA", Flag, "", "make test: run without ../shared/data", true},
+	{"VIKA_REQUIRE_OVERHEAD_BOUND", Flag, "", "test: enforce the measured overhead bound", true},
+	{"VIKA_KEYRING_TESTS", Flag, "", "test: run the system keyring tests", true},
+	{"VIKA_SECRETS_HEADLESS_CHILD", Flag, "", "test: child process of the headless keyring test", true},
+	{"VIKA_DAEMON_MARK", String, "", "test: marks daemons a keyring test started", true},
+	{"VIKA_CLI_TEST_AS_VIKA", Flag, "", "test: run the test binary as the vika command", true},
+	{"VIKA_BENCH_TEST_CHILD", Flag, "", "test: child process of a benchmark test", true},
+	{"VIKA_BENCH_PAGES", Int, "", "benchmark: pages to measure", true},
+	{"VIKA_BENCH_ROUNDS", Int, "", "benchmark: rounds", true},
+	{"VIKA_MEASURE_ROUNDS", Int, "", "test: rounds of a measurement", true},
+	{"VIKA_EVAL_PAGES_CACHE", Path, "", "test: cache of the page evaluation's ingest", true},
+	{"VIKA_TUNE_CACHE", Path, "", "test: cache of the tuning runs", true},
+	{"VIKA_TUNE_GRID", String, "", "test: tuning grid", true},
+	{"VIKA_TUNE_MEAN", Flag, "", "test: tuning by mean", true},
+	{"VIKA_TUNE_STRATEGIES", String, "", "test: tuning strategies", true},
+	{"VIKA_OCR_SWEEP_DPI", String, "", "test: OCR sweep resolutions", true},
+	{"VIKA_OCR_SWEEP_DUMP", Path, "", "test: OCR sweep output", true},
+	{"VIKA_OCR_SWEEP_PREP", String, "", "test: OCR sweep preprocessing", true},
+	{"VIKA_OCR_SWEEP_PSM", String, "", "test: OCR sweep page segmentation modes", true},
+}
+
+// Lookup returns the variable named name.
+func Lookup(name string) (Var, bool) {
+	for _, v := range Vars {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return Var{}, false
+}

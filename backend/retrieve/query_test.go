@@ -1,0 +1,84 @@
+package retrieve
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// queryReranker records the queries it is asked to rerank against and
+// prefers longer passages.
+type queryReranker struct {
+	mu      sync.Mutex
+	queries []string
+}
+
+func (r *queryReranker) Rerank(_ context.Context, q string, passages []string) ([]float64, error) {
+	r.mu.Lock()
+	r.queries = append(r.queries, q)
+	r.mu.Unlock()
+	return fakeReranker{score: func(s string) float64 { return float64(len(s)) }}.Rerank(context.Background(), q, passages)
+}
+
+// TestSearchQuery: a question searched with a HyDE passage and a
+// rephrasing is fused from their searches, reranked once against the
+// question, and its hits carry the question's BM25 scores (a hit the
+// question's BM25 search did not retrieve has none) and no cosine (it was
+// the passage's). A question searched as asked is Search, scores included.
+func TestSearchQuery(t *testing.T) {
+	ctx := context.Background()
+	r, _ := newTestRetriever(t, nil)
+	const question = "zebras"
+	q := Query{Question: question, HyDE: "quarks and gluons", Rephrasings: []string{"savanna grass"}}
+	rr := &queryReranker{}
+	res, err := r.SearchQuery(ctx, q, SearchOptions{Mode: ModeHybrid, K: 5, Rerank: rr, Passages: textsOf(testChunks)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rr.queries, []string{question}) {
+		t.Errorf("reranked against %q, want the question once", rr.queries)
+	}
+	ids := hitIDs(res.Hits)
+	for _, want := range []string{"c3", "c5"} { // found by the HyDE passage and by the rephrasing
+		if !slices.Contains(ids, want) {
+			t.Errorf("hits %v lack %s", ids, want)
+		}
+	}
+	probe, err := r.lex.Search(ctx, question, DefaultDepth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm25 := map[string]float64{}
+	for _, s := range probe {
+		bm25[s.ChunkID] = s.Score
+	}
+	if res.Stats.TopLexical != topScore(probe) || res.Stats.TopLexical <= 0 {
+		t.Errorf("TopLexical %g, want the question's %g", res.Stats.TopLexical, topScore(probe))
+	}
+	for _, h := range res.Hits {
+		w, ok := bm25[h.ChunkID]
+		if ok != (h.LexicalRank > 0) || h.LexicalScore != w || h.Model != "" || h.DenseScore != 0 || h.RerankScore == nil {
+			t.Errorf("%s: lexical %g (rank %d), model %q, dense %g, rerank %v; want the question's BM25 %g (%v) and no cosine",
+				h.ChunkID, h.LexicalScore, h.LexicalRank, h.Model, h.DenseScore, h.RerankScore, w, ok)
+		}
+	}
+
+	// As asked: the same as Search.
+	plain, err := r.Search(ctx, question, SearchOptions{Mode: ModeHybrid, K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.SearchQuery(ctx, Query{Question: question, HyDE: question}, SearchOptions{Mode: ModeHybrid, K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(hitIDs(got.Hits), hitIDs(plain.Hits)) || got.Stats.TopLexical != plain.Stats.TopLexical {
+		t.Errorf("as asked: %v (top %g), Search gives %v (top %g)", hitIDs(got.Hits), got.Stats.TopLexical, hitIDs(plain.Hits), plain.Stats.TopLexical)
+	}
+	for i, h := range got.Hits {
+		if h.LexicalScore != plain.Hits[i].LexicalScore || h.DenseScore != plain.Hits[i].DenseScore {
+			t.Errorf("as asked, %s: scores differ from Search's", h.ChunkID)
+		}
+	}
+}
