@@ -43,6 +43,8 @@ package pdf
 import (
 	"errors"
 	"fmt"
+
+	"vika/backend/message"
 )
 
 // Sentinel errors. Each is returned wrapped with details (%w).
@@ -60,6 +62,16 @@ var (
 	// to render within MaxRenderPixels.
 	ErrPageSize = fmt.Errorf("%w: page too large", ErrPage)
 )
+
+// The codes of the sentinels, for the window (package message).
+func init() {
+	message.Register(ErrEmpty, message.Empty)
+	message.Register(ErrNotPDF, message.NotPDF)
+	message.Register(ErrEncrypted, message.Encrypted)
+	message.Register(ErrCorrupt, message.Corrupt)
+	message.Register(ErrNoPages, message.NoPages)
+	message.Register(ErrTooLarge, message.TooLarge)
+}
 
 // MaxPageSide is the largest page side accepted, in points: 14400 pt
 // (200 inches) is the limit the PDF specification gives. Larger pages
@@ -91,14 +103,16 @@ func Check(data []byte, lim Limits) error {
 // reading from disk use it on the file size before reading.
 func CheckSize(size int64, lim Limits) error {
 	if lim.MaxBytes > 0 && size > lim.MaxBytes {
-		return fmt.Errorf("%w: %s, the limit is %s", ErrTooLarge, humanBytes(size), humanBytes(lim.MaxBytes))
+		return message.Wrap(fmt.Errorf("%w: %s, the limit is %s", ErrTooLarge, humanBytes(size), humanBytes(lim.MaxBytes)),
+			message.TooLarge, "size", humanBytes(size), "limit", humanBytes(lim.MaxBytes))
 	}
 	return nil
 }
 
 func checkPages(n int, lim Limits) error {
 	if lim.MaxPages > 0 && n > lim.MaxPages {
-		return fmt.Errorf("%w: %d pages, the limit is %d", ErrTooLarge, n, lim.MaxPages)
+		return message.Wrap(fmt.Errorf("%w: %d pages, the limit is %d", ErrTooLarge, n, lim.MaxPages),
+			message.TooManyPages, "pages", n, "limit", lim.MaxPages)
 	}
 	return nil
 }

@@ -26,7 +26,6 @@ type Admin = typeof real;
 const modelHandlers = new Set<(progress: ModelProgress) => void>();
 
 export const MODELS_PROGRESS_EVENT = 'models:progress';
-export class MethodUnavailableError extends Error {}
 
 export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
   return {

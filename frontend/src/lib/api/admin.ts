@@ -9,6 +9,7 @@
 import * as App from '../../../wailsjs/go/main/App';
 import type { corpus, engine, llm, metrics as gometrics, models as gomodels, rag, retrieve, secrets } from '../../../wailsjs/go/models';
 import { EventsOn } from '../../../wailsjs/runtime/runtime';
+import { call } from './call.ts';
 import type {
   Chunk,
   EmbeddingModel,
@@ -28,14 +29,6 @@ import type {
 
 /** Event of the model manager's downloads (Go: EventModelProgress in app_models.go). */
 export const MODELS_PROGRESS_EVENT = 'models:progress';
-
-/** Raised when the page runs without the Wails runtime (plain `vite` dev server). */
-export class MethodUnavailableError extends Error {
-  constructor() {
-    super('Vika’s engine is not connected: start the app (or `wails dev`).');
-    this.name = 'MethodUnavailableError';
-  }
-}
 
 /** The fields of Mine that Go does not send: must be none. */
 type Missing<Mine, Go> = Exclude<keyof Mine, keyof Go>;
@@ -58,24 +51,6 @@ export type BindingChecks = [
   None<Missing<SearchResult, engine.SearchResult>>,
   None<Missing<EmbeddingModel, gomodels.Status>>,
 ];
-
-function backendReady(): boolean {
-  return typeof window !== 'undefined' && window.go?.main?.App !== undefined;
-}
-
-function toError(reason: unknown): Error {
-  if (reason instanceof Error) return reason;
-  return new Error(typeof reason === 'string' ? reason : String(reason));
-}
-
-async function call<T>(fn: () => Promise<T>): Promise<T> {
-  if (!backendReady()) throw new MethodUnavailableError();
-  try {
-    return await fn();
-  } catch (reason) {
-    throw toError(reason);
-  }
-}
 
 // Settings and keys.
 

@@ -2,45 +2,16 @@
 // generated wailsjs bindings: state classes call these functions, and tests
 // replace this module with vi.mock.
 //
-// Go errors arrive as rejected promises carrying the error's text; they are
-// turned into Error objects here so the rest of the app sees one shape.
+// Go errors arrive as rejected promises carrying {message, code, params};
+// call (call.ts) turns them into BridgeErrors so the rest of the app sees
+// one shape.
 
 import * as App from '../../../wailsjs/go/main/App';
 import { BrowserOpenURL, EventsOn, OnFileDrop, OnFileDropOff } from '../../../wailsjs/runtime/runtime';
 import { fileToBase64 } from './base64.ts';
+import { backendReady, call, runtimeReady } from './call.ts';
 import { answerEvent, Events } from './events.ts';
 import type { Answer, AnswerEvent, AskOptions, Document, Hit, IngestProgress } from './types.ts';
-
-/** Raised when the page runs without the Wails runtime (plain `vite` dev server). */
-export class BackendUnavailableError extends Error {
-  constructor() {
-    super('Vika’s engine is not connected: start the app (or `wails dev`).');
-    this.name = 'BackendUnavailableError';
-  }
-}
-
-function backendReady(): boolean {
-  return typeof window !== 'undefined' && window.go?.main?.App !== undefined;
-}
-
-function runtimeReady(): boolean {
-  return typeof window !== 'undefined' && window.runtime !== undefined;
-}
-
-function toError(reason: unknown): Error {
-  if (reason instanceof Error) return reason;
-  if (typeof reason === 'string') return new Error(reason);
-  return new Error(String(reason));
-}
-
-async function call<T>(fn: () => Promise<T>): Promise<T> {
-  if (!backendReady()) throw new BackendUnavailableError();
-  try {
-    return await fn();
-  } catch (reason) {
-    throw toError(reason);
-  }
-}
 
 /** Starts ingesting files by absolute path; returns one job id per path. */
 export async function addFiles(paths: string[]): Promise<string[]> {
@@ -177,3 +148,4 @@ export function reportError(kind: string, message: string): void {
 }
 
 export * from './admin.ts';
+export { BackendUnavailableError, BridgeError } from './call.ts';

@@ -5,6 +5,7 @@
 // re-renders the answer's Markdown a few times a second, not per event; any
 // other event flushes first, so the order of text and notices is kept.
 
+import type { BridgeMessage } from '../i18n/index.ts';
 import * as api from '../api/index.ts';
 import type { Answer, AnswerEvent, AnswerStage, AskOptions, Notice, Source } from '../api/types.ts';
 import { handleError } from '../errors.ts';
@@ -30,6 +31,8 @@ export interface Turn {
   answer: Answer | null;
   status: TurnStatus;
   error: string | null;
+  /** Go's reason as a code, translated when shown (an error event's). */
+  problem?: BridgeMessage;
   /** The user asked to stop; waiting for the backend. */
   cancelling: boolean;
 }
@@ -163,6 +166,7 @@ export class Chat {
       case 'error':
         if (event.answer) this.#settle(turn, event.answer);
         turn.error = event.error.trim() || t('error.generic');
+        turn.problem = event.problem;
         turn.status = 'error';
         this.#finish(key);
         return;

@@ -13,7 +13,7 @@
 import * as api from '../api/index.ts';
 import type { AskOptions, KeyStatus, ModelStatus, RetrievalMode, Settings } from '../api/types.ts';
 import { handleError } from '../errors.ts';
-import { LANGS, pickLang, type Lang } from '../i18n.ts';
+import { LANGS, pickLang, type Lang } from '../i18n/index.ts';
 import { locale, t } from './locale.svelte.ts';
 
 /** The retrieval modes, in the order the views offer them ("" = the engine's choice). */
