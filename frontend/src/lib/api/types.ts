@@ -389,6 +389,8 @@ export interface ModelProgress {
   total_bytes: number;
   /** True on the last event (success, failure or cancellation). */
   finished: boolean;
-  /** Readable reason, on the last event of a failed or cancelled download. */
+  /** English reason, on the last event of a failed or cancelled download. */
   error?: string;
+  /** The reason as a code the page translates (backend/message). */
+  problem?: BridgeMessage;
 }
