@@ -4,6 +4,7 @@
 // what they need and drive downloads with emitModelProgress.
 // The app never imports this file.
 
+import { Events } from './events.ts';
 import { vi } from 'vitest';
 import type * as real from './admin.ts';
 import type {
@@ -25,7 +26,7 @@ type Admin = typeof real;
 
 const modelHandlers = new Set<(progress: ModelProgress) => void>();
 
-export const MODELS_PROGRESS_EVENT = 'models:progress';
+export const MODELS_PROGRESS_EVENT = Events.modelProgress;
 
 export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
   return {

@@ -10,6 +10,7 @@ import * as App from '../../../wailsjs/go/main/App';
 import type { corpus, engine, llm, metrics as gometrics, models as gomodels, rag, retrieve, secrets } from '../../../wailsjs/go/models';
 import { EventsOn } from '../../../wailsjs/runtime/runtime';
 import { call } from './call.ts';
+import { Events } from './events.ts';
 import type {
   Chunk,
   EmbeddingModel,
@@ -28,7 +29,7 @@ import type {
 } from './types.ts';
 
 /** Event of the model manager's downloads (Go: EventModelProgress in app_models.go). */
-export const MODELS_PROGRESS_EVENT = 'models:progress';
+export const MODELS_PROGRESS_EVENT = Events.modelProgress;
 
 /** The fields of Mine that Go does not send: must be none. */
 type Missing<Mine, Go> = Exclude<keyof Mine, keyof Go>;

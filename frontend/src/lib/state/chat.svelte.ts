@@ -5,6 +5,7 @@
 // re-renders the answer's Markdown a few times a second, not per event; any
 // other event flushes first, so the order of text and notices is kept.
 
+import catalogue from '../api/catalogue.json';
 import type { BridgeMessage } from '../i18n/index.ts';
 import * as api from '../api/index.ts';
 import type { Answer, AnswerEvent, AnswerStage, AskOptions, Notice, Source } from '../api/types.ts';
@@ -12,7 +13,8 @@ import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
 
 /** How long deltas wait before they are shown, at most (ms). */
-export const FLUSH_MS = 60;
+/** Go's batching interval of answer text (catalogue.json): one value for both sides. */
+export const FLUSH_MS = catalogue.flush_ms;
 
 export type TurnStatus = 'asking' | 'streaming' | 'done' | 'cancelled' | 'error';
 

@@ -3,7 +3,8 @@
 
 import { describe, LANGS, pickLang, translate, type BridgeMessage, type Lang, type MessageKey, type Params } from '../i18n/index.ts';
 
-function systemLanguages(): readonly string[] {
+/** The user's preferred languages, as the system gives them. */
+export function systemLanguages(): readonly string[] {
   if (typeof navigator === 'undefined') return [];
   return navigator.languages?.length ? navigator.languages : [navigator.language];
 }
