@@ -1,4 +1,4 @@
-// The test stand-in for admin.ts, re-exported by fake.ts: tests that mock
+// The test stand-in for the settings, metrics, models and explorer calls, re-exported by fake.ts: tests that mock
 // index.ts with fake.ts get these too. Every function is a vi.fn with a
 // harmless default (an empty backend with default settings); tests override
 // what they need and drive downloads with emitModelProgress.
@@ -6,7 +6,7 @@
 
 import { Events } from './events.ts';
 import { vi } from 'vitest';
-import type * as real from './admin.ts';
+import type * as real from './index.ts';
 import type {
   Chunk,
   EmbeddingModel,

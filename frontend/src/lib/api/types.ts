@@ -178,7 +178,7 @@ export type AnswerEvent =
 // --- settings, metrics, explorer ---
 // Mirrors of rag.Settings, llm.ModelStatus, secrets.Status, metrics.Record and
 // metrics.Summary, engine.SearchResult, corpus.Page and corpus.Chunk, and of
-// the model manager's EmbeddingModels / "models:progress" (see admin.ts).
+// the model manager's EmbeddingModels / "models:progress" (see models.ts).
 
 /** How passages are retrieved: "" lets the engine choose (hybrid for English sessions, else BM25). */
 export type RetrievalMode = '' | 'dense' | 'bm25' | 'hybrid';
