@@ -16,7 +16,7 @@ const (
 // Ingest codes: why a PDF could not be added.
 const (
 	Empty        = "ingest.empty"
-	NotPDF       = "ingest.not_pdf"
+	NotPDF       = "ingest.not_pdf" // looks: what the file seems to be ("png", "text", ...; "" unknown)
 	Folder       = "ingest.folder"
 	Encrypted    = "ingest.encrypted"
 	Corrupt      = "ingest.corrupt"
@@ -88,9 +88,25 @@ var reasons = map[string]string{
 	"error":           "failed",
 }
 
+// looks are the English phrases of what a file that is not a PDF seems
+// to be (pdf's sniffing), code "looks." + id.
+var looks = map[string]string{
+	"png": "a PNG image", "jpeg": "a JPEG image", "gif": "a GIF image", "tiff": "a TIFF image",
+	"zip":    "a ZIP archive (Word, PowerPoint, OpenDocument or EPUB file?)",
+	"office": "an old Microsoft Office file (.doc, .ppt or .xls)", "rtf": "an RTF document",
+	"postscript": "a PostScript file", "gzip": "a gzip-compressed file", "7z": "a 7-Zip archive",
+	"rar": "a RAR archive", "elf": "a program (ELF executable)", "exe": "a Windows program",
+	"djvu": "a DjVu document", "late_header": "a damaged PDF (its header appears later in the file)",
+	"html": "a web page: was the download interrupted or blocked?", "xml": "an XML or SVG file",
+	"text": "a plain text file",
+}
+
 func init() {
 	for _, k := range Reasons {
 		english["reason."+k] = fixed(reasons[k])
+	}
+	for id, what := range looks {
+		english["looks."+id] = fixed(what)
 	}
 }
 
@@ -119,8 +135,13 @@ var english = map[string]func(Params) string{
 	TimedOut:      fixed("It took too long and was stopped."),
 	SessionClosed: fixed("The session is closed: restart Vika."),
 
-	Empty:     fixed("The file is empty (0 bytes)."),
-	NotPDF:    fixed("This file is not a PDF."),
+	Empty: fixed("Empty file (0 bytes): there is nothing to read."),
+	NotPDF: func(p Params) string {
+		if what, ok := looks[str(p, "looks")]; ok {
+			return "This file is not a PDF (it looks like " + what + ")."
+		}
+		return "This file is not a PDF."
+	},
 	Folder:    fixed("This is a folder, not a PDF."),
 	Encrypted: fixed("The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again."),
 	Corrupt:   fixed("The PDF is damaged and cannot be read."),

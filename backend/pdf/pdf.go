@@ -94,7 +94,9 @@ func Check(data []byte, lim Limits) error {
 		return err
 	}
 	if !hasHeader(data) {
-		return fmt.Errorf("%w: the file does not start with %%PDF-%s", ErrNotPDF, describe(data))
+		id, _ := sniff(data)
+		return message.Wrap(fmt.Errorf("%w: the file does not start with %%PDF-%s", ErrNotPDF, describe(data)),
+			message.NotPDF, "looks", id)
 	}
 	return nil
 }

@@ -26,6 +26,16 @@ group('messages from Go', () => {
     expect(describe('fr', m)).toBe('Le fichier est trop volumineux : 120 MB, la limite est de 100 MB.');
   });
 
+  it('says what a file that is not a PDF looks like', () => {
+    expect(describe('en', { code: 'ingest.not_pdf', params: { looks: 'text' } })).toBe(
+      'This file is not a PDF (it looks like a plain text file).',
+    );
+    expect(describe('fr', { code: 'ingest.not_pdf', params: { looks: 'png' } })).toBe(
+      'Ce fichier n’est pas un PDF (on dirait une image PNG).',
+    );
+    expect(describe('fr', { code: 'ingest.not_pdf', params: { looks: '' } })).toBe('Ce fichier n’est pas un PDF.');
+  });
+
   it('translates a fallback notice, its reason and the next model', () => {
     const m = { code: 'notice.fallback', params: { model: 'Gemini 2.5 Flash', reason: 'rate_limited', next: 'Mistral Small' } };
     expect(describe('fr', m)).toBe('Gemini 2.5 Flash est indisponible (limite de débit atteinte). Essai de Mistral Small.');

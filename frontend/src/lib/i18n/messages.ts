@@ -23,8 +23,9 @@ const en = {
   'error.timeout': 'It took too long and was stopped.',
   'error.session_closed': 'The session is closed: restart Vika.',
 
-  'ingest.empty': 'The file is empty (0 bytes).',
-  'ingest.not_pdf': 'This file is not a PDF.',
+  'ingest.empty': 'Empty file (0 bytes): there is nothing to read.',
+  'ingest.not_pdf': 'This file is not a PDF{looks}.',
+  'ingest.looks_like': ' (it looks like {what})',
   'ingest.folder': 'This is a folder, not a PDF.',
   'ingest.encrypted':
     'The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again.',
@@ -73,6 +74,25 @@ const en = {
   'reason.no_model': 'no model available',
   'reason.canceled': 'stopped',
   'reason.error': 'failed',
+
+  'looks.png': 'a PNG image',
+  'looks.jpeg': 'a JPEG image',
+  'looks.gif': 'a GIF image',
+  'looks.tiff': 'a TIFF image',
+  'looks.zip': 'a ZIP archive (Word, PowerPoint, OpenDocument or EPUB file?)',
+  'looks.office': 'an old Microsoft Office file (.doc, .ppt or .xls)',
+  'looks.rtf': 'an RTF document',
+  'looks.postscript': 'a PostScript file',
+  'looks.gzip': 'a gzip-compressed file',
+  'looks.7z': 'a 7-Zip archive',
+  'looks.rar': 'a RAR archive',
+  'looks.elf': 'a program (ELF executable)',
+  'looks.exe': 'a Windows program',
+  'looks.djvu': 'a DjVu document',
+  'looks.late_header': 'a damaged PDF (its header appears later in the file)',
+  'looks.html': 'a web page: was the download interrupted or blocked?',
+  'looks.xml': 'an XML or SVG file',
+  'looks.text': 'a plain text file',
 } as const satisfies Record<string, Message>;
 
 type Key = keyof typeof en;
@@ -83,8 +103,9 @@ const fr: Record<Key, Message> = {
   'error.timeout': 'C’était trop long : arrêté.',
   'error.session_closed': 'La session est fermée : redémarrez Vika.',
 
-  'ingest.empty': 'Le fichier est vide (0 octet).',
-  'ingest.not_pdf': 'Ce fichier n’est pas un PDF.',
+  'ingest.empty': 'Fichier vide (0 octet) : il n’y a rien à lire.',
+  'ingest.not_pdf': 'Ce fichier n’est pas un PDF{looks}.',
+  'ingest.looks_like': ' (on dirait {what})',
   'ingest.folder': 'C’est un dossier, pas un PDF.',
   'ingest.encrypted':
     'Le PDF est protégé par un mot de passe : retirez la protection (par exemple en l’imprimant dans un nouveau PDF) puis ajoutez-le de nouveau.',
@@ -133,6 +154,25 @@ const fr: Record<Key, Message> = {
   'reason.no_model': 'aucun modèle disponible',
   'reason.canceled': 'arrêté',
   'reason.error': 'échec',
+
+  'looks.png': 'une image PNG',
+  'looks.jpeg': 'une image JPEG',
+  'looks.gif': 'une image GIF',
+  'looks.tiff': 'une image TIFF',
+  'looks.zip': 'une archive ZIP (fichier Word, PowerPoint, OpenDocument ou EPUB ?)',
+  'looks.office': 'un ancien fichier Microsoft Office (.doc, .ppt ou .xls)',
+  'looks.rtf': 'un document RTF',
+  'looks.postscript': 'un fichier PostScript',
+  'looks.gzip': 'un fichier compressé gzip',
+  'looks.7z': 'une archive 7-Zip',
+  'looks.rar': 'une archive RAR',
+  'looks.elf': 'un programme (exécutable ELF)',
+  'looks.exe': 'un programme Windows',
+  'looks.djvu': 'un document DjVu',
+  'looks.late_header': 'un PDF endommagé (son en-tête apparaît plus loin dans le fichier)',
+  'looks.html': 'une page web : le téléchargement a-t-il été interrompu ou bloqué ?',
+  'looks.xml': 'un fichier XML ou SVG',
+  'looks.text': 'un fichier texte brut',
 };
 
 export const bridgeTexts: Record<Lang, Record<string, Message>> = { en, fr };
@@ -157,6 +197,10 @@ export function describe(lang: Lang, m: BridgeMessage): string {
     params.attempts = (raw.attempts as Attempt[])
       .map((a) => fill(lang, text(lang, 'answer.attempt')!, { model: a.model, reason: reasonText(lang, a.reason) }))
       .join(lang === 'fr' ? ' ; ' : '; ');
+  }
+  if ('looks' in raw) {
+    const what = raw.looks ? text(lang, `looks.${String(raw.looks)}`) : undefined;
+    params.looks = what ? fill(lang, text(lang, 'ingest.looks_like')!, { what: fill(lang, what) }) : '';
   }
   if ('next' in raw) {
     params.then = raw.next ? fill(lang, text(lang, 'notice.then')!, { next: String(raw.next) }) : fill(lang, text(lang, 'notice.none')!);
