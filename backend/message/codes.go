@@ -135,7 +135,7 @@ var english = map[string]func(Params) string{
 	TimedOut:      fixed("It took too long and was stopped."),
 	SessionClosed: fixed("The session is closed: restart Vika."),
 
-	Empty: fixed("Empty file (0 bytes): there is nothing to read."),
+	Empty: fixed("This is an empty file (0 bytes): there is nothing to read."),
 	NotPDF: func(p Params) string {
 		if what, ok := looks[str(p, "looks")]; ok {
 			return "This file is not a PDF (it looks like " + what + ")."

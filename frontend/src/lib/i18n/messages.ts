@@ -23,7 +23,7 @@ const en = {
   'error.timeout': 'It took too long and was stopped.',
   'error.session_closed': 'The session is closed: restart Vika.',
 
-  'ingest.empty': 'Empty file (0 bytes): there is nothing to read.',
+  'ingest.empty': 'This is an empty file (0 bytes): there is nothing to read.',
   'ingest.not_pdf': 'This file is not a PDF{looks}.',
   'ingest.looks_like': ' (it looks like {what})',
   'ingest.folder': 'This is a folder, not a PDF.',
@@ -103,7 +103,7 @@ const fr: Record<Key, Message> = {
   'error.timeout': 'C’était trop long : arrêté.',
   'error.session_closed': 'La session est fermée : redémarrez Vika.',
 
-  'ingest.empty': 'Fichier vide (0 octet) : il n’y a rien à lire.',
+  'ingest.empty': 'C’est un fichier vide (0 octet) : il n’y a rien à lire.',
   'ingest.not_pdf': 'Ce fichier n’est pas un PDF{looks}.',
   'ingest.looks_like': ' (on dirait {what})',
   'ingest.folder': 'C’est un dossier, pas un PDF.',
