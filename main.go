@@ -96,5 +96,7 @@ func runWindow(files []string) error {
 			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
 		},
 		Bind: []interface{}{app},
+		// Errors reach the page as {message, code, params} (app_errors.go).
+		ErrorFormatter: formatError,
 	})
 }

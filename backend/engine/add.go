@@ -12,6 +12,7 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/ingest"
+	"vika/backend/message"
 	"vika/backend/pdf"
 )
 
@@ -41,7 +42,9 @@ type Progress struct {
 	Done  int              `json:"done"`
 	Total int              `json:"total"`
 	Doc   *corpus.Document `json:"doc,omitempty"`
-	Error string           `json:"error,omitempty"`
+	Error string           `json:"error,omitempty"` // English, for the command line
+	// Problem is why the job failed, as a code the window translates.
+	Problem *message.Message `json:"problem,omitempty"`
 }
 
 // progressEvery is the minimum interval between two page-level progress
@@ -90,7 +93,7 @@ func (e *Engine) readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
 	}
 	if fi.IsDir() {
-		return nil, fmt.Errorf("%w: %s is a folder", pdf.ErrNotPDF, filepath.Base(path))
+		return nil, message.Wrap(fmt.Errorf("%w: %s is a folder", pdf.ErrNotPDF, filepath.Base(path)), message.Folder)
 	}
 	lim := e.opts.Limits
 	if err := pdf.CheckSize(fi.Size(), lim); err != nil {
@@ -157,7 +160,7 @@ func (e *Engine) reserve(id, name string) (release func(), err error) {
 		return nil, ErrClosed
 	}
 	if other, ok := e.pending[id]; ok {
-		return nil, fmt.Errorf("%w as %s (still being processed)", ErrDuplicate, other)
+		return nil, message.Wrap(fmt.Errorf("%w as %s (still being processed)", ErrDuplicate, other), message.Duplicate, "label", other)
 	}
 	e.pending[id] = name
 	e.wg.Add(1)
@@ -174,7 +177,7 @@ func (e *Engine) checkNew(ctx context.Context, id string) error {
 	d, err := e.store.DocumentByID(ctx, id)
 	switch {
 	case err == nil:
-		return fmt.Errorf("%w as %s", ErrDuplicate, d.Label)
+		return message.Wrap(fmt.Errorf("%w as %s", ErrDuplicate, d.Label), message.Duplicate, "label", d.Label)
 	case errors.Is(err, ErrNotFound):
 		return nil
 	case e.isClosed():

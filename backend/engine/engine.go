@@ -19,6 +19,7 @@ import (
 	"vika/backend/embed"
 	"vika/backend/index"
 	"vika/backend/ingest"
+	"vika/backend/message"
 	"vika/backend/models"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
@@ -40,6 +41,11 @@ var (
 	ErrNoPages   = pdf.ErrNoPages
 	ErrTooLarge  = pdf.ErrTooLarge
 )
+
+func init() {
+	message.Register(ErrDuplicate, message.Duplicate)
+	message.Register(ErrClosed, message.SessionClosed)
+}
 
 // Defaults of Config, overridden by VIKA_MAX_FILE_MB, VIKA_MAX_PAGES,
 // VIKA_PAGE_TIMEOUT_S, VIKA_OCR_PAGE_TIMEOUT_S, VIKA_WORKER_MEMORY_MB and

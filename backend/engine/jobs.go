@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 )
 
 // StartFile adds the PDF at path in the background and returns the job
@@ -53,7 +54,7 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 	id := fmt.Sprintf("job-%d", e.nextJob)
 	if e.closed {
 		e.mu.Unlock()
-		progress(Progress{JobID: id, File: name, Stage: StageFailed, Error: ErrClosed.Error()})
+		progress(Progress{JobID: id, File: name, Stage: StageFailed, Error: ErrClosed.Error(), Problem: &message.Message{Code: message.SessionClosed}})
 		return id
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
@@ -76,7 +77,8 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			final.Stage, final.Error = StageCancelled, "cancelled"
 		default:
-			final.Stage, final.Error, final.Done = StageFailed, err.Error(), 0
+			m := message.Of(err)
+			final.Stage, final.Error, final.Problem, final.Done = StageFailed, err.Error(), &m, 0
 		}
 		progress(final)
 	}()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
 )
@@ -38,7 +39,7 @@ type Opener interface {
 
 // ErrReader means the reader gave up on a document (for example after
 // its worker crashed or ran over budget several times).
-var ErrReader = errors.New("the PDF reader gave up on this document")
+var ErrReader = message.Register(errors.New("the PDF reader gave up on this document"), message.ReaderGaveUp)
 
 // PageResult is one page read: its corpus form (without DocID) and what
 // of it needs OCR.

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"vika/backend/message"
 )
 
 // ModelStatus is a model with whether it can be used now, and why not.
@@ -24,7 +26,11 @@ type Notice struct {
 	ErrorKind    string   `json:"error_kind,omitempty"` // KindOf the error
 	Next         string   `json:"next,omitempty"`
 	Alternatives []string `json:"alternatives,omitempty"` // the models still to try, in order
-	Message      string   `json:"message"`
+	Message      string   `json:"message"`                // English, for the command line
+	// Code and Params say the same for the window, which translates them
+	// (package message).
+	Code   string         `json:"code,omitempty"`
+	Params message.Params `json:"params,omitempty"`
 }
 
 // Notice kinds.
@@ -95,8 +101,10 @@ func (r *Router) Plan(q Query, models []ModelStatus) (Plan, error) {
 			n := Notice{Kind: NoticeSkipped, Model: q.Model, Reason: models[i].Reason,
 				Alternatives: keys(ordered)}
 			n.Message = fmt.Sprintf("%s cannot be used now (%s).", models[i].Name, models[i].Reason)
+			n.Code, n.Params = message.NoticeSkipped, message.Params{"model": models[i].Name, "next": ""}
 			if len(ordered) > 0 {
 				n.Next = ordered[0].Key()
+				n.Params["next"] = ordered[0].Name
 				n.Message += fmt.Sprintf(" Using %s instead.", ordered[0].Name)
 			}
 			p.Notices = append(p.Notices, n)
@@ -138,7 +146,8 @@ func (r *Router) strategyNotice() []Notice {
 		if !slices.Contains(routeLLMRouters, s) {
 			msg = fmt.Sprintf("Router %q is unknown; using the heuristic complexity router.", s)
 		}
-		out = []Notice{{Kind: NoticeRouter, Reason: s, Message: msg}}
+		out = []Notice{{Kind: NoticeRouter, Reason: s, Message: msg,
+			Code: message.NoticeRouter, Params: message.Params{"router": s}}}
 	})
 	return out
 }

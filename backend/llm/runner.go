@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"vika/backend/message"
 )
 
 // Sink receives what the runner streams. Delta gets the answer's text, in
@@ -141,7 +143,8 @@ func (r *Runner) RunFor(ctx context.Context, plan Plan, build Builder, sink Sink
 		case text != "": // broke off after the first token: keep it, no retry
 			res.Answer, res.ModelUsed, res.ModelName, res.Partial = text, m.Key(), m.Name, true
 			notify(Notice{Kind: NoticeInterrupted, Model: m.Key(), Reason: reasonOf(err), ErrorKind: a.ErrorKind,
-				Message: fmt.Sprintf("The answer from %s broke off (%s); what arrived is kept.", m.Name, reasonOf(err))})
+				Message: fmt.Sprintf("The answer from %s broke off (%s); what arrived is kept.", m.Name, reasonOf(err)),
+				Code:    message.NoticeInterrupted, Params: message.Params{"model": m.Name, "reason": a.ErrorKind}})
 			return r.finish(res, start, now, sink, &StreamError{Model: m.Key(), Text: text, Err: err})
 		case !isFallback(err):
 			res.Duration = now().Sub(start)
@@ -213,6 +216,10 @@ func (r *Runner) attempt(ctx context.Context, m Model, req Request, sink Sink, s
 func fallbackNotice(m Model, err error, rest []Model) Notice {
 	n := Notice{Kind: NoticeFallback, Model: m.Key(), Reason: reasonOf(err), ErrorKind: KindOf(err), Alternatives: keys(rest)}
 	n.Message = fmt.Sprintf("%s is unavailable (%s).", m.Name, reasonOf(err))
+	n.Code, n.Params = message.NoticeFallback, message.Params{"model": m.Name, "reason": n.ErrorKind, "next": ""}
+	if len(rest) > 0 {
+		n.Params["next"] = rest[0].Name
+	}
 	switch len(rest) {
 	case 0:
 		n.Message += " No other model is available."

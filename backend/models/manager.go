@@ -7,6 +7,8 @@ import (
 	"log"
 	"runtime/debug"
 	"sync"
+
+	"vika/backend/message"
 )
 
 // ErrBusy is returned by Manager.Start for a model already downloading.
@@ -39,6 +41,8 @@ type Event struct {
 	TotalBytes int64  `json:"total_bytes"` // -1 when the server does not say
 	Finished   bool   `json:"finished"`
 	Error      string `json:"error,omitempty"`
+	// Problem is the error as a code the window translates.
+	Problem *message.Message `json:"problem,omitempty"`
 }
 
 // Manager runs downloads in the background for the desktop app, one at a
@@ -135,6 +139,11 @@ func (m *Manager) Start(name string, emit func(Event)) error {
 	go func() {
 		defer m.wg.Done()
 		err := m.install(ctx, &d, md)
+		var problem *message.Message
+		if err != nil {
+			p := message.Of(err)
+			problem = &p
+		}
 		if errors.Is(err, context.Canceled) {
 			err = errors.New("download cancelled; it resumes where it stopped next time")
 		}
@@ -144,7 +153,7 @@ func (m *Manager) Start(name string, emit func(Event)) error {
 		cancel()
 		ev := Event{Name: name, Files: len(md.Files), Finished: true}
 		if err != nil {
-			ev.Error = err.Error()
+			ev.Error, ev.Problem = err.Error(), problem
 		}
 		emit(ev)
 	}()

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"vika/backend/config"
+	"vika/backend/message"
 )
 
 // Recognizer turns the image of a page (or of a region of a page) into
@@ -66,6 +67,13 @@ var (
 	ErrImage          = errors.New("image cannot be recognised")
 	ErrTesseract      = errors.New("tesseract failed")
 )
+
+func init() {
+	message.Register(ErrNoLanguageData, message.NoOCRData)
+	for _, err := range []error{ErrTimeout, ErrClosed, ErrImage, ErrTesseract} {
+		message.Register(err, message.OCRFailed)
+	}
+}
 
 // Page segmentation modes worth choosing from (Tesseract's numbering).
 const (

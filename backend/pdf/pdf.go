@@ -43,6 +43,8 @@ package pdf
 import (
 	"errors"
 	"fmt"
+
+	"vika/backend/message"
 )
 
 // Sentinel errors. Each is returned wrapped with details (%w).
@@ -68,6 +70,16 @@ type pageError string
 func (e pageError) Error() string { return string(e) }
 func (e pageError) Unwrap() error { return ErrPage }
 
+// The codes of the sentinels, for the window (package message).
+func init() {
+	message.Register(ErrEmpty, message.Empty)
+	message.Register(ErrNotPDF, message.NotPDF)
+	message.Register(ErrEncrypted, message.Encrypted)
+	message.Register(ErrCorrupt, message.Corrupt)
+	message.Register(ErrNoPages, message.NoPages)
+	message.Register(ErrTooLarge, message.TooLarge)
+}
+
 // MaxPageSide is the largest page side accepted, in points: 14400 pt
 // (200 inches) is the limit the PDF specification gives. Larger pages
 // (a 1e20 x 100 pt page is 711 bytes) fail with ErrPageSize.
@@ -89,7 +101,9 @@ func Check(data []byte, lim Limits) error {
 		return err
 	}
 	if !hasHeader(data) {
-		return fmt.Errorf("%w: the file does not start with %%PDF-%s", ErrNotPDF, describe(data))
+		id, _ := sniff(data)
+		return message.Wrap(fmt.Errorf("%w: the file does not start with %%PDF-%s", ErrNotPDF, describe(data)),
+			message.NotPDF, "looks", id)
 	}
 	return nil
 }
@@ -98,14 +112,16 @@ func Check(data []byte, lim Limits) error {
 // reading from disk use it on the file size before reading.
 func CheckSize(size int64, lim Limits) error {
 	if lim.MaxBytes > 0 && size > lim.MaxBytes {
-		return fmt.Errorf("%w: %s, the limit is %s", ErrTooLarge, humanBytes(size), humanBytes(lim.MaxBytes))
+		return message.Wrap(fmt.Errorf("%w: %s, the limit is %s", ErrTooLarge, humanBytes(size), humanBytes(lim.MaxBytes)),
+			message.TooLarge, "size", humanBytes(size), "limit", humanBytes(lim.MaxBytes))
 	}
 	return nil
 }
 
 func checkPages(n int, lim Limits) error {
 	if lim.MaxPages > 0 && n > lim.MaxPages {
-		return fmt.Errorf("%w: %d pages, the limit is %d", ErrTooLarge, n, lim.MaxPages)
+		return message.Wrap(fmt.Errorf("%w: %d pages, the limit is %d", ErrTooLarge, n, lim.MaxPages),
+			message.TooManyPages, "pages", n, "limit", lim.MaxPages)
 	}
 	return nil
 }

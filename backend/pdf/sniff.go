@@ -10,32 +10,43 @@ var pdfHeader = []byte("%PDF-")
 func hasHeader(data []byte) bool { return bytes.HasPrefix(data, pdfHeader) }
 
 // signatures maps well-known file signatures to a description.
+// id names what the file is for the window (message code "looks." + id).
 var signatures = []struct {
 	magic []byte
+	id    string
 	what  string
 }{
-	{[]byte("\x89PNG\r\n\x1a\n"), "a PNG image"},
-	{[]byte("\xff\xd8\xff"), "a JPEG image"},
-	{[]byte("GIF8"), "a GIF image"},
-	{[]byte("II*\x00"), "a TIFF image"},
-	{[]byte("MM\x00*"), "a TIFF image"},
-	{[]byte("PK\x03\x04"), "a ZIP archive (Word, PowerPoint, OpenDocument or EPUB file?)"},
-	{[]byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"), "an old Microsoft Office file (.doc, .ppt or .xls)"},
-	{[]byte("{\\rtf"), "an RTF document"},
-	{[]byte("%!PS"), "a PostScript file"},
-	{[]byte("\x1f\x8b"), "a gzip-compressed file"},
-	{[]byte("7z\xbc\xaf\x27\x1c"), "a 7-Zip archive"},
-	{[]byte("Rar!"), "a RAR archive"},
-	{[]byte("\x7fELF"), "a program (ELF executable)"},
-	{[]byte("MZ"), "a Windows program"},
-	{[]byte("AT&TFORM"), "a DjVu document"},
+	{[]byte("\x89PNG\r\n\x1a\n"), "png", "a PNG image"},
+	{[]byte("\xff\xd8\xff"), "jpeg", "a JPEG image"},
+	{[]byte("GIF8"), "gif", "a GIF image"},
+	{[]byte("II*\x00"), "tiff", "a TIFF image"},
+	{[]byte("MM\x00*"), "tiff", "a TIFF image"},
+	{[]byte("PK\x03\x04"), "zip", "a ZIP archive (Word, PowerPoint, OpenDocument or EPUB file?)"},
+	{[]byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"), "office", "an old Microsoft Office file (.doc, .ppt or .xls)"},
+	{[]byte("{\\rtf"), "rtf", "an RTF document"},
+	{[]byte("%!PS"), "postscript", "a PostScript file"},
+	{[]byte("\x1f\x8b"), "gzip", "a gzip-compressed file"},
+	{[]byte("7z\xbc\xaf\x27\x1c"), "7z", "a 7-Zip archive"},
+	{[]byte("Rar!"), "rar", "a RAR archive"},
+	{[]byte("\x7fELF"), "elf", "a program (ELF executable)"},
+	{[]byte("MZ"), "exe", "a Windows program"},
+	{[]byte("AT&TFORM"), "djvu", "a DjVu document"},
 }
 
 // describe guesses what data is, returning " (it looks like ...)" or "".
 func describe(data []byte) string {
+	if _, what := sniff(data); what != "" {
+		return " (" + what + ")"
+	}
+	return ""
+}
+
+// sniff guesses what data is: an id ("png", "text", ...; the window's
+// message code "looks." + id) and an English phrase, or "", "".
+func sniff(data []byte) (id, what string) {
 	for _, s := range signatures {
 		if bytes.HasPrefix(data, s.magic) {
-			return " (it looks like " + s.what + ")"
+			return s.id, "it looks like " + s.what
 		}
 	}
 	head := data
@@ -44,19 +55,19 @@ func describe(data []byte) string {
 	}
 	trimmed := bytes.TrimLeft(head, "\ufeff \t\r\n")
 	if idx := bytes.Index(head, pdfHeader); idx > 0 {
-		return " (a PDF header appears later in the file: it may be damaged)"
+		return "late_header", "a PDF header appears later in the file: it may be damaged"
 	}
 	lower := bytes.ToLower(trimmed)
 	if bytes.HasPrefix(lower, []byte("<!doctype html")) || bytes.HasPrefix(lower, []byte("<html")) {
-		return " (it looks like a web page: was the download interrupted or blocked?)"
+		return "html", "it looks like a web page: was the download interrupted or blocked?"
 	}
 	if bytes.HasPrefix(lower, []byte("<?xml")) || bytes.HasPrefix(lower, []byte("<svg")) {
-		return " (it looks like an XML or SVG file)"
+		return "xml", "it looks like an XML or SVG file"
 	}
 	if looksLikeText(head) {
-		return " (it looks like a plain text file)"
+		return "text", "it looks like a plain text file"
 	}
-	return ""
+	return "", ""
 }
 
 func looksLikeText(b []byte) bool {

@@ -11,6 +11,7 @@ import (
 	"vika/backend/cite"
 	"vika/backend/corpus"
 	"vika/backend/llm"
+	"vika/backend/message"
 	"vika/backend/metrics"
 	"vika/backend/prompt"
 )
@@ -70,7 +71,8 @@ func (s *Assistant) ask(ctx context.Context, id, question string, o Options, emi
 		t.history = s.history()
 	}
 	if s.cfg.Warning != "" {
-		t.notice(llm.Notice{Kind: llm.NoticeConfig, Message: s.cfg.Warning})
+		t.notice(llm.Notice{Kind: llm.NoticeConfig, Message: s.cfg.Warning,
+			Code: message.NoticeConfig, Params: message.Params{"detail": s.cfg.Warning}})
 	}
 
 	query := t.a.Question
@@ -184,7 +186,8 @@ func (t *turn) generate(ctx context.Context) (Answer, error) {
 // available; why says so in a notice.
 func (t *turn) extractive(ctx context.Context, why string) (Answer, error) {
 	t.notice(llm.Notice{Kind: llm.NoticeSkipped, Reason: llm.KindOf(llm.ErrNoModel),
-		Message: sentence(why) + " The best passages are quoted instead of a written answer."})
+		Message: sentence(why) + " The best passages are quoted instead of a written answer.",
+		Code:    message.NoticeNoModel})
 	t.a.Kind, t.a.Footer = KindExtractive, FooterExtractive
 	t.a.Answer = prompt.Extractive(t.a.Question, t.r.hits, prompt.GuessLang(t.a.Question))
 	t.b.delta(t.a.Answer)
@@ -231,7 +234,8 @@ func (t *turn) fail(err error) (Answer, error) {
 		a := t.a
 		ans = &a
 	}
-	t.b.close(Event{Type: EventError, Error: err.Error(), Answer: ans})
+	m := message.Of(err)
+	t.b.close(Event{Type: EventError, Error: err.Error(), Problem: &m, Answer: ans})
 	return t.a, err
 }
 
@@ -251,7 +255,8 @@ func (t *turn) panicked(p any) (Answer, error) {
 		a := t.a
 		ans = &a
 	}
-	t.b.close(Event{Type: EventError, Error: sentence(err.Error()), Answer: ans})
+	m := message.New(message.Other, "detail", err.Error())
+	t.b.close(Event{Type: EventError, Error: sentence(err.Error()), Problem: &m, Answer: ans})
 	return t.a, err
 }
 

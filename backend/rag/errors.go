@@ -7,6 +7,7 @@ import (
 
 	"vika/backend/engine"
 	"vika/backend/llm"
+	"vika/backend/message"
 )
 
 // Errors callers can test with errors.Is.
@@ -93,5 +94,33 @@ func failed(err error) error {
 	if err == nil {
 		return nil
 	}
-	return &askError{msg: Readable(err), cause: err}
+	return &message.Error{Msg: problem(err), Err: &askError{msg: Readable(err), cause: err}}
+}
+
+// problem is an answering error as a code the window translates.
+func problem(err error) message.Message {
+	var ex *llm.ExhaustedError
+	switch {
+	case errors.As(err, &ex):
+		as := make([]message.Attempt, 0, len(ex.Chain))
+		for _, a := range ex.Chain {
+			name := a.Name
+			if name == "" {
+				name = a.Model
+			}
+			as = append(as, message.Attempt{Model: name, Reason: a.ErrorKind})
+		}
+		return message.New(message.Exhausted, "attempts", as)
+	case errors.Is(err, context.Canceled):
+		return message.New(message.Cancelled)
+	case errors.Is(err, context.DeadlineExceeded):
+		return message.New(message.TimedOut)
+	case errors.Is(err, llm.ErrModelNotFound):
+		return message.New(message.ModelNotFound, "detail", err.Error())
+	case errors.Is(err, llm.ErrNoModel):
+		return message.New(message.NoModel)
+	case errors.Is(err, ErrEmptyQuestion):
+		return message.New(message.EmptyQuestion)
+	}
+	return message.Of(err)
 }

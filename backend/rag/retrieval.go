@@ -8,6 +8,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/llm"
+	"vika/backend/message"
 	"vika/backend/prompt"
 	"vika/backend/retrieve"
 )
@@ -51,13 +52,14 @@ func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int
 // expand asks the cheapest model for a query expansion (what says which);
 // a notice says so when it cannot be had.
 func (s *Assistant) expand(ctx context.Context, what string, req llm.Request, notice func(llm.Notice)) (string, bool) {
-	skip := func(why string) (string, bool) {
+	skip := func(why, kind string) (string, bool) {
 		notice(llm.Notice{Kind: llm.NoticeSkipped, Reason: why,
-			Message: what + " was skipped (" + why + "): the question was searched as asked."})
+			Message: what + " was skipped (" + why + "): the question was searched as asked.",
+			Code:    message.NoticeExpandSkipped, Params: message.Params{"step": what, "reason": kind}})
 		return "", false
 	}
 	if s.llm == nil {
-		return skip("no language model is available")
+		return skip("no language model is available", llm.KindOf(llm.ErrNoModel))
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.AuxTimeout)
 	defer cancel()
@@ -69,7 +71,7 @@ func (s *Assistant) expand(ctx context.Context, what string, req llm.Request, no
 		return nil
 	}, Notice: notice})
 	if err != nil {
-		return skip(llm.KindOf(err))
+		return skip(llm.KindOf(err), llm.KindOf(err))
 	}
 	return b.String(), true
 }

@@ -6,6 +6,7 @@ import (
 	"vika/backend/cite"
 	"vika/backend/corpus"
 	"vika/backend/llm"
+	"vika/backend/message"
 	"vika/backend/metrics"
 )
 
@@ -115,7 +116,9 @@ type Event struct {
 	Text    string      `json:"text,omitempty"`
 	Notice  *llm.Notice `json:"notice,omitempty"`
 	Answer  *Answer     `json:"answer,omitempty"`
-	Error   string      `json:"error,omitempty"`
+	Error   string      `json:"error,omitempty"` // English, for the command line
+	// Problem is the error as a code the window translates.
+	Problem *message.Message `json:"problem,omitempty"`
 }
 
 // MarshalJSON writes the contract's shape of each type: sources as a list
@@ -134,10 +137,11 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		}{e.Type, s})
 	case EventError:
 		return json.Marshal(struct {
-			Type   string  `json:"type"`
-			Error  string  `json:"error"`
-			Answer *Answer `json:"answer"`
-		}{e.Type, e.Error, e.Answer})
+			Type    string           `json:"type"`
+			Error   string           `json:"error"`
+			Problem *message.Message `json:"problem,omitempty"`
+			Answer  *Answer          `json:"answer"`
+		}{e.Type, e.Error, e.Problem, e.Answer})
 	}
 	type plain Event // without this method
 	return json.Marshal(plain(e))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"vika/backend/ingest"
+	"vika/backend/message"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
 )
@@ -51,8 +52,9 @@ type response struct {
 
 // wireError carries an error across the pipe with the sentinel it wraps.
 type wireError struct {
-	Msg  string
-	Kind int // index into sentinels + 1; 0: none
+	Msg     string
+	Kind    int             // index into sentinels + 1; 0: none
+	Message message.Message // its code for the window (package message)
 }
 
 // sentinels are the errors whose identity survives the pipe, the more
@@ -68,7 +70,7 @@ func toWire(err error) *wireError {
 	if err == nil {
 		return nil
 	}
-	w := &wireError{Msg: err.Error()}
+	w := &wireError{Msg: err.Error(), Message: message.Of(err)}
 	for i, s := range sentinels {
 		if errors.Is(err, s) {
 			w.Kind = i + 1
@@ -95,6 +97,9 @@ func (w *wireError) err() error {
 	e := &remoteError{msg: w.Msg}
 	if w.Kind > 0 && w.Kind <= len(sentinels) {
 		e.target = sentinels[w.Kind-1]
+	}
+	if w.Message.Code != "" && w.Message.Code != message.Other {
+		return &message.Error{Msg: w.Message, Err: e}
 	}
 	return e
 }

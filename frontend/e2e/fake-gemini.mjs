@@ -13,6 +13,9 @@
 //
 //   node fake-gemini.mjs [PORT]     prints "fake-gemini listening on PORT"
 //   GET /__requests                 the requests received so far (JSON), for assertions
+//   FAKE_GEMINI_RATE_LIMIT=N        the first N answer requests (prompts with
+//                                   sources) get Gemini's 429 RESOURCE_EXHAUSTED,
+//                                   so the app falls back to its next model
 //
 // Anything else answers 404 in Gemini's error format.
 
@@ -20,6 +23,7 @@ import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 
 export const DELAY_MS = Number(process.env.FAKE_GEMINI_DELAY_MS ?? 120);
+const RATE_LIMIT = Number(process.env.FAKE_GEMINI_RATE_LIMIT ?? 0);
 export const UNSUPPORTED_CLAIM = 'The fake model also claims that the moon is made of green cheese';
 
 const unescape = (s) =>
@@ -78,8 +82,17 @@ function chunk(text, model, last, promptTokens, outTokens) {
   return { candidates: [candidate], usageMetadata: usage, modelVersion: model, responseId: 'fake-e2e' };
 }
 
-export function createServer() {
+/** The text of a generateContent request's contents. */
+function promptOf(body) {
+  return (body.contents ?? [])
+    .flatMap((c) => c.parts ?? [])
+    .map((p) => p.text ?? '')
+    .join('');
+}
+
+export function createServer({ rateLimit = RATE_LIMIT } = {}) {
   const requests = [];
+  let limited = 0;
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (d) => (raw += d));
@@ -105,6 +118,16 @@ export function createServer() {
         return;
       }
       const model = decodeURIComponent(m[1]);
+      if (limited < rateLimit && promptOf(body).includes('<source ')) {
+        limited++;
+        res.writeHead(429, { 'Content-Type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            error: { code: 429, message: `Resource has been exhausted (fake, ${model})`, status: 'RESOURCE_EXHAUSTED' },
+          }),
+        );
+        return;
+      }
       const parts = pieces(answerFor(body));
       const promptTokens = Math.ceil(raw.length / 4);
       res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });

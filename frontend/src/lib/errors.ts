@@ -1,19 +1,19 @@
 // The one place that decides what an error means to the user. Every failure
 // caught in the app goes through handleError: a cancellation (the user asked
-// for it) is silent; anything else becomes a readable message for the UI.
+// for it) is silent; anything else becomes a message for the UI, in the
+// user's language when Go sent a code (BridgeError).
 
-/** Go's context.Canceled, as it reads once wrapped with %w and sent by Wails. */
-const GO_CANCELED = /\bcontext canceled\b/i;
-/** A bare cancellation message (not a file name that happens to contain the word). */
-const BARE_CANCELED = /^(?:operation |job |request )?cancell?ed\.?$/i;
+import { BridgeError } from './api/call.ts';
+import { isCancelled } from './i18n/messages.ts';
+import { tm } from './state/locale.svelte.ts';
 
 export function isCancellation(err: unknown): boolean {
   if (err instanceof Error && err.name === 'AbortError') return true;
-  const text = messageOf(err).trim();
-  return GO_CANCELED.test(text) || BARE_CANCELED.test(text);
+  return err instanceof BridgeError && isCancelled(err);
 }
 
 function messageOf(err: unknown): string {
+  if (err instanceof BridgeError) return tm(err);
   if (typeof err === 'string') return err;
   if (err instanceof Error) return err.message;
   if (err && typeof err === 'object' && 'message' in err && typeof err.message === 'string') {

@@ -1,6 +1,6 @@
 // Locale-aware number formatting for the views.
 
-import type { Lang } from './i18n.ts';
+import type { Lang } from './i18n/index.ts';
 
 const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
 

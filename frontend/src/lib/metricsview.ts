@@ -3,7 +3,7 @@
 // numbers the charts draw are tested without a canvas.
 
 import type { MetricsRecord } from './api/types.ts';
-import type { Lang } from './i18n.ts';
+import type { Lang } from './i18n/index.ts';
 
 /** Shown for a value the backend does not know (null). */
 export const MISSING = '—';

@@ -1,11 +1,12 @@
-// The test stand-in for admin.ts, re-exported by fake.ts: tests that mock
+// The test stand-in for the settings, metrics, models and explorer calls, re-exported by fake.ts: tests that mock
 // index.ts with fake.ts get these too. Every function is a vi.fn with a
 // harmless default (an empty backend with default settings); tests override
 // what they need and drive downloads with emitModelProgress.
 // The app never imports this file.
 
+import { Events } from './events.ts';
 import { vi } from 'vitest';
-import type * as real from './admin.ts';
+import type * as real from './index.ts';
 import type {
   Chunk,
   EmbeddingModel,
@@ -25,8 +26,7 @@ type Admin = typeof real;
 
 const modelHandlers = new Set<(progress: ModelProgress) => void>();
 
-export const MODELS_PROGRESS_EVENT = 'models:progress';
-export class MethodUnavailableError extends Error {}
+export const MODELS_PROGRESS_EVENT = Events.modelProgress;
 
 export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
   return {

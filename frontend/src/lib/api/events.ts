@@ -1,23 +1,16 @@
-// Names of the events the Go backend emits. They mirror the Go constants (one
-// Go file holds them); keep both sides in step.
+// Names of the events the Go backend emits, read from Go's catalogue
+// (catalogue.json, written by the app's catalogue test): no copy here.
 
-import type { AnswerEvent, IngestProgress } from './types.ts';
+import catalogue from './catalogue.json';
 
 export const Events = {
-  ingestProgress: 'ingest:progress',
-  /** Prefix of the per-answer channel: "answer:" + ask id. */
-  answerPrefix: 'answer:',
+  ingestProgress: catalogue.events.ingest_progress,
+  modelProgress: catalogue.events.model_progress,
+  /** Prefix of the per-answer channel: prefix + ask id. */
+  answerPrefix: catalogue.events.answer_prefix,
 } as const;
 
 /** The channel of one answer's events. */
-export function answerEvent(id: string): `answer:${string}` {
+export function answerEvent(id: string): string {
   return `${Events.answerPrefix}${id}`;
 }
-
-/** Payload type of each event, by name. */
-export interface EventMap {
-  [Events.ingestProgress]: IngestProgress;
-  [answer: `answer:${string}`]: AnswerEvent;
-}
-
-export type EventName = keyof EventMap;

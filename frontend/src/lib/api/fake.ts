@@ -53,7 +53,7 @@ export const onAnswer = vi.fn<Api['onAnswer']>((id, fn) => {
   return () => set.delete(fn);
 });
 
-export class BackendUnavailableError extends Error {}
+export { BackendUnavailableError, BridgeError } from './call.ts';
 
 /** Delivers an "answer:<id>" event to its subscribers. */
 export function emitAnswer(id: string, event: AnswerEvent): void {

@@ -4,6 +4,8 @@
 // stay assignable to these (see index.ts), so a renamed Go field fails
 // `npm run check`.
 
+import type { BridgeMessage } from '../i18n/messages.ts';
+
 /** One PDF added to the session (corpus.Document). */
 export interface Document {
   /** SHA-256 of the file bytes, hex. Never shown: citations use the file name. */
@@ -82,8 +84,10 @@ export interface IngestProgress {
   total: number;
   /** Present on the "done" event. */
   doc?: Document;
-  /** Specific, readable message, present on the "failed" event. */
+  /** English text of the failure, present on the "failed" event (for logs). */
   error?: string;
+  /** The failure as a code the page translates (backend/message). */
+  problem?: BridgeMessage;
 }
 
 // --- answers (chat) ---
@@ -109,8 +113,11 @@ export interface Notice {
   error_kind?: string;
   next?: string;
   alternatives?: string[];
-  /** Readable sentence. */
+  /** English sentence (for the command line). */
   message: string;
+  /** The notice as a code the page translates (backend/message); absent in old records. */
+  code?: string;
+  params?: Record<string, unknown> | null;
 }
 
 /** One citation found in the answer text, checked against the cited page (cite.Citation). */
@@ -166,12 +173,12 @@ export type AnswerEvent =
   | { type: 'delta'; text: string }
   | { type: 'notice'; notice: Notice }
   | { type: 'done'; answer: Answer }
-  | { type: 'error'; error: string; answer: Answer | null };
+  | { type: 'error'; error: string; problem?: BridgeMessage; answer: Answer | null };
 
 // --- settings, metrics, explorer ---
 // Mirrors of rag.Settings, llm.ModelStatus, secrets.Status, metrics.Record and
 // metrics.Summary, engine.SearchResult, corpus.Page and corpus.Chunk, and of
-// the model manager's EmbeddingModels / "models:progress" (see admin.ts).
+// the model manager's EmbeddingModels / "models:progress" (see models.ts).
 
 /** How passages are retrieved: "" lets the engine choose (hybrid for English sessions, else BM25). */
 export type RetrievalMode = '' | 'dense' | 'bm25' | 'hybrid';
@@ -382,6 +389,8 @@ export interface ModelProgress {
   total_bytes: number;
   /** True on the last event (success, failure or cancellation). */
   finished: boolean;
-  /** Readable reason, on the last event of a failed or cancelled download. */
+  /** English reason, on the last event of a failed or cancelled download. */
   error?: string;
+  /** The reason as a code the page translates (backend/message). */
+  problem?: BridgeMessage;
 }

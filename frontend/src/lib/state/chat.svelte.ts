@@ -5,13 +5,16 @@
 // re-renders the answer's Markdown a few times a second, not per event; any
 // other event flushes first, so the order of text and notices is kept.
 
+import catalogue from '../api/catalogue.json';
+import type { BridgeMessage } from '../i18n/index.ts';
 import * as api from '../api/index.ts';
 import type { Answer, AnswerEvent, AnswerStage, AskOptions, Notice, Source } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
 
 /** How long deltas wait before they are shown, at most (ms). */
-export const FLUSH_MS = 60;
+/** Go's batching interval of answer text (catalogue.json): one value for both sides. */
+export const FLUSH_MS = catalogue.flush_ms;
 
 export type TurnStatus = 'asking' | 'streaming' | 'done' | 'cancelled' | 'error';
 
@@ -30,6 +33,8 @@ export interface Turn {
   answer: Answer | null;
   status: TurnStatus;
   error: string | null;
+  /** Go's reason as a code, translated when shown (an error event's). */
+  problem?: BridgeMessage;
   /** The user asked to stop; waiting for the backend. */
   cancelling: boolean;
 }
@@ -163,6 +168,7 @@ export class Chat {
       case 'error':
         if (event.answer) this.#settle(turn, event.answer);
         turn.error = event.error.trim() || t('error.generic');
+        turn.problem = event.problem;
         turn.status = 'error';
         this.#finish(key);
         return;

@@ -3,6 +3,7 @@
 // files (native drop, native dialog, browser drop or file input) into calls to
 // the backend.
 
+import type { BridgeMessage } from '../i18n/index.ts';
 import * as api from '../api/index.ts';
 import { isTerminalStage, type Document, type IngestProgress, type IngestStage } from '../api/types.ts';
 import { handleError } from '../errors.ts';
@@ -19,8 +20,10 @@ export interface Job {
   stage: JobStage;
   done: number;
   total: number;
-  /** Readable reason, set when stage is "failed". */
+  /** Readable reason, set when stage is "failed" (a local failure, or Go's English text). */
   error?: string;
+  /** Go's reason as a code, translated when shown (set when stage is "failed"). */
+  problem?: BridgeMessage;
   /** True once the user asked to cancel, until the backend confirms. */
   cancelling: boolean;
   /** True when the backend knows no job by this id (cannot be cancelled). */
@@ -82,6 +85,7 @@ export class Library {
           done: progress.done,
           total: progress.total,
           error: stage === 'failed' ? progress.error?.trim() || t('error.generic') : undefined,
+          problem: stage === 'failed' ? progress.problem : undefined,
         });
     }
   }

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../api/fake.ts';
 import { dropPaths, emitProgress, progress, resetFakeApi, sampleDocument } from '../api/fake.ts';
+import { BridgeError } from '../api/call.ts';
 import { Library } from './library.svelte.ts';
 import { locale } from './locale.svelte.ts';
 
@@ -234,7 +235,7 @@ describe('Library cancel and remove', () => {
     const library = started();
     emitProgress(progress({ job_id: 'j1', stage: 'indexing' }));
 
-    api.cancel.mockRejectedValueOnce(new Error('context canceled'));
+    api.cancel.mockRejectedValueOnce(new BridgeError({ message: 'context canceled', code: 'error.cancelled' }));
     await library.cancel('j1');
     expect(library.error).toBeNull();
 

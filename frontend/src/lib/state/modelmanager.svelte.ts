@@ -7,6 +7,7 @@
 
 import * as api from '../api/index.ts';
 import type { EmbeddingModel, ModelProgress } from '../api/types.ts';
+import { BridgeError } from '../api/call.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
 
@@ -102,7 +103,9 @@ export class ModelManager {
     if (progress.finished) {
       model.download = undefined;
       if (progress.error) {
-        model.error = handleError(progress.error, t('error.generic')) ?? undefined;
+        model.error = progress.problem
+          ? handleError(new BridgeError({ message: progress.error, ...progress.problem }), t('error.generic')) ?? undefined
+          : handleError(progress.error, t('error.generic')) ?? undefined;
       } else {
         model.installed = true;
         model.error = undefined;

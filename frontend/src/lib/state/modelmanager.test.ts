@@ -61,7 +61,14 @@ describe('ModelManager', () => {
     await m.cancel(NAME);
     expect(api.cancelModelDownload).toHaveBeenCalledWith(NAME);
     expect(m.models[0]?.download?.cancelling).toBe(true);
-    emitModelProgress(modelProgress({ name: NAME, finished: true, error: 'download all-MiniLM-L6-v2: context canceled' }));
+    emitModelProgress(
+      modelProgress({
+        name: NAME,
+        finished: true,
+        error: 'download cancelled; it resumes where it stopped next time',
+        problem: { code: 'error.cancelled' },
+      }),
+    );
     expect(m.models[0]?.error).toBeUndefined();
     expect(m.models[0]?.download).toBeUndefined();
   });

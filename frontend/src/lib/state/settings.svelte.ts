@@ -10,31 +10,22 @@
 // field of this class ever holds a key, and an error message that would
 // quote it is redacted.
 
+import catalogue from '../api/catalogue.json';
 import * as api from '../api/index.ts';
 import type { AskOptions, KeyStatus, ModelStatus, RetrievalMode, Settings } from '../api/types.ts';
 import { handleError } from '../errors.ts';
-import { LANGS, pickLang, type Lang } from '../i18n.ts';
-import { locale, t } from './locale.svelte.ts';
+import { LANGS, pickLang, type Lang } from '../i18n/index.ts';
+import { locale, systemLanguages, t } from './locale.svelte.ts';
 
 /** The retrieval modes, in the order the views offer them ("" = the engine's choice). */
 export const RETRIEVAL_MODES: readonly RetrievalMode[] = ['', 'dense', 'bm25', 'hybrid'];
 
-/** Passages in the prompt: the range the panel offers. */
-export const MIN_K = 1;
-export const MAX_K = 30;
+/** Passages in the prompt: the range Go accepts (catalogue.json). */
+export const MIN_K = catalogue.min_k;
+export const MAX_K = catalogue.max_k;
 
-export const DEFAULT_SETTINGS: Settings = {
-  routing: 'auto',
-  provider: '',
-  model: '',
-  mode: '',
-  k: 8,
-  history: true,
-  hyde: false,
-  multi_query: false,
-  rerank: true,
-  locale: '',
-};
+/** Go's defaults (rag.DefaultSettings, through catalogue.json). */
+export const DEFAULT_SETTINGS: Settings = { ...(catalogue.defaults as Settings) };
 
 /** The Ask options that follow from s: automatic routing leaves provider and model empty. */
 export function askOptionsOf(s: Settings): AskOptions {
@@ -56,22 +47,11 @@ export function modelKey(m: { provider: string; id: string }): string {
   return `${m.provider}/${m.id}`;
 }
 
-const PROVIDER_NAMES: Record<string, string> = {
-  gemini: 'Google Gemini',
-  groq: 'Groq',
-  mistral: 'Mistral',
-  openrouter: 'OpenRouter',
-  ollama: 'Ollama',
-};
+const PROVIDER_NAMES: Record<string, string> = Object.fromEntries(catalogue.providers.map((p) => [p.id, p.name]));
 
 /** A provider's display name, for a backend that sends none. */
 export function providerName(provider: string): string {
   return PROVIDER_NAMES[provider] ?? provider;
-}
-
-function systemLanguages(): readonly string[] {
-  if (typeof navigator === 'undefined') return [];
-  return navigator.languages?.length ? navigator.languages : [navigator.language];
 }
 
 /** The UI language a saved locale means ("" follows the system). */

@@ -66,10 +66,10 @@ describe('SettingsState preferences', () => {
     expect(s.values.mode).toBe('bm25');
   });
 
-  it('keeps the number of passages whole and in range', async () => {
+  it('keeps the number of passages whole and in the range Go accepts (1 to rag.MaxK = 50)', async () => {
     const s = new SettingsState();
     await s.update({ k: 500 });
-    expect(s.values.k).toBe(30);
+    expect(s.values.k).toBe(50);
     await s.update({ k: 0.4 });
     expect(s.values.k).toBe(1);
     await s.update({ k: 5.6 });

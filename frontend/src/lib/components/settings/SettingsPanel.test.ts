@@ -139,7 +139,7 @@ describe('SettingsPanel answers', () => {
     await userEvent.clear(k);
     await userEvent.type(k, '99');
     await userEvent.tab();
-    expect(screen.getByText('Enter a whole number from 1 to 30.')).toBeTruthy();
+    expect(screen.getByText('Enter a whole number from 1 to 50.')).toBeTruthy();
     expect(settings.values.k).toBe(12);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dictionaries, LANGS, pickLang, translate, type Message } from './i18n.ts';
+import { dictionaries, LANGS, pickLang, translate, type Message } from './index.ts';
 
 function placeholders(message: Message): string[] {
   const text = typeof message === 'string' ? message : message.one + message.other;

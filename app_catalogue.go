@@ -1,0 +1,58 @@
+package main
+
+import (
+	"vika/backend/engine"
+	"vika/backend/llm"
+	"vika/backend/rag"
+)
+
+// catalogue is what the page takes from Go instead of keeping copies:
+// settings defaults, limits, providers, event names and the answer-text
+// batching interval. catalogue_test.go writes it to
+// frontend/src/lib/api/catalogue.json, which the page imports, and fails
+// when that file is stale.
+type catalogue struct {
+	Defaults  rag.Settings `json:"defaults"`
+	MinK      int          `json:"min_k"`
+	MaxK      int          `json:"max_k"`
+	Providers []provider   `json:"providers"`
+	Events    events       `json:"events"`
+	// FlushMS is how often streamed answer text is shown, in
+	// milliseconds: Go batches deltas at this interval, the page applies
+	// them at the same one.
+	FlushMS int `json:"flush_ms"`
+}
+
+type provider struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Local bool   `json:"local"`
+}
+
+type events struct {
+	IngestProgress string `json:"ingest_progress"`
+	ModelProgress  string `json:"model_progress"`
+	AnswerPrefix   string `json:"answer_prefix"` // + the answer's id
+}
+
+func buildCatalogue() (catalogue, error) {
+	c := catalogue{
+		Defaults: rag.DefaultSettings(),
+		MinK:     1,
+		MaxK:     rag.MaxK,
+		Events: events{
+			IngestProgress: engine.EventIngestProgress,
+			ModelProgress:  EventModelProgress,
+			AnswerPrefix:   rag.EventPrefix,
+		},
+		FlushMS: int(rag.FlushInterval.Milliseconds()),
+	}
+	llms, err := llm.LoadCatalogue()
+	if err != nil {
+		return c, err
+	}
+	for _, p := range llms.Providers {
+		c.Providers = append(c.Providers, provider{ID: p.ID, Name: p.Name, Local: p.Local})
+	}
+	return c, nil
+}

@@ -1,0 +1,196 @@
+package message
+
+import (
+	"fmt"
+	"strings"
+)
+
+// General codes.
+const (
+	Other         = "error.other"          // detail: the Go error's text (no code of its own)
+	Cancelled     = "error.cancelled"      // the user stopped it
+	TimedOut      = "error.timeout"        // it took too long and was stopped
+	SessionClosed = "error.session_closed" // the session is closed (Vika is quitting)
+)
+
+// Ingest codes: why a PDF could not be added.
+const (
+	Empty        = "ingest.empty"
+	NotPDF       = "ingest.not_pdf" // looks: what the file seems to be ("png", "text", ...; "" unknown)
+	Folder       = "ingest.folder"
+	Encrypted    = "ingest.encrypted"
+	Corrupt      = "ingest.corrupt"
+	NoPages      = "ingest.no_pages"
+	TooLarge     = "ingest.too_large"      // size, limit: "12 MB", "10 MB"
+	TooManyPages = "ingest.too_many_pages" // pages, limit
+	Duplicate    = "ingest.duplicate"      // label: the document already added
+	ReaderGaveUp = "ingest.reader_gave_up" // the PDF reader crashed or ran over budget on too many pages
+	NoOCRData    = "ingest.ocr_language_data"
+	OCRFailed    = "ingest.ocr_failed"
+)
+
+// Answer codes: why an answer failed.
+const (
+	EmptyQuestion = "answer.empty_question"
+	NoModel       = "answer.no_model"        // no model is available
+	ModelNotFound = "answer.model_not_found" // detail: the Go error's text
+	Exhausted     = "answer.exhausted"       // attempts: []Attempt, every model tried failed
+)
+
+// Notice codes: what the student should know about how an answer was made.
+const (
+	NoticeNoModel       = "notice.no_model"       // no model: the best passages are quoted
+	NoticeSkipped       = "notice.skipped"        // model, next ("" when none)
+	NoticeFallback      = "notice.fallback"       // model, reason, next ("" when none)
+	NoticeInterrupted   = "notice.interrupted"    // model, reason
+	NoticeRouter        = "notice.router"         // router: not available offline
+	NoticeConfig        = "notice.config"         // detail: the bad VIKA_* setting
+	NoticeCutBytes      = "notice.cut_bytes"      // model, kb
+	NoticeCutTokens     = "notice.cut_tokens"     // model, tokens
+	NoticeExpandSkipped = "notice.expand_skipped" // step ("HyDE", "multi-query"), reason
+)
+
+// Reasons a model failed (llm.KindOf), the "reason" parameter of notices
+// and of Exhausted's attempts: "reason." + kind.
+var Reasons = []string{
+	"rate_limited", "quota", "unavailable", "auth", "timeout", "stream", "bad_response",
+	"model_not_found", "bad_request", "blocked", "no_key", "no_model", "canceled", "error",
+}
+
+// Attempt is one model an answer tried, in Exhausted's "attempts".
+type Attempt struct {
+	Model  string `json:"model"`
+	Reason string `json:"reason"` // llm.KindOf its error
+}
+
+func str(p Params, key string) string {
+	if v, ok := p[key]; ok {
+		return fmt.Sprint(v)
+	}
+	return ""
+}
+
+// reasons are the English phrases of the failure kinds, code "reason." + kind.
+var reasons = map[string]string{
+	"rate_limited":    "rate limited",
+	"quota":           "quota used up",
+	"unavailable":     "unavailable",
+	"auth":            "API key rejected",
+	"timeout":         "no answer in time",
+	"stream":          "broke off",
+	"bad_response":    "malformed answer",
+	"model_not_found": "model does not exist at the provider",
+	"bad_request":     "request rejected",
+	"blocked":         "blocked by the content filter",
+	"no_key":          "no API key",
+	"no_model":        "no model available",
+	"canceled":        "stopped",
+	"error":           "failed",
+}
+
+// looks are the English phrases of what a file that is not a PDF seems
+// to be (pdf's sniffing), code "looks." + id.
+var looks = map[string]string{
+	"png": "a PNG image", "jpeg": "a JPEG image", "gif": "a GIF image", "tiff": "a TIFF image",
+	"zip":    "a ZIP archive (Word, PowerPoint, OpenDocument or EPUB file?)",
+	"office": "an old Microsoft Office file (.doc, .ppt or .xls)", "rtf": "an RTF document",
+	"postscript": "a PostScript file", "gzip": "a gzip-compressed file", "7z": "a 7-Zip archive",
+	"rar": "a RAR archive", "elf": "a program (ELF executable)", "exe": "a Windows program",
+	"djvu": "a DjVu document", "late_header": "a damaged PDF (its header appears later in the file)",
+	"html": "a web page: was the download interrupted or blocked?", "xml": "an XML or SVG file",
+	"text": "a plain text file",
+}
+
+func init() {
+	for _, k := range Reasons {
+		english["reason."+k] = fixed(reasons[k])
+	}
+	for id, what := range looks {
+		english["looks."+id] = fixed(what)
+	}
+}
+
+// reason is the English phrase of a failure kind.
+func reason(kind string) string {
+	if r, ok := reasons[kind]; ok {
+		return r
+	}
+	return reasons["error"]
+}
+
+func fixed(s string) func(Params) string { return func(Params) string { return s } }
+
+// then says which model is tried next, if any.
+func then(p Params) string {
+	if n := str(p, "next"); n != "" {
+		return " Trying " + n + "."
+	}
+	return " No other model is available."
+}
+
+// english has one function per code.
+var english = map[string]func(Params) string{
+	Other:         func(p Params) string { return "Something went wrong: " + str(p, "detail") },
+	Cancelled:     fixed("Stopped."),
+	TimedOut:      fixed("It took too long and was stopped."),
+	SessionClosed: fixed("The session is closed: restart Vika."),
+
+	Empty: fixed("This is an empty file (0 bytes): there is nothing to read."),
+	NotPDF: func(p Params) string {
+		if what, ok := looks[str(p, "looks")]; ok {
+			return "This file is not a PDF (it looks like " + what + ")."
+		}
+		return "This file is not a PDF."
+	},
+	Folder:    fixed("This is a folder, not a PDF."),
+	Encrypted: fixed("The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again."),
+	Corrupt:   fixed("The PDF is damaged and cannot be read."),
+	NoPages:   fixed("The PDF has no pages."),
+	TooLarge: func(p Params) string {
+		return "The file is too large: " + str(p, "size") + ", the limit is " + str(p, "limit") + "."
+	},
+	TooManyPages: func(p Params) string {
+		return "The PDF has too many pages: " + str(p, "pages") + ", the limit is " + str(p, "limit") + "."
+	},
+	Duplicate:    func(p Params) string { return "This PDF is already in the library as " + str(p, "label") + "." },
+	ReaderGaveUp: fixed("The PDF reader gave up on this document: too many pages crashed it or took too long."),
+	NoOCRData:    fixed("The OCR language data is missing: run `make assets`."),
+	OCRFailed:    fixed("Text recognition (OCR) failed on this document."),
+
+	EmptyQuestion: fixed("The question is empty."),
+	NoModel:       fixed("No model is available: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or install a local model."),
+	ModelNotFound: func(p Params) string { return "The model picked is not available: " + str(p, "detail") },
+	Exhausted: func(p Params) string {
+		as, _ := p["attempts"].([]Attempt)
+		parts := make([]string, 0, len(as))
+		for _, a := range as {
+			parts = append(parts, a.Model+" "+reason(a.Reason))
+		}
+		return "No model could answer: " + strings.Join(parts, "; ") +
+			". Try again in a minute, pick another model, or add another provider's API key in Settings."
+	},
+
+	NoticeNoModel: fixed("No model is available: the best passages are quoted instead of a written answer. Add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings."),
+	NoticeSkipped: func(p Params) string {
+		return str(p, "model") + " cannot be used now." + then(p)
+	},
+	NoticeFallback: func(p Params) string {
+		return str(p, "model") + " is unavailable (" + reason(str(p, "reason")) + ")." + then(p)
+	},
+	NoticeInterrupted: func(p Params) string {
+		return "The answer from " + str(p, "model") + " broke off (" + reason(str(p, "reason")) + "); what arrived is kept."
+	},
+	NoticeRouter: func(p Params) string {
+		return "Router " + str(p, "router") + " is not available offline; using the heuristic complexity router."
+	},
+	NoticeConfig: func(p Params) string { return "Configuration problem: " + str(p, "detail") },
+	NoticeCutBytes: func(p Params) string {
+		return "The answer from " + str(p, "model") + " was cut at " + str(p, "kb") + " KB; what arrived is kept."
+	},
+	NoticeCutTokens: func(p Params) string {
+		return "The answer from " + str(p, "model") + " reached its cap of " + str(p, "tokens") + " output tokens and ends there."
+	},
+	NoticeExpandSkipped: func(p Params) string {
+		return str(p, "step") + " was skipped (" + reason(str(p, "reason")) + ")."
+	},
+}

@@ -1,0 +1,54 @@
+// Answers: asking, cancelling, the conversation and its export, the events of one answer, links opened from answers.
+// Part of the API (index.ts re-exports every domain module): only lib/api
+// imports the generated wailsjs bindings, and every call goes through call.ts.
+
+import * as App from '../../../wailsjs/go/main/App';
+import { BrowserOpenURL, EventsOn } from '../../../wailsjs/runtime/runtime';
+import { call, runtimeReady } from './call.ts';
+import { answerEvent } from './events.ts';
+import type { Answer, AnswerEvent, AskOptions } from './types.ts';
+
+/** A fresh id for an answer: subscribe with onAnswer(id) before ask(id, …). */
+export function newAskID(): string {
+  return `q-${crypto.randomUUID()}`;
+}
+
+/**
+ * Starts answering question under id and resolves with it. Subscribe to
+ * onAnswer(id) first: the backend may send the first events before this resolves.
+ */
+export async function ask(id: string, question: string, opts: AskOptions): Promise<string> {
+  return call(() => App.Ask(id, question, opts));
+}
+
+/** Stops an answer; what arrived is kept. False when it had already finished. */
+export async function cancelAsk(id: string): Promise<boolean> {
+  return call(() => App.CancelAsk(id));
+}
+
+/** The session's finished turns, oldest first. */
+export async function conversation(): Promise<Answer[]> {
+  return ((await call(() => App.Conversation())) ?? []) as unknown as Answer[];
+}
+
+export async function clearConversation(): Promise<void> {
+  await call(() => App.ClearConversation());
+}
+
+/** Saves the conversation through a native dialog; returns the path, "" when cancelled. */
+export async function exportConversation(format: 'html' | 'md'): Promise<string> {
+  return (await call(() => App.ExportConversation(format))) ?? '';
+}
+
+/** Subscribes to the events of one answer; returns the unsubscribe function. */
+export function onAnswer(id: string, fn: (event: AnswerEvent) => void): () => void {
+  if (!runtimeReady()) return () => {};
+  return EventsOn(answerEvent(id), (event: AnswerEvent) => fn(event));
+}
+
+/** Opens an http(s) link in the system browser; anything else is refused. */
+export function openExternal(url: string): boolean {
+  if (!/^https?:\/\//i.test(url) || !runtimeReady()) return false;
+  BrowserOpenURL(url);
+  return true;
+}

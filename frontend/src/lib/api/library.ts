@@ -1,0 +1,94 @@
+// The library: adding PDFs (paths, page files, native drops), their ingest progress, the documents, and the explorer's pages, passages and searches.
+// Part of the API (index.ts re-exports every domain module): only lib/api
+// imports the generated wailsjs bindings, and every call goes through call.ts.
+
+import * as App from '../../../wailsjs/go/main/App';
+import { EventsOn, OnFileDrop, OnFileDropOff } from '../../../wailsjs/runtime/runtime';
+import { fileToBase64 } from './base64.ts';
+import { call, runtimeReady } from './call.ts';
+import { Events } from './events.ts';
+import type { Chunk, Document, Hit, IngestProgress, Page, RetrievalMode, SearchResult } from './types.ts';
+
+/** Starts ingesting files by absolute path; returns one job id per path. */
+export async function addFiles(paths: string[]): Promise<string[]> {
+  return (await call(() => App.AddFiles(paths))) ?? [];
+}
+
+/** Starts ingesting a file the page holds (browser drop or file input). */
+export async function addFile(file: File): Promise<string> {
+  // Wails types a Go []byte argument as number[], but decodes arguments with
+  // encoding/json, which reads []byte from a base64 string: a third larger
+  // than the bytes, where a JSON array of numbers is three to four times larger.
+  const data = (await fileToBase64(file)) as unknown as Parameters<typeof App.AddFileData>[1];
+  return call(() => App.AddFileData(file.name, data));
+}
+
+/** Opens the native multi-file dialog (PDFs); [] when the user cancels. */
+export async function pickFiles(): Promise<string[]> {
+  return (await call(() => App.PickFiles())) ?? [];
+}
+
+export async function documents(): Promise<Document[]> {
+  return (await call(() => App.Documents())) ?? [];
+}
+
+export async function removeDocument(docID: string): Promise<void> {
+  await call(() => App.RemoveDocument(docID));
+}
+
+export async function search(question: string, k: number): Promise<Hit[]> {
+  return (await call(() => App.Search(question, k))) ?? [];
+}
+
+/** Cancels a running job; false when it had already finished. */
+export async function cancel(jobID: string): Promise<boolean> {
+  return call(() => App.Cancel(jobID));
+}
+
+/** Subscribes to ingest progress; returns the unsubscribe function. */
+export function onIngestProgress(fn: (progress: IngestProgress) => void): () => void {
+  if (!runtimeReady()) return () => {};
+  return EventsOn(Events.ingestProgress, (progress: IngestProgress) => fn(progress));
+}
+
+/**
+ * True when the native window delivers dropped files as paths (Wails
+ * DragAndDrop.EnableFileDrop). The page's own drop events must then be ignored,
+ * or every file would be added twice.
+ */
+export function nativeFileDrop(): boolean {
+  return typeof window !== 'undefined' && window.wails?.flags?.enableWailsDragAndDrop === true;
+}
+
+/** True inside the native app window, where native dialogs (PickFiles) work. */
+export function nativeWindow(): boolean {
+  if (typeof window === 'undefined') return false;
+  return (
+    window.chrome?.webview?.postMessage !== undefined ||
+    window.webkit?.messageHandlers?.external?.postMessage !== undefined
+  );
+}
+
+/** Receives files dropped anywhere on the native window, as absolute paths. */
+export function onNativeFileDrop(fn: (paths: string[]) => void): () => void {
+  if (!runtimeReady()) return () => {};
+  OnFileDrop((_x: number, _y: number, paths: string[]) => fn(paths), false);
+  return () => OnFileDropOff();
+}
+
+/** Where the Go asset handler serves a document's PDF bytes (for pdf.js). */
+export function documentURL(docID: string): string {
+  return `/docs/${encodeURIComponent(docID)}`;
+}
+
+export async function searchWith(question: string, mode: RetrievalMode, k: number, rerank: boolean): Promise<SearchResult> {
+  return (await call(() => App.SearchWith(question, mode, k, rerank))) as SearchResult;
+}
+
+export async function pages(docID: string): Promise<Page[]> {
+  return ((await call(() => App.Pages(docID))) ?? []) as Page[];
+}
+
+export async function chunks(docID: string): Promise<Chunk[]> {
+  return ((await call(() => App.Chunks(docID))) ?? []) as Chunk[];
+}

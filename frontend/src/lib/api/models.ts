@@ -1,0 +1,32 @@
+// The model manager: embedding and reranking models of the registry and their downloads.
+// Part of the API (index.ts re-exports every domain module): only lib/api
+// imports the generated wailsjs bindings, and every call goes through call.ts.
+
+import * as App from '../../../wailsjs/go/main/App';
+import { EventsOn } from '../../../wailsjs/runtime/runtime';
+import { call } from './call.ts';
+import { Events } from './events.ts';
+import type { EmbeddingModel, ModelProgress } from './types.ts';
+
+/** Event of the model manager's downloads (Go: EventModelProgress in app_models.go). */
+export const MODELS_PROGRESS_EVENT = Events.modelProgress;
+
+export async function embeddingModels(): Promise<EmbeddingModel[]> {
+  return ((await call(() => App.EmbeddingModels())) ?? []) as EmbeddingModel[];
+}
+
+/** Starts downloading a model in the background; progress arrives as "models:progress" events. */
+export async function downloadModel(name: string): Promise<void> {
+  await call(() => App.DownloadModel(name));
+}
+
+/** Stops a model's download; false when none was running. */
+export async function cancelModelDownload(name: string): Promise<boolean> {
+  return call(() => App.CancelModelDownload(name));
+}
+
+/** Subscribes to download progress; returns the unsubscribe function. */
+export function onModelProgress(fn: (progress: ModelProgress) => void): () => void {
+  if (typeof window === 'undefined' || window.runtime === undefined) return () => {};
+  return EventsOn(MODELS_PROGRESS_EVENT, (progress: ModelProgress) => fn(progress));
+}

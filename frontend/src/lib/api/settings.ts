@@ -1,0 +1,35 @@
+// Settings: the saved preferences, the providers' keys (never read back) and the LLM catalogue's status.
+// Part of the API (index.ts re-exports every domain module): only lib/api
+// imports the generated wailsjs bindings, and every call goes through call.ts.
+
+import * as App from '../../../wailsjs/go/main/App';
+import type { rag } from '../../../wailsjs/go/models';
+import { call } from './call.ts';
+import type { KeyStatus, ModelStatus, Settings } from './types.ts';
+
+export async function settings(): Promise<Settings> {
+  return (await call(() => App.Settings())) as Settings;
+}
+
+export async function setSettings(s: Settings): Promise<void> {
+  await call(() => App.SetSettings({ ...s } as rag.Settings));
+}
+
+/** One status per provider that needs a key; never the key. */
+export async function keyStatus(): Promise<KeyStatus[]> {
+  return ((await call(() => App.KeyStatus())) ?? []) as KeyStatus[];
+}
+
+/** Stores a provider's key in the OS keyring. */
+export async function setKey(provider: string, key: string): Promise<void> {
+  await call(() => App.SetKey(provider, key));
+}
+
+export async function clearKey(provider: string): Promise<void> {
+  await call(() => App.ClearKey(provider));
+}
+
+/** Every LLM of the catalogue, with whether it can answer now. */
+export async function models(): Promise<ModelStatus[]> {
+  return ((await call(() => App.Models())) ?? []) as ModelStatus[];
+}

@@ -1,0 +1,61 @@
+import { describe as group, expect, it } from 'vitest';
+import codes from './codes.json';
+import { LANGS } from './lookup.ts';
+import { bridgeTexts, describe, isCancelled } from './messages.ts';
+
+function placeholders(text: unknown): string[] {
+  return [...new Set(String(text).match(/\{\w+\}/g) ?? [])].sort();
+}
+
+group('messages from Go', () => {
+  it('has an English and a French text for every code Go can send (codes.json)', () => {
+    expect(codes.length).toBeGreaterThan(30);
+    for (const lang of LANGS) {
+      for (const code of codes) {
+        const text = bridgeTexts[lang][code];
+        expect(typeof text === 'string' && text !== '', `${lang} ${code}`).toBe(true);
+        expect(placeholders(text), `${lang} ${code}`).toEqual(placeholders(bridgeTexts.en[code]));
+      }
+      expect(Object.keys(bridgeTexts[lang]).sort()).toEqual(Object.keys(bridgeTexts.en).sort());
+    }
+  });
+
+  it('translates an ingest error with its parameters', () => {
+    const m = { code: 'ingest.too_large', params: { size: '120 MB', limit: '100 MB' } };
+    expect(describe('en', m)).toBe('The file is too large: 120 MB, the limit is 100 MB.');
+    expect(describe('fr', m)).toBe('Le fichier est trop volumineux : 120 MB, la limite est de 100 MB.');
+  });
+
+  it('says what a file that is not a PDF looks like', () => {
+    expect(describe('en', { code: 'ingest.not_pdf', params: { looks: 'text' } })).toBe(
+      'This file is not a PDF (it looks like a plain text file).',
+    );
+    expect(describe('fr', { code: 'ingest.not_pdf', params: { looks: 'png' } })).toBe(
+      'Ce fichier n’est pas un PDF (on dirait une image PNG).',
+    );
+    expect(describe('fr', { code: 'ingest.not_pdf', params: { looks: '' } })).toBe('Ce fichier n’est pas un PDF.');
+  });
+
+  it('translates a fallback notice, its reason and the next model', () => {
+    const m = { code: 'notice.fallback', params: { model: 'Gemini 2.5 Flash', reason: 'rate_limited', next: 'Mistral Small' } };
+    expect(describe('fr', m)).toBe('Gemini 2.5 Flash est indisponible (limite de débit atteinte). Essai de Mistral Small.');
+    const last = { code: 'notice.fallback', params: { model: 'Mistral Small', reason: 'quota', next: '' } };
+    expect(describe('en', last)).toBe('Mistral Small is unavailable (quota used up). No other model is available.');
+  });
+
+  it('lists the attempts of an answer no model could give', () => {
+    const m = {
+      code: 'answer.exhausted',
+      params: { attempts: [{ model: 'Gemini', reason: 'rate_limited' }, { model: 'Groq', reason: 'strange' }] },
+    };
+    expect(describe('fr', m)).toContain('Gemini (limite de débit atteinte) ; Groq (échec)');
+  });
+
+  it('shows the Go text of an unknown code rather than nothing', () => {
+    expect(describe('fr', { code: 'no.such', params: { detail: 'disk full' } })).toBe(
+      'Une erreur est survenue : disk full',
+    );
+    expect(isCancelled({ code: 'error.cancelled' })).toBe(true);
+    expect(isCancelled({ code: 'error.other', params: { detail: 'context canceled' } })).toBe(false);
+  });
+});

@@ -1,0 +1,219 @@
+// The messages Go sends across the bridge: a stable code and its
+// parameters (backend/message), translated here. codes.json, written by
+// backend/message's test, lists every code Go can send; messages.test.ts
+// checks that each has a text in every language.
+
+import { fill, type Lang, type Message, type Params } from './lookup.ts';
+
+/** A message from Go: {code, params} (backend/message.Message). */
+export interface BridgeMessage {
+  code: string;
+  params?: Record<string, unknown> | null;
+}
+
+/** One model an answer tried (backend/message.Attempt). */
+interface Attempt {
+  model: string;
+  reason: string;
+}
+
+const en = {
+  'error.other': 'Something went wrong: {detail}',
+  'error.cancelled': 'Stopped.',
+  'error.timeout': 'It took too long and was stopped.',
+  'error.session_closed': 'The session is closed: restart Vika.',
+
+  'ingest.empty': 'This is an empty file (0 bytes): there is nothing to read.',
+  'ingest.not_pdf': 'This file is not a PDF{looks}.',
+  'ingest.looks_like': ' (it looks like {what})',
+  'ingest.folder': 'This is a folder, not a PDF.',
+  'ingest.encrypted':
+    'The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again.',
+  'ingest.corrupt': 'The PDF is damaged and cannot be read.',
+  'ingest.no_pages': 'The PDF has no pages.',
+  'ingest.too_large': 'The file is too large: {size}, the limit is {limit}.',
+  'ingest.too_many_pages': 'The PDF has too many pages: {pages}, the limit is {limit}.',
+  'ingest.duplicate': 'This PDF is already in the library as {label}.',
+  'ingest.reader_gave_up':
+    'The PDF reader gave up on this document: too many pages crashed it or took too long.',
+  'ingest.ocr_language_data': 'The OCR language data is missing: reinstall Vika.',
+  'ingest.ocr_failed': 'Text recognition (OCR) failed on this document.',
+
+  'answer.empty_question': 'The question is empty.',
+  'answer.no_model':
+    'No model is available: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or install a local model.',
+  'answer.model_not_found': 'The model picked is not available: {detail}',
+  'answer.exhausted':
+    'No model could answer: {attempts}. Try again in a minute, pick another model, or add another provider’s API key in Settings.',
+  'answer.attempt': '{model} ({reason})',
+
+  'notice.no_model':
+    'No model is available: the best passages are quoted instead of a written answer. Add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings.',
+  'notice.skipped': '{model} cannot be used now.{then}',
+  'notice.fallback': '{model} is unavailable ({reason}).{then}',
+  'notice.then': ' Trying {next}.',
+  'notice.none': ' No other model is available.',
+  'notice.interrupted': 'The answer from {model} broke off ({reason}); what arrived is kept.',
+  'notice.router': 'Router {router} is not available offline; the heuristic router is used.',
+  'notice.config': 'Configuration problem: {detail}',
+  'notice.cut_bytes': 'The answer from {model} was cut at {kb} KB; what arrived is kept.',
+  'notice.cut_tokens': 'The answer from {model} reached its cap of {tokens} output tokens and ends there.',
+  'notice.expand_skipped': '{step} was skipped ({reason}): the question was searched as asked.',
+
+  'reason.rate_limited': 'rate limited',
+  'reason.quota': 'quota used up',
+  'reason.unavailable': 'unavailable',
+  'reason.auth': 'API key rejected',
+  'reason.timeout': 'no answer in time',
+  'reason.stream': 'broke off',
+  'reason.bad_response': 'malformed answer',
+  'reason.model_not_found': 'model does not exist at the provider',
+  'reason.bad_request': 'request rejected',
+  'reason.blocked': 'blocked by the content filter',
+  'reason.no_key': 'no API key',
+  'reason.no_model': 'no model available',
+  'reason.canceled': 'stopped',
+  'reason.error': 'failed',
+
+  'looks.png': 'a PNG image',
+  'looks.jpeg': 'a JPEG image',
+  'looks.gif': 'a GIF image',
+  'looks.tiff': 'a TIFF image',
+  'looks.zip': 'a ZIP archive (Word, PowerPoint, OpenDocument or EPUB file?)',
+  'looks.office': 'an old Microsoft Office file (.doc, .ppt or .xls)',
+  'looks.rtf': 'an RTF document',
+  'looks.postscript': 'a PostScript file',
+  'looks.gzip': 'a gzip-compressed file',
+  'looks.7z': 'a 7-Zip archive',
+  'looks.rar': 'a RAR archive',
+  'looks.elf': 'a program (ELF executable)',
+  'looks.exe': 'a Windows program',
+  'looks.djvu': 'a DjVu document',
+  'looks.late_header': 'a damaged PDF (its header appears later in the file)',
+  'looks.html': 'a web page: was the download interrupted or blocked?',
+  'looks.xml': 'an XML or SVG file',
+  'looks.text': 'a plain text file',
+} as const satisfies Record<string, Message>;
+
+type Key = keyof typeof en;
+
+const fr: Record<Key, Message> = {
+  'error.other': 'Une erreur est survenue : {detail}',
+  'error.cancelled': 'Arrêté.',
+  'error.timeout': 'C’était trop long : arrêté.',
+  'error.session_closed': 'La session est fermée : redémarrez Vika.',
+
+  'ingest.empty': 'C’est un fichier vide (0 octet) : il n’y a rien à lire.',
+  'ingest.not_pdf': 'Ce fichier n’est pas un PDF{looks}.',
+  'ingest.looks_like': ' (on dirait {what})',
+  'ingest.folder': 'C’est un dossier, pas un PDF.',
+  'ingest.encrypted':
+    'Le PDF est protégé par un mot de passe : retirez la protection (par exemple en l’imprimant dans un nouveau PDF) puis ajoutez-le de nouveau.',
+  'ingest.corrupt': 'Le PDF est endommagé et ne peut pas être lu.',
+  'ingest.no_pages': 'Le PDF n’a aucune page.',
+  'ingest.too_large': 'Le fichier est trop volumineux : {size}, la limite est de {limit}.',
+  'ingest.too_many_pages': 'Le PDF a trop de pages : {pages}, la limite est de {limit}.',
+  'ingest.duplicate': 'Ce PDF est déjà dans la bibliothèque sous le nom {label}.',
+  'ingest.reader_gave_up':
+    'Le lecteur de PDF a renoncé à ce document : trop de pages l’ont fait planter ou ont pris trop de temps.',
+  'ingest.ocr_language_data': 'Les données de langue de l’OCR manquent : réinstallez Vika.',
+  'ingest.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur ce document.',
+
+  'answer.empty_question': 'La question est vide.',
+  'answer.no_model':
+    'Aucun modèle n’est disponible : ajoutez une clé d’API (Gemini, Mistral, Groq ou OpenRouter) dans les Réglages, ou installez un modèle local.',
+  'answer.model_not_found': 'Le modèle choisi n’est pas disponible : {detail}',
+  'answer.exhausted':
+    'Aucun modèle n’a pu répondre : {attempts}. Réessayez dans une minute, choisissez un autre modèle ou ajoutez la clé d’API d’un autre fournisseur dans les Réglages.',
+  'answer.attempt': '{model} ({reason})',
+
+  'notice.no_model':
+    'Aucun modèle n’est disponible : les meilleurs passages sont cités au lieu d’une réponse rédigée. Ajoutez une clé d’API (Gemini, Mistral, Groq ou OpenRouter) dans les Réglages.',
+  'notice.skipped': '{model} ne peut pas être utilisé pour l’instant.{then}',
+  'notice.fallback': '{model} est indisponible ({reason}).{then}',
+  'notice.then': ' Essai de {next}.',
+  'notice.none': ' Aucun autre modèle n’est disponible.',
+  'notice.interrupted': 'La réponse de {model} s’est interrompue ({reason}) ; ce qui est arrivé est conservé.',
+  'notice.router': 'Le routeur {router} n’est pas disponible hors ligne ; le routeur heuristique est utilisé.',
+  'notice.config': 'Problème de configuration : {detail}',
+  'notice.cut_bytes': 'La réponse de {model} a été coupée à {kb} Ko ; ce qui est arrivé est conservé.',
+  'notice.cut_tokens': 'La réponse de {model} a atteint son plafond de {tokens} jetons de sortie et s’arrête là.',
+  'notice.expand_skipped': '{step} a été omis ({reason}) : la question a été cherchée telle quelle.',
+
+  'reason.rate_limited': 'limite de débit atteinte',
+  'reason.quota': 'quota épuisé',
+  'reason.unavailable': 'indisponible',
+  'reason.auth': 'clé d’API refusée',
+  'reason.timeout': 'pas de réponse à temps',
+  'reason.stream': 'interrompu',
+  'reason.bad_response': 'réponse mal formée',
+  'reason.model_not_found': 'modèle inconnu du fournisseur',
+  'reason.bad_request': 'requête refusée',
+  'reason.blocked': 'bloqué par le filtre de contenu',
+  'reason.no_key': 'pas de clé d’API',
+  'reason.no_model': 'aucun modèle disponible',
+  'reason.canceled': 'arrêté',
+  'reason.error': 'échec',
+
+  'looks.png': 'une image PNG',
+  'looks.jpeg': 'une image JPEG',
+  'looks.gif': 'une image GIF',
+  'looks.tiff': 'une image TIFF',
+  'looks.zip': 'une archive ZIP (fichier Word, PowerPoint, OpenDocument ou EPUB ?)',
+  'looks.office': 'un ancien fichier Microsoft Office (.doc, .ppt ou .xls)',
+  'looks.rtf': 'un document RTF',
+  'looks.postscript': 'un fichier PostScript',
+  'looks.gzip': 'un fichier compressé gzip',
+  'looks.7z': 'une archive 7-Zip',
+  'looks.rar': 'une archive RAR',
+  'looks.elf': 'un programme (exécutable ELF)',
+  'looks.exe': 'un programme Windows',
+  'looks.djvu': 'un document DjVu',
+  'looks.late_header': 'un PDF endommagé (son en-tête apparaît plus loin dans le fichier)',
+  'looks.html': 'une page web : le téléchargement a-t-il été interrompu ou bloqué ?',
+  'looks.xml': 'un fichier XML ou SVG',
+  'looks.text': 'un fichier texte brut',
+};
+
+export const bridgeTexts: Record<Lang, Record<string, Message>> = { en, fr };
+
+function text(lang: Lang, key: string): Message | undefined {
+  return bridgeTexts[lang][key] ?? bridgeTexts.en[key];
+}
+
+function reasonText(lang: Lang, kind: unknown): string {
+  return fill(lang, text(lang, `reason.${String(kind)}`) ?? text(lang, 'reason.error')!);
+}
+
+/** The text of a message from Go in lang. */
+export function describe(lang: Lang, m: BridgeMessage): string {
+  const raw = m.params ?? {};
+  const params: Params = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value === 'string' || typeof value === 'number') params[name] = value;
+  }
+  if ('reason' in raw) params.reason = reasonText(lang, raw.reason);
+  if (Array.isArray(raw.attempts)) {
+    params.attempts = (raw.attempts as Attempt[])
+      .map((a) => fill(lang, text(lang, 'answer.attempt')!, { model: a.model, reason: reasonText(lang, a.reason) }))
+      .join(lang === 'fr' ? ' ; ' : '; ');
+  }
+  if ('looks' in raw) {
+    const what = raw.looks ? text(lang, `looks.${String(raw.looks)}`) : undefined;
+    params.looks = what ? fill(lang, text(lang, 'ingest.looks_like')!, { what: fill(lang, what) }) : '';
+  }
+  if ('next' in raw) {
+    params.then = raw.next ? fill(lang, text(lang, 'notice.then')!, { next: String(raw.next) }) : fill(lang, text(lang, 'notice.none')!);
+  }
+  const message = text(lang, m.code);
+  if (message === undefined) {
+    return fill(lang, text(lang, 'error.other')!, { detail: String(raw.detail ?? m.code) });
+  }
+  return fill(lang, message, params);
+}
+
+/** True when m says the user stopped it. */
+export function isCancelled(m: BridgeMessage | null | undefined): boolean {
+  return m?.code === 'error.cancelled';
+}
+

@@ -1,0 +1,41 @@
+// The PDF viewer.
+
+import type { Message } from './lookup.ts';
+
+export const en = {
+  'viewer.title': 'PDF viewer',
+  'viewer.close': 'Back to the answer (Esc)',
+  'viewer.prev': 'Previous page',
+  'viewer.next': 'Next page',
+  'viewer.pageInput': 'Page number',
+  'viewer.pageOf': 'of {count}',
+  'viewer.zoomIn': 'Zoom in',
+  'viewer.zoomOut': 'Zoom out',
+  'viewer.fit': 'Fit to width',
+  'viewer.zoomLevel': '{percent} %',
+  'viewer.loading': 'Opening the PDF…',
+  'viewer.loadFailed': 'This PDF could not be opened.',
+  'viewer.loadFailedBecause': 'This PDF could not be opened: {reason}',
+  'viewer.found': 'The cited passage is highlighted.',
+  'viewer.missing': 'The cited passage could not be located in this page’s text (a scanned page has none); this is the cited page.',
+  'viewer.page': 'Page {page} of {file}',
+} as const satisfies Record<string, Message>;
+
+export const fr: Record<keyof typeof en, Message> = {
+  'viewer.title': 'Visionneuse PDF',
+  'viewer.close': 'Revenir à la réponse (Échap)',
+  'viewer.prev': 'Page précédente',
+  'viewer.next': 'Page suivante',
+  'viewer.pageInput': 'Numéro de page',
+  'viewer.pageOf': 'sur {count}',
+  'viewer.zoomIn': 'Agrandir',
+  'viewer.zoomOut': 'Réduire',
+  'viewer.fit': 'Ajuster à la largeur',
+  'viewer.zoomLevel': '{percent} %',
+  'viewer.loading': 'Ouverture du PDF…',
+  'viewer.loadFailed': 'Ce PDF n’a pas pu être ouvert.',
+  'viewer.loadFailedBecause': 'Ce PDF n’a pas pu être ouvert : {reason}',
+  'viewer.found': 'Le passage cité est surligné.',
+  'viewer.missing': 'Le passage cité est introuvable dans le texte de cette page (une page numérisée n’en a pas) ; c’est bien la page citée.',
+  'viewer.page': 'Page {page} de {file}',
+};

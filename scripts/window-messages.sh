@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Screenshots of the production build (build/bin/vika, make build) in French,
+# showing messages that come from Go as codes and are translated by the page
+# (backend/message, frontend/src/lib/i18n/messages.ts):
+#   1. an ingest error: a text file named notes.pdf is added beside a real PDF,
+#      and the library says, in French, that it is not a PDF;
+#   2. a provider fallback notice: the fake Gemini server answers the first
+#      answer request with 429 (FAKE_GEMINI_RATE_LIMIT=1), the app falls back
+#      to its next model, and the answer's notice says so in French.
+# Each check reads the screenshot back with Tesseract; the PNGs stay in
+# ${VIKA_MESSAGE_SHOTS:-build/screenshots}. It exits 1 on the first failed check.
+set -euo pipefail
+shopt -s inherit_errexit
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+bin=${VIKA_BIN:-$root/build/bin/vika}
+shots=${VIKA_MESSAGE_SHOTS:-$root/build/screenshots}
+
+say() { printf 'window-messages: %s\n' "$*" >&2; }
+die() { printf 'window-messages: error: %s\n' "$*" >&2; exit 2; }
+fail() { printf 'window-messages: FAILED: %s\n' "$*" >&2; exit 1; }
+
+source "$root/scripts/lib/window.sh"
+window_require tesseract curl
+
+work=$(mktemp -d /tmp/vika-window-messages.XXXXXX)
+window_trap
+mkdir -p "$shots"
+
+pdf=$work/vika_e2e_generated.pdf
+node frontend/e2e/pdf.mjs "$pdf"
+printf 'These are lecture notes saved as plain text, not a PDF.\n' >"$work/notes.pdf"
+
+export FAKE_GEMINI_RATE_LIMIT=1
+window_xvfb 1280x800
+window_fake_gemini
+window_env
+mkdir -p "$XDG_CONFIG_HOME/vika"
+printf '{"locale": "fr"}\n' >"$XDG_CONFIG_HOME/vika/settings.json"
+
+ocr() {
+  convert "$1" ${2:+-crop "$2" +repage} -resize 200% -colorspace Gray "$work/ocr.png"
+  for psm in 3 11; do tesseract "$work/ocr.png" - -l eng+fra --psm "$psm" 2>/dev/null; done | tr -s '[:space:]' ' '
+}
+squash() { tr -d '[:space:]_' | tr '[:upper:]' '[:lower:]'; }
+expect() {
+  local shot=$1 crop=$2 what=$3 text seen
+  shift 3
+  seen=$(ocr "$shot" "$crop")
+  for text in "$@"; do
+    [[ $(squash <<<"$seen") == *"$(squash <<<"$text")"* ]] ||
+      fail "$what: \"$text\" is not on ${shot#"$root"/}; Tesseract read: $seen"
+  done
+}
+
+library=320x800+0+0 centre=960x800+320+0
+
+start_app "$pdf" "$work/notes.pdf"
+sleep 2
+settle 90 "$shots/fr-ingest-error.png" 5
+expect "$shots/fr-ingest-error.png" "$library" "the ingest error in French" "notes.pdf" "pas un PDF"
+
+ask 'xylophonic probing sequence'
+sleep 2
+settle 60 "$shots/fr-fallback-notice.png" 3
+expect "$shots/fr-fallback-notice.png" "$centre" "the fallback notice in French" "est indisponible" "Essai de"
+stop_app
+say "passed: ${shots#"$root"/}/fr-ingest-error.png, ${shots#"$root"/}/fr-fallback-notice.png"
