@@ -41,10 +41,17 @@ test: shared-data deps assets frontend test-go test-overhead test-keyring test-f
 shared-data: ## check ../shared/data holds the files the tests use (VIKA_NO_SHARED_DATA=1: skip those tests)
 	@scripts/shared-data.sh
 
-test-go: ## go vet, go test -race on every package, then 20 s of fuzzing the PDF intake and 10 s of the ingest path
+# The packages whose quality tests (SciFact, page hits over ../shared/data, abstention) take
+# minutes and skip under -short: they run without the race detector, after the -race pass.
+QUALITY_PKGS := ./backend/cli ./backend/eval ./backend/index ./backend/prompt ./backend/retrieve
+
+test-go: ## go vet, go test -race -short on every package, the quality tests without -race, then 20 s of fuzzing the PDF intake and 10 s of the ingest path
 	go vet -tags $(TAGS) ./...
 	go vet -tags "tune $(TAGS)" ./backend/... # the measurement sweeps (-tags tune): compiled, not run
-	VIKA_REQUIRE_ASSETS=1 VIKA_REQUIRE_SHARED_DATA=$(REQUIRE_SHARED) go test -race -tags $(TAGS) -timeout 20m ./...
+	@missing=$$(grep -rl 'testing.Short()' --include='*_test.go' backend | xargs -n1 dirname | sort -u | sed 's|^|./|' | grep -vxF $(foreach p,$(QUALITY_PKGS),-e $(p))); \
+	  if [ -n "$$missing" ]; then echo "test-go: add to QUALITY_PKGS (their long tests skip under -short): $$missing"; exit 1; fi
+	VIKA_REQUIRE_ASSETS=1 VIKA_REQUIRE_SHARED_DATA=$(REQUIRE_SHARED) go test -race -short -tags $(TAGS) -timeout 20m ./...
+	VIKA_REQUIRE_ASSETS=1 VIKA_REQUIRE_SHARED_DATA=$(REQUIRE_SHARED) go test -tags $(TAGS) -timeout 30m $(QUALITY_PKGS)
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime 20s ./backend/pdf/
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime 10s ./backend/ingest/
 
