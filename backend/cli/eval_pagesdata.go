@@ -226,17 +226,17 @@ func pageRetriever(docs map[string]*pagesDoc, mode retrieve.Mode, r func(*pagesD
 	}
 }
 
-// defaultPagesMode is the engine's default for a session holding d alone
-// with the English model: hybrid for an English (or undetermined)
-// document, BM25 otherwise.
+// defaultPagesMode is the engine's default (retrieve.DefaultMode) for a
+// session holding d alone with the English model, which the engine gives
+// the English passages and those of undetermined language: hybrid for an
+// English (or undetermined) document, BM25 otherwise. (d's own retriever
+// embeds every passage, so that --mode hybrid can be scored on any PDF.)
 func defaultPagesMode(d *pagesDoc) retrieve.Mode {
-	if !d.r.HasEmbedder() {
-		return retrieve.ModeBM25
+	var covers func(string) bool
+	if d.r.HasEmbedder() {
+		covers = func(lang string) bool { return lang == "en" || lang == "" }
 	}
-	if l := d.res.Doc.Lang; l == "en" || l == "" {
-		return retrieve.ModeHybrid
-	}
-	return retrieve.ModeBM25
+	return retrieve.DefaultMode(covers, d.res.Doc.Lang)
 }
 
 // wholePageRetriever is the baseline: BM25 over whole pages.

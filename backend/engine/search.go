@@ -55,25 +55,18 @@ func (e *Engine) Search(ctx context.Context, query string, k int) ([]corpus.Hit,
 	return res.Hits, err
 }
 
-// defaultMode is hybrid when every document of the session is in a
-// language some loaded embedding model covers, else BM25. On languages a
-// model was not trained on its vectors are noise: measured with USE-lite
-// (English only) on the French slides of the evaluation set, hybrid search
-// found the answer page in the top 5 for 4 of 8 questions, BM25 for 7 of 8.
+// defaultMode is the retriever's default mode for the languages of the
+// session's documents (retrieve.Retriever.DefaultMode).
 func (e *Engine) defaultMode(ctx context.Context) (retrieve.Mode, error) {
-	if !e.ret.HasEmbedder() {
-		return retrieve.ModeBM25, nil
-	}
 	docs, err := e.store.Documents(ctx)
 	if err != nil {
 		return "", err
 	}
-	for _, d := range docs {
-		if !e.ret.Covers(d.Lang) {
-			return retrieve.ModeBM25, nil
-		}
+	langs := make([]string, len(docs))
+	for i, d := range docs {
+		langs[i] = d.Lang
 	}
-	return retrieve.ModeHybrid, nil
+	return e.ret.DefaultMode(langs...), nil
 }
 
 // SearchWith searches in the given mode ("" picks hybrid or BM25, see

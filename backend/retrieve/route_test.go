@@ -184,3 +184,21 @@ func ids(cands []*candidate) []string {
 	}
 	return out
 }
+
+func TestDefaultMode(t *testing.T) {
+	english := func(l string) bool { return l == "en" || l == "" }
+	for _, tc := range []struct {
+		covers func(string) bool
+		langs  []string
+		want   Mode
+	}{
+		{nil, []string{"en"}, ModeBM25},
+		{english, []string{"en", ""}, ModeHybrid},
+		{english, []string{"en", "fr"}, ModeBM25},
+		{english, nil, ModeHybrid},
+	} {
+		if got := DefaultMode(tc.covers, tc.langs...); got != tc.want {
+			t.Errorf("DefaultMode(covers=%v, %q) = %s, want %s", tc.covers != nil, tc.langs, got, tc.want)
+		}
+	}
+}
