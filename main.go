@@ -33,6 +33,7 @@ var icon []byte
 
 func main() {
 	if len(os.Args) > 1 && !opensFiles(os.Args[1:]) {
+		attachConsole() // Windows: print to the console it was started from
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		code := cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()

@@ -160,17 +160,8 @@ install_deb() {
     "(Installed-Size $(in_root dpkg-query -W -f='${Installed-Size}' vika) KiB)"
 }
 
-# check_json NAME FILE PYTHON: run the PYTHON assertions on the JSON document(s) in FILE.
-check_json() {
-  python3 - "$2" "$3" <<'PY' || die "$1: $(cat "$2")"
-import json, sys
-raw = open(sys.argv[1], encoding="utf-8").read()
-docs = [json.loads(line) for line in raw.splitlines() if line.strip()]
-doc = docs[0]
-exec(sys.argv[2])
-PY
-  say "ok: $1"
-}
+# check_json and headless_checks: the checks shared with the Windows test.
+source "$repo/scripts/headless-checks.sh"
 
 run_app() {
   local out=$work/out
@@ -191,37 +182,7 @@ run_app() {
   done
   say "ok: vika version (assets under /usr/lib/vika, sha256 verified)"
 
-  local t=$SECONDS
-  as_user vika ingest --json sample.pdf >"$out/ingest" 2>"$out/ingest.err" ||
-    die "vika ingest: $(cat "$out/ingest" "$out/ingest.err")"
-  check_json "vika ingest --json: 2 pages, 1 text + 1 scanned, OCR ran, English ($((SECONDS - t)) s)" "$out/ingest" '
-assert doc["pages"] == 2 and doc["page_types"] == {"text": 1, "scanned": 1}, doc
-assert doc["ocr_pages"] == 1 and doc["lang"] == "en" and doc["chunks"] >= 2, doc
-assert not doc.get("error") and not doc.get("failed_pages"), doc'
-
-  as_user vika ingest --json cours.pdf >"$out/ingest-fr" 2>"$out/ingest-fr.err" ||
-    die "vika ingest cours.pdf: $(cat "$out/ingest-fr" "$out/ingest-fr.err")"
-  check_json "vika ingest --json: a French page is French (lingua-go trimmed to Vika's languages)" "$out/ingest-fr" '
-assert doc["pages"] == 1 and doc["lang"] == "fr", doc'
-
-  as_user vika search --json --mode dense -k 2 --pdf sample.pdf \
-    "when were the moraine sediments of the glaciers dated" >"$out/dense" 2>"$out/dense.err" ||
-    die "vika search --mode dense: $(cat "$out/dense" "$out/dense.err")"
-  check_json "vika search --mode dense: the OCR'd page 2 first (ONNX Runtime + USE-lite)" "$out/dense" '
-h = doc["hits"]
-assert h and h[0]["page"] == 2 and h[0]["found_by"] == "dense" and "radiocarbon" in h[0]["text"], h'
-
-  as_user vika search --json --mode bm25 -k 2 --pdf sample.pdf "chlorophyll absorbs red light" \
-    >"$out/bm25" 2>"$out/bm25.err" || die "vika search --mode bm25: $(cat "$out/bm25" "$out/bm25.err")"
-  check_json "vika search --mode bm25: page 1 first" "$out/bm25" '
-h = doc["hits"]
-assert h and h[0]["page"] == 1 and h[0]["found_by"] == "bm25" and "Chlorophyll" in h[0]["text"], h'
-
-  as_user vika search --json -k 2 --pdf sample.pdf "meltwater discharge of the valley" \
-    >"$out/auto" 2>"$out/auto.err" || die "vika search: $(cat "$out/auto" "$out/auto.err")"
-  check_json "vika search (default mode, hybrid for English): page 2 first, found by both" "$out/auto" '
-h = doc["hits"]
-assert h and h[0]["page"] == 2 and h[0]["found_by"] == "both", h'
+  headless_checks "$out" as_user vika
 
   local home_after
   home_after=$(cd "$chroot_dir/home/tester" && find . | sort)
