@@ -8,7 +8,7 @@ LDFLAGS := -X vika/backend/cli.Version=$(VERSION)
 BIN := build/bin/vika
 export CGO_ENABLED := 1
 
-.PHONY: help deps assets bindings frontend build run test test-go test-keyring test-frontend test-e2e screenshots package test-package clean
+.PHONY: help deps assets bindings frontend build run test test-go test-keyring test-frontend test-e2e screenshots package test-package package-windows test-windows clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -61,7 +61,14 @@ package: frontend assets ## build the Debian package build/package/vika_<version
 	VERSION=$(VERSION) scripts/package.sh
 
 test-package: package ## install the .deb into a fresh Debian 12 chroot (debootstrap) and run it headless there
-	scripts/package-test.sh
+	scripts/package-test.sh bookworm
+
+package-windows: frontend assets ## cross-build the Windows installer build/package/Vika-Setup-<version>-x64.exe
+	@scripts/windows-deps.sh
+	VERSION=$(VERSION) scripts/windows-package.sh
+
+test-windows: package-windows ## install the Windows installer into a fresh Wine prefix, run it headless, uninstall it
+	scripts/windows-test.sh
 
 clean: ## remove build outputs (not the installed assets)
 	rm -rf build/bin build/package frontend/dist frontend/wailsjs

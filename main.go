@@ -19,7 +19,9 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
 
+	vikaassets "vika/backend/assets"
 	"vika/backend/cli"
 	"vika/backend/docserve"
 	"vika/backend/engine"
@@ -94,6 +96,10 @@ func runWindow(files []string) error {
 			Icon:             icon,
 			ProgramName:      "vika",
 			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
+		},
+		Windows: &windows.Options{
+			// WebView2's profile in %LOCALAPPDATA%\Vika, not %APPDATA%\vika.exe (its default).
+			WebviewUserDataPath: filepath.Join(vikaassets.Dir(), "WebView2"),
 		},
 		Bind: []interface{}{app},
 	})

@@ -1,31 +1,38 @@
 #!/usr/bin/env bash
-# Install build/package/vika_*_amd64.deb into a fresh Debian 12 (bookworm) root made by
-# debootstrap, the way a user would (`apt-get install ./vika_*.deb`, Depends only, no
-# Recommends), then run the installed app there headless, as an ordinary user with an
-# empty environment (no display, no VIKA_* variables, nothing from the repository):
+# Install build/package/vika_*_amd64.deb into a fresh Debian root made by debootstrap
+# (the suite is the first argument: bookworm, the default, or trixie), the way a user would
+# (`apt-get install ./vika_*.deb`, Depends only, no Recommends), then run the installed app
+# there headless, as an ordinary user with an empty environment (no display, no VIKA_*
+# variables, nothing from the repository):
 #   vika version                   the three assets found intact under /usr/lib/vika
 #   vika ingest --json sample.pdf  page 1 text, page 2 an image only: OCR with the
 #                                  Tesseract data the Depends pull in
 #   vika ingest --json cours.pdf   a French page is detected as French (lingua-go trimmed)
 #   vika search --json ...         dense (ONNX Runtime + USE-lite), BM25 and the default mode
 # and checks that the run wrote nothing into the user's home and that the package's files
-# are unchanged (dpkg --verify).
+# are unchanged (dpkg --verify). The checks of ingest and search are scripts/headless-checks.sh,
+# shared with the Windows installer's test.
 #
 # Run by `make test-package` after `make package`. Needs root (debootstrap, chroot, mount);
 # re-runs itself with sudo otherwise. Caches under ${XDG_CACHE_HOME:-~/.cache}/vika/package-test:
-#   bookworm-minbase-amd64.tar  the debootstrap result (delete it, or set VIKA_FRESH_ROOT=1,
+#   <suite>-minbase-amd64.tar   the debootstrap result (delete it, or set VIKA_FRESH_ROOT=1,
 #                               to bootstrap again)
 #   apt-archives/               the .debs apt downloaded (bind-mounted into the chroot)
 # The root itself is unpacked afresh each run (into a tmpfs when over 6 GB of memory are
 # available) and removed on exit, mounts first.
 # Mirror: $VIKA_DEBIAN_MIRROR, else the first one this machine's apt sources use for
-# bookworm, else http://deb.debian.org/debian (security: the same for bookworm-security).
+# the suite, else http://deb.debian.org/debian (security: the same for <suite>-security).
 set -euo pipefail
 shopt -s inherit_errexit
 
 start=$SECONDS
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-suite=bookworm
+suite=${1:-bookworm}
+case $suite in
+  bookworm) release="Debian 12" ;;
+  trixie) release="Debian 13" ;;
+  *) printf 'test-package: unknown suite %s (bookworm or trixie)\n' "$suite" >&2; exit 2 ;;
+esac
 say() { printf 'test-package: %s\n' "$*" >&2; }
 die() { printf 'test-package: FAIL: %s\n' "$*" >&2; exit 1; }
 
@@ -203,7 +210,7 @@ main() {
   security=${VIKA_DEBIAN_SECURITY_MIRROR:-$(mirror_for "$suite-security")}
   security=${security:-http://deb.debian.org/debian-security}
   work=$(mktemp -d "${TMPDIR:-/var/tmp}/vika-package-test.XXXXXX")
-  say "testing $(basename "$deb") ($(du -m "$deb" | cut -f1) MB) on Debian 12 from $mirror"
+  say "testing $(basename "$deb") ($(du -m "$deb" | cut -f1) MB) on $release ($suite) from $mirror"
   make_base
   prepare_root
   install_deb

@@ -29,16 +29,23 @@ if [ -f "$prefix/.complete" ]; then
   exit 0
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/vika-winlibs.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# The sources and the object files stay in a build dir (removed once the libraries are
+# installed), so a build that fails or is interrupted resumes where it stopped.
+work=$cache/build-leptonica-$LEPT_VERSION-tesseract-$TESS_VERSION-gcc-$gccver
+mkdir -p "$work"
 rm -rf "$prefix"
-mkdir -p "$prefix"
+mkdir -p "$prefix/lib"
+# Tesseract's CMake links "Ws2_32"; mingw-w64's import library is libws2_32.a, and Linux
+# file names are case-sensitive.
+ln -sf /usr/x86_64-w64-mingw32/lib/libws2_32.a "$prefix/lib/libWs2_32.a"
 
-log "fetching Debian sources leptonlib $LEPT_VERSION and tesseract $TESS_VERSION"
-(cd "$work" && apt-get source -qq "leptonlib=$LEPT_VERSION" "tesseract=$TESS_VERSION" >/dev/null 2>&1) || {
-  log "apt-get source failed (is the deb-src entry in /etc/apt/sources.list.d/vika-src.sources?)"
-  exit 1
-}
+if [[ ! -d $work/leptonlib-1.82.0 || ! -d $work/tesseract-5.3.0 ]]; then
+  log "fetching Debian sources leptonlib $LEPT_VERSION and tesseract $TESS_VERSION"
+  (cd "$work" && apt-get source -qq "leptonlib=$LEPT_VERSION" "tesseract=$TESS_VERSION" >/dev/null 2>&1) || {
+    log "apt-get source failed (is the deb-src entry in /etc/apt/sources.list.d/vika-src.sources?)"
+    exit 1
+  }
+fi
 
 cat > "$work/toolchain.cmake" <<EOF
 set(CMAKE_SYSTEM_NAME Windows)
@@ -58,6 +65,7 @@ common=(
   -DCMAKE_BUILD_TYPE=Release
   -DCMAKE_INSTALL_PREFIX="$prefix"
   -DBUILD_SHARED_LIBS=OFF
+  -DCMAKE_EXE_LINKER_FLAGS="-L$prefix/lib"
   -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON
   -DCMAKE_DISABLE_FIND_PACKAGE_TIFF=ON
 )
@@ -83,5 +91,6 @@ cmake -S "$work/tesseract-5.3.0" -B "$work/tess-build" "${common[@]}" \
 make -C "$work/tess-build" -j"$JOBS" install >>"$work/tess.log" 2>&1 || { tail -30 "$work/tess.log" >&2; exit 1; }
 
 log "built in $(( $(date +%s) - start )) s into $prefix"
+rm -rf "$work"
 touch "$prefix/.complete"
 echo "$prefix"
