@@ -51,10 +51,17 @@ x86_64-w64-mingw32-windres -i "$win/vika.rc" -O coff -o "$win/rsrc.o"
 
 # gosseract links -lleptonica -ltesseract, in that order: for static archives the
 # dependency (Leptonica) must come after its user, so Leptonica follows once more.
-lept=$(cd "$prefix/lib" && ls libleptonica*.a | head -n 1)
-tess=$(cd "$prefix/lib" && ls libtesseract*.a | head -n 1)
-ln -sf "$lept" "$prefix/lib/libleptonica.a" 2>/dev/null || true
-ln -sf "$tess" "$prefix/lib/libtesseract.a" 2>/dev/null || true
+# CMake names them libleptonica-1.82.0.a and libtesseract53.a; gosseract asks for the
+# unversioned names.
+lept=$(cd "$prefix/lib" && ls libleptonica-[0-9]*.a | head -n 1)
+tess=$(cd "$prefix/lib" && ls libtesseract[0-9]*.a | head -n 1)
+ln -sfn "$lept" "$prefix/lib/libleptonica.a"
+ln -sfn "$tess" "$prefix/lib/libtesseract.a"
+
+# go-fitz's libmupdf*_windows_amd64.a were built with a newer mingw-w64 than Debian 12's:
+# their setjmp calls __intrinsic_setjmpex (msvcrt's _setjmpex under another name) and their
+# _FORTIFY_SOURCE checks call __memcpy_chk and friends (GCC's libssp).
+extld="-static $root/$win/rsrc.o -Wl,--defsym,__intrinsic_setjmpex=_setjmpex -lssp"
 
 t=$SECONDS
 modfile=$(scripts/lingua-trim.sh)
@@ -64,7 +71,7 @@ GOFLAGS=-modfile=$modfile GOOS=windows GOARCH=amd64 CGO_ENABLED=1 \
   CGO_CPPFLAGS="-I$prefix/include" \
   CGO_LDFLAGS="-L$prefix/lib -ltesseract -lleptonica" \
   go build -buildvcs=false -trimpath -tags desktop,production \
-  -ldflags "-s -w -H windowsgui -X vika/backend/cli.Version=$VERSION -extldflags '-static $root/$win/rsrc.o'" \
+  -ldflags "-s -w -H windowsgui -X vika/backend/cli.Version=$VERSION -extldflags '$extld'" \
   -o "$stage/vika.exe" .
 say "vika.exe: $(du -m "$stage/vika.exe" | cut -f1) MB in $((SECONDS - t)) s"
 # Nothing but Windows' own DLLs may be imported (ONNX Runtime is loaded at run time).

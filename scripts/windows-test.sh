@@ -97,9 +97,9 @@ main() {
   say "ok: installed $(du -sm "$instdir" | cut -f1) MB into %LOCALAPPDATA%\\Programs\\Vika, plus the Start-menu shortcut"
   local reg
   reg=$(tr -d '\r' <"$WINEPREFIX/user.reg")
-  for key in 'Software\\\\Microsoft\\\\Windows\\\\CurrentVersion\\\\Uninstall\\\\Vika' \
-    'Software\\\\Classes\\\\Vika.PDF\\\\shell\\\\open\\\\command' \
-    'Software\\\\Classes\\\\SystemFileAssociations\\\\.pdf\\\\shell\\\\Vika\\\\command'; do
+  for key in 'Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\Vika' \
+    'Software\\Classes\\Vika.PDF\\shell\\open\\command' \
+    'Software\\Classes\\SystemFileAssociations\\.pdf\\shell\\Vika\\command'; do
     grep -qF "[$key]" <<<"$reg" || die "HKCU\\$key not written"
   done
   grep -qF '"Vika.PDF"=""' <<<"$reg" || die ".pdf OpenWithProgids lacks Vika.PDF"
@@ -112,7 +112,8 @@ main() {
   local docs=$work/docs out=$work/out
   mkdir -p "$docs" "$out"
   (cd "$repo" && go run ./scripts/package-pdf "$docs/sample.pdf" "$docs/cours.pdf")
-  vika() { (cd "$docs" && w "$instdir/vika.exe" "$@"); }
+  # Started by its Windows path, as the Start menu and Explorer start it.
+  vika() { (cd "$docs" && w "$winst\\vika.exe" "$@"); }
 
   vika version >"$out/version" 2>&1 || die "vika.exe version: $(cat "$out/version")"
   tr -d '\r' <"$out/version" | sed 's/^/  /' >&2
@@ -133,7 +134,7 @@ main() {
   say "ok: nothing written outside %LOCALAPPDATA%\\Vika"
 
   t=$SECONDS
-  w "$instdir/uninstall.exe" /S || die "the uninstaller exited with status $?"
+  w "$winst\\uninstall.exe" /S || die "the uninstaller exited with status $?"
   w wineboot -r # a restart: Windows deletes the uninstaller's copy in %TEMP% then
   after=$(snapshot)
   outside=$(changes_outside "$before" "$after" "^. d $home_rel/Temp$")
