@@ -15,7 +15,9 @@
 #                                  install, and no Vika key left in the user's registry
 #
 # Wine is told it is Windows 10 (the installer refuses older versions) and does not mirror
-# Start-menu shortcuts into the Linux desktop (winemenubuilder off). NSIS's uninstaller runs
+# Start-menu shortcuts into the Linux desktop (winemenubuilder off); Wine 8.0 lacks Windows
+# 10's bcryptprimitives.dll, which Go's runtime needs, so scripts/wine-bcryptprimitives.c
+# stands in for it. NSIS's uninstaller runs
 # from a copy in %TEMP% that Windows deletes at the next restart; the test restarts the
 # prefix (wineboot -r) before its final comparison, as that restart would.
 #
@@ -76,6 +78,12 @@ main() {
 
   w wineboot --init >"$work/wineboot.log" 2>&1 || die "wineboot failed: $(tail "$work/wineboot.log")"
   w winecfg -v win10
+  # Wine 8.0 has no bcryptprimitives.dll, which Go programs load at start (ProcessPrng);
+  # Windows 10 and 11 do. A stand-in goes into system32 before the first snapshot.
+  if [[ ! -e $WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll ]]; then
+    x86_64-w64-mingw32-gcc -O2 -shared -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
+      "$repo/scripts/wine-bcryptprimitives.c" -lbcrypt || die "cannot build the bcryptprimitives.dll stand-in"
+  fi
   local user
   user=$(cd "$WINEPREFIX/drive_c/users" && ls | grep -vx Public | head -n 1)
   local home_rel="users/$user" appdata="users/$user/AppData"
