@@ -150,7 +150,7 @@ PY
 [[ $n -eq 6 ]] || die "expected 6 win-x64 assets in $manifest, found $n"
 
 setup=$out/Vika-Setup-$VERSION-x64.exe
-rm -f -- "$setup"
+rm -f -- "$out"/Vika-Setup-*-x64.exe # the previous versions: the test takes the only one
 t=$SECONDS
 makensis -V2 -DVERSION="$VERSION" -DSTAGE="$root/$stage" -DOUTFILE="$root/$setup" \
   -DBOOTSTRAPPER="$root/$win/MicrosoftEdgeWebview2Setup.exe" packaging/windows/vika.nsi >&2

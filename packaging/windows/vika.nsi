@@ -203,6 +203,7 @@ Section "Uninstall"
   ; The program folder, then (asked; yes when silent) the user's data:
   ; downloaded models and caches, and the settings.
   RMDir /r "$INSTDIR"
+  RMDir "$LOCALAPPDATA\Programs" ; only when empty: the installer may have created it
   MessageBox MB_YESNO|MB_ICONQUESTION "Also delete your Vika data (downloaded models and settings)? Your API keys stay in the Windows Credential Manager until you remove them in Vika's settings." /SD IDYES IDNO keep
   RMDir /r "$LOCALAPPDATA\Vika"
   RMDir /r "$APPDATA\Vika"
