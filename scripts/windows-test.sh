@@ -136,6 +136,22 @@ main() {
   t=$SECONDS
   headless_checks "$out" vika
   say "headless checks in $((SECONDS - t)) s"
+
+  # API keys: backend/secrets' real-keyring tests, built for Windows, store, read, replace and
+  # delete keys through go-keyring's Windows backend (Credential Manager: CredWrite/CredRead,
+  # which Wine implements); they use their own service name, which contains "vika", so the
+  # registry check after the uninstall also proves they left nothing behind.
+  t=$SECONDS
+  (cd "$repo" && GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc-posix \
+    CXX=x86_64-w64-mingw32-g++-posix go test -c -trimpath -o "$work/secrets.test.exe" ./backend/secrets/) ||
+    die "cannot build backend/secrets' tests for Windows"
+  (cd "$work" && env -i HOME="$HOME" PATH=/usr/bin:/bin WINEPREFIX="$WINEPREFIX" WINEDEBUG=-all \
+    WINEDLLOVERRIDES="$WINEDLLOVERRIDES" VIKA_KEYRING_TESTS=1 timeout 300 "$wine" secrets.test.exe \
+    -test.run '^TestRealKeyring' -test.v) >"$out/keyring" 2>&1 || die "keyring tests: $(cat "$out/keyring")"
+  "$wineserver" -w
+  grep -q -- '--- PASS: TestRealKeyringRoundTrip' "$out/keyring" && ! grep -q -- '--- SKIP' "$out/keyring" ||
+    die "keyring tests did not run: $(cat "$out/keyring")"
+  say "ok: API keys stored, read and deleted in the Credential Manager (Wine's) ($((SECONDS - t)) s)"
   used=$(snapshot)
   outside=$(changes_outside "$installed" "$used" "^> [df] $appdata/Local/Vika(/| |\$)")
   [[ -z $outside ]] || die "the headless commands wrote outside %LOCALAPPDATA%\\Vika: $outside"
