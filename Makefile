@@ -10,7 +10,7 @@ export CGO_ENABLED := 1
 # make test requires ../shared/data (scripts/shared-data.sh) unless VIKA_NO_SHARED_DATA=1.
 REQUIRE_SHARED := $(if $(filter 1,$(VIKA_NO_SHARED_DATA)),0,1)
 
-.PHONY: help deps assets bindings frontend build run test shared-data test-go fuzz test-overhead test-keyring test-frontend test-e2e test-window screenshots package test-package clean
+.PHONY: help deps assets bindings frontend build run test shared-data test-go fuzz test-overhead test-keyring test-frontend test-e2e test-window screenshots package test-package package-windows test-windows clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -86,7 +86,14 @@ package: frontend assets ## build the Debian package build/package/vika_<version
 	VERSION=$(VERSION) scripts/package.sh
 
 test-package: package ## install the .deb into a fresh Debian 12 chroot (debootstrap) and run it headless there
-	scripts/package-test.sh
+	scripts/package-test.sh bookworm
+
+package-windows: frontend assets ## cross-build the Windows installer build/package/Vika-Setup-<version>-x64.exe
+	@scripts/windows-deps.sh
+	VERSION=$(VERSION) scripts/windows-package.sh
+
+test-windows: package-windows ## install the Windows installer into a fresh Wine prefix, run it headless, uninstall it
+	scripts/windows-test.sh
 
 clean: ## remove build outputs (not the installed assets)
 	rm -rf build/bin build/package frontend/dist frontend/wailsjs

@@ -20,7 +20,9 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
 
+	vikaassets "vika/backend/assets"
 	"vika/backend/cli"
 	"vika/backend/docserve"
 	"vika/backend/engine"
@@ -34,6 +36,7 @@ var icon []byte
 
 func main() {
 	if len(os.Args) > 1 && !opensFiles(os.Args[1:]) {
+		attachConsole() // Windows: print to the console it was started from
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		code := cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()
@@ -94,6 +97,10 @@ func runWindow(files []string) error {
 			Icon:             icon,
 			ProgramName:      "vika",
 			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
+		},
+		Windows: &windows.Options{
+			// WebView2's profile in %LOCALAPPDATA%\Vika, not %APPDATA%\vika.exe (its default).
+			WebviewUserDataPath: filepath.Join(vikaassets.Dir(), "WebView2"),
 		},
 		Bind: []interface{}{app},
 		// Errors reach the page as {message, code, params} (app_errors.go).

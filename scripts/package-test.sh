@@ -1,31 +1,38 @@
 #!/usr/bin/env bash
-# Install build/package/vika_*_amd64.deb into a fresh Debian 12 (bookworm) root made by
-# debootstrap, the way a user would (`apt-get install ./vika_*.deb`, Depends only, no
-# Recommends), then run the installed app there headless, as an ordinary user with an
-# empty environment (no display, no VIKA_* variables, nothing from the repository):
+# Install build/package/vika_*_amd64.deb into a fresh Debian root made by debootstrap
+# (the suite is the first argument: bookworm, the default, or trixie), the way a user would
+# (`apt-get install ./vika_*.deb`, Depends only, no Recommends), then run the installed app
+# there headless, as an ordinary user with an empty environment (no display, no VIKA_*
+# variables, nothing from the repository):
 #   vika version                   the three assets found intact under /usr/lib/vika
 #   vika ingest --json sample.pdf  page 1 text, page 2 an image only: OCR with the
 #                                  Tesseract data the Depends pull in
 #   vika ingest --json cours.pdf   a French page is detected as French (lingua-go trimmed)
 #   vika search --json ...         dense (ONNX Runtime + USE-lite), BM25 and the default mode
 # and checks that the run wrote nothing into the user's home and that the package's files
-# are unchanged (dpkg --verify).
+# are unchanged (dpkg --verify). The checks of ingest and search are scripts/headless-checks.sh,
+# shared with the Windows installer's test.
 #
 # Run by `make test-package` after `make package`. Needs root (debootstrap, chroot, mount);
 # re-runs itself with sudo otherwise. Caches under ${XDG_CACHE_HOME:-~/.cache}/vika/package-test:
-#   bookworm-minbase-amd64.tar  the debootstrap result (delete it, or set VIKA_FRESH_ROOT=1,
+#   <suite>-minbase-amd64.tar   the debootstrap result (delete it, or set VIKA_FRESH_ROOT=1,
 #                               to bootstrap again)
 #   apt-archives/               the .debs apt downloaded (bind-mounted into the chroot)
 # The root itself is unpacked afresh each run (into a tmpfs when over 6 GB of memory are
 # available) and removed on exit, mounts first.
 # Mirror: $VIKA_DEBIAN_MIRROR, else the first one this machine's apt sources use for
-# bookworm, else http://deb.debian.org/debian (security: the same for bookworm-security).
+# the suite, else http://deb.debian.org/debian (security: the same for <suite>-security).
 set -euo pipefail
 shopt -s inherit_errexit
 
 start=$SECONDS
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-suite=bookworm
+suite=${1:-bookworm}
+case $suite in
+  bookworm) release="Debian 12" ;;
+  trixie) release="Debian 13" ;;
+  *) printf 'test-package: unknown suite %s (bookworm or trixie)\n' "$suite" >&2; exit 2 ;;
+esac
 say() { printf 'test-package: %s\n' "$*" >&2; }
 die() { printf 'test-package: FAIL: %s\n' "$*" >&2; exit 1; }
 
@@ -160,17 +167,8 @@ install_deb() {
     "(Installed-Size $(in_root dpkg-query -W -f='${Installed-Size}' vika) KiB)"
 }
 
-# check_json NAME FILE PYTHON: run the PYTHON assertions on the JSON document(s) in FILE.
-check_json() {
-  python3 - "$2" "$3" <<'PY' || die "$1: $(cat "$2")"
-import json, sys
-raw = open(sys.argv[1], encoding="utf-8").read()
-docs = [json.loads(line) for line in raw.splitlines() if line.strip()]
-doc = docs[0]
-exec(sys.argv[2])
-PY
-  say "ok: $1"
-}
+# check_json and headless_checks: the checks shared with the Windows test.
+source "$repo/scripts/headless-checks.sh"
 
 run_app() {
   local out=$work/out
@@ -191,37 +189,7 @@ run_app() {
   done
   say "ok: vika version (assets under /usr/lib/vika, sha256 verified)"
 
-  local t=$SECONDS
-  as_user vika ingest --json sample.pdf >"$out/ingest" 2>"$out/ingest.err" ||
-    die "vika ingest: $(cat "$out/ingest" "$out/ingest.err")"
-  check_json "vika ingest --json: 2 pages, 1 text + 1 scanned, OCR ran, English ($((SECONDS - t)) s)" "$out/ingest" '
-assert doc["pages"] == 2 and doc["page_types"] == {"text": 1, "scanned": 1}, doc
-assert doc["ocr_pages"] == 1 and doc["lang"] == "en" and doc["chunks"] >= 2, doc
-assert not doc.get("error") and not doc.get("failed_pages"), doc'
-
-  as_user vika ingest --json cours.pdf >"$out/ingest-fr" 2>"$out/ingest-fr.err" ||
-    die "vika ingest cours.pdf: $(cat "$out/ingest-fr" "$out/ingest-fr.err")"
-  check_json "vika ingest --json: a French page is French (lingua-go trimmed to Vika's languages)" "$out/ingest-fr" '
-assert doc["pages"] == 1 and doc["lang"] == "fr", doc'
-
-  as_user vika search --json --mode dense -k 2 --pdf sample.pdf \
-    "when were the moraine sediments of the glaciers dated" >"$out/dense" 2>"$out/dense.err" ||
-    die "vika search --mode dense: $(cat "$out/dense" "$out/dense.err")"
-  check_json "vika search --mode dense: the OCR'd page 2 first (ONNX Runtime + USE-lite)" "$out/dense" '
-h = doc["hits"]
-assert h and h[0]["page"] == 2 and h[0]["found_by"] == "dense" and "radiocarbon" in h[0]["text"], h'
-
-  as_user vika search --json --mode bm25 -k 2 --pdf sample.pdf "chlorophyll absorbs red light" \
-    >"$out/bm25" 2>"$out/bm25.err" || die "vika search --mode bm25: $(cat "$out/bm25" "$out/bm25.err")"
-  check_json "vika search --mode bm25: page 1 first" "$out/bm25" '
-h = doc["hits"]
-assert h and h[0]["page"] == 1 and h[0]["found_by"] == "bm25" and "Chlorophyll" in h[0]["text"], h'
-
-  as_user vika search --json -k 2 --pdf sample.pdf "meltwater discharge of the valley" \
-    >"$out/auto" 2>"$out/auto.err" || die "vika search: $(cat "$out/auto" "$out/auto.err")"
-  check_json "vika search (default mode, hybrid for English): page 2 first, found by both" "$out/auto" '
-h = doc["hits"]
-assert h and h[0]["page"] == 2 and h[0]["found_by"] == "both", h'
+  headless_checks "$out" as_user vika
 
   local home_after
   home_after=$(cd "$chroot_dir/home/tester" && find . | sort)
@@ -242,7 +210,7 @@ main() {
   security=${VIKA_DEBIAN_SECURITY_MIRROR:-$(mirror_for "$suite-security")}
   security=${security:-http://deb.debian.org/debian-security}
   work=$(mktemp -d "${TMPDIR:-/var/tmp}/vika-package-test.XXXXXX")
-  say "testing $(basename "$deb") ($(du -m "$deb" | cut -f1) MB) on Debian 12 from $mirror"
+  say "testing $(basename "$deb") ($(du -m "$deb" | cut -f1) MB) on $release ($suite) from $mirror"
   make_base
   prepare_root
   install_deb

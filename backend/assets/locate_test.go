@@ -140,13 +140,20 @@ func TestCandidates(t *testing.T) {
 }
 
 func TestInstallDirsFor(t *testing.T) {
-	for exe, want := range map[string][]string{
-		"/usr/bin/vika":        {"/usr/lib/vika"},
-		"/opt/vika/bin/vika":   {"/opt/vika/lib/vika", "/usr/lib/vika"},
-		"/home/u/src/bin/vika": {"/home/u/src/lib/vika", "/usr/lib/vika"},
+	for _, tt := range []struct {
+		goos, exe string
+		want      []string
+	}{
+		{"linux", "/usr/bin/vika", []string{"/usr/lib/vika"}},
+		{"linux", "/opt/vika/bin/vika", []string{"/opt/vika/lib/vika", "/usr/lib/vika"}},
+		{"linux", "/home/u/src/bin/vika", []string{"/home/u/src/lib/vika", "/usr/lib/vika"}},
+		// Windows: everything beside vika.exe, where the installer puts it.
+		{"windows", `C:\Users\Ana\AppData\Local\Programs\Vika\vika.exe`, []string{`C:\Users\Ana\AppData\Local\Programs\Vika`}},
+		{"windows", `D:\vika.exe`, []string{`D:\`}},
+		{"windows", `\\server\apps\Vika\vika.exe`, []string{`\\server\apps\Vika`}},
 	} {
-		if diff := cmp.Diff(want, installDirsFor(exe)); diff != "" {
-			t.Errorf("installDirsFor(%s) (-want +got):\n%s", exe, diff)
+		if diff := cmp.Diff(tt.want, installDirsFor(tt.goos, tt.exe)); diff != "" {
+			t.Errorf("installDirsFor(%s, %s) (-want +got):\n%s", tt.goos, tt.exe, diff)
 		}
 	}
 }

@@ -155,7 +155,8 @@ func encodeTIFF(pix []byte, w, h, dpi int) []byte {
 	return append(out, pix...)
 }
 
-// encode prepares img for Tesseract: grey, optionally binarised, as TIFF.
+// encode prepares img for Tesseract: grey, optionally binarised, as TIFF
+// (PGM on Windows: encodeRaster).
 // bilevel reports that every pixel is black or white (a CCITT or JBIG2
 // scan rendered at its resolution, or a binarised image).
 func encode(img image.Image, binarise bool, dpi int) (data []byte, bilevel bool, err error) {
@@ -174,7 +175,7 @@ func encode(img image.Image, binarise bool, dpi int) (data []byte, bilevel bool,
 	if binarise {
 		binarize(pix)
 	}
-	return encodeTIFF(pix, w, h, dpi), binarise || isBilevel(pix), nil
+	return encodeRaster(pix, w, h, dpi), binarise || isBilevel(pix), nil
 }
 
 func isBilevel(pix []byte) bool {

@@ -36,7 +36,7 @@ var blank = func() []byte {
 	for i := range pix {
 		pix[i] = 255
 	}
-	return encodeTIFF(pix, 16, 16, DefaultDPI)
+	return encodeRaster(pix, 16, 16, DefaultDPI)
 }()
 
 // init loads the language models (gosseract initialises lazily, on the

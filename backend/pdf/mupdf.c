@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include "mupdf.h"
 
-#define VIKA_TRY(ctx) if (!sigsetjmp(*fz_push_try(ctx), 0)) if (fz_do_try(ctx)) do
+#define VIKA_TRY(ctx) if (!vika_setjmp(*fz_push_try(ctx))) if (fz_do_try(ctx)) do
 #define VIKA_ALWAYS(ctx) while (0); if (fz_do_always(ctx)) do
 #define VIKA_CATCH(ctx) while (0); if (fz_do_catch(ctx))
 

@@ -37,7 +37,15 @@ typedef struct {
 
 // Exceptions: fz_try(ctx) expands to
 // if (!sigsetjmp(*fz_push_try(ctx), 0)) if (fz_do_try(ctx)) do { ... } while (0);
-sigjmp_buf *fz_push_try(fz_context *ctx);
+// Windows has no sigsetjmp: there MuPDF uses setjmp and jmp_buf (fitz/system.h).
+#ifdef _WIN32
+typedef jmp_buf vika_jmp_buf;
+#define vika_setjmp(buf) setjmp(buf)
+#else
+typedef sigjmp_buf vika_jmp_buf;
+#define vika_setjmp(buf) sigsetjmp(buf, 0)
+#endif
+vika_jmp_buf *fz_push_try(fz_context *ctx);
 int fz_do_try(fz_context *ctx);
 int fz_do_always(fz_context *ctx);
 int fz_do_catch(fz_context *ctx);

@@ -1,0 +1,63 @@
+# Sourced by scripts/package-test.sh (the .deb in a Debian chroot) and
+# scripts/windows-test.sh (the Windows installer under Wine): the checks both
+# run on an installed Vika, so the two platforms are held to the same results.
+# The caller defines say and die.
+
+# check_json NAME FILE PYTHON: run the PYTHON assertions on the JSON document(s) in FILE
+# (doc is the first one, docs all of them).
+check_json() {
+  python3 - "$2" "$3" <<'PY' || die "$1: $(cat "$2")"
+import json, sys
+raw = open(sys.argv[1], encoding="utf-8").read()
+docs = [json.loads(line) for line in raw.splitlines() if line.strip()]
+doc = docs[0]
+exec(sys.argv[2])
+PY
+  say "ok: $1"
+}
+
+# headless_checks OUT VIKA...: ingest and search the two PDFs of scripts/package-pdf
+# (sample.pdf: a text page and an image-only page; cours.pdf: a French page), which must
+# be in the directory VIKA... runs in. VIKA... is the command that runs the installed
+# vika with the arguments that follow it; outputs go to the directory OUT.
+headless_checks() {
+  local out=$1 t
+  shift
+  t=$SECONDS
+  "$@" ingest --json sample.pdf >"$out/ingest" 2>"$out/ingest.err" ||
+    die "vika ingest: $(cat "$out/ingest" "$out/ingest.err")"
+  check_json "vika ingest --json: 2 pages, 1 text + 1 scanned, OCR ran, English ($((SECONDS - t)) s)" "$out/ingest" '
+assert doc["pages"] == 2 and doc["page_types"] == {"text": 1, "scanned": 1}, doc
+assert doc["ocr_pages"] == 1 and doc["lang"] == "en" and doc["chunks"] >= 2, doc
+assert not doc.get("error") and not doc.get("failed_pages"), doc'
+
+  "$@" ingest --json cours.pdf >"$out/ingest-fr" 2>"$out/ingest-fr.err" ||
+    die "vika ingest cours.pdf: $(cat "$out/ingest-fr" "$out/ingest-fr.err")"
+  check_json "vika ingest --json: a French page is French (lingua-go trimmed to Vika's languages)" "$out/ingest-fr" '
+assert doc["pages"] == 1 and doc["lang"] == "fr", doc'
+
+  "$@" search --json --mode dense -k 2 --pdf sample.pdf \
+    "when were the moraine sediments of the glaciers dated" >"$out/dense" 2>"$out/dense.err" ||
+    die "vika search --mode dense: $(cat "$out/dense" "$out/dense.err")"
+  check_json "vika search --mode dense: the OCR'd page 2 first (ONNX Runtime + USE-lite)" "$out/dense" '
+h = doc["hits"]
+assert h and h[0]["page"] == 2 and h[0]["found_by"] == "dense" and "radiocarbon" in h[0]["text"], h'
+
+  "$@" search --json --mode bm25 -k 2 --pdf sample.pdf "chlorophyll absorbs red light" \
+    >"$out/bm25" 2>"$out/bm25.err" || die "vika search --mode bm25: $(cat "$out/bm25" "$out/bm25.err")"
+  check_json "vika search --mode bm25: page 1 first" "$out/bm25" '
+h = doc["hits"]
+assert h and h[0]["page"] == 1 and h[0]["found_by"] == "bm25" and "Chlorophyll" in h[0]["text"], h'
+
+  "$@" search --json --mode hybrid -k 2 --pdf sample.pdf "meltwater discharge of the valley" \
+    >"$out/hybrid" 2>"$out/hybrid.err" || die "vika search --mode hybrid: $(cat "$out/hybrid" "$out/hybrid.err")"
+  check_json "vika search --mode hybrid: page 2 first, found by both" "$out/hybrid" '
+h = doc["hits"]
+assert h and h[0]["page"] == 2 and h[0]["found_by"] == "both", h'
+
+  "$@" search --json -k 2 --pdf sample.pdf "meltwater discharge of the valley" \
+    >"$out/auto" 2>"$out/auto.err" || die "vika search: $(cat "$out/auto" "$out/auto.err")"
+  check_json "vika search (default mode, hybrid for English): page 2 first, found by both" "$out/auto" '
+h = doc["hits"]
+assert h and h[0]["page"] == 2 and h[0]["found_by"] == "both", h'
+}
