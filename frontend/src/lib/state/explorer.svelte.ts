@@ -2,14 +2,13 @@
 // and a passage lookup that runs retrieval alone (no LLM) with scores and
 // statistics.
 //
-// `explorer` is the window's instance (ExplorerPanel uses it unless given
-// another), so the chosen document and the last lookup survive switching views.
+// App.svelte builds the window's one instance and passes it to ExplorerPanel,
+// so the chosen document and the last lookup survive switching views.
 
 import * as api from '../api/index.ts';
 import type { Chunk, Page, RetrievalMode, SearchResult } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
-import { settings } from './settings.svelte.ts';
 
 export type ExplorerTab = 'pages' | 'chunks';
 
@@ -42,7 +41,7 @@ export class Explorer {
   readonly #rerank: () => boolean;
 
   /** rerank: whether lookups use the cross-encoder when one is installed (the settings' toggle). */
-  constructor(rerank: () => boolean = () => settings.askOptions.rerank) {
+  constructor(rerank: () => boolean) {
     this.#rerank = rerank;
   }
 
@@ -110,5 +109,3 @@ export class Explorer {
   }
 }
 
-/** The window's explorer. */
-export const explorer = new Explorer();

@@ -16,7 +16,7 @@ describe('Explorer documents', () => {
   it('loads a document’s pages in order and its chunks', async () => {
     api.pages.mockResolvedValue([samplePage({ page: 2 }), samplePage({ page: 1 })]);
     api.chunks.mockResolvedValue([sampleChunk()]);
-    const e = new Explorer();
+    const e = new Explorer(() => true);
     await e.select('a3f1c9');
     expect(api.pages).toHaveBeenCalledWith('a3f1c9');
     expect(api.chunks).toHaveBeenCalledWith('a3f1c9');
@@ -30,7 +30,7 @@ describe('Explorer documents', () => {
     api.pages
       .mockReturnValueOnce(new Promise((resolve) => (release = resolve)))
       .mockResolvedValueOnce([samplePage({ doc_id: 'b', page: 7 })]);
-    const e = new Explorer();
+    const e = new Explorer(() => true);
     const first = e.select('a');
     await e.select('b');
     release([samplePage({ doc_id: 'a' })]);
@@ -41,7 +41,7 @@ describe('Explorer documents', () => {
 
   it('reports a failure and forgets a document that left the session', async () => {
     api.pages.mockRejectedValue(new Error('unknown document'));
-    const e = new Explorer();
+    const e = new Explorer(() => true);
     await e.select('gone');
     expect(e.error).toBe('unknown document');
     e.keepOnly(['other']);
@@ -49,7 +49,7 @@ describe('Explorer documents', () => {
   });
 
   it('shows rows by steps', () => {
-    const e = new Explorer();
+    const e = new Explorer(() => true);
     expect(e.limit).toBe(PAGE_STEP);
     e.showMore();
     expect(e.limit).toBe(2 * PAGE_STEP);
@@ -61,7 +61,7 @@ describe('Explorer documents', () => {
 describe('Explorer lookup', () => {
   it('searches with the chosen mode and k, and keeps the result', async () => {
     api.searchWith.mockResolvedValue(sampleSearchResult());
-    const e = new Explorer();
+    const e = new Explorer(() => true);
     e.query = '  satisfiable  ';
     e.mode = 'bm25';
     e.k = 5;
@@ -73,7 +73,7 @@ describe('Explorer lookup', () => {
   });
 
   it('does nothing for a blank query and shows errors', async () => {
-    const e = new Explorer();
+    const e = new Explorer(() => true);
     e.query = '  ';
     expect(e.canLookup).toBe(false);
     await e.lookup();
@@ -87,7 +87,7 @@ describe('Explorer lookup', () => {
 
   it('treats null hits as none', async () => {
     api.searchWith.mockResolvedValue(sampleSearchResult({ hits: null }));
-    const e = new Explorer();
+    const e = new Explorer(() => true);
     e.query = 'x';
     await e.lookup();
     expect(e.result?.hits).toEqual([]);

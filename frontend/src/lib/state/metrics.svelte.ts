@@ -1,10 +1,10 @@
 // The session's metrics: one record per answered question and the summary
 // (p50/p95 of the total latency), behind the dashboard.
 //
-// One instance is shared by the whole window: import `metrics` from here and
-// call `metrics.refresh()` whenever an answer is done (or failed): the
-// dashboard shows the new record the next time it is drawn, or at once if
-// it is open. DashboardPanel uses this instance unless given another one.
+// App.svelte builds the window's one instance and passes it down as a prop (like
+// every screen's state); the chat calls `metrics.refresh()` whenever an answer is
+// done (or failed): the dashboard shows the new record the next time it is drawn,
+// or at once if it is open.
 
 import * as api from '../api/index.ts';
 import type { MetricsRecord, MetricsSummary } from '../api/types.ts';
@@ -77,6 +77,3 @@ export class Metrics {
     this.exportError = null;
   }
 }
-
-/** The window's metrics. */
-export const metrics = new Metrics();

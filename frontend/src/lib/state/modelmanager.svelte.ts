@@ -1,7 +1,7 @@
 // The model manager: the registry's optional embedding and reranking models,
 // whether each is installed, and their downloads with progress.
 //
-// Downloads outlive the settings panel: the shared `modelManager` listens to
+// Downloads outlive the settings panel: App.svelte's one instance listens to
 // "models:progress" from its first start() for the rest of the session.
 // The backend runs one download per model, named by the model.
 
@@ -128,6 +128,3 @@ export class ModelManager {
     return this.models.find((m) => m.name === name);
   }
 }
-
-/** The window's model manager. */
-export const modelManager = new ModelManager();

@@ -1,7 +1,7 @@
 // The user's answering preferences, the providers' key status and the LLM
 // catalogue, behind the settings panel.
 //
-// One instance is shared by the whole window: import `settings` from here.
+// App.svelte builds the window's one instance and passes it down as a prop.
 //   await settings.load();              // once at start (applies the saved language)
 //   api.ask(question, settings.askOptions)   // the chat's per-question options
 // SettingsPanel uses the same instance unless given another one.
@@ -201,6 +201,3 @@ export function redact(text: string, secret: string): string {
   }
   return out;
 }
-
-/** The window's settings. */
-export const settings = new SettingsState();

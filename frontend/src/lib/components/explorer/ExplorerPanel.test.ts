@@ -20,7 +20,7 @@ vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
 
 function setup(documents: Document[] = [sampleDocument()]) {
   const onOpenPage = vi.fn<(docID: string, page: number, text: string) => void>();
-  const explorer = new Explorer();
+  const explorer = new Explorer(() => true);
   render(ExplorerPanel, { documents, onOpenPage, explorer });
   return { onOpenPage, explorer };
 }
