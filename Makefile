@@ -110,4 +110,4 @@ test-windows: package-windows ## install the Windows installer into a fresh Wine
 	scripts/windows-test.sh
 
 clean: ## remove build outputs (not the installed assets)
-	rm -rf build/bin build/package frontend/dist frontend/wailsjs
+	rm -rf build/bin build/package build/ocr-static frontend/dist frontend/wailsjs
