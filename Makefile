@@ -6,6 +6,12 @@ TAGS := webkit2_41
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X vika/backend/cli.Version=$(VERSION)
 BIN := build/bin/vika
+MULTIARCH_LIB := /usr/lib/x86_64-linux-gnu
+# What the static Leptonica and Tesseract need at the end of the link (readelf -d of their .so):
+# full sonames where Debian 12 has no -dev symlink, and libcurl.so.4 (OpenSSL), not the NSS flavour.
+OCR_STATIC_LIBS := $(CURDIR)/build/ocr-static/libleptonica.a \
+	$(addprefix $(MULTIARCH_LIB)/,libarchive.so.13 libcurl.so.4 libpng16.so.16 libjpeg.so.62 libgif.so.7 \
+	libtiff.so.6 libwebpmux.so.3 libwebp.so.7 libopenjp2.so.7) -fopenmp -lz -lstdc++ -lm
 export CGO_ENABLED := 1
 # make test requires ../shared/data (scripts/shared-data.sh) unless VIKA_NO_SHARED_DATA=1.
 REQUIRE_SHARED := $(if $(filter 1,$(VIKA_NO_SHARED_DATA)),0,1)
@@ -81,12 +87,20 @@ screenshots: build ## PNGs of the real window under Xvfb into build/screenshots
 package: frontend assets ## build the Debian package build/package/vika_<version>_amd64.deb
 	@# `wails build`'s production compile, with lingua-go trimmed to Vika's languages (saves
 	@# about 112 MB; see scripts/lingua-trim.sh). wails itself cannot build with -modfile.
-	modfile=$$(scripts/lingua-trim.sh) && GOFLAGS=-modfile=$$modfile \
-		go build -buildvcs=false -tags desktop,production,$(TAGS) -ldflags "-s -w $(LDFLAGS)" -o $(BIN) .
+	@# Leptonica and Tesseract linked statically (Debian 12's .a archives), so the package does not
+	@# depend on liblept5/libtesseract5, which Debian 13 lacks: gosseract's -lleptonica -ltesseract
+	@# find the archives first in build/ocr-static; their own shared libraries come last.
+	mkdir -p build/ocr-static && ln -sf $(MULTIARCH_LIB)/libtesseract.a $(MULTIARCH_LIB)/liblept.a build/ocr-static/ && \
+		ln -sf liblept.a build/ocr-static/libleptonica.a
+	modfile=$$(scripts/lingua-trim.sh) && GOFLAGS=-modfile=$$modfile CGO_LDFLAGS="-L$(CURDIR)/build/ocr-static" \
+		go build -buildvcs=false -tags desktop,production,$(TAGS) \
+		-ldflags "-s -w $(LDFLAGS) -extldflags '$(OCR_STATIC_LIBS)'" -o $(BIN) .
+	@! ldd $(BIN) | grep -E 'lib(lept|tesseract)' || { echo "$(BIN) links Leptonica/Tesseract dynamically" >&2; exit 1; }
 	VERSION=$(VERSION) scripts/package.sh
 
-test-package: package ## install the .deb into a fresh Debian 12 chroot (debootstrap) and run it headless there
+test-package: package ## install the .deb into fresh Debian 12 and 13 chroots (debootstrap) and run it headless there
 	scripts/package-test.sh bookworm
+	scripts/package-test.sh trixie
 
 package-windows: frontend assets ## cross-build the Windows installer build/package/Vika-Setup-<version>-x64.exe
 	@scripts/windows-deps.sh
@@ -96,4 +110,4 @@ test-windows: package-windows ## install the Windows installer into a fresh Wine
 	scripts/windows-test.sh
 
 clean: ## remove build outputs (not the installed assets)
-	rm -rf build/bin build/package frontend/dist frontend/wailsjs
+	rm -rf build/bin build/package build/ocr-static frontend/dist frontend/wailsjs
