@@ -116,7 +116,7 @@ func (e *Engine) search(ctx context.Context, o SearchOptions, find func(retrieve
 	if err != nil {
 		return SearchResult{Hits: []corpus.Hit{}}, err
 	}
-	hits, err := e.hydrate(ctx, res.Hits)
+	hits, err := e.label(ctx, res.Hits)
 	return SearchResult{Hits: hits, Stats: res.Stats}, err
 }
 
@@ -136,9 +136,9 @@ func (p passages) Texts(ctx context.Context, ids []string) (map[string]string, e
 	return out, nil
 }
 
-// hydrate turns retrieved chunk ids into hits with their text, file and
-// citation label.
-func (e *Engine) hydrate(ctx context.Context, found []retrieve.Hit) ([]corpus.Hit, error) {
+// label fills in place the hits retrieval found with their text, file and
+// citation label, dropping those whose chunk left the session meanwhile.
+func (e *Engine) label(ctx context.Context, found []corpus.Hit) ([]corpus.Hit, error) {
 	ids := make([]string, len(found))
 	for i, h := range found {
 		ids[i] = h.ChunkID
@@ -155,38 +155,19 @@ func (e *Engine) hydrate(ctx context.Context, found []retrieve.Hit) ([]corpus.Hi
 	for _, d := range docs {
 		byID[d.ID] = d
 	}
-	hits := make([]corpus.Hit, 0, len(found))
+	hits := found[:0]
 	for _, h := range found {
 		c, ok := chunks[h.ChunkID]
 		d, known := byID[c.DocID]
 		if !ok || !known {
 			continue // removed while searching
 		}
-		hits = append(hits, corpus.Hit{
-			File: d.File, Page: c.Page, ChunkID: c.ID, Score: h.Score, Text: c.Text,
-			Label: corpus.CitationLabel(d.Label, c.Page), FoundBy: h.FoundBy, DocID: d.ID, PageType: c.PageType,
-			RerankScore: h.RerankScore, DenseScore: denseScore(h), LexicalScore: lexicalScore(h),
-		})
+		h.File, h.Page, h.Text, h.DocID, h.PageType = d.File, c.Page, c.Text, d.ID, c.PageType
+		h.Label = corpus.CitationLabel(d.Label, c.Page)
+		hits = append(hits, h)
+	}
+	if hits == nil {
+		hits = []corpus.Hit{}
 	}
 	return hits, nil
-}
-
-// denseScore is h's cosine with the query, nil when the search did not
-// measure it: retrieve names the model holding the chunk's vector exactly
-// when it did (Hit.Model).
-func denseScore(h retrieve.Hit) *float64 {
-	if h.Model == "" {
-		return nil
-	}
-	v := h.DenseScore
-	return &v
-}
-
-// lexicalScore is h's BM25 score, nil when BM25 did not retrieve it.
-func lexicalScore(h retrieve.Hit) *float64 {
-	if h.LexicalRank <= 0 {
-		return nil
-	}
-	v := h.LexicalScore
-	return &v
 }

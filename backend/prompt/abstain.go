@@ -25,7 +25,7 @@ const DefaultMinBM25 = 0.3
 
 // Abstain reports whether Vika should give NotFound instead of asking a
 // model: topBM25, the best BM25 score among the chunks retrieved for the
-// question (index.Lexical's, as retrieve.Hit.LexicalScore carries it), is
+// question (index.Lexical's, as corpus.Hit.LexicalScore carries it), is
 // below minBM25 (DefaultMinBM25 unless configured). A question with no
 // BM25 hit (topBM25 0) abstains.
 //

@@ -122,7 +122,7 @@ func (t *turn) abstains() bool {
 	if t.o.MinBM25 > 0 {
 		min = t.o.MinBM25
 	}
-	return prompt.Abstain(t.r.topBM25, min)
+	return prompt.Abstain(t.r.stats.TopLexical, min)
 }
 
 // generate streams the answer from the routed model, or quotes the best

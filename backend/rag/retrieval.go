@@ -15,11 +15,11 @@ import (
 
 // retrieval is what the retrieval step found.
 type retrieval struct {
-	hits  []corpus.Hit
-	stats retrieve.Stats
-	// topBM25 is the best BM25 score of the question's chunks (what
-	// abstaining compares with its threshold); 0 when BM25 found none.
-	topBM25 float64
+	hits []corpus.Hit
+	// stats.TopLexical is the best BM25 score of the question's chunks
+	// (what abstaining compares with its threshold); 0 when BM25 found
+	// none.
+	stats   retrieve.Stats
 	latency time.Duration
 }
 
@@ -46,7 +46,7 @@ func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int
 	if err != nil {
 		return retrieval{}, err
 	}
-	return retrieval{hits: res.Hits, stats: res.Stats, topBM25: res.Stats.TopLexical, latency: s.now().Sub(start)}, nil
+	return retrieval{hits: res.Hits, stats: res.Stats, latency: s.now().Sub(start)}, nil
 }
 
 // expand asks the cheapest model for a query expansion (what says which);

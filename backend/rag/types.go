@@ -48,8 +48,8 @@ const (
 	KindAbstained  = "abstained"  // retrieval too weak: "not found in your documents", no model asked
 )
 
-// Source is a passage put in the prompt: the hit and its number in the
-// prompt. The hit's scores are the question's (nil when unknown):
+// Source is a passage put in the prompt: the search's own hit, unchanged,
+// and its number in the prompt. The hit's scores are the question's (nil when unknown):
 // DenseScore, the cosine of the question with the passage, when the
 // question itself was embedded (dense and hybrid modes, without HyDE or
 // multi-query); LexicalScore, its BM25 score, when BM25 retrieved the

@@ -30,15 +30,15 @@ func (q Query) Expanded() bool {
 // SearchQuery returns the o.K passages that best answer q: the searches of
 // its texts fused by Reciprocal Rank Fusion, reranked against the question
 // when o.Rerank is set, and scored for the question, whatever was
-// searched. A hit's LexicalScore (and LexicalRank) is its BM25 score for
+// searched. A hit's LexicalScore is its BM25 score for
 // the question, and Stats.TopLexical the best BM25 score of the question's
 // candidates (what abstaining compares with its threshold): when the
 // question itself was searched in bm25 or hybrid mode, that search
 // measured them; otherwise (an expanded query, or dense mode, where BM25
 // did not run) one BM25 search of the question to DefaultDepth, the probe,
-// gives them, and a hit it did not retrieve has none (LexicalRank 0). The
-// dense scores of an expanded query are those of the text that found the
-// hit, not the question's: they are dropped (Model "", DenseScore 0).
+// gives them, and a hit it did not retrieve has none (nil). The dense
+// scores of an expanded query are those of the text that found the hit,
+// not the question's: they are dropped (DenseScore nil).
 func (r *Retriever) SearchQuery(ctx context.Context, q Query, o SearchOptions) (Result, error) {
 	start := r.now()
 	expanded := q.Expanded()
@@ -65,14 +65,15 @@ func (r *Retriever) SearchQuery(ctx context.Context, q Query, o SearchOptions) (
 	}
 	res.Stats.TopLexical = topScore(probe)
 	for i := range res.Hits {
-		h := &res.Hits[i]
-		h.LexicalScore, h.LexicalRank = 0, 0
-		if n, ok := rank[h.ChunkID]; ok {
-			h.LexicalScore, h.LexicalRank = probe[n-1].Score, n
+		c := res.found[i]
+		c.lexical, c.lexicalRank = 0, 0
+		if n, ok := rank[c.id]; ok {
+			c.lexical, c.lexicalRank = probe[n-1].Score, n
 		}
 		if expanded {
-			h.DenseScore, h.Model = 0, ""
+			c.cosine, c.hasDense, c.model = 0, false, ""
 		}
+		setScores(&res.Hits[i], c)
 	}
 	res.Stats.Latency = r.now().Sub(start)
 	return res, nil

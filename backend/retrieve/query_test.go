@@ -56,9 +56,9 @@ func TestSearchQuery(t *testing.T) {
 	if res.Stats.TopLexical != topScore(probe) || res.Stats.TopLexical <= 0 {
 		t.Errorf("TopLexical %g, want the question's %g", res.Stats.TopLexical, topScore(probe))
 	}
-	for _, h := range res.Hits {
+	for _, h := range trace(t, res) {
 		w, ok := bm25[h.ChunkID]
-		if ok != (h.LexicalRank > 0) || h.LexicalScore != w || h.Model != "" || h.DenseScore != 0 || h.RerankScore == nil {
+		if ok != (h.LexicalRank > 0) || h.LexicalScore != w || h.Model != "" || h.HasDense || h.RerankScore == nil {
 			t.Errorf("%s: lexical %g (rank %d), model %q, dense %g, rerank %v; want the question's BM25 %g (%v) and no cosine",
 				h.ChunkID, h.LexicalScore, h.LexicalRank, h.Model, h.DenseScore, h.RerankScore, w, ok)
 		}
@@ -76,8 +76,10 @@ func TestSearchQuery(t *testing.T) {
 	if !slices.Equal(hitIDs(got.Hits), hitIDs(plain.Hits)) || got.Stats.TopLexical != plain.Stats.TopLexical {
 		t.Errorf("as asked: %v (top %g), Search gives %v (top %g)", hitIDs(got.Hits), got.Stats.TopLexical, hitIDs(plain.Hits), plain.Stats.TopLexical)
 	}
-	for i, h := range got.Hits {
-		if h.LexicalScore != plain.Hits[i].LexicalScore || h.DenseScore != plain.Hits[i].DenseScore {
+	want := trace(t, plain)
+	for i, h := range trace(t, got) {
+		p := want[i]
+		if h.LexicalScore != p.LexicalScore || h.HasLexical != p.HasLexical || h.DenseScore != p.DenseScore || h.HasDense != p.HasDense {
 			t.Errorf("as asked, %s: scores differ from Search's", h.ChunkID)
 		}
 	}

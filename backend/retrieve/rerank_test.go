@@ -138,7 +138,7 @@ func TestRerankFollowsLogits(t *testing.T) {
 	t.Logf("BM25 %v -> reranked %v", hitIDs(plain.Hits[:depth]), hitIDs(res.Hits[:depth]))
 }
 
-func indexOf(hits []Hit, id string) int {
+func indexOf(hits []corpus.Hit, id string) int {
 	for i, h := range hits {
 		if h.ChunkID == id {
 			return i

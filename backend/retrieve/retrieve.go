@@ -12,6 +12,9 @@
 // searched with expansions (Query: a HyDE passage, rephrasings) goes
 // through SearchQuery, which fuses their searches by Reciprocal Rank
 // Fusion, reranks against the question itself and scores the hits for it.
+// Hits are corpus.Hit, the one hit type of the application: retrieve fills
+// the chunk id, scores and finder, and the caller labels them with their
+// text, file and citation.
 // Every search reports what it did in Stats:
 // latencies, candidates retrieved and used, the mean cosine of the used
 // chunks, BM25's share of the fused score, which retriever found each chunk

@@ -109,7 +109,7 @@ func newTestRetriever(t *testing.T, prof *Profile) (*Retriever, *fakeEmbedder) {
 	return r, emb
 }
 
-func hitIDs(hits []Hit) []string {
+func hitIDs(hits []corpus.Hit) []string {
 	var out []string
 	for _, h := range hits {
 		out = append(out, h.ChunkID)
@@ -133,7 +133,7 @@ func TestModes(t *testing.T) {
 	if st.Mode != ModeBM25 || st.MeanCosine != nil || st.BM25Share != 100 || st.FoundBy.BM25 != 2 || st.Used != 2 || st.LexicalCandidates != 2 || st.Embed != 0 {
 		t.Errorf("bm25 stats = %+v", st)
 	}
-	for _, h := range res.Hits {
+	for _, h := range trace(t, res) {
 		if h.FoundBy != FoundBM25 || h.LexicalRank == 0 || h.Score != h.LexicalScore || h.DenseRank != 0 {
 			t.Errorf("bm25 hit = %+v", h)
 		}
@@ -143,14 +143,16 @@ func TestModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Hits) != 2 || res.Hits[0].ChunkID != "c3" || res.Hits[0].FoundBy != FoundDense || res.Hits[0].DenseRank != 1 {
+	if len(res.Hits) != 2 || res.Hits[0].ChunkID != "c3" || res.Hits[0].FoundBy != FoundDense || trace(t, res)[0].DenseRank != 1 {
 		t.Errorf("dense hits = %+v", res.Hits)
 	}
 	st = res.Stats
 	if st.Mode != ModeDense || st.MeanCosine == nil || st.BM25Share != 0 || st.FoundBy.Dense != 2 || st.DenseCandidates != 2 {
 		t.Errorf("dense stats = %+v", st)
 	}
-	if want := (res.Hits[0].DenseScore + res.Hits[1].DenseScore) / 2; math.Abs(*st.MeanCosine-want) > 1e-9 {
+	if tr := trace(t, res); len(tr) < 2 {
+		t.Fatalf("dense: %d hits", len(tr))
+	} else if want := (tr[0].DenseScore + tr[1].DenseScore) / 2; math.Abs(*st.MeanCosine-want) > 1e-9 {
 		t.Errorf("mean cosine = %v, want %v", *st.MeanCosine, want)
 	}
 
@@ -159,7 +161,7 @@ func TestModes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cmp.Equal(hitIDs(res.Hits), []string{"c4"}) || res.Hits[0].LexicalRank != 1 {
+	if !cmp.Equal(hitIDs(res.Hits), []string{"c4"}) || trace(t, res)[0].LexicalRank != 1 {
 		t.Errorf("hybrid French hits = %+v", res.Hits)
 	}
 	if _, err := r.Search(ctx, "x", SearchOptions{Mode: "fuzzy"}); err == nil {
@@ -199,7 +201,8 @@ func TestHybridStats(t *testing.T) {
 		t.Errorf("timings = %+v", st)
 	}
 	dlo, dhi, llo, lhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for _, h := range res.Hits {
+	tr := trace(t, res)
+	for _, h := range tr {
 		dlo, dhi = min(dlo, h.DenseScore), max(dhi, h.DenseScore)
 		if h.LexicalRank > 0 {
 			llo, lhi = min(llo, h.LexicalScore), max(lhi, h.LexicalScore)
@@ -207,8 +210,8 @@ func TestHybridStats(t *testing.T) {
 	}
 	var counts FoundByCounts
 	var lexParts, allParts, cos float64
-	for i, h := range res.Hits {
-		if i > 0 && h.Score > res.Hits[i-1].Score {
+	for i, h := range tr {
+		if i > 0 && h.Score > tr[i-1].Score {
 			t.Errorf("hits not sorted: %+v", res.Hits)
 		}
 		want := map[[2]bool]string{{true, true}: FoundBoth, {true, false}: FoundDense, {false, true}: FoundBM25}[[2]bool{h.DenseRank > 0, h.LexicalRank > 0}]
@@ -227,7 +230,7 @@ func TestHybridStats(t *testing.T) {
 		lexPart := 0.0
 		if h.LexicalRank > 0 {
 			lexPart = (1 - w) * (h.LexicalScore - llo) / (lhi - llo)
-		} else if h.LexicalScore != 0 {
+		} else if h.HasLexical {
 			t.Errorf("%s: BM25 score without BM25 rank", h.ChunkID)
 		}
 		if math.Abs(h.Score-(densePart+lexPart)) > 1e-9 {

@@ -73,8 +73,8 @@ func TestRoutingByLanguage(t *testing.T) {
 	if diff := cmp.Diff([]string{"en-model", "multi-model"}, res.Stats.Embedders); diff != "" {
 		t.Errorf("embedders: %s", diff)
 	}
-	got := map[string]Hit{}
-	for _, h := range res.Hits {
+	got := map[string]traced{}
+	for _, h := range trace(t, res) {
 		got[h.ChunkID] = h
 	}
 	for id, want := range map[string]struct{ model, foundBy string }{
@@ -95,7 +95,7 @@ func TestRoutingByLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Hits) != 3 || res.Hits[0].DenseRank != 1 || res.Hits[1].DenseRank != 1 || res.Stats.DenseCandidates != 4 {
+	if len(res.Hits) != 3 || trace(t, res)[0].DenseRank != 1 || trace(t, res)[1].DenseRank != 1 || res.Stats.DenseCandidates != 4 {
 		t.Errorf("dense: %+v, stats %+v", res.Hits, res.Stats)
 	}
 

@@ -94,8 +94,8 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book, nil)
 		}
 	}
-	var res Result
-	res.Hits, res.Stats = hits(cands[:min(k, len(cands))], embedded, st)
+	res := Result{found: cands[:min(k, len(cands))]}
+	res.Hits, res.Stats = hits(res.found, embedded, st)
 	res.Stats.Mode = mode
 	res.Stats.Used = len(res.Hits)
 	res.Stats.Latency = r.now().Sub(start)

@@ -3,40 +3,19 @@ package retrieve
 import (
 	"math"
 	"time"
+	"vika/backend/corpus"
 
 	"vika/backend/index"
 )
 
-// Hit is one retrieved chunk.
-type Hit struct {
-	ChunkID string  `json:"chunk_id"`
-	Score   float64 `json:"score"` // BM25, cosine or fused score, by mode
-	// FoundBy says which retriever returned the chunk among its
-	// candidates: "dense", "bm25" or "both".
-	FoundBy string `json:"found_by"`
-	// DenseScore is the cosine of the query with the chunk; it is known
-	// (and Model is set) for every hit of a search that embedded the
-	// query, except a chunk without a vector; 0 when unknown.
-	DenseScore float64 `json:"dense_score"`
-	// LexicalScore is the BM25 score, 0 when BM25 did not retrieve it
-	// (LexicalRank 0).
-	LexicalScore float64 `json:"lexical_score"`
-	// DenseRank and LexicalRank are 1-based ranks in each retriever's
-	// candidates, 0 when that retriever did not retrieve the chunk.
-	DenseRank   int `json:"dense_rank"`
-	LexicalRank int `json:"lexical_rank"`
-	// Model is the embedding model holding the chunk's vector, when the
-	// search embedded the query with it.
-	Model string `json:"model,omitempty"`
-	// RerankScore is the reranker's score; nil when no reranker rescored
-	// the chunk.
-	RerankScore *float64 `json:"rerank_score,omitempty"`
-}
-
 // Result is the outcome of a search.
+// Hits are filled with what retrieval knows (ChunkID, Score, FoundBy and
+// the scores); the caller labels them with their text and file.
 type Result struct {
-	Hits  []Hit `json:"hits"`
-	Stats Stats `json:"stats"`
+	Hits  []corpus.Hit `json:"hits"`
+	Stats Stats        `json:"stats"`
+	// found holds the candidate behind each hit (its ranks and model).
+	found []*candidate
 }
 
 // Stats describe one search.
@@ -106,15 +85,14 @@ func mean(sum float64, n int) *float64 {
 
 // hits converts fused candidates to hits and fills the statistics that
 // depend on them.
-func hits(cands []*candidate, embedded bool, st Stats) ([]Hit, Stats) {
-	out := make([]Hit, len(cands))
+func hits(cands []*candidate, embedded bool, st Stats) ([]corpus.Hit, Stats) {
+	out := make([]corpus.Hit, len(cands))
 	var cosSum, lexSum, allSum float64
 	cosN := 0
 	for i, c := range cands {
-		h := Hit{ChunkID: c.id, Score: c.score, LexicalScore: c.lexical, DenseRank: c.denseRank, LexicalRank: c.lexicalRank,
-			Model: c.model, RerankScore: c.rerank}
+		h := corpus.Hit{ChunkID: c.id, Score: c.score, RerankScore: c.rerank}
+		setScores(&h, c)
 		if c.hasDense {
-			h.DenseScore = c.cosine
 			cosSum += c.cosine
 			cosN++
 		}
@@ -140,6 +118,25 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]Hit, Stats) {
 		st.MeanCosine = mean(cosSum, cosN)
 	}
 	return out, st
+}
+
+// setScores sets h's DenseScore, the cosine of the query with the chunk,
+// when the search embedded the query with the model holding the chunk's
+// vector (c.model; 0 for a chunk without a vector), and its LexicalScore
+// when BM25 retrieved it; each is nil otherwise.
+func setScores(h *corpus.Hit, c *candidate) {
+	h.DenseScore, h.LexicalScore = nil, nil
+	if c.model != "" {
+		v := 0.0
+		if c.hasDense {
+			v = c.cosine
+		}
+		h.DenseScore = &v
+	}
+	if c.lexicalRank > 0 {
+		v := c.lexical
+		h.LexicalScore = &v
+	}
 }
 
 // topScore is the best score of list, 0 for an empty one.

@@ -12,10 +12,11 @@ import type {
   MetricsView,
   ModelStatus,
   Page,
-  ScoredHit,
+  Hit,
   SearchResult,
   SearchStats,
   Settings,
+  Source,
 } from './types.ts';
 
 /** The fields of Mine that Go does not send: must be none. */
@@ -32,9 +33,9 @@ export type BindingChecks = [
   None<Missing<MetricsView, rag.MetricsView>>,
   None<Missing<Page, corpus.Page>>,
   None<Missing<Chunk, corpus.Chunk>>,
-  // ScoredHit extends Hit: every field of both comes from corpus.Hit.
-  None<Missing<ScoredHit, corpus.Hit>>,
-  None<Missing<ScoredHit, rag.Source>>,
+  // One hit type: search returns corpus.Hit, an answer's sources embed it.
+  None<Missing<Hit, corpus.Hit>>,
+  None<Missing<Source, rag.Source>>,
   None<Missing<SearchStats, retrieve.Stats>>,
   None<Missing<SearchResult, engine.SearchResult>>,
   None<Missing<EmbeddingModel, gomodels.Status>>,

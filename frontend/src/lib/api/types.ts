@@ -31,7 +31,7 @@ export interface Document {
   lang_shares?: Record<string, number>;
 }
 
-/** One search result (corpus.Hit). */
+/** One retrieved passage (corpus.Hit): what search returns and, numbered, what the answer cites (Source). */
 export interface Hit {
   file: string;
   /** 1-based PDF page index. */
@@ -47,6 +47,8 @@ export interface Hit {
   doc_id: string;
   /** Type of the page the passage comes from: text, illustrative, mixed, scanned. */
   page_type: string;
+  /** Cross-encoder score; null when no reranker rescored the passage. */
+  rerank_score?: number | null;
   /** Cosine of the query with the passage; null when the query was not embedded (bm25 mode). */
   dense_score?: number | null;
   /** BM25 score; null when BM25 did not retrieve the passage (dense mode, or found by dense only). */
@@ -98,10 +100,6 @@ export interface IngestProgress {
 export interface Source extends Hit {
   /** 1-based number of the source in the prompt. */
   index: number;
-  /** Cross-encoder score; null when no reranker ran. */
-  rerank_score: number | null;
-  dense_score?: number | null;
-  lexical_score?: number | null;
 }
 
 /** Something the user should know about how the answer was produced (llm.Notice). */
@@ -322,12 +320,8 @@ export interface Chunk {
   pages?: number[];
 }
 
-/** A search hit with the scores of each ranker, when the backend gives them. */
-export interface ScoredHit extends Hit {
-  rerank_score?: number | null;
-  dense_score?: number | null;
-  lexical_score?: number | null;
-}
+/** A search hit: the same corpus.Hit, under the name the explorer imports. */
+export type ScoredHit = Hit;
 
 /** retrieve.Stats (durations in nanoseconds). */
 export interface SearchStats {
