@@ -73,6 +73,8 @@ type Page struct {
 	// Lines describes the text layer's lines in reading order (empty for
 	// text without layout, such as OCR output appended after them).
 	Lines []Line `json:"lines,omitempty"`
+	// Regions are the page's tables, figures and display formulas.
+	Regions []Region `json:"regions,omitempty"`
 }
 
 // Line is one line of a page's text layer: where it sits in Page.Text,
@@ -95,7 +97,35 @@ const (
 	ChunkBody       ChunkKind = "body"
 	ChunkFront      ChunkKind = "front"      // table of contents, lists of figures, acknowledgements
 	ChunkReferences ChunkKind = "references" // bibliography entries
+	// Passages made from a page's Regions rather than from its running
+	// text: a table as Markdown with its caption, a figure's caption with
+	// the text inside it (and its description when there is one), a
+	// display equation.
+	ChunkTable   ChunkKind = "table"
+	ChunkFigure  ChunkKind = "figure"
+	ChunkFormula ChunkKind = "formula"
 )
+
+// Region is a table, figure or display formula found on a page. Its
+// passages (chunks of the same Kind) are cited by page like any other and
+// highlighted by BBox.
+type Region struct {
+	Kind ChunkKind  `json:"kind"` // ChunkTable, ChunkFigure or ChunkFormula
+	Page int        `json:"page"`
+	BBox [4]float64 `json:"bbox"` // x0, y0, x1, y1 in points, origin at the top left
+	// Caption is the caption as printed ("Table 3: ...", "Figure 2. ...",
+	// "Tableau 2 – ..."), "" when none was found.
+	Caption string `json:"caption,omitempty"`
+	// Text is the table as Markdown, the text inside a figure (text layer
+	// or OCR), or the formula's text with its Unicode math.
+	Text string `json:"text"`
+	// Description is a model's description of a figure, or summary of a
+	// table, when the student asked for one ("" otherwise).
+	Description string `json:"description,omitempty"`
+	// Image is a figure's crop as PNG, kept in the session's memory like
+	// the PDF bytes; nil for tables and formulas.
+	Image []byte `json:"-"`
+}
 
 // Chunk is a retrievable passage. It never spans pages: CharStart and
 // CharEnd are rune offsets into its page's Text.
@@ -114,6 +144,9 @@ type Chunk struct {
 	// repeat one another (slide overlays): Page is the fullest of them,
 	// the one cited. Empty for a chunk of a single page.
 	Pages []int `json:"pages,omitempty"`
+	// BBox is the box to highlight for a chunk of a Region (table, figure,
+	// formula), whose text is not a span of the page's Text; nil otherwise.
+	BBox *[4]float64 `json:"bbox,omitempty"`
 }
 
 // Hit is one search result.
@@ -124,6 +157,9 @@ type Hit struct {
 	Score   float64 `json:"score"`
 	Text    string  `json:"text"`
 	Label   string  `json:"label"` // citation label, e.g. [lecture_sat.pdf p.42]
+	// Kind is the chunk's kind: body, front, references, table, figure
+	// or formula.
+	Kind ChunkKind `json:"kind"`
 	// FoundBy says which retriever found the passage: "dense", "bm25" or
 	// "both".
 	FoundBy  string   `json:"found_by"`
