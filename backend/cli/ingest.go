@@ -112,15 +112,17 @@ func ingestOne(ctx context.Context, eng *engine.Engine, path string, withPages b
 			return rep
 		}
 		for _, p := range pages {
-			if p.Error != "" {
-				rep.PageErrors = append(rep.PageErrors, pageError{Page: p.Number, Error: p.Error})
+			var why string
+			if p.Failed() {
+				why = p.Problem.English()
+				rep.PageErrors = append(rep.PageErrors, pageError{Page: p.Number, Error: why})
 			}
 			if !withPages {
 				continue
 			}
 			rep.PageList = append(rep.PageList, pageReport{
 				Page: p.Number, Type: string(p.Type), Lang: p.Lang, Chars: utf8.RuneCountInString(p.Text),
-				OCRConfidence: p.OCRConfidence, Text: p.Text, Error: p.Error,
+				OCRConfidence: p.OCRConfidence, Text: p.Text, Error: why,
 			})
 		}
 	}

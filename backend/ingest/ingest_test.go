@@ -84,8 +84,9 @@ func TestRunKeepsReadablePages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cmp.Equal([]int{2, 3}, res.Doc.FailedPages) || res.Doc.Chunks != 1 || !strings.Contains(res.Pages[2].Error, "page 3") {
-		t.Errorf("doc = %+v, page 3 error %q", res.Doc, res.Pages[2].Error)
+	if !cmp.Equal([]int{2, 3}, res.Doc.FailedPages) || res.Doc.Chunks != 1 || res.Pages[2].Problem == nil ||
+		!strings.Contains(res.Pages[2].Problem.English(), "page 3") {
+		t.Errorf("doc = %+v, page 3 problem %+v", res.Doc, res.Pages[2].Problem)
 	}
 }
 
@@ -152,7 +153,7 @@ func TestTruncatedKeepsReadablePages(t *testing.T) {
 			t.Errorf("cut at %.0f%%: added without a warning", frac*100)
 		}
 		for _, p := range res.Pages {
-			if strings.TrimSpace(p.Text) == "" && p.Error == "" {
+			if strings.TrimSpace(p.Text) == "" && !p.Failed() {
 				t.Errorf("cut at %.0f%%: page %d is empty but not reported", frac*100, p.Number)
 			}
 			if p.Number >= 1 && p.Number <= len(texts) && strings.Contains(p.Text, texts[p.Number-1]) {

@@ -71,8 +71,7 @@ func (s *Assistant) ask(ctx context.Context, id, question string, o Options, emi
 		t.history = s.history()
 	}
 	if s.cfg.Warning != "" {
-		t.notice(llm.Notice{Kind: llm.NoticeConfig, Message: s.cfg.Warning,
-			Code: message.NoticeConfig, Params: message.Params{"detail": s.cfg.Warning}})
+		t.notice(llm.Notice{Kind: llm.NoticeConfig}.Say(message.NoticeConfig, "detail", s.cfg.Warning))
 	}
 
 	query := t.a.Question
@@ -185,9 +184,7 @@ func (t *turn) generate(ctx context.Context) (Answer, error) {
 // extractive answers with the best passages, quoted, when no model is
 // available; why says so in a notice.
 func (t *turn) extractive(ctx context.Context, why string) (Answer, error) {
-	t.notice(llm.Notice{Kind: llm.NoticeSkipped, Reason: llm.KindOf(llm.ErrNoModel),
-		Message: sentence(why) + " The best passages are quoted instead of a written answer.",
-		Code:    message.NoticeNoModel})
+	t.notice(llm.Notice{Kind: llm.NoticeSkipped, Reason: llm.KindOf(llm.ErrNoModel)}.Say(message.NoticeNoModel, "detail", why))
 	t.a.Kind, t.a.Footer = KindExtractive, FooterExtractive
 	t.a.Answer = prompt.Extractive(t.a.Question, t.r.hits, prompt.GuessLang(t.a.Question))
 	t.b.delta(t.a.Answer)

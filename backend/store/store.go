@@ -49,7 +49,8 @@ CREATE TABLE pages (
 	text   TEXT    NOT NULL,
 	width  REAL    NOT NULL,
 	height REAL    NOT NULL,
-	error  TEXT    NOT NULL DEFAULT '',
+	error_code   TEXT NOT NULL DEFAULT '', -- why the text could not be extracted (message.Page*), '' when it could
+	error_params TEXT,                     -- JSON object: the code's parameters
 	lang            TEXT NOT NULL,
 	lang_confidence REAL NOT NULL,
 	ocr_confidence  REAL,           -- NULL when no OCR ran on the page
@@ -154,7 +155,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 }
 
 func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.Page) error {
-	st, err := tx.PrepareContext(ctx, `INSERT INTO pages (doc_id, page, type, text, width, height, error, lang, lang_confidence, ocr_confidence, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO pages (doc_id, page, type, text, width, height, error_code, error_params, lang, lang_confidence, ocr_confidence, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -164,7 +165,11 @@ func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.P
 		if err != nil {
 			return fmt.Errorf("page %d: %w", p.Number, err)
 		}
-		if _, err := st.ExecContext(ctx, docID, p.Number, string(p.Type), p.Text, p.Width, p.Height, p.Error,
+		code, params, err := problemColumns(p.Problem)
+		if err != nil {
+			return fmt.Errorf("page %d: %w", p.Number, err)
+		}
+		if _, err := st.ExecContext(ctx, docID, p.Number, string(p.Type), p.Text, p.Width, p.Height, code, params,
 			p.Lang, p.LangConfidence, p.OCRConfidence, string(lines)); err != nil {
 			return fmt.Errorf("page %d: %w", p.Number, err)
 		}
