@@ -253,7 +253,7 @@ func (t *turn) panicked(p any) (Answer, error) {
 		ans = &a
 	}
 	m := message.New(message.Other, "detail", err.Error())
-	t.b.close(Event{Type: EventError, Error: sentence(err.Error()), Problem: &m, Answer: ans})
+	t.b.close(Event{Type: EventError, Error: m.English(), Problem: &m, Answer: ans})
 	return t.a, err
 }
 

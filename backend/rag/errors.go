@@ -3,7 +3,6 @@ package rag
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"vika/backend/llm"
 	"vika/backend/message"
@@ -24,19 +23,6 @@ func Readable(err error) string {
 		return ""
 	}
 	return problem(err).English()
-}
-
-// sentence capitalises s and ends it with a full stop.
-func sentence(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
 }
 
 // askError is an answer that failed: its sentence for the user, and the
