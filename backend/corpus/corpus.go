@@ -41,8 +41,9 @@ type Document struct {
 	// extracted (the rest of the document is still usable).
 	FailedPages []int `json:"failed_pages,omitempty"`
 	// Warning says what may be wrong with a document that was still
-	// added, e.g. a truncated file whose last pages are missing.
-	Warning string `json:"warning,omitempty"`
+	// added, e.g. a truncated file whose last pages are missing (a message
+	// code the window translates); nil when nothing is.
+	Warning *message.Message `json:"warning,omitempty"`
 	// PageTypes counts the pages of each type.
 	PageTypes map[PageType]int `json:"page_types"`
 	// OCRPages counts the pages whose text (or part of it) was recognised

@@ -205,10 +205,10 @@ func extract(ctx context.Context, doc Reader, id string, step func(done int)) ([
 
 // checkTruncation marks the empty pages of a truncated file as failed
 // (their content was cut off, not blank) and returns the document's
-// warning, or "" if the file is whole.
-func checkTruncation(doc Reader, pages []corpus.Page) string {
+// warning, or nil if the file is whole.
+func checkTruncation(doc Reader, pages []corpus.Page) *message.Message {
 	if !doc.Truncated() {
-		return ""
+		return nil
 	}
 	for i := range pages {
 		if !pages[i].Failed() && strings.TrimSpace(pages[i].Text) == "" {
@@ -216,7 +216,8 @@ func checkTruncation(doc Reader, pages []corpus.Page) string {
 			pages[i].Problem = &m
 		}
 	}
-	return "the file ends without %%EOF: it looks truncated (an incomplete download?), so some pages may be missing or incomplete"
+	m := message.New(message.Truncated)
+	return &m
 }
 
 func countTypes(pages []corpus.Page) map[corpus.PageType]int {

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 	"vika/backend/pdf"
 	"vika/backend/testpdf"
 )
@@ -149,7 +150,7 @@ func TestTruncatedKeepsReadablePages(t *testing.T) {
 			continue
 		}
 		added++
-		if res.Doc.Warning == "" {
+		if res.Doc.Warning == nil || res.Doc.Warning.Code != message.Truncated {
 			t.Errorf("cut at %.0f%%: added without a warning", frac*100)
 		}
 		for _, p := range res.Pages {

@@ -29,6 +29,9 @@ const (
 	ReaderGaveUp = "ingest.reader_gave_up" // the PDF reader crashed or ran over budget on too many pages
 	NoOCRData    = "ingest.ocr_language_data"
 	OCRFailed    = "ingest.ocr_failed"
+	// A warning, not an error: the file ends without %%EOF; the document
+	// is added and the pages whose content is missing are marked.
+	Truncated = "ingest.truncated"
 )
 
 // Answer codes: why an answer failed.
@@ -146,6 +149,7 @@ var english = map[string]func(Params) string{
 	ReaderGaveUp: fixed("The PDF reader gave up on this document: too many pages crashed it or took too long."),
 	NoOCRData:    fixed("The OCR language data is missing: run `make assets`."),
 	OCRFailed:    fixed("Text recognition (OCR) failed on this document."),
+	Truncated:    fixed("the file ends without %%EOF: it looks truncated (an incomplete download?), so some pages may be missing or incomplete"),
 
 	EmptyQuestion: fixed("The question is empty."),
 	NoModel:       fixed("No model is available: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or install a local model."),

@@ -19,6 +19,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 )
 
 // Sentinel errors.
@@ -82,7 +83,7 @@ type documentMeta struct {
 	OCRPages   int                     `json:"ocr_pages"`
 	LangShares map[string]float64      `json:"lang_shares"`
 	LangMixed  bool                    `json:"lang_mixed"`
-	Warning    string                  `json:"warning,omitempty"`
+	Warning    *message.Message        `json:"warning,omitempty"`
 }
 
 // Store is the session database. Create it with Open; Close it.

@@ -25,11 +25,13 @@ func open(t *testing.T) *Store {
 	return s
 }
 
+var truncated = message.New(message.Truncated)
+
 // fixture returns a document with n pages of one chunk each; page 2 failed.
 func fixture(id, label string, n int) (corpus.Document, []corpus.Page, []corpus.Chunk) {
 	doc := corpus.Document{ID: id, File: "cours.pdf", Label: label, Bytes: 1234, Pages: n, Chunks: n,
 		PageTypes: map[corpus.PageType]int{corpus.PageText: n - 1, corpus.PageScanned: 1}, OCRPages: 1,
-		Lang: "fr", LangShares: map[string]float64{"fr": 0.8, "en": 0.2}, LangMixed: true, Warning: "the file looks truncated"}
+		Lang: "fr", LangShares: map[string]float64{"fr": 0.8, "en": 0.2}, LangMixed: true, Warning: &truncated}
 	conf := 0.91
 	var pages []corpus.Page
 	var chunks []corpus.Chunk

@@ -38,6 +38,8 @@ const en = {
     'The PDF reader gave up on this document: too many pages crashed it or took too long.',
   'ingest.ocr_language_data': 'The OCR language data is missing: reinstall Vika.',
   'ingest.ocr_failed': 'Text recognition (OCR) failed on this document.',
+  'ingest.truncated':
+    'The file seems cut short (an incomplete download?): some pages may be missing or incomplete.',
 
   'answer.empty_question': 'The question is empty.',
   'answer.no_model':
@@ -130,6 +132,8 @@ const fr: Record<Key, Message> = {
     'Le lecteur de PDF a renoncé à ce document : trop de pages l’ont fait planter ou ont pris trop de temps.',
   'ingest.ocr_language_data': 'Les données de langue de l’OCR manquent : réinstallez Vika.',
   'ingest.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur ce document.',
+  'ingest.truncated':
+    'Le fichier semble coupé (un téléchargement incomplet ?) : certaines pages peuvent manquer ou être incomplètes.',
 
   'answer.empty_question': 'La question est vide.',
   'answer.no_model':
