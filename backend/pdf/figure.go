@@ -1,0 +1,151 @@
+package pdf
+
+import (
+	"bytes"
+	"image/png"
+	"math"
+	"slices"
+
+	"vika/backend/corpus"
+)
+
+// Figures: a caption ("Figure 2.", "Fig. 3 —", "Figure 1 –") joined to
+// the graphics next to it: raster images and clusters of vector drawing
+// (path boxes that are not rules), grown from those nearest the caption
+// through those that touch; the region also takes the text labels inside
+// it. A large picture without caption (a slide's diagram or photo) is a
+// figure too.
+
+// Geometry of figure detection, points.
+const (
+	figureReach = 40 // the nearest graphic lies within this of the caption
+	figureJoin  = 12 // graphics this close belong to one figure
+	// minFigureShare: an uncaptioned picture must cover this share of
+	// the page to count as a figure (logos and bullets do not).
+	minFigureShare = 0.05
+	maxGraphics    = 4000 // graphics considered on one page
+)
+
+func figures(p *Page, caps []caption, paths []pathBox, taken []region) []region {
+	var gfx []Rect
+	for _, im := range p.Images {
+		if !sliver(im.BBox) {
+			gfx = append(gfx, im.BBox)
+		}
+	}
+	for _, pb := range paths {
+		r := pb.Box
+		if isHRule(r) || isVRule(r) || r.Area() < 1 || r.Dx() > 0.95*p.Width && r.Dy() > 0.95*p.Height {
+			continue // rules, dots and page backgrounds
+		}
+		if slices.ContainsFunc(taken, func(t region) bool { return centredIn(r, t.box) }) {
+			continue // a table's drawing
+		}
+		gfx = append(gfx, r)
+		if len(gfx) == maxGraphics {
+			break
+		}
+	}
+	var out []region
+	used := make([]bool, len(gfx))
+	var capBoxes []Rect
+	for _, c := range caps {
+		capBoxes = append(capBoxes, c.block)
+	}
+	for _, c := range caps {
+		if c.kind != corpus.ChunkFigure {
+			continue
+		}
+		box := cluster(gfx, used, c, true)
+		if box.Empty() {
+			box = cluster(gfx, used, c, false)
+		}
+		if box.Empty() {
+			continue
+		}
+		out = append(out, region{kind: corpus.ChunkFigure, box: box, caption: c.text, text: linesIn(p, box, capBoxes...)})
+	}
+	page := p.Width * p.Height
+	for _, im := range p.Images {
+		if !im.Large || im.covered() || im.BBox.Area() < minFigureShare*page {
+			continue
+		}
+		if slices.ContainsFunc(out, func(r region) bool { _, ok := r.box.Intersect(im.BBox); return ok }) {
+			continue
+		}
+		out = append(out, region{kind: corpus.ChunkFigure, box: im.BBox, text: linesIn(p, im.BBox, capBoxes...)})
+	}
+	return out
+}
+
+// cluster grows a figure from the unused graphics nearest the caption on
+// one side through the graphics that touch it, and marks them used.
+func cluster(gfx []Rect, used []bool, c caption, above bool) Rect {
+	var box Rect
+	var members []int
+	for i, g := range gfx {
+		if used[i] || g.overlapX(c.block) <= 0 {
+			continue
+		}
+		d := g.Y0 - c.block.Y1
+		if above {
+			d = c.block.Y0 - g.Y1
+		}
+		if d >= -2 && d <= figureReach {
+			box = box.Union(g)
+			members = append(members, i)
+		}
+	}
+	if box.Empty() {
+		return Rect{}
+	}
+	for grew := true; grew; {
+		grew = false
+		near := Rect{box.X0 - figureJoin, box.Y0 - figureJoin, box.X1 + figureJoin, box.Y1 + figureJoin}
+		for i, g := range gfx {
+			if used[i] || slices.Contains(members, i) {
+				continue
+			}
+			if _, ok := g.Intersect(near); !ok {
+				continue
+			}
+			if (above && g.Y0 >= c.block.Y0) || (!above && g.Y1 <= c.block.Y1) {
+				continue // never across the caption
+			}
+			box = box.Union(g)
+			members = append(members, i)
+			grew = true
+		}
+	}
+	if box.Dx() < 20 || box.Dy() < 20 {
+		return Rect{}
+	}
+	for _, i := range members {
+		used[i] = true
+	}
+	return box
+}
+
+// Figure crops: at most cropDPI, and at most maxCropPixels pixels (a
+// full-page figure comes out at about 1400 x 1800).
+const (
+	cropDPI       = 150
+	maxCropPixels = 2_500_000
+)
+
+// crop renders r of page n as a gray PNG of bounded size.
+func (d *Document) crop(n int, r Rect) ([]byte, error) {
+	dpi := float64(cropDPI)
+	if px := r.Area() * (dpi / 72) * (dpi / 72); px > maxCropPixels {
+		dpi *= math.Sqrt(maxCropPixels / px)
+	}
+	img, err := d.RenderRegion(n, r, dpi)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
