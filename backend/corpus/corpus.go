@@ -41,6 +41,10 @@ type Document struct {
 	// Warning says what may be wrong with a document that was still
 	// added, e.g. a truncated file whose last pages are missing.
 	Warning string `json:"warning,omitempty"`
+	// Regions counts the tables, figures and display formulas found (by
+	// kind: table, figure, formula); nil when detection was off or found
+	// none.
+	Regions map[ChunkKind]int `json:"regions,omitempty"`
 	// PageTypes counts the pages of each type.
 	PageTypes map[PageType]int `json:"page_types"`
 	// OCRPages counts the pages whose text (or part of it) was recognised

@@ -60,6 +60,10 @@ type Options struct {
 	// PageTimeout and OCRTimeout bound the time spent reading one page
 	// and OCRing one page (zero: no bound). A page over budget fails alone.
 	PageTimeout, OCRTimeout time.Duration
+	// Regions turns on the detection of tables, figures and display
+	// formulas (pdf.Document.DetectRegions); their passages are chunked
+	// beside the running text.
+	Regions bool
 	// Opener opens the document; nil means InProcess. The engine passes
 	// the sandbox's, which reads documents in a supervised worker process.
 	Opener Opener
@@ -157,6 +161,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	d := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n, FailedPages: failed, OCRPages: ocrPages, Warning: warning}
 	detectLanguages(&d, pages)
 	d.PageTypes = countTypes(pages)
+	d.Regions = countRegions(pages)
 	res.Timings.Lang = sw.lap()
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
@@ -215,6 +220,19 @@ func checkTruncation(doc Reader, pages []corpus.Page) string {
 		}
 	}
 	return "the file ends without %%EOF: it looks truncated (an incomplete download?), so some pages may be missing or incomplete"
+}
+
+func countRegions(pages []corpus.Page) map[corpus.ChunkKind]int {
+	var counts map[corpus.ChunkKind]int
+	for _, p := range pages {
+		for _, r := range p.Regions {
+			if counts == nil {
+				counts = map[corpus.ChunkKind]int{}
+			}
+			counts[r.Kind]++
+		}
+	}
+	return counts
 }
 
 func countTypes(pages []corpus.Page) map[corpus.PageType]int {

@@ -92,7 +92,7 @@ func (inProcess) Open(ctx context.Context, data []byte, opts Options) (Reader, e
 	if dpi <= 0 {
 		dpi = ocr.DefaultDPI
 	}
-	return &local{doc: doc, rec: opts.OCR, dpi: dpi, pageTime: opts.PageTimeout, ocrTime: opts.OCRTimeout}, nil
+	return &local{doc: doc, rec: opts.OCR, dpi: dpi, pageTime: opts.PageTimeout, ocrTime: opts.OCRTimeout, regions: opts.Regions}, nil
 }
 
 // local is the in-process Reader. MuPDF is not safe for concurrent use:
@@ -105,6 +105,7 @@ type local struct {
 	rec               ocr.Recognizer
 	dpi               float64
 	pageTime, ocrTime time.Duration
+	regions           bool // detect tables, figures and formulas
 }
 
 func (l *local) NumPages() int   { return l.doc.NumPages() }
@@ -125,6 +126,11 @@ func (l *local) Page(ctx context.Context, n int) (PageResult, error) {
 	defer l.mu.Unlock()
 	l.doc.SetDeadline(deadline(l.pageTime))
 	p, err := l.doc.Page(n)
+	if err == nil && l.regions {
+		// Regions are extras: a page whose detection fails or runs out
+		// of time keeps its text and the regions found so far.
+		_ = l.doc.DetectRegions(&p)
+	}
 	page := p.Corpus("")
 	page.Number = n
 	if err != nil {
