@@ -24,6 +24,9 @@ const (
 	// the page to count as a figure (logos and bullets do not).
 	minFigureShare = 0.05
 	maxGraphics    = 4000 // graphics considered on one page
+	// maxFigureShare: an uncaptioned picture covering more of the page
+	// is a scan or a background.
+	maxFigureShare = 0.6
 )
 
 func figures(p *Page, caps []caption, paths []pathBox, taken []region) []region {
@@ -63,12 +66,13 @@ func figures(p *Page, caps []caption, paths []pathBox, taken []region) []region 
 		if box.Empty() {
 			continue
 		}
+		box = withLabels(p, box, capBoxes)
 		out = append(out, region{kind: corpus.ChunkFigure, box: box, caption: c.text, text: linesIn(p, box, capBoxes...)})
 	}
 	page := p.Width * p.Height
 	for _, im := range p.Images {
-		if !im.Large || im.covered() || im.BBox.Area() < minFigureShare*page {
-			continue
+		if p.Class.Type == corpus.PageScanned || !im.Large || im.covered() || im.BBox.Area() < minFigureShare*page || im.BBox.Area() > maxFigureShare*page {
+			continue // a scan, or a background, is not a figure
 		}
 		if slices.ContainsFunc(out, func(r region) bool { _, ok := r.box.Intersect(im.BBox); return ok }) {
 			continue
@@ -77,6 +81,32 @@ func figures(p *Page, caps []caption, paths []pathBox, taken []region) []region 
 	}
 	return out
 }
+
+// withLabels grows a figure's box over the text lines that touch it (a
+// label set beside a box or an axis) as long as they stay within its
+// width: running text beside a narrow figure does not.
+func withLabels(p *Page, box Rect, captions []Rect) Rect {
+	near := Rect{box.X0 - labelReach, box.Y0 - labelReach, box.X1 + labelReach, box.Y1 + labelReach}
+	out := box
+	for _, b := range p.Blocks {
+		for _, l := range b.Lines {
+			if _, ok := l.BBox.Intersect(near); !ok || centredIn(l.BBox, box) {
+				continue
+			}
+			if slices.ContainsFunc(captions, func(c Rect) bool { return centredIn(l.BBox, c) }) {
+				continue
+			}
+			if l.BBox.X0 < box.X0-labelReach || l.BBox.X1 > box.X1+labelReach {
+				continue
+			}
+			out = out.Union(l.BBox)
+		}
+	}
+	return out
+}
+
+// labelReach: text lines this close to a figure's drawing are its labels.
+const labelReach = 8
 
 // cluster grows a figure from the unused graphics nearest the caption on
 // one side through the graphics that touch it, and marks them used.
