@@ -26,12 +26,12 @@ type ingestReport struct {
 	OCRPages  int                     `json:"ocr_pages"`
 	Chunks    int                     `json:"chunks"`
 	// Tables, Figures and Formulas count the regions detected.
-	Tables   int `json:"tables"`
-	Figures  int `json:"figures"`
-	Formulas int `json:"formulas"`
-	Failed    []int                   `json:"failed_pages,omitempty"`
-	Seconds   *ingest.Timings         `json:"seconds,omitempty"`
-	PageList  []pageReport            `json:"page_list,omitempty"`
+	Tables   int             `json:"tables"`
+	Figures  int             `json:"figures"`
+	Formulas int             `json:"formulas"`
+	Failed   []int           `json:"failed_pages,omitempty"`
+	Seconds  *ingest.Timings `json:"seconds,omitempty"`
+	PageList []pageReport    `json:"page_list,omitempty"`
 	// PageErrors says why each failed page failed (a page over its time
 	// budget, one that crashed the PDF reader, ...).
 	PageErrors []pageError `json:"page_errors,omitempty"`

@@ -91,12 +91,12 @@ CREATE INDEX chunks_doc_page ON chunks(doc_id, page);
 
 // documentMeta holds the document fields kept as JSON.
 type documentMeta struct {
-	PageTypes  map[corpus.PageType]int `json:"page_types"`
+	PageTypes  map[corpus.PageType]int  `json:"page_types"`
 	Regions    map[corpus.ChunkKind]int `json:"regions,omitempty"`
-	OCRPages   int                     `json:"ocr_pages"`
-	LangShares map[string]float64      `json:"lang_shares"`
-	LangMixed  bool                    `json:"lang_mixed"`
-	Warning    string                  `json:"warning,omitempty"`
+	OCRPages   int                      `json:"ocr_pages"`
+	LangShares map[string]float64       `json:"lang_shares"`
+	LangMixed  bool                     `json:"lang_mixed"`
+	Warning    string                   `json:"warning,omitempty"`
 }
 
 // Store is the session database. Create it with Open; Close it.
