@@ -113,6 +113,7 @@ const labelReach = 8
 func cluster(gfx []Rect, used []bool, c caption, above bool) Rect {
 	var box Rect
 	var members []int
+	member := make([]bool, len(gfx))
 	for i, g := range gfx {
 		if used[i] || g.overlapX(c.block) <= 0 {
 			continue
@@ -124,6 +125,7 @@ func cluster(gfx []Rect, used []bool, c caption, above bool) Rect {
 		if d >= -2 && d <= figureReach {
 			box = box.Union(g)
 			members = append(members, i)
+			member[i] = true
 		}
 	}
 	if box.Empty() {
@@ -133,7 +135,7 @@ func cluster(gfx []Rect, used []bool, c caption, above bool) Rect {
 		grew = false
 		near := Rect{box.X0 - figureJoin, box.Y0 - figureJoin, box.X1 + figureJoin, box.Y1 + figureJoin}
 		for i, g := range gfx {
-			if used[i] || slices.Contains(members, i) {
+			if used[i] || member[i] {
 				continue
 			}
 			if _, ok := g.Intersect(near); !ok {
@@ -144,6 +146,7 @@ func cluster(gfx []Rect, used []bool, c caption, above bool) Rect {
 			}
 			box = box.Union(g)
 			members = append(members, i)
+			member[i] = true
 			grew = true
 		}
 	}
