@@ -21,8 +21,9 @@ import (
 const maxRegions = 64
 
 // captionRe matches the start of a caption as printed: "Table 3:",
-// "Tableau 2 –", "Figure 2.", "Fig. 3 —", "TABLE I", "Table 1.1:".
-var captionRe = regexp.MustCompile(`^(?i:(table|tableau|tab\.|figure|fig\.|fig))\s*(\d+(\.\d+)*|[IVXLC]+)\s*([.:–—-]|$)`)
+// "Tableau 2 –", "Figure 2.", "Fig. 3 —", "TABLE I", "Table 1.1:", and
+// the "TABLE Ill" OCR reads for "TABLE III".
+var captionRe = regexp.MustCompile(`^(?i:(table|tableau|tab\.|figure|fig\.|fig))\s*(\d+(\.\d+)*|[IVXLC][IVXLCl]*)\s*([.:–—-]|$)`)
 
 // captionKind returns the kind a caption line announces, or "".
 func captionKind(text string) corpus.ChunkKind {

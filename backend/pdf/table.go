@@ -26,16 +26,19 @@ type cell struct {
 // row is one row of a table: cells on a common baseline, left to right.
 type row struct {
 	base  float64
+	size  float64 // largest font size of its fragments, points
 	box   Rect
 	cells []cell
 }
 
 // Geometry of table detection, in points or in font sizes.
 const (
-	captionReach = 30  // the first rule or row lies within this of the caption
-	ruleChainGap = 120 // consecutive rules of one table are at most this apart
-	cellGap      = 0.6 // fragments closer than this many font sizes form one cell
-	maxTableRows = 400 // rows kept of one table
+	captionReach  = 30  // the first rule or row lies within this of the caption
+	ruleChainGap  = 120 // consecutive rules of one table are at most this apart
+	cellGap       = 0.6 // fragments closer than this many font sizes form one cell
+	maxTableRows  = 400 // rows kept of one table
+	maxTitleLines = 3   // title lines skipped between a caption and its rows
+	minTableShare = 0.4 // rows are looked for in this share of the page width
 )
 
 func tables(p *Page, caps []caption, paths []pathBox) []region {
@@ -62,8 +65,9 @@ func tables(p *Page, caps []caption, paths []pathBox) []region {
 		bestGap := math.Inf(1)
 		for _, above := range []bool{true, false} {
 			box, rules := ruledExtent(c, above, hrules, blocks)
+			title := ""
 			if box.Empty() {
-				box = alignedExtent(p, c, above, blocks)
+				box, title = alignedExtent(p, c, above, blocks)
 			}
 			if box.Empty() || slices.ContainsFunc(out, func(r region) bool { _, ok := r.box.Intersect(box); return ok }) {
 				continue
@@ -75,7 +79,7 @@ func tables(p *Page, caps []caption, paths []pathBox) []region {
 			}
 			if gridRows(rows) >= 2 && gap < bestGap {
 				bestGap = gap
-				best = region{kind: corpus.ChunkTable, box: box, caption: c.text, text: markdown(rows, rules, box)}
+				best = region{kind: corpus.ChunkTable, box: box, caption: strings.TrimSpace(c.text + " " + title), text: markdown(rows, rules, box)}
 			}
 		}
 		if !math.IsInf(bestGap, 1) {
@@ -129,8 +133,13 @@ func ruledExtent(c caption, above bool, hrules, captions []Rect) (Rect, []Rect) 
 // alignedExtent returns the box of the rows of several cells that follow
 // one another from the caption on the given side (rows in the caption's
 // horizontal range), or an empty box.
-func alignedExtent(p *Page, c caption, above bool, captions []Rect) Rect {
-	col := Rect{c.block.X0 - 2, 0, c.block.X1 + 2, p.Height}
+func alignedExtent(p *Page, c caption, above bool, captions []Rect) (Rect, string) {
+	// A short caption ("TABLE II") is centred over a wider table: the
+	// rows are looked for in at least minTableShare of the page's width
+	// around it.
+	half := math.Max(c.block.Dx(), minTableShare*p.Width) / 2
+	mid := (c.block.X0 + c.block.X1) / 2
+	col := Rect{math.Min(c.block.X0, mid-half) - 2, 0, math.Max(c.block.X1, mid+half) + 2, p.Height}
 	if above {
 		col.Y1 = c.block.Y0
 	} else {
@@ -145,18 +154,33 @@ func alignedExtent(p *Page, c caption, above bool, captions []Rect) Rect {
 	if !above {
 		edge = c.block.Y1
 	}
-	n := 0
+	n, titles := 0, 0
+	title := ""
 	for _, r := range rows {
 		gap := math.Abs(r.box.Y0 - edge)
 		if above {
 			gap = math.Abs(edge - r.box.Y1)
 		}
-		limit := 2.5 * r.box.Dy()
+		limit := 2.5 * r.size
 		if n == 0 {
 			limit = captionReach
 		}
-		if len(r.cells) < 2 || gap > limit {
+		if gap > limit {
 			break
+		}
+		if len(r.cells) < 2 {
+			// A scan's caption may print its title under the label, as
+			// a paragraph of its own ("TABLE II" / "Bias and ..."):
+			// a few single-cell lines may sit between caption and rows.
+			if n > 0 || above || titles == maxTitleLines {
+				break
+			}
+			titles++
+			edge = r.box.Y1
+			for _, cl := range r.cells {
+				title = strings.TrimSpace(title + " " + cl.text)
+			}
+			continue
 		}
 		box = box.Union(r.box)
 		edge = r.box.Y0
@@ -166,9 +190,9 @@ func alignedExtent(p *Page, c caption, above bool, captions []Rect) Rect {
 		n++
 	}
 	if n < 2 {
-		return Rect{}
+		return Rect{}, ""
 	}
-	return box
+	return box, title
 }
 
 // rowsIn groups the fragments centred in box (outside the captions) into
@@ -186,6 +210,7 @@ func rowsIn(frags []fragment, box Rect, captions []Rect) []row {
 	for _, f := range fs {
 		size := math.Max(fontSize(f), 1)
 		if n := len(rows); n > 0 && math.Abs(f.Base-rows[n-1].base) <= 0.5*size {
+			rows[n-1].size = math.Max(rows[n-1].size, size)
 			rows[n-1].box = rows[n-1].box.Union(f.Box)
 			rows[n-1].cells = append(rows[n-1].cells, cell{box: f.Box, text: f.Text})
 			continue
@@ -193,19 +218,19 @@ func rowsIn(frags []fragment, box Rect, captions []Rect) []row {
 		if len(rows) == maxTableRows {
 			break
 		}
-		rows = append(rows, row{base: f.Base, box: f.Box, cells: []cell{{box: f.Box, text: f.Text}}})
+		rows = append(rows, row{base: f.Base, size: size, box: f.Box, cells: []cell{{box: f.Box, text: f.Text}}})
 	}
 	for i := range rows {
-		rows[i].cells = mergeCells(rows[i].cells, rows[i].box.Dy())
+		rows[i].cells = mergeCells(rows[i].cells, rows[i].size)
 	}
 	return rows
 }
 
 // mergeCells sorts a row's fragments left to right and merges those
 // closer than cellGap font sizes.
-func mergeCells(cs []cell, height float64) []cell {
+func mergeCells(cs []cell, size float64) []cell {
 	slices.SortFunc(cs, func(a, b cell) int { return cmpFloat(a.box.X0, b.box.X0) })
-	size := math.Max(height/1.3, 1)
+	size = math.Max(size, 1)
 	var out []cell
 	for _, c := range cs {
 		c.text = strings.TrimSpace(c.text)

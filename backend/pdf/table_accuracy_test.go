@@ -14,12 +14,43 @@ import (
 // handTables is testdata/visual_tables.json: tables of ../shared/data/pdfs
 // transcribed by hand.
 type handTables struct {
-	Tables []struct {
-		File    string     `json:"file"`
-		Page    int        `json:"page"`
-		Caption string     `json:"caption"` // how the caption starts
-		Cells   [][]string `json:"cells"`
-	} `json:"tables"`
+	Tables  []handTable `json:"tables"`  // born-digital
+	Scanned []handTable `json:"scanned"` // scanned pages, read by OCR
+}
+
+type handTable struct {
+	File    string     `json:"file"`
+	Page    int        `json:"page"`
+	Caption string     `json:"caption"` // how the caption starts
+	Cells   [][]string `json:"cells"`
+}
+
+func loadHandTables(t *testing.T) handTables {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "visual_tables.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ht handTables
+	if err := json.Unmarshal(raw, &ht); err != nil {
+		t.Fatal(err)
+	}
+	return ht
+}
+
+// cellsRight counts the cells of want that got holds at the same row and
+// column with the same text (white space collapsed), and want's cells.
+func cellsRight(want, got [][]string) (int, int) {
+	r, n := 0, 0
+	for i, row := range want {
+		for j, c := range row {
+			n++
+			if i < len(got) && j < len(got[i]) && norm(got[i][j]) == norm(c) {
+				r++
+			}
+		}
+	}
+	return r, n
 }
 
 // measuredCellAccuracy is the share of hand-transcribed born-digital
@@ -31,27 +62,12 @@ const measuredCellAccuracy = 0.89 // 326 of 363 cells, 13 tables
 // the cells right: same row and column of the Markdown table, same text
 // (white space collapsed). A table not found counts all its cells wrong.
 func TestTableCellAccuracy(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "visual_tables.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ht handTables
-	if err := json.Unmarshal(raw, &ht); err != nil {
-		t.Fatal(err)
-	}
+	ht := loadHandTables(t)
 	right, total := 0, 0
 	for _, want := range ht.Tables {
 		path := testpdf.SharedPDF(t, want.File)
 		got := detectedTable(t, path, want.Page, want.Caption)
-		r, n := 0, 0
-		for i, row := range want.Cells {
-			for j, c := range row {
-				n++
-				if i < len(got) && j < len(got[i]) && norm(got[i][j]) == norm(c) {
-					r++
-				}
-			}
-		}
+		r, n := cellsRight(want.Cells, got)
 		t.Logf("%s p%d %s: %d/%d cells", want.File, want.Page, want.Caption, r, n)
 		right += r
 		total += n
