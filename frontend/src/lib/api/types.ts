@@ -21,6 +21,8 @@ export interface Document {
   failed_pages?: number[];
   /** What may be wrong with a document that was still added (e.g. truncated). */
   warning?: string;
+  /** Tables, figures and display formulas found (table, figure, formula); absent when none. */
+  regions?: Record<string, number>;
   /** Pages of each type: text, illustrative, mixed, scanned. */
   page_types: Record<string, number>;
   /** Pages whose text (or part of it) was recognised by OCR. */
