@@ -91,8 +91,8 @@ func captions(p *Page) []caption {
 // centred under it, and not a caption itself.
 func continuesCaption(prev, m Line) bool {
 	size := max(prev.Font.Size, 1)
-	if m.BBox.Y0-prev.BBox.Y1 > 0.5*size || captionKind(m.Text) != "" {
-		return false
+	if gap := m.BBox.Y0 - prev.BBox.Y1; gap > 0.5*size || gap < -0.5*size || captionKind(m.Text) != "" {
+		return false // too far below, or above (a figure's label in the caption's block)
 	}
 	left := math.Abs(m.BBox.X0-prev.BBox.X0) <= 2*size
 	centred := math.Abs((m.BBox.X0+m.BBox.X1)/2-(prev.BBox.X0+prev.BBox.X1)/2) <= 2*size
