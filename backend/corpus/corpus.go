@@ -44,6 +44,10 @@ type Document struct {
 	// added, e.g. a truncated file whose last pages are missing (a message
 	// code the window translates); nil when nothing is.
 	Warning *message.Message `json:"warning,omitempty"`
+	// Regions counts the tables, figures and display formulas found (by
+	// kind: table, figure, formula); nil when detection was off or found
+	// none.
+	Regions map[ChunkKind]int `json:"regions,omitempty"`
 	// PageTypes counts the pages of each type.
 	PageTypes map[PageType]int `json:"page_types"`
 	// OCRPages counts the pages whose text (or part of it) was recognised

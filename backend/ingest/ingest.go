@@ -1,7 +1,8 @@
 // Package ingest turns the bytes of one PDF into a document, its pages and
-// its chunks: validate, extract each page's layout, OCR the scanned pages
-// and the text-bearing image regions of mixed pages, detect languages,
-// chunk. It reports progress through a callback, checks for cancellation
+// its chunks: validate, extract each page's layout (and, with
+// Options.Regions, its tables, figures and display formulas), OCR the
+// scanned pages (rebuilding their tables from the word boxes) and the
+// text-bearing image regions of mixed pages, detect languages, chunk. It reports progress through a callback, checks for cancellation
 // between steps, and times each stage. It does not store or index anything
 // (the engine does).
 //
@@ -61,6 +62,10 @@ type Options struct {
 	// PageTimeout and OCRTimeout bound the time spent reading one page
 	// and OCRing one page (zero: no bound). A page over budget fails alone.
 	PageTimeout, OCRTimeout time.Duration
+	// Regions turns on the detection of tables, figures and display
+	// formulas (pdf.Document.DetectRegions); their passages are chunked
+	// beside the running text.
+	Regions bool
 	// Opener opens the document; nil means InProcess. The engine passes
 	// the sandbox's, which reads documents in a supervised worker process.
 	Opener Opener
@@ -158,6 +163,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	d := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n, FailedPages: failed, OCRPages: ocrPages, Warning: warning}
 	detectLanguages(&d, pages)
 	d.PageTypes = countTypes(pages)
+	d.Regions = countRegions(pages)
 	res.Timings.Lang = sw.lap()
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
@@ -218,6 +224,19 @@ func checkTruncation(doc Reader, pages []corpus.Page) *message.Message {
 	}
 	m := message.New(message.Truncated)
 	return &m
+}
+
+func countRegions(pages []corpus.Page) map[corpus.ChunkKind]int {
+	var counts map[corpus.ChunkKind]int
+	for _, p := range pages {
+		for _, r := range p.Regions {
+			if counts == nil {
+				counts = map[corpus.ChunkKind]int{}
+			}
+			counts[r.Kind]++
+		}
+	}
+	return counts
 }
 
 func countTypes(pages []corpus.Page) map[corpus.PageType]int {

@@ -12,6 +12,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/message"
 	"vika/backend/ocr"
+	"vika/backend/pdf"
 )
 
 // ocrOutcome is what OCR made of one target.
@@ -121,6 +122,9 @@ func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome) int 
 		case t.Full:
 			p.Text = o.Text
 			p.Lines = nil
+			if len(o.Words) > 0 {
+				p.Regions = pdf.WordTables(p.Number, p.Width, p.Height, o.Words)
+			}
 		case o.Text != "":
 			p.Text = strings.TrimRight(p.Text, "\n") + "\n\n" + o.Text
 		}

@@ -121,7 +121,7 @@ func (o *Opener) Close() error {
 // Opener's); opts.OCR is not used: the worker runs its own Tesseract.
 func (o *Opener) Open(ctx context.Context, data []byte, opts ingest.Options) (ingest.Reader, error) {
 	r := &reader{o: o, data: data, slots: make(chan struct{}, o.cfg.Workers)}
-	r.opts = options{Limits: opts.Limits, OCRDPI: opts.OCRDPI, PageTimeout: opts.PageTimeout, OCRTimeout: opts.OCRTimeout}
+	r.opts = options{Limits: opts.Limits, OCRDPI: opts.OCRDPI, PageTimeout: opts.PageTimeout, OCRTimeout: opts.OCRTimeout, Regions: opts.Regions}
 	if r.opts.PageTimeout <= 0 {
 		r.opts.PageTimeout = o.cfg.PageTimeout
 	}

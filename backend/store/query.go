@@ -28,6 +28,7 @@ func scanDocument(row interface{ Scan(...any) error }) (corpus.Document, error) 
 		return d, fmt.Errorf("document %s: %w", d.ID, err)
 	}
 	d.PageTypes, d.OCRPages, d.LangShares, d.LangMixed, d.Warning = m.PageTypes, m.OCRPages, m.LangShares, m.LangMixed, m.Warning
+	d.Regions = m.Regions
 	if failed.Valid && failed.String != "" {
 		for _, f := range strings.Split(failed.String, ",") {
 			if n, err := strconv.Atoi(f); err == nil {
@@ -101,12 +102,15 @@ func (s *Store) Pages(ctx context.Context, docID string) ([]corpus.Page, error) 
 	return out, rows.Err()
 }
 
-const chunkColumns = `id, doc_id, page, char_start, char_end, text, section_title, page_type, lang, kind, pages`
+const chunkColumns = `id, doc_id, page, char_start, char_end, text, section_title, page_type, lang, kind, pages, bbox`
 
 func scanChunk(rows *sql.Rows) (corpus.Chunk, error) {
 	var c corpus.Chunk
-	var pages string
-	if err := rows.Scan(&c.ID, &c.DocID, &c.Page, &c.CharStart, &c.CharEnd, &c.Text, &c.SectionTitle, &c.PageType, &c.Lang, &c.Kind, &pages); err != nil {
+	var pages, bbox string
+	if err := rows.Scan(&c.ID, &c.DocID, &c.Page, &c.CharStart, &c.CharEnd, &c.Text, &c.SectionTitle, &c.PageType, &c.Lang, &c.Kind, &pages, &bbox); err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal([]byte(bbox), &c.BBox); err != nil {
 		return c, err
 	}
 	return c, json.Unmarshal([]byte(pages), &c.Pages)
