@@ -14,12 +14,17 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"regexp"
 	"testing"
 	"time"
+
+	"vika/backend/message"
 )
 
 // The served files are the tiny BERT fixtures of package embed.
 const fixtures = "../../testdata/bert"
+
+var hex64, hex40 = regexp.MustCompile(`^[0-9a-f]{64}$`), regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 func TestRegistry(t *testing.T) {
 	want := map[string]struct {
@@ -27,13 +32,21 @@ func TestRegistry(t *testing.T) {
 		dim  int
 		max  int
 	}{
+		"bge-small-en-v1.5":                     {RoleEmbedder, 384, 512},
+		"multilingual-e5-small":                 {RoleEmbedder, 384, 512},
 		"all-MiniLM-L6-v2":                      {RoleEmbedder, 384, 256},
 		"paraphrase-multilingual-MiniLM-L12-v2": {RoleEmbedder, 384, 128},
 		"ms-marco-MiniLM-L-6-v2":                {RoleReranker, 0, 512},
 	}
-	reg := Registry()
+	reg := Entries()
 	if len(reg) != len(want) {
 		t.Fatalf("registry has %d models, want %d", len(reg), len(want))
+	}
+	pinned := func(m Model, f File) {
+		// Every file pinned: sha256, size, and a commit for the repository it comes from.
+		if !hex64.MatchString(f.SHA256) || f.Size <= 0 || (f.Repo != "" && !hex40.MatchString(f.Revision)) || (f.Repo == "") != (f.Revision == "") {
+			t.Errorf("%s: %s not pinned: %+v", m.Name, f.Path, f)
+		}
 	}
 	for _, m := range reg {
 		w, ok := want[m.Name]
@@ -44,18 +57,27 @@ func TestRegistry(t *testing.T) {
 		if m.Role != w.role || m.Dimensions != w.dim || m.MaxTokens != w.max {
 			t.Errorf("%s: role %s dim %d max %d, want %+v", m.Name, m.Role, m.Dimensions, m.MaxTokens, w)
 		}
-		if m.License == "" || m.Repo == "" || m.Revision == "" || m.Tokenizer == "" || m.Pooling == "" || m.Output == "" || len(m.Files) == 0 {
+		if m.License == "" || m.Repo == "" || m.Tokenizer == "" || m.Pooling == "" || m.Output == "" || len(m.Files) != 2 {
 			t.Errorf("%s: incomplete entry %+v", m.Name, m)
 		}
+		if !hex40.MatchString(m.Revision) || m.SHA256Status != Pinned {
+			t.Errorf("%s: revision %q, status %q: want a commit, pinned", m.Name, m.Revision, m.SHA256Status)
+		}
 		for _, f := range m.Files {
-			// Honesty check: a file has a hash exactly when the entry says pinned.
-			if (f.SHA256 != "") != (m.SHA256Status == Pinned) || (m.SHA256Status != Pinned && m.SHA256Status != Unverified) {
-				t.Errorf("%s: %s sha256 %q with status %q", m.Name, f.Path, f.SHA256, m.SHA256Status)
+			pinned(m, f)
+		}
+		for _, v := range m.Variants {
+			pinned(m, v.File)
+			if !isONNX(v.File.Path) || len(v.RequiresAny) == 0 || v.Name == "" {
+				t.Errorf("%s: variant %+v", m.Name, v)
 			}
 		}
-		if got := m.URL(DefaultBaseURL, m.Files[0]); !strings.HasPrefix(got, "https://huggingface.co/"+m.Repo+"/resolve/") {
+		if got := m.URL(DefaultBaseURL, m.Files[0]); got != "https://huggingface.co/"+m.Repo+"/resolve/"+m.Revision+"/onnx/model.onnx" {
 			t.Errorf("%s: URL %s", m.Name, got)
 		}
+	}
+	if err := checkPinned(Model{Name: "x", Files: []File{{Path: "a.onnx"}}}); !errors.Is(err, ErrUnverified) {
+		t.Errorf("checkPinned(unpinned) = %v", err)
 	}
 	if m, err := Lookup("SENTENCE-TRANSFORMERS/all-minilm-l6-v2"); err != nil || m.Name != "all-MiniLM-L6-v2" {
 		t.Errorf("Lookup by repo: %v %v", m.Name, err)
@@ -65,6 +87,54 @@ func TestRegistry(t *testing.T) {
 	}
 	if r := Rerankers(); len(r) != 1 || r[0].Name != "ms-marco-MiniLM-L-6-v2" {
 		t.Errorf("Rerankers = %v", r)
+	}
+	if m, _ := Lookup("multilingual-e5-small"); m.QueryPrefix != "query: " || m.PassagePrefix != "passage: " {
+		t.Errorf("e5 prefixes %q %q", m.QueryPrefix, m.PassagePrefix)
+	}
+}
+
+// TestForCPU: the quantized export where the CPU has what it needs, full
+// precision otherwise, with the download size of the files chosen.
+func TestForCPU(t *testing.T) {
+	entry := func(name string) Model {
+		for _, m := range Entries() {
+			if m.Name == name {
+				return m
+			}
+		}
+		t.Fatalf("no %s", name)
+		return Model{}
+	}
+	for _, c := range []struct {
+		model   string
+		f       Features
+		variant string
+		onnx    string
+		mb      int
+	}{
+		{"all-MiniLM-L6-v2", Features{}, Full, "onnx/model.onnx", 87},
+		{"all-MiniLM-L6-v2", Features{FeatureAVX2: true}, "quint8-avx2", "onnx/model_quint8_avx2.onnx", 22},
+		{"all-MiniLM-L6-v2", Features{FeatureAVX2: true, FeatureAVX512VNNI: true}, "qint8-avx512-vnni", "onnx/model_qint8_avx512_vnni.onnx", 22},
+		{"all-MiniLM-L6-v2", Features{FeatureARM64: true}, "qint8-arm64", "onnx/model_qint8_arm64.onnx", 22},
+		{"paraphrase-multilingual-MiniLM-L12-v2", Features{FeatureARM64: true}, Full, "onnx/model.onnx", 457},
+		{"paraphrase-multilingual-MiniLM-L12-v2", Features{FeatureAVX2: true}, "quint8-avx2", "onnx/model_quint8_avx2.onnx", 122},
+		{"bge-small-en-v1.5", Features{FeatureAVX2: true}, "int8", "onnx/model_quantized.onnx", 33},
+		{"multilingual-e5-small", Features{FeatureAVX2: true, FeatureAVX512VNNI: true}, Full, "onnx/model.onnx", 465},
+		{"ms-marco-MiniLM-L-6-v2", Features{}, Full, "onnx/model.onnx", 87},
+		{"ms-marco-MiniLM-L-6-v2", Features{FeatureAVX2: true}, "int8", "onnx/model_quantized.onnx", 23},
+	} {
+		m := entry(c.model).ForCPU(c.f)
+		if m.Variant != c.variant || m.Files[0].Path != c.onnx || m.ApproxSizeMB != c.mb || len(m.Files) != 2 {
+			t.Errorf("%s on %v: variant %s, files %v, %d MB; want %s, %s, %d MB", c.model, c.f, m.Variant, m.Files, m.ApproxSizeMB, c.variant, c.onnx, c.mb)
+		}
+	}
+	// A variant from another repository is fetched from there, at its revision.
+	m := entry("ms-marco-MiniLM-L-6-v2").ForCPU(Features{FeatureAVX2: true})
+	if got := m.URL(DefaultBaseURL, m.Files[0]); got != "https://huggingface.co/Xenova/ms-marco-MiniLM-L-6-v2/resolve/a09144355adeed5f58c8ed011d209bf8ee5a1fec/onnx/model_quantized.onnx" {
+		t.Errorf("variant URL %s", got)
+	}
+	if got := m.URL(DefaultBaseURL, m.Files[1]); !strings.Contains(got, "/cross-encoder/ms-marco-MiniLM-L6-v2/resolve/233902d25c440f23af6f7d6e94d2946bac0bee0a/") {
+		t.Errorf("tokenizer URL %s", got)
 	}
 }
 
@@ -178,7 +248,7 @@ func tinyModel(t *testing.T, unverified bool) (Model, map[string][]byte) {
 		f := File{Path: p, SHA256: sum(files[p]), Size: int64(len(files[p]))}
 		if unverified {
 			f = File{Path: p}
-			m.SHA256Status = Unverified
+			m.SHA256Status = ""
 		}
 		m.Files = append(m.Files, f)
 	}
@@ -286,6 +356,9 @@ func TestDownloadChecksumMismatch(t *testing.T) {
 	if !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "removed") {
 		t.Fatalf("err = %v, want ErrChecksum", err)
 	}
+	if msg := message.Of(err); msg.Code != message.ModelChecksum || msg.Params["file"] != "tokenizer.json" {
+		t.Errorf("message %+v, want %s", msg, message.ModelChecksum)
+	}
 	dest := m.FilePath(root, "tokenizer.json")
 	for _, p := range []string{dest, dest + ".part"} {
 		if _, err := os.Stat(p); err == nil {
@@ -316,31 +389,64 @@ func TestDownloadOffline(t *testing.T) {
 	}
 }
 
+// TestDownloadUnverified: an entry without pins is refused before any
+// request; there is no trust on first download.
 func TestDownloadUnverified(t *testing.T) {
 	m, files := tinyModel(t, true)
 	srv := newServer(t, files)
 	root := t.TempDir()
 	err := (&Downloader{BaseURL: srv.URL, Root: root}).Download(context.Background(), m)
-	if !errors.Is(err, ErrUnverified) || !strings.Contains(err.Error(), "--trust-on-first-download") {
+	if !errors.Is(err, ErrUnverified) || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("err = %v, want ErrUnverified", err)
 	}
 	if len(srv.hits) != 0 {
 		t.Errorf("refused download still made requests: %v", srv.hits)
 	}
-	if err := (&Downloader{BaseURL: srv.URL, Root: root, TrustOnFirstDownload: true}).Download(context.Background(), m); err != nil {
+	if _, err := os.Stat(m.Dir(root)); !os.IsNotExist(err) {
+		t.Errorf("model dir created: %v", err)
+	}
+}
+
+// TestDownloadSizeMismatch: a server whose file is shorter than the pin
+// (another revision, say) is refused by its Content-Length with a coded
+// error, before any byte is written.
+func TestDownloadSizeMismatch(t *testing.T) {
+	m, files := tinyModel(t, false)
+	m.Files[1].Size++ // the pin says one byte more than the server has
+	srv := newServer(t, files)
+	root := t.TempDir()
+	err := (&Downloader{BaseURL: srv.URL, Root: root, Retries: -1}).Download(context.Background(), m)
+	if !errors.Is(err, ErrSize) || errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "the registry pins") {
+		t.Fatalf("err = %v, want ErrSize", err)
+	}
+	if msg := message.Of(err); msg.Code != message.ModelSize || msg.Params["file"] != "tokenizer.json" || msg.Params["model"] != "tiny" {
+		t.Errorf("message %+v", msg)
+	}
+	dest := m.FilePath(root, "tokenizer.json")
+	for _, p := range []string{dest, dest + ".part", dest + ".part" + validatorExt} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s exists after a size mismatch", p)
+		}
+	}
+	// The installed file of the right size but tampered with fails Verify.
+	m, _ = tinyModel(t, false)
+	if err := (&Downloader{BaseURL: srv.URL, Root: root}).Download(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
-	checkInstalled(t, root, m, files)
-	pins, err := readPins(m.Dir(root))
-	if err != nil || pins["tokenizer.json"].SHA256 != sum(files["tokenizer.json"]) {
-		t.Errorf("pins %v, %v", pins, err)
-	}
-	// The recorded pin now protects the file.
-	if err := os.WriteFile(m.FilePath(root, "tokenizer.json"), []byte("{}"), 0o644); err != nil {
+	tok := m.FilePath(root, "tokenizer.json")
+	raw, _ := os.ReadFile(tok)
+	raw[0] ^= 1
+	if err := os.WriteFile(tok, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Verify(root, m); !errors.Is(err, ErrChecksum) {
 		t.Errorf("Verify after tampering = %v, want ErrChecksum", err)
+	}
+	if err := os.WriteFile(tok, raw[1:], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(root, m); !errors.Is(err, ErrSize) {
+		t.Errorf("Verify of a cut file = %v, want ErrSize", err)
 	}
 }
 
