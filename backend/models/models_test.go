@@ -11,10 +11,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"regexp"
 	"testing"
 	"time"
 

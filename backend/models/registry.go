@@ -56,17 +56,17 @@ type File struct {
 
 // Model is one registry entry.
 type Model struct {
-	Name         string   `json:"name"`
-	Repo         string   `json:"repo"`     // Hugging Face repository
-	Revision     string   `json:"revision"` // commit
-	Role         string   `json:"role"`     // RoleEmbedder or RoleReranker
-	Languages    []string `json:"languages"`
-	License      string   `json:"license"`
-	Dimensions   int      `json:"dimensions"` // vector length; 0 for rerankers
-	MaxTokens    int      `json:"max_tokens"` // truncation length, special tokens included
-	Tokenizer    string   `json:"tokenizer"`  // tokenizer.json model kind: wordpiece or unigram
-	Pooling      string   `json:"pooling"`    // mean, cls, or none for rerankers
-	Output       string   `json:"output"`     // ONNX output: last_hidden_state or logits
+	Name       string   `json:"name"`
+	Repo       string   `json:"repo"`     // Hugging Face repository
+	Revision   string   `json:"revision"` // commit
+	Role       string   `json:"role"`     // RoleEmbedder or RoleReranker
+	Languages  []string `json:"languages"`
+	License    string   `json:"license"`
+	Dimensions int      `json:"dimensions"` // vector length; 0 for rerankers
+	MaxTokens  int      `json:"max_tokens"` // truncation length, special tokens included
+	Tokenizer  string   `json:"tokenizer"`  // tokenizer.json model kind: wordpiece or unigram
+	Pooling    string   `json:"pooling"`    // mean, cls, or none for rerankers
+	Output     string   `json:"output"`     // ONNX output: last_hidden_state or logits
 	// QueryPrefix and PassagePrefix are put before every query and every
 	// passage embedded (multilingual-e5 was trained with "query: " and
 	// "passage: ").
