@@ -139,6 +139,7 @@ func TestForCPU(t *testing.T) {
 }
 
 func TestEmbedderFromEnv(t *testing.T) {
+	t.Setenv("VIKA_DATA_DIR", t.TempDir()) // nothing installed
 	t.Setenv(EnvModelEN, "")
 	t.Setenv(EnvModelMulti, "")
 	if c, err := Embedder(true); err != nil || c.Name != UseLite || c.Model != nil || c.Explicit || c.Multilingual() {
@@ -148,7 +149,7 @@ func TestEmbedderFromEnv(t *testing.T) {
 		t.Errorf("Embedder(multi) = %+v, %v", c, err)
 	}
 	t.Setenv(EnvModelEN, "paraphrase-multilingual-MiniLM-L12-v2")
-	if c, err := Embedder(true); err != nil || c.Name != DefaultMulti || !c.Explicit {
+	if c, err := Embedder(true); err != nil || c.Name != "paraphrase-multilingual-MiniLM-L12-v2" || !c.Explicit || !c.Multilingual() {
 		t.Errorf("Embedder(en) with env = %+v, %v", c, err)
 	}
 	t.Setenv(EnvModelEN, "all-MiniLM-L6-v2")
@@ -166,6 +167,54 @@ func TestEmbedderFromEnv(t *testing.T) {
 	t.Setenv(EnvModelEN, "ms-marco-MiniLM-L-6-v2")
 	if _, err := Embedder(true); err == nil {
 		t.Error("a reranker was accepted as embedder")
+	}
+}
+
+// TestEmbedderPrefersInstalled: with the variables unset, an installed
+// preferred model replaces the default (bge-small-en-v1.5 for English,
+// multilingual-e5-small before the paraphrase MiniLM for the others).
+func TestEmbedderPrefersInstalled(t *testing.T) {
+	t.Setenv(EnvModelEN, "")
+	t.Setenv(EnvModelMulti, "")
+	root := t.TempDir()
+	installAs := func(name string) {
+		t.Helper()
+		m, files := tinyModel(t, false)
+		entry, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Served by the test server, pinned to the fixtures, for this test.
+		entry.Repo, entry.Revision, entry.Files = "test/tiny", "main", m.Files
+		t.Cleanup(Replace(entry))
+		srv := newServer(t, files)
+		if err := (&Downloader{BaseURL: srv.URL, Root: root}).Download(context.Background(), entry); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pick := func(english bool) string {
+		t.Helper()
+		c, err := EmbedderIn(root, english)
+		if err != nil || c.Explicit {
+			t.Fatalf("EmbedderIn(%v) = %+v, %v", english, c, err)
+		}
+		return c.Name
+	}
+	if en, multi := pick(true), pick(false); en != UseLite || multi != DefaultMulti {
+		t.Fatalf("nothing installed: %s, %s", en, multi)
+	}
+	installAs("paraphrase-multilingual-MiniLM-L12-v2")
+	if multi := pick(false); multi != "paraphrase-multilingual-MiniLM-L12-v2" {
+		t.Errorf("paraphrase installed: multi %s", multi)
+	}
+	installAs("multilingual-e5-small")
+	installAs("bge-small-en-v1.5")
+	if en, multi := pick(true), pick(false); en != "bge-small-en-v1.5" || multi != "multilingual-e5-small" {
+		t.Errorf("all installed: %s, %s", en, multi)
+	}
+	t.Setenv(EnvModelEN, "use-lite") // the variable still wins
+	if c, _ := EmbedderIn(root, true); c.Name != UseLite || !c.Explicit {
+		t.Errorf("named use-lite: %+v", c)
 	}
 }
 

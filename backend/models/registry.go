@@ -214,13 +214,24 @@ const (
 // accept it besides the registry's names.
 const UseLite = "use-lite"
 
-// Default embedder names when the variables are unset. English text goes to
-// USE-lite, the offline default with a measured retrieval profile; other
-// languages go to the multilingual MiniLM, but only when it is installed
-// (Choice.Explicit is false then, and a missing model is no error).
+// Default embedder names when the variables are unset and none of the
+// preferred models is installed. English text goes to USE-lite, the
+// offline default with a measured retrieval profile; other languages go to
+// the multilingual model, but only when it is installed (Choice.Explicit
+// is false then, and a missing model is no error).
 const (
 	DefaultEN    = UseLite
-	DefaultMulti = "paraphrase-multilingual-MiniLM-L12-v2"
+	DefaultMulti = "multilingual-e5-small"
+)
+
+// Preferred embedders, best first: with its variable unset, a group of
+// languages takes the first of these that is installed (published BEIR
+// figures: bge-small-en-v1.5 is far ahead of USE-lite and all-MiniLM-L6-v2;
+// multilingual-e5-small was trained for retrieval, the paraphrase MiniLM
+// for sentence similarity). all-MiniLM-L6-v2 is used only when named.
+var (
+	PreferredEN    = []string{"bge-small-en-v1.5"}
+	PreferredMulti = []string{"multilingual-e5-small", "paraphrase-multilingual-MiniLM-L12-v2"}
 )
 
 // Choice is the embedder configured for one group of languages.
@@ -249,20 +260,31 @@ func (c Choice) Multilingual() bool {
 	return false
 }
 
-// Embedder returns the embedder configured for English text (english true:
-// $VIKA_EMBED_MODEL_EN, default UseLite) or for other languages
-// ($VIKA_EMBED_MODEL_MULTI, default DefaultMulti). An unknown name or a
-// model that is not an embedder is an error naming the variable. Whether a
-// registry model is installed is for the caller to check (Installed).
-func Embedder(english bool) (Choice, error) {
-	env, def := EnvModelMulti, DefaultMulti
+// Embedder is EmbedderIn(Root(), english).
+func Embedder(english bool) (Choice, error) { return EmbedderIn(Root(), english) }
+
+// EmbedderIn returns the embedder configured for English text (english
+// true: $VIKA_EMBED_MODEL_EN) or for other languages
+// ($VIKA_EMBED_MODEL_MULTI). Unset, it is the first model of PreferredEN
+// (PreferredMulti) installed under root, else DefaultEN (DefaultMulti). An
+// unknown name or a model that is not an embedder is an error naming the
+// variable. Whether a named registry model is installed is for the caller
+// to check (Installed).
+func EmbedderIn(root string, english bool) (Choice, error) {
+	env, def, preferred := EnvModelMulti, DefaultMulti, PreferredMulti
 	if english {
-		env, def = EnvModelEN, DefaultEN
+		env, def, preferred = EnvModelEN, DefaultEN, PreferredEN
 	}
 	name := strings.TrimSpace(os.Getenv(env))
 	c := Choice{Name: name, Explicit: name != ""}
 	if name == "" {
 		c.Name = def
+		for _, p := range preferred {
+			if m, err := Lookup(p); err == nil && Installed(root, m) {
+				c.Name = p
+				break
+			}
+		}
 	}
 	if strings.EqualFold(c.Name, UseLite) {
 		c.Name = UseLite
