@@ -7,6 +7,7 @@ import type {
   Chunk,
   EmbeddingModel,
   KeyStatus,
+  ModelOffer,
   MetricsRecord,
   MetricsSummary,
   MetricsView,
@@ -39,4 +40,5 @@ export type BindingChecks = [
   None<Missing<SearchStats, retrieve.Stats>>,
   None<Missing<SearchResult, engine.SearchResult>>,
   None<Missing<EmbeddingModel, gomodels.Status>>,
+  None<Missing<ModelOffer, gomodels.Offer>>,
 ];

@@ -362,10 +362,12 @@ export interface EmbeddingModel {
   /** ISO 639-1 codes, or "multi". */
   languages: string[];
   license: string;
-  /** Approximate download size, MB; 0 when unknown. */
+  /** Download size, MB; 0 when unknown. */
   size_mb: number;
   dimensions: number;
-  /** The registry pins the files' sha256; otherwise the first download records them. */
+  /** The export chosen for this CPU: "full", or a quantized one (int8...). */
+  variant: string;
+  /** The registry pins every file (revision, sha256, size): always, for registry models. */
   pinned: boolean;
   installed: boolean;
   downloading: boolean;
@@ -386,5 +388,27 @@ export interface ModelProgress {
   /** English reason, on the last event of a failed or cancelled download. */
   error?: string;
   /** The reason as a code the page translates (backend/message). */
+  problem?: BridgeMessage;
+}
+
+/** The offer "Better search for English and French" (ModelOffer: models.Offer). */
+export interface ModelOffer {
+  /** The offered models not installed yet; none when all are. */
+  models: EmbeddingModel[];
+  /** Their download size, MB. */
+  size_mb: number;
+  /** The remembered answer: "", "accepted" or "declined". */
+  answer: '' | 'accepted' | 'declined';
+}
+
+/** Payload of the "models:reembed" event (engine.ReembedProgress). */
+export interface ReembedProgress {
+  /** embedding (done of total passages), then one of done, unchanged, failed, cancelled. */
+  stage: 'embedding' | 'done' | 'unchanged' | 'failed' | 'cancelled';
+  done: number;
+  total: number;
+  /** The embedding models switched to, English one first. */
+  models: string[] | null;
+  error?: string;
   problem?: BridgeMessage;
 }
