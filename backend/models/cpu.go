@@ -42,7 +42,7 @@ const Full = "full"
 // ForCPU returns m as installed on a machine with features f: the first of
 // its variants whose requirements f meets replaces its .onnx file, else the
 // full precision file stays (Variant says which). ApproxSizeMB follows the
-// files' pinned sizes.
+// files' pinned sizes (decimal megabytes).
 func (m Model) ForCPU(f Features) Model {
 	m.Variant = Full
 	m.Files = append([]File(nil), m.Files...)
@@ -63,7 +63,7 @@ func (m Model) ForCPU(f Features) Model {
 		bytes += file.Size
 	}
 	if bytes > 0 {
-		m.ApproxSizeMB = int((bytes + 1<<19) >> 20)
+		m.ApproxSizeMB = int((bytes + 500_000) / 1_000_000) // decimal MB, as the window shows sizes
 	}
 	return m
 }

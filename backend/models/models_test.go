@@ -112,16 +112,16 @@ func TestForCPU(t *testing.T) {
 		onnx    string
 		mb      int
 	}{
-		{"all-MiniLM-L6-v2", Features{}, Full, "onnx/model.onnx", 87},
-		{"all-MiniLM-L6-v2", Features{FeatureAVX2: true}, "quint8-avx2", "onnx/model_quint8_avx2.onnx", 22},
-		{"all-MiniLM-L6-v2", Features{FeatureAVX2: true, FeatureAVX512VNNI: true}, "qint8-avx512-vnni", "onnx/model_qint8_avx512_vnni.onnx", 22},
-		{"all-MiniLM-L6-v2", Features{FeatureARM64: true}, "qint8-arm64", "onnx/model_qint8_arm64.onnx", 22},
-		{"paraphrase-multilingual-MiniLM-L12-v2", Features{FeatureARM64: true}, Full, "onnx/model.onnx", 457},
-		{"paraphrase-multilingual-MiniLM-L12-v2", Features{FeatureAVX2: true}, "quint8-avx2", "onnx/model_quint8_avx2.onnx", 122},
-		{"bge-small-en-v1.5", Features{FeatureAVX2: true}, "int8", "onnx/model_quantized.onnx", 33},
-		{"multilingual-e5-small", Features{FeatureAVX2: true, FeatureAVX512VNNI: true}, Full, "onnx/model.onnx", 465},
-		{"ms-marco-MiniLM-L-6-v2", Features{}, Full, "onnx/model.onnx", 87},
-		{"ms-marco-MiniLM-L-6-v2", Features{FeatureAVX2: true}, "int8", "onnx/model_quantized.onnx", 23},
+		{"all-MiniLM-L6-v2", Features{}, Full, "onnx/model.onnx", 91},
+		{"all-MiniLM-L6-v2", Features{FeatureAVX2: true}, "quint8-avx2", "onnx/model_quint8_avx2.onnx", 24},
+		{"all-MiniLM-L6-v2", Features{FeatureAVX2: true, FeatureAVX512VNNI: true}, "qint8-avx512-vnni", "onnx/model_qint8_avx512_vnni.onnx", 23},
+		{"all-MiniLM-L6-v2", Features{FeatureARM64: true}, "qint8-arm64", "onnx/model_qint8_arm64.onnx", 23},
+		{"paraphrase-multilingual-MiniLM-L12-v2", Features{FeatureARM64: true}, Full, "onnx/model.onnx", 479},
+		{"paraphrase-multilingual-MiniLM-L12-v2", Features{FeatureAVX2: true}, "quint8-avx2", "onnx/model_quint8_avx2.onnx", 128},
+		{"bge-small-en-v1.5", Features{FeatureAVX2: true}, "int8", "onnx/model_quantized.onnx", 35},
+		{"multilingual-e5-small", Features{FeatureAVX2: true, FeatureAVX512VNNI: true}, Full, "onnx/model.onnx", 487},
+		{"ms-marco-MiniLM-L-6-v2", Features{}, Full, "onnx/model.onnx", 92},
+		{"ms-marco-MiniLM-L-6-v2", Features{FeatureAVX2: true}, "int8", "onnx/model_quantized.onnx", 24},
 	} {
 		m := entry(c.model).ForCPU(c.f)
 		if m.Variant != c.variant || m.Files[0].Path != c.onnx || m.ApproxSizeMB != c.mb || len(m.Files) != 2 {
