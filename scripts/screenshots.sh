@@ -58,13 +58,13 @@ window_env
 # --- the first-run model offer, in English then in French (nothing is downloaded) ----------------
 rm -f "$XDG_CONFIG_HOME/vika/model-offer.json"
 start_app
-sleep 2
-settle 20 "$shots/native-00-offer-en.png"
+sleep 4
+settle 30 "$shots/native-00-offer-en.png" 3
 stop_app
 printf '{"locale": "fr"}\n' >"$XDG_CONFIG_HOME/vika/settings.json"
 start_app
-sleep 2
-settle 20 "$shots/native-00-offer-fr.png"
+sleep 4
+settle 30 "$shots/native-00-offer-fr.png" 3
 stop_app
 rm "$XDG_CONFIG_HOME/vika/settings.json"
 offer_answered # the other screenshots as a user who answered "Not now"
