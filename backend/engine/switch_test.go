@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -10,7 +11,9 @@ import (
 
 	"vika/backend/assets"
 	"vika/backend/assets/assetstest"
+	"vika/backend/message"
 	"vika/backend/models"
+	"vika/backend/models/modelstest"
 	"vika/backend/retrieve"
 )
 
@@ -214,5 +217,69 @@ func TestSwitchKeepsWorkingModels(t *testing.T) {
 	e.Close()
 	if err := e.Reembed(func(ReembedProgress) {}); err != ErrClosed {
 		t.Errorf("Reembed after Close: %v", err)
+	}
+}
+
+// TestDownloadThenSwitch follows the window's path end to end with the
+// tiny fixtures: the model manager's download from a server holding other
+// bytes than the pins is refused with a coded error and changes nothing;
+// from a server holding the pinned bytes it installs the model, and the
+// switch that follows (what the app runs when an embedder finishes
+// installing) puts it to use.
+func TestDownloadThenSwitch(t *testing.T) {
+	for _, k := range assets.Kinds {
+		assetstest.Require(t, k)
+	}
+	t.Setenv(models.EnvModelEN, "")
+	t.Setenv(models.EnvModelMulti, "")
+	ctx := context.Background()
+	root := t.TempDir()
+	e := newEngine(t, Config{ModelsRoot: root})
+	cats := mustAdd(t, e, "cats.pdf", catsPDF)
+
+	onnx, tok := filepath.Join(bertFixtures, "encoder.onnx"), filepath.Join(bertFixtures, "tokenizer.json")
+	m := modelstest.Pin(t, "bge-small-en-v1.5", onnx, tok)
+	download := func(served string) models.Event {
+		t.Helper()
+		srv := modelstest.Serve(t, m, served, tok)
+		mgr := &models.Manager{Downloader: models.Downloader{BaseURL: srv.URL, Root: root, Retries: -1}}
+		defer mgr.Close()
+		done := make(chan models.Event, 1)
+		if err := mgr.Start(m.Name, func(ev models.Event) {
+			if ev.Finished {
+				done <- ev
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case ev := <-done:
+			return ev
+		case <-time.After(30 * time.Second):
+			t.Fatal("the download never finished")
+			return models.Event{}
+		}
+	}
+
+	// Other bytes (another model's file) than the pins: refused.
+	ev := download(filepath.Join(bertFixtures, "encoder_b.onnx"))
+	if ev.Problem == nil || (ev.Problem.Code != message.ModelSize && ev.Problem.Code != message.ModelChecksum) {
+		t.Fatalf("tampered download: %+v, want a coded refusal", ev)
+	}
+	if p := e.SwitchModels(ctx, nil); p.Stage != ReembedUnchanged || !slices.Equal(e.Embedders(), []string{"use-lite"}) {
+		t.Fatalf("after the refusal: %+v, embedders %v", p, e.Embedders())
+	}
+
+	// The pinned bytes: installed, then used without a restart.
+	if ev := download(onnx); ev.Error != "" {
+		t.Fatalf("download: %+v", ev)
+	}
+	p := e.SwitchModels(ctx, nil)
+	if p.Stage != ReembedDone || p.Done != cats.Chunks || !slices.Equal(e.Embedders(), []string{"bge-small-en-v1.5"}) {
+		t.Fatalf("switch: %+v, embedders %v", p, e.Embedders())
+	}
+	res, err := e.SearchWith(ctx, "the cat", SearchOptions{Mode: retrieve.ModeDense})
+	if err != nil || len(res.Hits) == 0 || !slices.Equal(res.Stats.Embedders, []string{"bge-small-en-v1.5"}) {
+		t.Errorf("dense search after the switch: %+v, %v", res.Stats, err)
 	}
 }
