@@ -32,6 +32,7 @@ type provider struct {
 type events struct {
 	IngestProgress string `json:"ingest_progress"`
 	ModelProgress  string `json:"model_progress"`
+	ModelReembed   string `json:"model_reembed"`
 	AnswerPrefix   string `json:"answer_prefix"` // + the answer's id
 }
 
@@ -43,6 +44,7 @@ func buildCatalogue() (catalogue, error) {
 		Events: events{
 			IngestProgress: engine.EventIngestProgress,
 			ModelProgress:  EventModelProgress,
+			ModelReembed:   EventModelReembed,
 			AnswerPrefix:   rag.EventPrefix,
 		},
 		FlushMS: int(rag.FlushInterval.Milliseconds()),

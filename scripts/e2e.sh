@@ -68,6 +68,9 @@ fake_port=$(sed -n 's/^fake-gemini listening on \([0-9]*\)$/\1/p' "$fake_log")
 [[ -n $fake_port ]] || { kill "$fake_pid" 2>/dev/null; die "the fake Gemini server did not report its port"; }
 fake_url=http://127.0.0.1:$fake_port
 config_home=$(mktemp -d /tmp/vika-e2e-config.XXXXXX)
+# "Not now" to the first-run model offer, as a user who answered it (its own tests are vitest's).
+mkdir -p "$config_home/vika"
+printf '{"answer": "declined", "at": "2026-01-01T00:00:00Z"}\n' >"$config_home/vika/model-offer.json"
 # The app's settings live under XDG_CONFIG_HOME; Go's own settings (go env -w) stay where they are.
 GOENV=$(go env GOENV)
 export GOENV

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of the real native window (WebKitGTK, not a browser) under Xvfb,
 # into build/screenshots/:
+#   native-00-offer-en.png, native-00-offer-fr.png   the first-run model offer, unanswered
 #   native-01-empty.png      the app started without documents
 #   native-02-document.png   after adding a PDF given as argument
 #   native-03-answer.png     a question asked in the chat, its answer with citation chips
@@ -53,6 +54,20 @@ fi
 window_xvfb "$size"
 window_fake_gemini
 window_env
+
+# --- the first-run model offer, in English then in French (nothing is downloaded) ----------------
+rm -f "$XDG_CONFIG_HOME/vika/model-offer.json"
+start_app
+sleep 4
+settle 30 "$shots/native-00-offer-en.png" 3
+stop_app
+printf '{"locale": "fr"}\n' >"$XDG_CONFIG_HOME/vika/settings.json"
+start_app
+sleep 4
+settle 30 "$shots/native-00-offer-fr.png" 3
+stop_app
+rm "$XDG_CONFIG_HOME/vika/settings.json"
+offer_answered # the other screenshots as a user who answered "Not now"
 
 # --- an empty library --------------------------------------------------------------------
 start_app

@@ -98,6 +98,7 @@ for lang in en fr; do
   export XDG_CONFIG_HOME=$work/config-$lang
   mkdir -p "$XDG_CONFIG_HOME/vika"
   printf '{"locale": "%s"}\n' "$lang" >"$XDG_CONFIG_HOME/vika/settings.json"
+  offer_answered
   log_start=$(wc -l <"$work/app.log")
   asked=$(requests | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).length))')
 

@@ -18,21 +18,17 @@ func runModels(ctx context.Context, args []string, out, errOut io.Writer) error 
 	usage := func() {
 		fmt.Fprint(errOut, `Usage:
   vika models list
-  vika models download [--trust-on-first-download] NAME
+  vika models download NAME
 
 list shows the registry: role, languages, vector size, token limit, license,
-approximate size, whether the sha256 values are pinned, and whether the model
-is installed in the data dir ($VIKA_DATA_DIR/models).
+download size, the variant chosen for this CPU (a quantized export where the
+CPU has the instructions it needs, "full" precision otherwise), and whether the
+model is installed in the data dir ($VIKA_DATA_DIR/models).
 
 download fetches the model's files from Hugging Face ($VIKA_MODELS_BASE_URL
-overrides https://huggingface.co), resuming a cut transfer, and verifies each
-file's sha256 before installing it.
-
---trust-on-first-download: the registry does not pin the sha256 of some models
-yet (sha256 "unverified" in the list): Vika has never seen the files, so it
-cannot tell a good copy from a damaged or tampered one and refuses them by
-default. With this flag it accepts what the server sends this once, records
-the hashes in the model's pins.json and checks every later use against them.
+overrides https://huggingface.co) at the pinned revision, resuming a cut
+transfer, and installs a file only when its size and sha256 match the pins
+of the registry; any other bytes are refused.
 
 Without a connection the default model, USE lite, keeps working.
 `)
@@ -60,14 +56,14 @@ Without a connection the default model, USE lite, keeps working.
 func listModels(out io.Writer) error {
 	root := models.Root()
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "NAME\tROLE\tLANG\tDIM\tMAX TOKENS\tLICENSE\tSIZE\tSHA256\tINSTALLED")
+	fmt.Fprintln(w, "NAME\tROLE\tLANG\tDIM\tMAX TOKENS\tLICENSE\tSIZE\tVARIANT\tINSTALLED")
 	for _, m := range models.Registry() {
 		dim := "-"
 		if m.Dimensions > 0 {
 			dim = fmt.Sprint(m.Dimensions)
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t~%d MB\t%s\t%s\n", m.Name, m.Role, strings.Join(m.Languages, ","),
-			dim, m.MaxTokens, m.License, m.ApproxSizeMB, m.SHA256Status, installState(root, m))
+			dim, m.MaxTokens, m.License, m.ApproxSizeMB, m.Variant, installState(root, m))
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -83,7 +79,7 @@ func installState(root string, m models.Model) string {
 		return "yes"
 	case errors.Is(err, models.ErrNotInstalled):
 		return "no"
-	case errors.Is(err, models.ErrChecksum):
+	case errors.Is(err, models.ErrChecksum), errors.Is(err, models.ErrSize):
 		return "corrupt"
 	case errors.Is(err, models.ErrUnverified):
 		return "unverified"
@@ -93,7 +89,6 @@ func installState(root string, m models.Model) string {
 
 func downloadModel(ctx context.Context, args []string, out, errOut io.Writer, usage func()) error {
 	fs := newFlagSet("models download", errOut)
-	trust := fs.Bool("trust-on-first-download", false, "accept files whose sha256 the registry does not pin yet, and record their hashes")
 	fs.Usage = usage
 	rest, err := parse(fs, args)
 	if err != nil {
@@ -107,11 +102,10 @@ func downloadModel(ctx context.Context, args []string, out, errOut io.Writer, us
 		return err
 	}
 	d := &models.Downloader{
-		TrustOnFirstDownload: *trust,
-		ProgressEvery:        time.Second,
-		Progress:             func(p models.Progress) { fmt.Fprintln(errOut, progressLine(p)) },
+		ProgressEvery: time.Second,
+		Progress:      func(p models.Progress) { fmt.Fprintln(errOut, progressLine(p)) },
 	}
-	fmt.Fprintf(out, "Downloading %s (%s, ~%d MB) from %s\n", m.Name, m.License, m.ApproxSizeMB, models.BaseURL())
+	fmt.Fprintf(out, "Downloading %s (%s, %s, ~%d MB) from %s\n", m.Name, m.Variant, m.License, m.ApproxSizeMB, models.BaseURL())
 	if err := d.Download(ctx, m); err != nil {
 		return err
 	}
@@ -119,10 +113,6 @@ func downloadModel(ctx context.Context, args []string, out, errOut io.Writer, us
 		return err
 	}
 	fmt.Fprintf(out, "Installed %s in %s\n", m.Name, m.Dir(models.Root()))
-	if m.SHA256Status != models.Pinned {
-		fmt.Fprintf(out, "The registry had no sha256 for it: the hashes seen now are recorded in %s/pins.json and checked from now on.\n",
-			m.Dir(models.Root()))
-	}
 	return nil
 }
 

@@ -15,13 +15,14 @@ import (
 )
 
 // serveReranker serves the tiny cross-encoder of package embed's fixtures
-// under the Hugging Face paths of the registry's cross-encoder.
+// under the Hugging Face paths of the registry's cross-encoder, pinned to
+// the fixtures for the test (modelstest.Pin).
 func serveReranker(t *testing.T) (models.Model, *httptest.Server) {
 	t.Helper()
-	m := models.Rerankers()[0]
 	const fixtures = "../../testdata/bert"
-	srv := modelstest.Serve(t, m, filepath.Join(fixtures, "cross_encoder.onnx"), filepath.Join(fixtures, "tokenizer.json"))
-	return m, srv
+	onnx, tok := filepath.Join(fixtures, "cross_encoder.onnx"), filepath.Join(fixtures, "tokenizer.json")
+	m := modelstest.Pin(t, models.Rerankers()[0].Name, onnx, tok)
+	return m, modelstest.Serve(t, m, onnx, tok)
 }
 
 func runModelsCmd(args ...string) (string, string, error) {
@@ -39,19 +40,13 @@ func TestModelsListAndDownload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"all-MiniLM-L6-v2", "paraphrase-multilingual-MiniLM-L12-v2", "ms-marco-MiniLM-L-6-v2", "apache-2.0", "INSTALLED"} {
+	for _, want := range []string{"bge-small-en-v1.5", "multilingual-e5-small", "all-MiniLM-L6-v2", "paraphrase-multilingual-MiniLM-L12-v2", "ms-marco-MiniLM-L-6-v2", "apache-2.0", "VARIANT", "INSTALLED"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("list lacks %q:\n%s", want, out)
 		}
 	}
 
-	if m.SHA256Status != models.Pinned {
-		_, _, err = runModelsCmd("download", m.Name)
-		if !errors.Is(err, models.ErrUnverified) || !strings.Contains(err.Error(), "--trust-on-first-download") {
-			t.Fatalf("download of an unverified model without the flag: %v", err)
-		}
-	}
-	out, errOut, err := runModelsCmd("download", "--trust-on-first-download", m.Name)
+	out, errOut, err := runModelsCmd("download", m.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +57,25 @@ func TestModelsListAndDownload(t *testing.T) {
 	line := lineOf(out, m.Name)
 	if !strings.HasSuffix(strings.TrimSpace(line), "yes") {
 		t.Errorf("after download: %q", line)
+	}
+}
+
+// TestModelsDownloadRefusesOtherBytes: a server holding bytes other than
+// the pinned ones (here the registry's real pins against the tiny
+// fixtures) is refused with the size error and nothing is installed.
+func TestModelsDownloadRefusesOtherBytes(t *testing.T) {
+	t.Setenv("VIKA_DATA_DIR", t.TempDir())
+	m := models.Rerankers()[0] // the real pins
+	const fixtures = "../../testdata/bert"
+	srv := modelstest.Serve(t, m, filepath.Join(fixtures, "cross_encoder.onnx"), filepath.Join(fixtures, "tokenizer.json"))
+	t.Setenv("VIKA_MODELS_BASE_URL", srv.URL)
+	_, _, err := runModelsCmd("download", m.Name)
+	if !errors.Is(err, models.ErrSize) || !strings.Contains(err.Error(), "refused") {
+		t.Fatalf("err = %v, want ErrSize", err)
+	}
+	out, _, _ := runModelsCmd("list")
+	if line := lineOf(out, m.Name); !strings.HasSuffix(strings.TrimSpace(line), "no") {
+		t.Errorf("after the refusal: %q", line)
 	}
 }
 
@@ -82,7 +96,7 @@ func TestModelsDownloadOffline(t *testing.T) {
 	}
 	ln.Close()
 	t.Setenv("VIKA_MODELS_BASE_URL", "http://"+ln.Addr().String())
-	_, _, err = runModelsCmd("download", "--trust-on-first-download", "all-MiniLM-L6-v2")
+	_, _, err = runModelsCmd("download", "all-MiniLM-L6-v2")
 	if !errors.Is(err, models.ErrOffline) || !strings.Contains(err.Error(), "you are offline; the default model USE-lite keeps working") {
 		t.Errorf("offline: %v", err)
 	}
@@ -97,7 +111,11 @@ func TestModelsUsage(t *testing.T) {
 	if _, _, err := runModelsCmd("download", "gpt-17"); !errors.Is(err, models.ErrUnknown) {
 		t.Errorf("unknown model: %v", err)
 	}
-	if _, errOut, err := runModelsCmd("--help"); err != nil || !strings.Contains(errOut, "--trust-on-first-download") {
+	if _, errOut, err := runModelsCmd("--help"); err != nil || strings.Contains(errOut, "trust") || !strings.Contains(errOut, "refused") {
 		t.Errorf("help: %v\n%s", err, errOut)
+	}
+	// The flag of the old trust-on-first-download path is gone.
+	if _, _, err := runModelsCmd("download", "--trust-on-first-download", "all-MiniLM-L6-v2"); !errors.Is(err, errUsage) {
+		t.Errorf("--trust-on-first-download: %v, want a usage error", err)
 	}
 }

@@ -41,7 +41,7 @@ func TestSearchRerank(t *testing.T) {
 	}
 	m, srv := serveReranker(t)
 	t.Setenv("VIKA_MODELS_BASE_URL", srv.URL)
-	if _, _, err := runModelsCmd("download", "--trust-on-first-download", m.Name); err != nil {
+	if _, _, err := runModelsCmd("download", m.Name); err != nil {
 		t.Fatal(err)
 	}
 	for _, mode := range []string{"on", "auto", "off"} {

@@ -20,6 +20,13 @@ type BERTOptions struct {
 	MaxTokens int    // longest input in tokens, special tokens included (256 for all-MiniLM-L6-v2)
 	Threads   int    // intra-op threads; 0 means 1
 	BatchSize int    // texts per model call; 0 means DefaultBatchSize
+	// Pooling is "mean" (attention-masked mean; "" too) or "cls" (the
+	// first token's state, as bge models do).
+	Pooling string
+	// PassagePrefix is put before every text Embed is given, QueryPrefix
+	// before those of the embedder ForQueries returns (multilingual-e5
+	// wants "passage: " and "query: ").
+	PassagePrefix, QueryPrefix string
 }
 
 // BERT embeds text with a BERT-family sentence encoder exported to ONNX
@@ -35,6 +42,9 @@ type BERT struct {
 	batch int
 	dim   int
 	types bool // the model takes token_type_ids
+	cls   bool // pool the first token, not the mean
+
+	passage, query string // prefixes of passages and queries
 
 	sess *onnx.Runner
 }
@@ -55,6 +65,9 @@ func LoadBERT(o BERTOptions) (*BERT, error) {
 	if o.Threads < 0 || o.BatchSize < 0 || o.MaxTokens < 0 || o.MaxTokens == 1 || o.MaxTokens == 2 {
 		return nil, fmt.Errorf("embed: bad options: threads %d, batch size %d, max tokens %d", o.Threads, o.BatchSize, o.MaxTokens)
 	}
+	if o.Pooling != "" && o.Pooling != "mean" && o.Pooling != "cls" {
+		return nil, fmt.Errorf("embed: bad options: pooling %q (mean or cls)", o.Pooling)
+	}
 	tok, err := onnx.LoadBERTTokenizer(o.Tokenizer)
 	if err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
@@ -73,7 +86,8 @@ func LoadBERT(o BERTOptions) (*BERT, error) {
 		sess.Destroy()
 		return nil, fmt.Errorf("embed: model %s: last_hidden_state has shape %v, want [batch, seq, dim]", o.Model, d)
 	}
-	return &BERT{name: o.Name, tok: tok, max: o.MaxTokens, batch: o.BatchSize, dim: dim, types: types, sess: onnx.NewRunner(sess)}, nil
+	return &BERT{name: o.Name, tok: tok, max: o.MaxTokens, batch: o.BatchSize, dim: dim, types: types, cls: o.Pooling == "cls",
+		passage: o.PassagePrefix, query: o.QueryPrefix, sess: onnx.NewRunner(sess)}, nil
 }
 
 // Name identifies the model (and its vector space).
@@ -93,9 +107,30 @@ func (e *BERT) Close() error { return e.sess.Close() }
 
 // Embed returns one unit vector per text (zero for blank texts), running
 // BatchSize texts per model call; texts of similar length share a batch to
-// limit padding. Cancelling ctx stops between batches and interrupts a
-// running batch.
+// limit padding. Each text is preceded by the passage prefix. Cancelling
+// ctx stops between batches and interrupts a running batch.
 func (e *BERT) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.embed(ctx, texts, e.passage)
+}
+
+// ForQueries returns the embedder of search queries: e with the query
+// prefix in place of the passage prefix (e itself when both are empty).
+// Closing it closes e.
+func (e *BERT) ForQueries() Embedder {
+	if e.query == e.passage {
+		return e
+	}
+	return queryBERT{e}
+}
+
+// queryBERT embeds with the query prefix.
+type queryBERT struct{ *BERT }
+
+func (q queryBERT) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return q.embed(ctx, texts, q.query)
+}
+
+func (e *BERT) embed(ctx context.Context, texts []string, prefix string) ([][]float32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -111,7 +146,7 @@ func (e *BERT) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 			continue
 		}
 		var err error
-		if ids[i], err = e.tok.Encode(s, e.max); err != nil {
+		if ids[i], err = e.tok.Encode(prefix+s, e.max); err != nil {
 			return nil, fmt.Errorf("embed: tokenizing text %d: %w", i, err)
 		}
 		order = append(order, i)
@@ -163,8 +198,12 @@ func (e *BERT) run(sess *ort.DynamicAdvancedSession, opts *ort.RunOptions, b *on
 		return fmt.Errorf("embed: running %s: %w", e.name, err)
 	}
 	states := result.GetData()
+	pool := b.MeanPool
+	if e.cls {
+		pool = b.CLSPool
+	}
 	for r, text := range rows {
-		if err := b.MeanPool(states, r, e.dim, out[text]); err != nil {
+		if err := pool(states, r, e.dim, out[text]); err != nil {
 			return fmt.Errorf("%w: text %d: %v", ErrBadOutput, text, err)
 		}
 	}

@@ -20,6 +20,7 @@ import (
 
 	"vika/backend/assets"
 	"vika/backend/models"
+	"vika/backend/models/modelstest"
 	"vika/backend/onnx"
 )
 
@@ -233,5 +234,84 @@ func TestBERTFromDownload(t *testing.T) {
 	}
 	if _, err := BERTOptionsFor(t.TempDir(), m); !errors.Is(err, models.ErrNotInstalled) {
 		t.Errorf("not installed: %v", err)
+	}
+}
+
+// TestBERTPrefixes: a model trained with query and passage prefixes
+// (multilingual-e5: the registry's "query: " and "passage: " reach the
+// options) gets the passage prefix before every text it embeds and the
+// query prefix before every query (ForQueries), checked against the plain
+// model given the prefixed texts. The tiny vocabulary lacks "query" and
+// "passage", so the embedding test uses prefixes made of its words.
+func TestBERTPrefixes(t *testing.T) {
+	lib := requireAsset(t, assets.ORT)
+	root := t.TempDir()
+	m := modelstest.Install(t, root, "multilingual-e5-small", filepath.Join(bertDir, "encoder.onnx"), filepath.Join(bertDir, "tokenizer.json"))
+	o, err := BERTOptionsFor(root, m)
+	if err != nil || o.QueryPrefix != "query: " || o.PassagePrefix != "passage: " || o.Pooling != "mean" {
+		t.Fatalf("options of multilingual-e5-small: %+v, %v", o, err)
+	}
+	plain := tinyBERT(t, 4)
+	var g bertGolden
+	readJSON(t, "bert_golden.json", &g)
+	e5, err := LoadBERT(BERTOptions{
+		Name: "tiny-e5", Library: lib,
+		Model: filepath.Join(bertDir, "encoder.onnx"), Tokenizer: filepath.Join(bertDir, "tokenizer.json"),
+		MaxTokens: g.MaxLen, PassagePrefix: "cell: ", QueryPrefix: "what: ",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e5.Close()
+	texts := []string{"the cat sat", "a dog", ""}
+	passages := embedAll(t, e5, texts...)
+	queries := embedAll(t, ForQueries(e5), texts...)
+	wantP := embedAll(t, plain, "cell: the cat sat", "cell: a dog", "")
+	wantQ := embedAll(t, plain, "what: the cat sat", "what: a dog", "")
+	if diff := cmp.Diff(wantP, passages, cmpopts.EquateApprox(0, 1e-6)); diff != "" {
+		t.Errorf("passages differ from the plain model on prefixed texts (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantQ, queries, cmpopts.EquateApprox(0, 1e-6)); diff != "" {
+		t.Errorf("queries differ from the plain model on prefixed texts (-want +got):\n%s", diff)
+	}
+	approx := cmpopts.EquateApprox(0, 1e-6)
+	if cmp.Equal(passages[0], queries[0], approx) || cmp.Equal(passages[0], embedAll(t, plain, texts[0])[0], approx) {
+		t.Error("the prefixes changed nothing")
+	}
+	if length(passages[2]) != 0 || length(queries[2]) != 0 {
+		t.Error("a blank text with a prefix got a vector")
+	}
+	if ForQueries(plain) != Embedder(plain) || ForQueries(e5).Name() != "tiny-e5" {
+		t.Error("ForQueries of a model without prefixes is not itself, or the query view renamed the model")
+	}
+}
+
+// TestBERTCLSPooling: pooling "cls" takes the first token's state, scaled
+// to unit length. The tiny encoder has no attention (tiny_bert.py), so its
+// [CLS] state is the same whatever follows: every cls vector is equal,
+// while the means differ. Other poolings are refused.
+func TestBERTCLSPooling(t *testing.T) {
+	var g bertGolden
+	readJSON(t, "bert_golden.json", &g)
+	o := BERTOptions{Name: "tiny-bge", Library: requireAsset(t, assets.ORT),
+		Model: filepath.Join(bertDir, "encoder.onnx"), Tokenizer: filepath.Join(bertDir, "tokenizer.json"),
+		MaxTokens: g.MaxLen, Pooling: "cls"}
+	cls, err := LoadBERT(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cls.Close()
+	got := embedAll(t, cls, "the cat sat", "the cat sat on the mat")
+	mean := embedAll(t, tinyBERT(t, 4), "the cat sat")
+	if math.Abs(length(got[0])-1) > 1e-5 || cmp.Equal(got[0], mean[0], cmpopts.EquateApprox(0, 1e-4)) {
+		t.Errorf("cls vector: length %v, equal to the mean: %v", length(got[0]), cmp.Equal(got[0], mean[0], cmpopts.EquateApprox(0, 1e-4)))
+	}
+	if !cmp.Equal(got[0], got[1], cmpopts.EquateApprox(0, 1e-6)) {
+		t.Error("cls vectors of the attention-free encoder differ: not the first token's state")
+	}
+	o.Pooling = "max"
+	if e, err := LoadBERT(o); err == nil {
+		e.Close()
+		t.Error("pooling max accepted")
 	}
 }

@@ -8,16 +8,17 @@ import (
 )
 
 // BERTOptionsFor returns the options of registry model m installed under
-// root (models.Root() in the app): its verified files, its name and
-// truncation length, the ONNX Runtime library of package assets, the batch
+// root (models.Root() in the app): its verified files, its name, pooling,
+// query and passage prefixes and truncation length, the ONNX Runtime library of package assets, the batch
 // size from $VIKA_EMBED_BATCH_SIZE and the thread count from
 // $VIKA_EMBED_THREADS. Which model serves which language is
 // models.Embedder ($VIKA_EMBED_MODEL_EN, $VIKA_EMBED_MODEL_MULTI).
 func BERTOptionsFor(root string, m models.Model) (BERTOptions, error) {
-	if m.Role != models.RoleEmbedder || m.Pooling != "mean" || m.Output != "last_hidden_state" {
-		return BERTOptions{}, fmt.Errorf("embed: %s is not a mean-pooled sentence encoder", m.Name)
+	if m.Role != models.RoleEmbedder || (m.Pooling != "mean" && m.Pooling != "cls") || m.Output != "last_hidden_state" {
+		return BERTOptions{}, fmt.Errorf("embed: %s is not a mean- or cls-pooled sentence encoder", m.Name)
 	}
-	o := BERTOptions{Name: m.Name, MaxTokens: m.MaxTokens}
+	o := BERTOptions{Name: m.Name, MaxTokens: m.MaxTokens, Pooling: m.Pooling,
+		PassagePrefix: m.PassagePrefix, QueryPrefix: m.QueryPrefix}
 	var err error
 	if o.Model, o.Tokenizer, err = models.Locate(root, m); err != nil {
 		return o, err

@@ -28,3 +28,13 @@ var (
 	ErrClosed    = errors.New("embedder is closed")
 	ErrBadOutput = errors.New("embedding model returned an invalid vector")
 )
+
+// ForQueries returns the embedder for search queries of e: models trained
+// with different prefixes for queries and passages (multilingual-e5) give
+// one that adds the query prefix; others are their own.
+func ForQueries(e Embedder) Embedder {
+	if q, ok := e.(interface{ ForQueries() Embedder }); ok {
+		return q.ForQueries()
+	}
+	return e
+}

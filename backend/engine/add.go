@@ -135,14 +135,16 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 		return Report{}, err
 	}
 	start := e.now()
-	vecs, err := e.ret.Embed(ctx, res.Chunks, func(done, total int) { report(StageEmbedding, done, total) })
+	set, releaseSet := e.acquire()
+	vecs, err := set.ret.Embed(ctx, res.Chunks, func(done, total int) { report(StageEmbedding, done, total) })
+	releaseSet()
 	if err != nil {
 		return Report{}, err
 	}
 	res.Timings.Embed = e.now().Sub(start).Seconds()
 	report(StageIndexing, 0, len(res.Chunks))
 	start = e.now()
-	doc, err := e.commit(ctx, res, vecs, data)
+	doc, err := e.commit(ctx, res, set, vecs, data)
 	res.Timings.Index = e.now().Sub(start).Seconds()
 	return Report{Doc: doc, Timings: res.Timings}, err
 }
@@ -187,16 +189,25 @@ func (e *Engine) checkNew(ctx context.Context, id string) error {
 	}
 }
 
-// commit stores and indexes a processed document under a unique label.
-// On failure nothing of it remains, and other documents are untouched.
-// commit stores the document, its original bytes (for the viewer) and its
-// passages, and indexes them; on failure nothing of it stays.
-func (e *Engine) commit(ctx context.Context, res ingest.Result, vecs [][]float32, data []byte) (corpus.Document, error) {
+// commit stores a processed document under a unique label, with its
+// original bytes (for the viewer) and its passages, and indexes them with
+// vecs, their vectors by the models of set (embedded again when
+// SwitchModels swapped the models since). On failure nothing of it
+// remains, and other documents are untouched.
+func (e *Engine) commit(ctx context.Context, res ingest.Result, set *modelSet, vecs [][]float32, data []byte) (corpus.Document, error) {
 	e.commitMu.Lock()
 	defer e.commitMu.Unlock()
 	if err := ctx.Err(); err != nil {
 		return corpus.Document{}, err
 	}
+	cur := e.models.Load() // stays in force while commitMu is held
+	if cur != set {
+		var err error
+		if vecs, err = cur.ret.Embed(ctx, res.Chunks, nil); err != nil {
+			return corpus.Document{}, err
+		}
+	}
+	ret := cur.ret
 	if err := e.checkNew(ctx, res.Doc.ID); err != nil {
 		return corpus.Document{}, err
 	}
@@ -211,9 +222,9 @@ func (e *Engine) commit(ctx context.Context, res ingest.Result, vecs [][]float32
 	if err := e.store.PutFile(ctx, res.Doc.ID, data); err != nil {
 		return corpus.Document{}, errors.Join(err, e.store.DeleteDocument(context.WithoutCancel(ctx), res.Doc.ID))
 	}
-	if err := e.ret.AddEmbedded(ctx, res.Chunks, vecs); err != nil {
+	if err := ret.AddEmbedded(ctx, res.Chunks, vecs); err != nil {
 		undo := context.WithoutCancel(ctx)
-		return corpus.Document{}, errors.Join(err, e.ret.DeleteDoc(undo, res.Doc.ID), e.store.DeleteDocument(undo, res.Doc.ID))
+		return corpus.Document{}, errors.Join(err, ret.DeleteDoc(undo, res.Doc.ID), e.store.DeleteDocument(undo, res.Doc.ID))
 	}
 	return res.Doc, nil
 }

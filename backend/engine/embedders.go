@@ -24,10 +24,11 @@ type loadedModels struct {
 }
 
 // newRetriever builds the retriever over lex with the embedding models of
-// the environment (models.Embedder): the English one ($VIKA_EMBED_MODEL_EN,
-// default USE-lite) for English and unknown-language chunks, and the
-// multilingual one ($VIKA_EMBED_MODEL_MULTI, default the registry's
-// multilingual MiniLM) for the other languages. The multilingual model is
+// the environment and of the models installed (models.EmbedderIn): the
+// English one ($VIKA_EMBED_MODEL_EN, else bge-small-en-v1.5 when
+// installed, else USE-lite) for English and unknown-language chunks, and
+// the multilingual one ($VIKA_EMBED_MODEL_MULTI, else the preferred
+// installed one) for the other languages. The multilingual model is
 // loaded only when it is installed (or named: then its absence is an
 // error), so a session without one does not pay its memory. An English
 // model that cannot be loaded (assets missing, say) leaves BM25 working;
@@ -37,7 +38,7 @@ func newRetriever(lex *index.Lexical, cfg Config) loadedModels {
 		return loadedModels{ret: bm25Only(lex), embErr: fmt.Errorf("%w (embeddings are off)", retrieve.ErrNoEmbedder)}
 	}
 	root := cfg.modelsRoot()
-	enChoice, err := models.Embedder(true)
+	enChoice, err := models.EmbedderIn(root, true)
 	if err != nil {
 		return loadedModels{ret: bm25Only(lex), embErr: err}
 	}
@@ -63,7 +64,7 @@ func newRetriever(lex *index.Lexical, cfg Config) loadedModels {
 // openMulti loads the multilingual model unless it is the English one, or
 // is the default and not installed.
 func openMulti(root string, en models.Choice) (embed.Embedder, models.Choice, error) {
-	c, err := models.Embedder(false)
+	c, err := models.EmbedderIn(root, false)
 	if err != nil {
 		return nil, c, err
 	}

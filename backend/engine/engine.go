@@ -11,19 +11,18 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"vika/backend/chunk"
 	"vika/backend/config"
 	"vika/backend/corpus"
-	"vika/backend/embed"
 	"vika/backend/index"
 	"vika/backend/ingest"
 	"vika/backend/message"
 	"vika/backend/models"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
-	"vika/backend/retrieve"
 	"vika/backend/sandbox"
 	"vika/backend/store"
 )
@@ -160,15 +159,15 @@ type Engine struct {
 	opts  ingest.Options
 	store *store.Store
 	lex   *index.Lexical
-	ret   *retrieve.Retriever // over lex and, when models loaded, their dense indexes
-	embs  []embed.Embedder    // empty when embeddings are off or failed to load
-	// embErr says why dense retrieval is unavailable (nil when it is);
-	// multiErr why the configured multilingual model is not loaded.
-	embErr, multiErr error
-	rr               *lazyReranker
-	reader           *sandbox.Opener // the PDF workers
-	slots            chan struct{}   // semaphore of MaxJobs background jobs
-	now              func() time.Time
+	// models holds the retriever over lex and the loaded embedding
+	// models' dense indexes; SwitchModels replaces it whole (a search
+	// holds the one it started with: acquire).
+	models   atomic.Pointer[modelSet]
+	switchMu sync.Mutex // one SwitchModels at a time
+	rr       *lazyReranker
+	reader   *sandbox.Opener // the PDF workers
+	slots    chan struct{}   // semaphore of MaxJobs background jobs
+	now      func() time.Time
 
 	ctx    context.Context    // cancelled by Close: stops every add in flight
 	cancel context.CancelFunc //
@@ -217,19 +216,16 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			OCRParallel: reader.Config().Workers,
 			Regions:     !cfg.NoRegions,
 		},
-		reader:   reader,
-		ret:      lm.ret,
-		embs:     lm.embs,
-		embErr:   lm.embErr,
-		multiErr: lm.multiErr,
-		rr:       &lazyReranker{root: cfg.modelsRoot()},
-		store:    store,
-		lex:      lex,
-		slots:    make(chan struct{}, MaxJobs),
-		now:      time.Now,
-		pending:  map[string]string{},
-		jobs:     map[string]context.CancelFunc{},
+		reader:  reader,
+		rr:      &lazyReranker{root: cfg.modelsRoot()},
+		store:   store,
+		lex:     lex,
+		slots:   make(chan struct{}, MaxJobs),
+		now:     time.Now,
+		pending: map[string]string{},
+		jobs:    map[string]context.CancelFunc{},
 	}
+	e.models.Store(&modelSet{loadedModels: lm})
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	return e, nil
 }
@@ -250,8 +246,12 @@ func (e *Engine) Close() error {
 	e.mu.Unlock()
 	e.cancel()
 	e.wg.Wait()
-	embClose := loadedModels{embs: e.embs}.closeModels()
-	return errors.Join(e.ret.Close(), e.lex.Close(), e.store.Close(), e.reader.Close(), embClose, e.rr.Close())
+	e.switchMu.Lock() // a SwitchModels called directly ends first
+	defer e.switchMu.Unlock()
+	set := e.models.Load()
+	set.use.Lock() // and so do the searches
+	defer set.use.Unlock()
+	return errors.Join(set.close(), e.lex.Close(), e.store.Close(), e.reader.Close(), e.rr.Close())
 }
 
 func (e *Engine) isClosed() bool {
@@ -302,7 +302,7 @@ func (e *Engine) RemoveDocument(ctx context.Context, docID string) error {
 	if _, err := e.store.DocumentByID(ctx, docID); err != nil {
 		return err
 	}
-	if err := e.ret.DeleteDoc(ctx, docID); err != nil {
+	if err := e.models.Load().ret.DeleteDoc(ctx, docID); err != nil {
 		return err
 	}
 	return e.store.DeleteDocument(ctx, docID)

@@ -29,15 +29,15 @@ type SearchResult struct {
 }
 
 // DenseUnavailable returns why dense retrieval cannot run, or nil.
-func (e *Engine) DenseUnavailable() error { return e.embErr }
+func (e *Engine) DenseUnavailable() error { return e.models.Load().embErr }
 
 // MultilingualUnavailable returns why the multilingual embedding model
 // named by $VIKA_EMBED_MODEL_MULTI is not loaded, or nil (also when none is
 // named nor installed: non-English documents are then searched with BM25).
-func (e *Engine) MultilingualUnavailable() error { return e.multiErr }
+func (e *Engine) MultilingualUnavailable() error { return e.models.Load().multiErr }
 
 // Embedders names the loaded embedding models, English one first.
-func (e *Engine) Embedders() []string { return e.ret.Embedders() }
+func (e *Engine) Embedders() []string { return e.models.Load().ret.Embedders() }
 
 // Reranker returns the label of the installed cross-encoder ("none"
 // without one), loading it on the first call, and why an installed one
@@ -55,9 +55,9 @@ func (e *Engine) Search(ctx context.Context, query string, k int) ([]corpus.Hit,
 	return res.Hits, err
 }
 
-// defaultMode is the retriever's default mode for the languages of the
-// session's documents (retrieve.Retriever.DefaultMode).
-func (e *Engine) defaultMode(ctx context.Context) (retrieve.Mode, error) {
+// defaultMode is ret's default mode for the languages of the session's
+// documents (retrieve.Retriever.DefaultMode).
+func (e *Engine) defaultMode(ctx context.Context, ret *retrieve.Retriever) (retrieve.Mode, error) {
 	docs, err := e.store.Documents(ctx)
 	if err != nil {
 		return "", err
@@ -66,7 +66,7 @@ func (e *Engine) defaultMode(ctx context.Context) (retrieve.Mode, error) {
 	for i, d := range docs {
 		langs[i] = d.Lang
 	}
-	return e.ret.DefaultMode(langs...), nil
+	return ret.DefaultMode(langs...), nil
 }
 
 // SearchWith searches in the given mode ("" picks hybrid or BM25, see
@@ -74,8 +74,8 @@ func (e *Engine) defaultMode(ctx context.Context) (retrieve.Mode, error) {
 // reports the retrieval statistics. Dense mode without an embedding model
 // fails with an error saying why.
 func (e *Engine) SearchWith(ctx context.Context, query string, o SearchOptions) (SearchResult, error) {
-	return e.search(ctx, o, func(ro retrieve.SearchOptions) (retrieve.Result, error) {
-		return e.ret.Search(ctx, query, ro)
+	return e.search(ctx, o, func(ret *retrieve.Retriever, ro retrieve.SearchOptions) (retrieve.Result, error) {
+		return ret.Search(ctx, query, ro)
 	})
 }
 
@@ -83,26 +83,29 @@ func (e *Engine) SearchWith(ctx context.Context, query string, o SearchOptions) 
 // (HyDE, rephrasings): retrieve.Retriever.SearchQuery fuses, reranks
 // against the question and scores the hits for it.
 func (e *Engine) Retrieve(ctx context.Context, q retrieve.Query, o SearchOptions) (SearchResult, error) {
-	return e.search(ctx, o, func(ro retrieve.SearchOptions) (retrieve.Result, error) {
-		return e.ret.SearchQuery(ctx, q, ro)
+	return e.search(ctx, o, func(ret *retrieve.Retriever, ro retrieve.SearchOptions) (retrieve.Result, error) {
+		return ret.SearchQuery(ctx, q, ro)
 	})
 }
 
-// search resolves o's mode and reranker, runs find with them and labels
-// the hits it returns.
-func (e *Engine) search(ctx context.Context, o SearchOptions, find func(retrieve.SearchOptions) (retrieve.Result, error)) (SearchResult, error) {
+// search resolves o's mode and reranker, runs find with them and the
+// models in force (held to the end, even if SwitchModels swaps them
+// meanwhile) and labels the hits it returns.
+func (e *Engine) search(ctx context.Context, o SearchOptions, find func(*retrieve.Retriever, retrieve.SearchOptions) (retrieve.Result, error)) (SearchResult, error) {
 	if e.isClosed() {
 		return SearchResult{Hits: []corpus.Hit{}}, ErrClosed
 	}
+	set, release := e.acquire()
+	defer release()
 	if o.Mode == "" {
-		mode, err := e.defaultMode(ctx)
+		mode, err := e.defaultMode(ctx, set.ret)
 		if err != nil {
 			return SearchResult{Hits: []corpus.Hit{}}, err
 		}
 		o.Mode = mode
 	}
-	if o.Mode == retrieve.ModeDense && !e.ret.HasEmbedder() {
-		return SearchResult{Hits: []corpus.Hit{}}, fmt.Errorf("dense search is unavailable: %w", e.embErr)
+	if o.Mode == retrieve.ModeDense && !set.ret.HasEmbedder() {
+		return SearchResult{Hits: []corpus.Hit{}}, fmt.Errorf("dense search is unavailable: %w", set.embErr)
 	}
 	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K}
 	if o.Rerank {
@@ -112,7 +115,7 @@ func (e *Engine) search(ctx context.Context, o SearchOptions, find func(retrieve
 			ro.Rerank, ro.Passages = r, passages{e}
 		}
 	}
-	res, err := find(ro)
+	res, err := find(set.ret, ro)
 	if err != nil {
 		return SearchResult{Hits: []corpus.Hit{}}, err
 	}

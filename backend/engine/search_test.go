@@ -123,7 +123,7 @@ func TestTwoEmbeddingModels(t *testing.T) {
 	if cats.Lang != "en" || cours.Lang != "fr" {
 		t.Fatalf("languages: cats %q, cours %q", cats.Lang, cours.Lang)
 	}
-	vecs := e.ret.Vectors()
+	vecs := e.models.Load().ret.Vectors()
 	if vecs["all-MiniLM-L6-v2"] != cats.Chunks || vecs[models.DefaultMulti] != cours.Chunks {
 		t.Errorf("vectors %v; want %d English, %d French", vecs, cats.Chunks, cours.Chunks)
 	}

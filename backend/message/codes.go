@@ -164,3 +164,22 @@ var english = map[string]func(Params) string{
 			". Try again in a minute, pick another model, or add another provider's API key in Settings."
 	},
 }
+
+// Model download codes: why a model of the registry was not installed.
+const (
+	ModelChecksum = "models.checksum" // model, file: the bytes differ from the pinned sha256
+	ModelSize     = "models.size"     // model, file, size, want: the size differs from the pinned one
+	ModelOffline  = "models.offline"  // host: cannot be reached
+)
+
+func init() {
+	english[ModelChecksum] = func(p Params) string {
+		return "The download of " + str(p, "model") + " was refused: " + str(p, "file") + " is not the pinned file (its sha256 differs). Nothing was installed; search keeps working as before."
+	}
+	english[ModelSize] = func(p Params) string {
+		return "The download of " + str(p, "model") + " was refused: " + str(p, "file") + " is " + str(p, "size") + " bytes, the pinned file " + str(p, "want") + ". Nothing was installed; search keeps working as before."
+	}
+	english[ModelOffline] = func(p Params) string {
+		return "Cannot reach " + str(p, "host") + ": you are offline. Search keeps working with the built-in model."
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"vika/backend/message"
 )
 
 // TestManagerPanicFailsTheDownload: a panic in a download's goroutine
@@ -87,10 +89,10 @@ func (v *versioned) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "model.onnx", time.Time{}, bytes.NewReader(data))
 }
 
-// oneFile is an unpinned model of one file, for the transfer tests.
-func oneFile(maxMB int) Model {
-	return Model{Name: "one", Repo: "test/one", Revision: "main", Role: RoleEmbedder, SHA256Status: Unverified,
-		MaxFileMB: maxMB, Files: []File{{Path: "onnx/model.onnx"}}}
+// oneFile is a model of one file pinned to data, for the transfer tests.
+func oneFile(data []byte) Model {
+	return Model{Name: "one", Repo: "test/one", Revision: "main", Role: RoleEmbedder, SHA256Status: Pinned,
+		Files: []File{{Path: "onnx/model.onnx", SHA256: sum(data), Size: int64(len(data))}}}
 }
 
 // TestResumeNeverSplicesTwoVersions: a transfer cut in the middle, then
@@ -105,8 +107,8 @@ func TestResumeNeverSplicesTwoVersions(t *testing.T) {
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	root := t.TempDir()
-	m := oneFile(1)
-	d := &Downloader{BaseURL: ts.URL, Root: root, TrustOnFirstDownload: true, Retries: -1}
+	m := oneFile(v2) // the pin is the version published last
+	d := &Downloader{BaseURL: ts.URL, Root: root, Retries: -1}
 	if err := d.Download(context.Background(), m); err == nil {
 		t.Fatal("the cut transfer succeeded")
 	}
@@ -141,9 +143,9 @@ func TestResumeSameVersion(t *testing.T) {
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	root := t.TempDir()
-	m := oneFile(1)
+	m := oneFile(v1)
 	var dones []int64
-	d := &Downloader{BaseURL: ts.URL, Root: root, TrustOnFirstDownload: true, ProgressEvery: time.Hour,
+	d := &Downloader{BaseURL: ts.URL, Root: root, ProgressEvery: time.Hour,
 		Progress: func(p Progress) { dones = append(dones, p.Done) }}
 	if err := d.Download(context.Background(), m); err != nil {
 		t.Fatal(err)
@@ -154,9 +156,9 @@ func TestResumeSameVersion(t *testing.T) {
 	}
 }
 
-// TestDownloadTooLarge: a body above the registry's cap is refused, by
-// its Content-Length or, without one, when it passes the cap; nothing is
-// left on disk.
+// TestDownloadTooLarge: a body above the pinned size is refused, by its
+// Content-Length or, without one, when it passes the size; nothing is left
+// on disk.
 func TestDownloadTooLarge(t *testing.T) {
 	big := bytes.Repeat([]byte{7}, 3<<20)
 	for _, chunked := range []bool{false, true} {
@@ -172,23 +174,20 @@ func TestDownloadTooLarge(t *testing.T) {
 			w.Write(big)
 		}))
 		root := t.TempDir()
-		m := oneFile(2) // 2 MB cap, 3 MB sent
-		d := &Downloader{BaseURL: ts.URL, Root: root, TrustOnFirstDownload: true}
+		m := oneFile(big[:2<<20]) // 2 MB pinned, 3 MB sent
+		d := &Downloader{BaseURL: ts.URL, Root: root}
 		err := d.Download(context.Background(), m)
 		ts.Close()
-		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "2097152") {
-			t.Errorf("chunked %v: err = %v, want ErrTooLarge naming the cap", chunked, err)
+		if !errors.Is(err, ErrTooLarge) || !errors.Is(err, ErrSize) || !strings.Contains(err.Error(), "2097152") {
+			t.Errorf("chunked %v: err = %v, want ErrTooLarge naming the pinned size", chunked, err)
+		}
+		if msg := message.Of(err); msg.Code != message.ModelSize || msg.Params["want"] != int64(2<<20) {
+			t.Errorf("chunked %v: message %+v, want %s with the pinned size", chunked, msg, message.ModelSize)
 		}
 		part := m.Path(root, m.Files[0]) + ".part"
 		if _, err := os.Stat(part); !os.IsNotExist(err) {
 			t.Errorf("chunked %v: partial file left: %v", chunked, err)
 		}
-	}
-	// A pinned size is the cap of its file.
-	m := oneFile(100)
-	m.Files[0].Size = 10
-	if m.MaxBytes(m.Files[0]) != 10 || oneFile(0).MaxBytes(File{}) != DefaultMaxFileMB<<20 {
-		t.Error("MaxBytes")
 	}
 }
 
@@ -208,9 +207,9 @@ func TestDownloadStalls(t *testing.T) {
 	}))
 	defer ts.Close()
 	defer close(release)
-	d := &Downloader{BaseURL: ts.URL, Root: t.TempDir(), TrustOnFirstDownload: true, Retries: -1, IdleTimeout: 300 * time.Millisecond}
+	d := &Downloader{BaseURL: ts.URL, Root: t.TempDir(), Retries: -1, IdleTimeout: 300 * time.Millisecond}
 	start := time.Now()
-	err := d.Download(context.Background(), oneFile(1))
+	err := d.Download(context.Background(), oneFile(make([]byte, 100000)))
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("the stalled download took %s", took)
 	}

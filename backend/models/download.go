@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"vika/backend/assets"
+	"vika/backend/message"
 )
 
 // Progress reports the transfer of one file. Total is -1 when the server
@@ -34,11 +35,6 @@ type Downloader struct {
 	Client  *http.Client // nil: a client with connect and header timeouts
 	BaseURL string       // "": BaseURL()
 	Root    string       // "": Root()
-	// TrustOnFirstDownload accepts files whose sha256 the registry does not
-	// pin (sha256_status "unverified"): the hash seen is recorded in the
-	// model's pins.json and every later check compares with it. Without it,
-	// such files are refused with ErrUnverified before any transfer.
-	TrustOnFirstDownload bool
 	// Retries is how many times a broken transfer is resumed; 0 means 3,
 	// negative means none.
 	Retries int
@@ -57,9 +53,9 @@ const DefaultIdleTimeout = 30 * time.Second
 
 // Errors of a transfer; test with errors.Is.
 var (
-	// ErrTooLarge: the server sends more than the registry allows for
-	// the file (its pinned size, or the model's max_file_mb).
-	ErrTooLarge = errors.New("file larger than the registry allows")
+	// ErrTooLarge: the server sends more than the file's pinned size
+	// (it wraps ErrSize).
+	ErrTooLarge = fmt.Errorf("file larger than the registry allows: %w", ErrSize)
 	// ErrStalled: the server stopped sending for IdleTimeout.
 	ErrStalled = errors.New("download stalled")
 )
@@ -72,38 +68,31 @@ var defaultClient = &http.Client{Transport: &http.Transport{
 }}
 
 // Download installs every file of m that is not already installed intact.
-// Each file goes to <path>.part, resumed with an HTTP Range request when a
-// previous attempt was cut, is checked against its sha256 (a mismatch
-// removes it and returns ErrChecksum), then renamed into place. Unreachable
+// Every file must be pinned (sha256 and size; ErrUnverified before any
+// transfer otherwise): there is no trust on first download. Each file goes
+// to <path>.part, resumed with an HTTP Range request when a previous
+// attempt was cut, is checked against its pin (another size removes it and
+// returns ErrSize, another sha256 ErrChecksum), then renamed into place. Unreachable
 // servers give ErrOffline with a message saying USE lite keeps working.
 //
 // A resumed request carries If-Range with the validator (strong ETag, else
 // Last-Modified) of the response that began the file, kept beside it in
 // <path>.part.validator: a file changed on the server since is sent whole
 // and the download restarts from zero, so two versions are never spliced;
-// without a validator there is no resume. No file may exceed its size cap
-// (MaxBytes): a larger Content-Length is refused before any byte is
-// written, a longer body when it passes the cap. A server silent for
+// without a validator there is no resume. A Content-Length other than the
+// pinned size is refused before any byte is written (ErrSize, ErrTooLarge
+// when larger), a longer body when it passes the size. A server silent for
 // IdleTimeout fails the transfer with ErrStalled.
 func (d *Downloader) Download(ctx context.Context, m Model) error {
 	root := d.Root
 	if root == "" {
 		root = Root()
 	}
-	pins, err := readPins(m.Dir(root))
-	if err != nil {
+	if err := checkPinned(m); err != nil {
 		return err
 	}
-	if !d.TrustOnFirstDownload {
-		for _, f := range m.Files {
-			if _, ok := expected(pins, f); !ok {
-				return problem(ErrUnverified, "%s: the registry has no sha256 for %s yet, so the download cannot be verified; "+
-					"run `vika models download --trust-on-first-download %s` to accept what the server sends and record its hash", m.Name, f.Path, m.Name)
-			}
-		}
-	}
 	for _, f := range m.Files {
-		if err := d.file(ctx, root, m, f, pins); err != nil {
+		if err := d.file(ctx, root, m, f); err != nil {
 			return err
 		}
 	}
@@ -111,15 +100,12 @@ func (d *Downloader) Download(ctx context.Context, m Model) error {
 }
 
 // file installs one file of m.
-func (d *Downloader) file(ctx context.Context, root string, m Model, f File, pins map[string]Pin) error {
+func (d *Downloader) file(ctx context.Context, root string, m Model, f File) error {
 	dest := m.Path(root, f)
-	want, pinned := expected(pins, f)
-	if pinned {
-		if info, err := os.Stat(dest); err == nil {
-			if sum, err := assets.FileSHA256(dest, info); err == nil && sum == want.SHA256 {
-				d.report(Progress{m.Name, f.Path, info.Size(), info.Size()})
-				return nil
-			}
+	if info, err := os.Stat(dest); err == nil && info.Size() == f.Size {
+		if sum, err := assets.FileSHA256(dest, info); err == nil && sum == f.SHA256 {
+			d.report(Progress{m.Name, f.Path, info.Size(), info.Size()})
+			return nil
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
@@ -154,17 +140,40 @@ func (d *Downloader) file(ctx context.Context, root string, m Model, f File, pin
 	if err != nil {
 		return err
 	}
-	if pinned && (sum != want.SHA256 || (want.Size > 0 && size != want.Size)) {
+	if size != f.Size {
 		discard(part)
-		return problem(ErrChecksum, "%s: %s from %s has sha256 %s (%d bytes), want %s: file removed; try again later or report it",
-			m.Name, f.Path, m.URL(base, f), sum, size, want.SHA256)
+		return sizeProblem(m, f, m.URL(base, f), size)
+	}
+	if sum != f.SHA256 {
+		discard(part)
+		return message.Wrap(problem(ErrChecksum, "%s: %s from %s has sha256 %s, but the registry pins %s: file removed; "+
+			"the server holds other bytes than the pinned revision, so nothing was installed",
+			m.Name, f.Path, m.URL(base, f), sum, f.SHA256), message.ModelChecksum, "model", m.Name, "file", f.Path)
 	}
 	if err := os.Rename(part, dest); err != nil {
 		return err
 	}
 	os.Remove(part + validatorExt)
-	if !pinned {
-		return writePin(m.Dir(root), f.Path, Pin{sum, size})
+	return nil
+}
+
+// sizeProblem is the refusal of f whose server copy has size bytes.
+func sizeProblem(m Model, f File, url string, size int64) error {
+	kind := ErrSize
+	if size > f.Size {
+		kind = ErrTooLarge
+	}
+	return message.Wrap(problem(kind, "%s: %s from %s is %d bytes, but the registry pins %d: refused, nothing was installed",
+		m.Name, f.Path, url, size, f.Size), message.ModelSize, "model", m.Name, "file", f.Path, "size", size, "want", f.Size)
+}
+
+// checkPinned fails with ErrUnverified unless every file of m has its
+// sha256 and size.
+func checkPinned(m Model) error {
+	for _, f := range m.Files {
+		if len(f.SHA256) != 64 || f.Size <= 0 {
+			return problem(ErrUnverified, "%s: the registry does not pin %s (sha256 and size), so it cannot be verified: refused", m.Name, f.Path)
+		}
 	}
 	return nil
 }
@@ -224,9 +233,9 @@ func (d *Downloader) fetch(ctx context.Context, m Model, f File, url, part strin
 	default:
 		return problem(ErrHTTP, "%s answered %s", url, resp.Status)
 	}
-	if total > limit {
+	if total >= 0 && total != limit {
 		discard(part)
-		return problem(ErrTooLarge, "%s: %s is %d bytes, more than the %d the registry allows: refused", m.Name, f.Path, total, limit)
+		return sizeProblem(m, f, url, total)
 	}
 	out, err := os.OpenFile(part, flags, 0o644)
 	if err != nil {
@@ -253,7 +262,7 @@ func (d *Downloader) fetch(ctx context.Context, m Model, f File, url, part strin
 		return err
 	case w.p.Done > limit:
 		discard(part)
-		return problem(ErrTooLarge, "%s: %s is larger than the %d bytes the registry allows: refused", m.Name, f.Path, limit)
+		return sizeProblem(m, f, url, w.p.Done)
 	case total >= 0 && w.p.Done != total:
 		return fmt.Errorf("transfer ended at byte %d of %d", w.p.Done, total)
 	}
@@ -338,5 +347,6 @@ func offline(base string) error {
 	if u, err := url.Parse(base); err == nil && u.Host != "" {
 		host = u.Host
 	}
-	return problem(ErrOffline, "cannot reach %s: you are offline; the default model USE-lite keeps working", host)
+	return message.Wrap(problem(ErrOffline, "cannot reach %s: you are offline; the default model USE-lite keeps working", host),
+		message.ModelOffline, "host", host)
 }

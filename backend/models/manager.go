@@ -20,10 +20,14 @@ type Status struct {
 	Role       string   `json:"role"` // RoleEmbedder or RoleReranker
 	Languages  []string `json:"languages"`
 	License    string   `json:"license"`
-	SizeMB     int      `json:"size_mb"` // approximate download size
+	SizeMB     int      `json:"size_mb"` // download size
 	Dimensions int      `json:"dimensions"`
-	// Pinned says the registry holds the files' sha256; otherwise the
-	// first download records what it received (trust on first download).
+	// Variant is the export chosen for this CPU: "full", or a quantized
+	// one (Model.ForCPU).
+	Variant string `json:"variant"`
+	// Pinned says every file's revision, sha256 and size are in the
+	// registry (always, for registry models: there is no trust on first
+	// download).
 	Pinned      bool `json:"pinned"`
 	Installed   bool `json:"installed"`
 	Downloading bool `json:"downloading"`
@@ -86,7 +90,7 @@ func (m *Manager) Statuses() []Status {
 	for _, md := range m.models() {
 		out = append(out, Status{
 			Name: md.Name, Role: md.Role, Languages: md.Languages, License: md.License,
-			SizeMB: md.ApproxSizeMB, Dimensions: md.Dimensions, Pinned: md.SHA256Status == Pinned,
+			SizeMB: md.ApproxSizeMB, Dimensions: md.Dimensions, Variant: md.Variant, Pinned: checkPinned(md) == nil,
 			Installed: !busy[md.Name] && Installed(m.root(), md), Downloading: busy[md.Name],
 		})
 	}
@@ -94,9 +98,8 @@ func (m *Manager) Statuses() []Status {
 }
 
 // Start downloads the model called name in the background, reporting to
-// emit (called from the download's goroutine). A model whose hashes are not
-// pinned is accepted on first download: the user asked for it by name, and
-// the hashes seen are recorded and checked on every later load.
+// emit (called from the download's goroutine). Every file must match its
+// pin (Downloader.Download): bytes that differ are refused.
 func (m *Manager) Start(name string, emit func(Event)) error {
 	var md Model
 	found := false
@@ -128,7 +131,6 @@ func (m *Manager) Start(name string, emit func(Event)) error {
 	m.mu.Unlock()
 
 	d := m.Downloader
-	d.TrustOnFirstDownload = true
 	index := map[string]int{}
 	for i, f := range md.Files {
 		index[f.Path] = i + 1

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"vika/backend/message"
 )
 
 // events collects a manager's events and signals the final one.
@@ -37,13 +39,48 @@ func (e *events) wait(t *testing.T) Event {
 	}
 }
 
-func TestManagerDownloadsUnpinnedModelAndReportsIt(t *testing.T) {
-	m, files := tinyModel(t, true)
+// TestManagerRefusesUnpinnedBytes: the window's downloads trust nothing
+// on first download: bytes other than the pinned ones are refused with a
+// coded message and nothing is installed.
+func TestManagerRefusesUnpinnedBytes(t *testing.T) {
+	m, files := tinyModel(t, false)
+	m.Files[0].SHA256 = sum([]byte("another revision"))
+	srv := newServer(t, files)
+	mgr := &Manager{Downloader: Downloader{BaseURL: srv.URL, Root: t.TempDir()}, Models: []Model{m}}
+	defer mgr.Close()
+	ev := newEvents()
+	if err := mgr.Start("tiny", ev.emit); err != nil {
+		t.Fatal(err)
+	}
+	last := ev.wait(t)
+	if last.Problem == nil || last.Problem.Code != message.ModelChecksum || !strings.Contains(last.Error, "sha256") {
+		t.Fatalf("final event %+v, want %s", last, message.ModelChecksum)
+	}
+	if st := mgr.Statuses(); st[0].Installed {
+		t.Fatalf("installed after a refusal: %+v", st)
+	}
+	unpinned, _ := tinyModel(t, true)
+	mgr2 := &Manager{Downloader: Downloader{BaseURL: srv.URL, Root: t.TempDir()}, Models: []Model{unpinned}}
+	defer mgr2.Close()
+	if st := mgr2.Statuses(); st[0].Pinned {
+		t.Errorf("unpinned entry reported pinned: %+v", st)
+	}
+	ev = newEvents()
+	if err := mgr2.Start("tiny", ev.emit); err != nil {
+		t.Fatal(err)
+	}
+	if last := ev.wait(t); !strings.Contains(last.Error, "does not pin") {
+		t.Fatalf("unpinned entry: %+v", last)
+	}
+}
+
+func TestManagerDownloadsAndReportsIt(t *testing.T) {
+	m, files := tinyModel(t, false)
 	srv := newServer(t, files)
 	mgr := &Manager{Downloader: Downloader{BaseURL: srv.URL, Root: t.TempDir(), ProgressEvery: time.Nanosecond}, Models: []Model{m}}
 	defer mgr.Close()
 
-	if st := mgr.Statuses(); len(st) != 1 || st[0].Installed || st[0].Pinned || st[0].Name != "tiny" {
+	if st := mgr.Statuses(); len(st) != 1 || st[0].Installed || !st[0].Pinned || st[0].Name != "tiny" {
 		t.Fatalf("before: %+v", st)
 	}
 	ev := newEvents()

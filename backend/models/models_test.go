@@ -16,88 +16,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"vika/backend/message"
 )
 
 // The served files are the tiny BERT fixtures of package embed.
 const fixtures = "../../testdata/bert"
-
-func TestRegistry(t *testing.T) {
-	want := map[string]struct {
-		role string
-		dim  int
-		max  int
-	}{
-		"all-MiniLM-L6-v2":                      {RoleEmbedder, 384, 256},
-		"paraphrase-multilingual-MiniLM-L12-v2": {RoleEmbedder, 384, 128},
-		"ms-marco-MiniLM-L-6-v2":                {RoleReranker, 0, 512},
-	}
-	reg := Registry()
-	if len(reg) != len(want) {
-		t.Fatalf("registry has %d models, want %d", len(reg), len(want))
-	}
-	for _, m := range reg {
-		w, ok := want[m.Name]
-		if !ok {
-			t.Errorf("unexpected model %s", m.Name)
-			continue
-		}
-		if m.Role != w.role || m.Dimensions != w.dim || m.MaxTokens != w.max {
-			t.Errorf("%s: role %s dim %d max %d, want %+v", m.Name, m.Role, m.Dimensions, m.MaxTokens, w)
-		}
-		if m.License == "" || m.Repo == "" || m.Revision == "" || m.Tokenizer == "" || m.Pooling == "" || m.Output == "" || len(m.Files) == 0 {
-			t.Errorf("%s: incomplete entry %+v", m.Name, m)
-		}
-		for _, f := range m.Files {
-			// Honesty check: a file has a hash exactly when the entry says pinned.
-			if (f.SHA256 != "") != (m.SHA256Status == Pinned) || (m.SHA256Status != Pinned && m.SHA256Status != Unverified) {
-				t.Errorf("%s: %s sha256 %q with status %q", m.Name, f.Path, f.SHA256, m.SHA256Status)
-			}
-		}
-		if got := m.URL(DefaultBaseURL, m.Files[0]); !strings.HasPrefix(got, "https://huggingface.co/"+m.Repo+"/resolve/") {
-			t.Errorf("%s: URL %s", m.Name, got)
-		}
-	}
-	if m, err := Lookup("SENTENCE-TRANSFORMERS/all-minilm-l6-v2"); err != nil || m.Name != "all-MiniLM-L6-v2" {
-		t.Errorf("Lookup by repo: %v %v", m.Name, err)
-	}
-	if _, err := Lookup("gpt-17"); !errors.Is(err, ErrUnknown) {
-		t.Errorf("Lookup(unknown) = %v", err)
-	}
-	if r := Rerankers(); len(r) != 1 || r[0].Name != "ms-marco-MiniLM-L-6-v2" {
-		t.Errorf("Rerankers = %v", r)
-	}
-}
-
-func TestEmbedderFromEnv(t *testing.T) {
-	t.Setenv(EnvModelEN, "")
-	t.Setenv(EnvModelMulti, "")
-	if c, err := Embedder(true); err != nil || c.Name != UseLite || c.Model != nil || c.Explicit || c.Multilingual() {
-		t.Errorf("Embedder(en) = %+v, %v", c, err)
-	}
-	if c, err := Embedder(false); err != nil || c.Name != DefaultMulti || c.Model == nil || c.Explicit || !c.Multilingual() {
-		t.Errorf("Embedder(multi) = %+v, %v", c, err)
-	}
-	t.Setenv(EnvModelEN, "paraphrase-multilingual-MiniLM-L12-v2")
-	if c, err := Embedder(true); err != nil || c.Name != DefaultMulti || !c.Explicit {
-		t.Errorf("Embedder(en) with env = %+v, %v", c, err)
-	}
-	t.Setenv(EnvModelEN, "all-MiniLM-L6-v2")
-	if c, err := Embedder(true); err != nil || c.Name != "all-MiniLM-L6-v2" || c.Multilingual() || c.Languages()[0] != "en" {
-		t.Errorf("Embedder(en) with env = %+v, %v", c, err)
-	}
-	t.Setenv(EnvModelMulti, "USE-Lite")
-	if c, err := Embedder(false); err != nil || c.Name != UseLite || !c.Explicit || c.Model != nil {
-		t.Errorf("Embedder(multi) = use-lite: %+v, %v", c, err)
-	}
-	t.Setenv(EnvModelMulti, "nope")
-	if _, err := Embedder(false); !errors.Is(err, ErrNoModelForEnv) || !strings.Contains(err.Error(), EnvModelMulti) {
-		t.Errorf("Embedder(bad env) = %v", err)
-	}
-	t.Setenv(EnvModelEN, "ms-marco-MiniLM-L-6-v2")
-	if _, err := Embedder(true); err == nil {
-		t.Error("a reranker was accepted as embedder")
-	}
-}
 
 // server serves the fixtures under /<repo>/resolve/main/<path> with Range
 // support; cut, when set for a path, makes the first request of that path
@@ -178,7 +102,7 @@ func tinyModel(t *testing.T, unverified bool) (Model, map[string][]byte) {
 		f := File{Path: p, SHA256: sum(files[p]), Size: int64(len(files[p]))}
 		if unverified {
 			f = File{Path: p}
-			m.SHA256Status = Unverified
+			m.SHA256Status = ""
 		}
 		m.Files = append(m.Files, f)
 	}
@@ -286,6 +210,9 @@ func TestDownloadChecksumMismatch(t *testing.T) {
 	if !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "removed") {
 		t.Fatalf("err = %v, want ErrChecksum", err)
 	}
+	if msg := message.Of(err); msg.Code != message.ModelChecksum || msg.Params["file"] != "tokenizer.json" {
+		t.Errorf("message %+v, want %s", msg, message.ModelChecksum)
+	}
 	dest := m.FilePath(root, "tokenizer.json")
 	for _, p := range []string{dest, dest + ".part"} {
 		if _, err := os.Stat(p); err == nil {
@@ -316,31 +243,64 @@ func TestDownloadOffline(t *testing.T) {
 	}
 }
 
+// TestDownloadUnverified: an entry without pins is refused before any
+// request; there is no trust on first download.
 func TestDownloadUnverified(t *testing.T) {
 	m, files := tinyModel(t, true)
 	srv := newServer(t, files)
 	root := t.TempDir()
 	err := (&Downloader{BaseURL: srv.URL, Root: root}).Download(context.Background(), m)
-	if !errors.Is(err, ErrUnverified) || !strings.Contains(err.Error(), "--trust-on-first-download") {
+	if !errors.Is(err, ErrUnverified) || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("err = %v, want ErrUnverified", err)
 	}
 	if len(srv.hits) != 0 {
 		t.Errorf("refused download still made requests: %v", srv.hits)
 	}
-	if err := (&Downloader{BaseURL: srv.URL, Root: root, TrustOnFirstDownload: true}).Download(context.Background(), m); err != nil {
+	if _, err := os.Stat(m.Dir(root)); !os.IsNotExist(err) {
+		t.Errorf("model dir created: %v", err)
+	}
+}
+
+// TestDownloadSizeMismatch: a server whose file is shorter than the pin
+// (another revision, say) is refused by its Content-Length with a coded
+// error, before any byte is written.
+func TestDownloadSizeMismatch(t *testing.T) {
+	m, files := tinyModel(t, false)
+	m.Files[1].Size++ // the pin says one byte more than the server has
+	srv := newServer(t, files)
+	root := t.TempDir()
+	err := (&Downloader{BaseURL: srv.URL, Root: root, Retries: -1}).Download(context.Background(), m)
+	if !errors.Is(err, ErrSize) || errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "the registry pins") {
+		t.Fatalf("err = %v, want ErrSize", err)
+	}
+	if msg := message.Of(err); msg.Code != message.ModelSize || msg.Params["file"] != "tokenizer.json" || msg.Params["model"] != "tiny" {
+		t.Errorf("message %+v", msg)
+	}
+	dest := m.FilePath(root, "tokenizer.json")
+	for _, p := range []string{dest, dest + ".part", dest + ".part" + validatorExt} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s exists after a size mismatch", p)
+		}
+	}
+	// The installed file of the right size but tampered with fails Verify.
+	m, _ = tinyModel(t, false)
+	if err := (&Downloader{BaseURL: srv.URL, Root: root}).Download(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
-	checkInstalled(t, root, m, files)
-	pins, err := readPins(m.Dir(root))
-	if err != nil || pins["tokenizer.json"].SHA256 != sum(files["tokenizer.json"]) {
-		t.Errorf("pins %v, %v", pins, err)
-	}
-	// The recorded pin now protects the file.
-	if err := os.WriteFile(m.FilePath(root, "tokenizer.json"), []byte("{}"), 0o644); err != nil {
+	tok := m.FilePath(root, "tokenizer.json")
+	raw, _ := os.ReadFile(tok)
+	raw[0] ^= 1
+	if err := os.WriteFile(tok, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Verify(root, m); !errors.Is(err, ErrChecksum) {
 		t.Errorf("Verify after tampering = %v, want ErrChecksum", err)
+	}
+	if err := os.WriteFile(tok, raw[1:], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(root, m); !errors.Is(err, ErrSize) {
+		t.Errorf("Verify of a cut file = %v, want ErrSize", err)
 	}
 }
 

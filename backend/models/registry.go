@@ -1,7 +1,9 @@
 // Package models is Vika's model manager: a registry of the optional ONNX
 // models (sentence encoders and cross-encoders from Hugging Face, embedded as
-// registry.json) and a downloader that installs them into the data dir with
-// resumable transfers, progress reports and sha256 verification.
+// registry.json, every file pinned by revision, sha256 and size; quantized
+// variants chosen by CPU features) and a downloader that installs them
+// into the data dir with resumable transfers, progress reports and
+// verification: bytes that do not match their pin are refused.
 //
 // The offline default, USE lite, is not here: package assets owns it.
 package models
@@ -14,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"vika/backend/assets"
 )
@@ -24,19 +27,16 @@ const (
 	RoleReranker = "reranker"
 )
 
-// Values of Model.SHA256Status.
-const (
-	// Pinned: every file has a sha256 and a size in the registry.
-	Pinned = "pinned"
-	// Unverified: the hashes are not known yet; see Downloader.TrustOnFirstDownload.
-	Unverified = "unverified"
-)
+// Pinned is the only Model.SHA256Status: every file of every registry
+// model has its sha256, size and repository revision in the registry.
+const Pinned = "pinned"
 
 // Sentinel errors; test with errors.Is.
 var (
 	ErrUnknown       = errors.New("unknown model")
 	ErrNotInstalled  = errors.New("model not installed")
 	ErrChecksum      = errors.New("checksum mismatch")
+	ErrSize          = errors.New("size differs from the pinned size")
 	ErrUnverified    = errors.New("model has no pinned sha256")
 	ErrOffline       = errors.New("offline")
 	ErrHTTP          = errors.New("download failed")
@@ -46,36 +46,91 @@ var (
 // File is one file of a model, relative to its Hugging Face repository.
 type File struct {
 	Path   string `json:"path"`   // slash-separated, e.g. onnx/model.onnx
-	SHA256 string `json:"sha256"` // empty while unverified
-	Size   int64  `json:"size"`   // 0 while unknown
+	SHA256 string `json:"sha256"` // lowercase hex
+	Size   int64  `json:"size"`   // bytes
+	// Repo and Revision, when set, say the file comes from another
+	// repository than its model's (a quantized export, say).
+	Repo     string `json:"repo,omitempty"`
+	Revision string `json:"revision,omitempty"`
 }
 
 // Model is one registry entry.
 type Model struct {
-	Name         string   `json:"name"`
-	Repo         string   `json:"repo"`     // Hugging Face repository
-	Revision     string   `json:"revision"` // branch or commit
-	Role         string   `json:"role"`     // RoleEmbedder or RoleReranker
-	Languages    []string `json:"languages"`
-	License      string   `json:"license"`
-	Dimensions   int      `json:"dimensions"` // vector length; 0 for rerankers
-	MaxTokens    int      `json:"max_tokens"` // truncation length, special tokens included
-	Tokenizer    string   `json:"tokenizer"`  // tokenizer.json model kind: wordpiece or unigram
-	Pooling      string   `json:"pooling"`    // mean, or none for rerankers
-	Output       string   `json:"output"`     // ONNX output: last_hidden_state or logits
-	SHA256Status string   `json:"sha256_status"`
-	ApproxSizeMB int      `json:"approx_size_mb"` // rough download size, for the user
-	// MaxFileMB caps each file whose size is not pinned: a server sending
-	// more is refused (see Model.MaxBytes).
-	MaxFileMB int            `json:"max_file_mb"`
-	Files     []File         `json:"files"`
-	Quality   map[string]any `json:"quality"` // published figures; measured_by_vika says whose
+	Name       string   `json:"name"`
+	Repo       string   `json:"repo"`     // Hugging Face repository
+	Revision   string   `json:"revision"` // commit
+	Role       string   `json:"role"`     // RoleEmbedder or RoleReranker
+	Languages  []string `json:"languages"`
+	License    string   `json:"license"`
+	Dimensions int      `json:"dimensions"` // vector length; 0 for rerankers
+	MaxTokens  int      `json:"max_tokens"` // truncation length, special tokens included
+	Tokenizer  string   `json:"tokenizer"`  // tokenizer.json model kind: wordpiece or unigram
+	Pooling    string   `json:"pooling"`    // mean, cls, or none for rerankers
+	Output     string   `json:"output"`     // ONNX output: last_hidden_state or logits
+	// QueryPrefix and PassagePrefix are put before every query and every
+	// passage embedded (multilingual-e5 was trained with "query: " and
+	// "passage: ").
+	QueryPrefix   string `json:"query_prefix,omitempty"`
+	PassagePrefix string `json:"passage_prefix,omitempty"`
+	SHA256Status  string `json:"sha256_status"`
+	ApproxSizeMB  int    `json:"approx_size_mb"` // download size, from the files' sizes
+	Files         []File `json:"files"`
+	// Variants are other exports of the network (see ForCPU); Variant is
+	// the one chosen for this machine (Full, or a variant's name).
+	Variants []Variant      `json:"variants,omitempty"`
+	Variant  string         `json:"variant,omitempty"`
+	Quality  map[string]any `json:"quality"` // published figures; measured_by_vika says whose
 }
 
 //go:embed registry.json
 var registryJSON []byte
 
-var registry = mustParse(registryJSON)
+// registry holds the entries of registry.json resolved for this machine's
+// CPU (Model.ForCPU); Replace swaps entries in tests.
+var (
+	registryMu sync.RWMutex
+	registry   = resolve(mustParse(registryJSON), HostFeatures())
+)
+
+func resolve(ms []Model, f Features) []Model {
+	out := make([]Model, len(ms))
+	for i, m := range ms {
+		out[i] = m.ForCPU(f)
+	}
+	return out
+}
+
+// Entries returns the registry's entries as registry.json holds them,
+// variants unresolved (for checks of the registry itself).
+func Entries() []Model { return mustParse(registryJSON) }
+
+// Replace puts m in the registry in place of the entry of the same name
+// (appending it when there is none) until restore is called. It is for
+// tests that serve fixture models under a registry name with the
+// fixtures' own pins (package modelstest); tests using it must not run in
+// parallel with others that read the same entry.
+func Replace(m Model) (restore func()) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	saved := registry
+	next := make([]Model, 0, len(saved)+1)
+	replaced := false
+	for _, x := range saved {
+		if x.Name == m.Name {
+			x, replaced = m, true
+		}
+		next = append(next, x)
+	}
+	if !replaced {
+		next = append(next, m)
+	}
+	registry = next
+	return func() {
+		registryMu.Lock()
+		defer registryMu.Unlock()
+		registry = saved
+	}
+}
 
 func mustParse(raw []byte) []Model {
 	var doc struct {
@@ -89,6 +144,8 @@ func mustParse(raw []byte) []Model {
 
 // Registry returns every known model, in registry order.
 func Registry() []Model {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
 	out := make([]Model, len(registry))
 	copy(out, registry)
 	return out
@@ -97,7 +154,7 @@ func Registry() []Model {
 // Lookup returns the model called name (case-insensitive; the Hugging Face
 // repository name works too).
 func Lookup(name string) (Model, error) {
-	for _, m := range registry {
+	for _, m := range Registry() {
 		if strings.EqualFold(m.Name, name) || strings.EqualFold(m.Repo, name) {
 			return m, nil
 		}
@@ -134,10 +191,17 @@ func BaseURL() string {
 }
 
 // URL is the address of file f of m under base: the Hugging Face layout
-// <base>/<repo>/resolve/<revision>/<path>.
+// <base>/<repo>/resolve/<revision>/<path>, with the file's own repository
+// and revision when it has them.
 func (m Model) URL(base string, f File) string {
-	return strings.TrimRight(base, "/") + "/" + m.Repo + "/resolve/" + m.Revision + "/" + f.Path
+	repo, rev := m.Repo, m.Revision
+	if f.Repo != "" {
+		repo, rev = f.Repo, f.Revision
+	}
+	return strings.TrimRight(base, "/") + "/" + repo + "/resolve/" + rev + "/" + f.Path
 }
+
+func isONNX(path string) bool { return strings.HasSuffix(path, ".onnx") }
 
 // Environment variables choosing the embedders: a registry name, or UseLite.
 const (
@@ -150,13 +214,24 @@ const (
 // accept it besides the registry's names.
 const UseLite = "use-lite"
 
-// Default embedder names when the variables are unset. English text goes to
-// USE-lite, the offline default with a measured retrieval profile; other
-// languages go to the multilingual MiniLM, but only when it is installed
-// (Choice.Explicit is false then, and a missing model is no error).
+// Default embedder names when the variables are unset and none of the
+// preferred models is installed. English text goes to USE-lite, the
+// offline default with a measured retrieval profile; other languages go to
+// the multilingual model, but only when it is installed (Choice.Explicit
+// is false then, and a missing model is no error).
 const (
 	DefaultEN    = UseLite
-	DefaultMulti = "paraphrase-multilingual-MiniLM-L12-v2"
+	DefaultMulti = "multilingual-e5-small"
+)
+
+// Preferred embedders, best first: with its variable unset, a group of
+// languages takes the first of these that is installed (published BEIR
+// figures: bge-small-en-v1.5 is far ahead of USE-lite and all-MiniLM-L6-v2;
+// multilingual-e5-small was trained for retrieval, the paraphrase MiniLM
+// for sentence similarity). all-MiniLM-L6-v2 is used only when named.
+var (
+	PreferredEN    = []string{"bge-small-en-v1.5"}
+	PreferredMulti = []string{"multilingual-e5-small", "paraphrase-multilingual-MiniLM-L12-v2"}
 )
 
 // Choice is the embedder configured for one group of languages.
@@ -185,20 +260,31 @@ func (c Choice) Multilingual() bool {
 	return false
 }
 
-// Embedder returns the embedder configured for English text (english true:
-// $VIKA_EMBED_MODEL_EN, default UseLite) or for other languages
-// ($VIKA_EMBED_MODEL_MULTI, default DefaultMulti). An unknown name or a
-// model that is not an embedder is an error naming the variable. Whether a
-// registry model is installed is for the caller to check (Installed).
-func Embedder(english bool) (Choice, error) {
-	env, def := EnvModelMulti, DefaultMulti
+// Embedder is EmbedderIn(Root(), english).
+func Embedder(english bool) (Choice, error) { return EmbedderIn(Root(), english) }
+
+// EmbedderIn returns the embedder configured for English text (english
+// true: $VIKA_EMBED_MODEL_EN) or for other languages
+// ($VIKA_EMBED_MODEL_MULTI). Unset, it is the first model of PreferredEN
+// (PreferredMulti) installed under root, else DefaultEN (DefaultMulti). An
+// unknown name or a model that is not an embedder is an error naming the
+// variable. Whether a named registry model is installed is for the caller
+// to check (Installed).
+func EmbedderIn(root string, english bool) (Choice, error) {
+	env, def, preferred := EnvModelMulti, DefaultMulti, PreferredMulti
 	if english {
-		env, def = EnvModelEN, DefaultEN
+		env, def, preferred = EnvModelEN, DefaultEN, PreferredEN
 	}
 	name := strings.TrimSpace(os.Getenv(env))
 	c := Choice{Name: name, Explicit: name != ""}
 	if name == "" {
 		c.Name = def
+		for _, p := range preferred {
+			if m, err := Lookup(p); err == nil && Installed(root, m) {
+				c.Name = p
+				break
+			}
+		}
 	}
 	if strings.EqualFold(c.Name, UseLite) {
 		c.Name = UseLite
@@ -218,7 +304,7 @@ func Embedder(english bool) (Choice, error) {
 // Rerankers lists the registry's cross-encoders.
 func Rerankers() []Model {
 	var out []Model
-	for _, m := range registry {
+	for _, m := range Registry() {
 		if m.Role == RoleReranker {
 			out = append(out, m)
 		}

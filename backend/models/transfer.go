@@ -52,22 +52,8 @@ func discard(part string) {
 	os.Remove(part + validatorExt)
 }
 
-// MaxBytes is the most bytes f may have: its pinned size when the registry
-// knows it, else the model's MaxFileMB (DefaultMaxFileMB when unset).
-func (m Model) MaxBytes(f File) int64 {
-	if f.Size > 0 {
-		return f.Size
-	}
-	mb := m.MaxFileMB
-	if mb <= 0 {
-		mb = DefaultMaxFileMB
-	}
-	return int64(mb) << 20
-}
-
-// DefaultMaxFileMB caps a file of a model whose registry entry gives no
-// max_file_mb.
-const DefaultMaxFileMB = 1024
+// MaxBytes is the most bytes f may have: its pinned size.
+func (m Model) MaxBytes(f File) int64 { return f.Size }
 
 // idleReader is a body that calls onIdle when no byte arrives for idle.
 type idleReader struct {

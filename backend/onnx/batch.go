@@ -76,7 +76,18 @@ func (b *BERTBatch) Tensors(withTypes bool) (vals []ort.Value, free func(), err 
 // (non-padding) positions, scales the mean to unit length and writes it to
 // dst. A non-finite or zero mean is an error.
 func (b *BERTBatch) MeanPool(states []float32, r, dim int, dst []float32) error {
-	n := len(b.rows[r])
+	return b.pool(states, r, dim, len(b.rows[r]), dst)
+}
+
+// CLSPool writes the state of row r's first token ([CLS]), scaled to unit
+// length, to dst (bge models pool so). A non-finite or zero state is an
+// error.
+func (b *BERTBatch) CLSPool(states []float32, r, dim int, dst []float32) error {
+	return b.pool(states, r, dim, 1, dst)
+}
+
+// pool averages the first n positions of row r and scales to unit length.
+func (b *BERTBatch) pool(states []float32, r, dim, n int, dst []float32) error {
 	sum := make([]float64, dim)
 	base := r * b.seq * dim
 	for p := range n {

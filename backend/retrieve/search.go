@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"vika/backend/embed"
 	"vika/backend/index"
 	"vika/backend/rerank"
 )
@@ -188,10 +189,10 @@ func (r *Retriever) active() []*space {
 	return out
 }
 
-// embedQuery returns the unit query vector of s's model, or nil for a
-// query without words.
+// embedQuery returns the unit query vector of s's model (with its query
+// prefix, embed.ForQueries), or nil for a query without words.
 func (s *space) embedQuery(ctx context.Context, q string) ([]float32, error) {
-	vecs, err := EmbedPassages(ctx, s.emb, s.prof.Passage, []string{q}, EmbedOptions{})
+	vecs, err := EmbedPassages(ctx, embed.ForQueries(s.emb), s.prof.Passage, []string{q}, EmbedOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -90,10 +90,18 @@ window_env() {
   export NO_AT_BRIDGE=1 # no accessibility bus
   export XDG_RUNTIME_DIR=$work/runtime
   mkdir -p "$XDG_CONFIG_HOME"
+  offer_answered
   mkdir -m 700 "$XDG_RUNTIME_DIR"
   launcher=()
   command -v dbus-run-session >/dev/null && launcher=(dbus-run-session --)
   app=
+}
+
+# Records "Not now" to the first-run model offer under $XDG_CONFIG_HOME, so that the window
+# looks as it does for a user who answered it (screenshots.sh shows the offer first).
+offer_answered() {
+  mkdir -p "$XDG_CONFIG_HOME/vika"
+  printf '{"answer": "declined", "at": "2026-01-01T00:00:00Z"}\n' >"$XDG_CONFIG_HOME/vika/model-offer.json"
 }
 
 # Starts the app with the given files; sets window, X, Y, WIDTH, HEIGHT.

@@ -14,8 +14,10 @@ import type {
   KeyStatus,
   MetricsRecord,
   MetricsView,
+  ModelOffer,
   ModelProgress,
   ModelStatus,
+  ReembedProgress,
   Page,
   SearchResult,
   SearchStats,
@@ -25,6 +27,7 @@ import type {
 type Admin = typeof real;
 
 const modelHandlers = new Set<(progress: ModelProgress) => void>();
+const reembedHandlers = new Set<(progress: ReembedProgress) => void>();
 
 export const MODELS_PROGRESS_EVENT = Events.modelProgress;
 
@@ -63,6 +66,31 @@ export const onModelProgress = vi.fn<Admin['onModelProgress']>((fn) => {
   return () => modelHandlers.delete(fn);
 });
 
+export const modelOffer = vi.fn<Admin['modelOffer']>(async () => sampleOffer({ models: [], size_mb: 0 }));
+export const answerModelOffer = vi.fn<Admin['answerModelOffer']>(async () => {});
+export const onReembed = vi.fn<Admin['onReembed']>((fn) => {
+  reembedHandlers.add(fn);
+  return () => reembedHandlers.delete(fn);
+});
+
+/** Delivers a "models:reembed" event to every subscriber. */
+export function emitReembed(progress: ReembedProgress): void {
+  for (const fn of reembedHandlers) fn(progress);
+}
+
+/** An offer of two models, unanswered. */
+export function sampleOffer(overrides: Partial<ModelOffer> = {}): ModelOffer {
+  return {
+    models: [
+      sampleEmbeddingModel({ name: 'bge-small-en-v1.5', languages: ['en'], size_mb: 33, variant: 'int8' }),
+      sampleEmbeddingModel({ name: 'multilingual-e5-small', languages: ['multi'], size_mb: 465, variant: 'full' }),
+    ],
+    size_mb: 498,
+    answer: '',
+    ...overrides,
+  };
+}
+
 /** Delivers a "models:progress" event to every subscriber. */
 export function emitModelProgress(progress: ModelProgress): void {
   for (const fn of modelHandlers) fn(progress);
@@ -71,6 +99,7 @@ export function emitModelProgress(progress: ModelProgress): void {
 /** Forgets subscribers; call in beforeEach. */
 export function resetAdminFake(): void {
   modelHandlers.clear();
+  reembedHandlers.clear();
 }
 
 // Sample backend values.
@@ -208,9 +237,10 @@ export function sampleEmbeddingModel(overrides: Partial<EmbeddingModel> = {}): E
     role: 'embedder',
     languages: ['en'],
     license: 'apache-2.0',
-    size_mb: 91,
+    size_mb: 22,
     dimensions: 384,
-    pinned: false,
+    variant: 'quint8-avx2',
+    pinned: true,
     installed: false,
     downloading: false,
     ...overrides,

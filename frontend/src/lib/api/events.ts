@@ -6,6 +6,7 @@ import catalogue from './catalogue.json';
 export const Events = {
   ingestProgress: catalogue.events.ingest_progress,
   modelProgress: catalogue.events.model_progress,
+  modelReembed: catalogue.events.model_reembed,
   /** Prefix of the per-answer channel: prefix + ask id. */
   answerPrefix: catalogue.events.answer_prefix,
 } as const;

@@ -152,3 +152,23 @@ export interface ModelProgress {
   /** The reason as a code the page translates (backend/message). */
   problem?: BridgeMessage;
 }
+
+/** The offer "Better search for English and French" (ModelOffer: models.Offer). */
+export type ModelOffer = Omit<Wire<models.Offer>, 'models' | 'answer'> & {
+  /** The offered models not installed yet; none when all are. */
+  models: EmbeddingModel[];
+  /** The remembered answer: "", "accepted" or "declined". */
+  answer: '' | 'accepted' | 'declined';
+};
+
+/** Payload of the "models:reembed" event (engine.ReembedProgress). */
+export interface ReembedProgress {
+  /** embedding (done of total passages), then one of done, unchanged, failed, cancelled. */
+  stage: 'embedding' | 'done' | 'unchanged' | 'failed' | 'cancelled';
+  done: number;
+  total: number;
+  /** The embedding models switched to, English one first. */
+  models: string[] | null;
+  error?: string;
+  problem?: BridgeMessage;
+}

@@ -62,6 +62,11 @@ const en = {
   'notice.cut_bytes': 'The answer from {model} was cut at {kb} KB; what arrived is kept.',
   'notice.cut_tokens': 'The answer from {model} reached its cap of {tokens} output tokens and ends there.',
   'notice.expand_skipped': '{step} was skipped ({reason}): the question was searched as asked.',
+  'models.checksum':
+    'The download of {model} was refused: {file} is not the pinned file (its sha256 differs). Nothing was installed; search keeps working as before.',
+  'models.size':
+    'The download of {model} was refused: {file} is {size} bytes, the pinned file {want}. Nothing was installed; search keeps working as before.',
+  'models.offline': 'Cannot reach {host}: you are offline. Search keeps working with the built-in model.',
 
   'page.timeout': 'Reading this page took too long (more than {limit}): it was skipped.',
   'page.crashed': 'This page crashed the PDF reader: it was skipped.',
@@ -156,6 +161,11 @@ const fr: Record<Key, Message> = {
   'notice.cut_bytes': 'La réponse de {model} a été coupée à {kb} Ko ; ce qui est arrivé est conservé.',
   'notice.cut_tokens': 'La réponse de {model} a atteint son plafond de {tokens} jetons de sortie et s’arrête là.',
   'notice.expand_skipped': '{step} a été omis ({reason}) : la question a été cherchée telle quelle.',
+  'models.checksum':
+    'Le téléchargement de {model} a été refusé : {file} n’est pas le fichier attendu (son sha256 diffère). Rien n’a été installé ; la recherche fonctionne comme avant.',
+  'models.size':
+    'Le téléchargement de {model} a été refusé : {file} fait {size} octets, le fichier attendu {want}. Rien n’a été installé ; la recherche fonctionne comme avant.',
+  'models.offline': 'Impossible de joindre {host} : vous êtes hors ligne. La recherche continue avec le modèle intégré.',
 
   'page.timeout': 'La lecture de cette page a pris trop de temps (plus de {limit}) : elle a été ignorée.',
   'page.crashed': 'Cette page a fait planter le lecteur de PDF : elle a été ignorée.',

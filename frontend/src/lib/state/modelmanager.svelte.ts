@@ -6,7 +6,7 @@
 // The backend runs one download per model, named by the model.
 
 import * as api from '../api/index.ts';
-import type { EmbeddingModel, ModelProgress } from '../api/types.ts';
+import type { EmbeddingModel, ModelOffer, ModelProgress, ReembedProgress } from '../api/types.ts';
 import { BridgeError } from '../api/call.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
@@ -37,16 +37,81 @@ export class ModelManager {
   loaded = $state(false);
   /** Listing the models failed. */
   error = $state<string | null>(null);
+  /** The offer "Better search for English and French"; null until loaded. */
+  offer = $state<ModelOffer | null>(null);
+  /** The last event of the switch to newly installed embedding models; null before any. */
+  reembed = $state<ReembedProgress | null>(null);
+  /** The offer was accepted in this window: its progress stays shown until closed. */
+  accepted = $state(false);
+  /** Why answering the offer failed. */
+  offerError = $state<string | null>(null);
 
   #stop: (() => void) | null = null;
 
-  /** Subscribes to download progress (once); returns the function that unsubscribes. */
+  /** Subscribes to download and switch progress (once); returns the function that unsubscribes. */
   start(): () => void {
-    this.#stop ??= api.onModelProgress((progress) => this.apply(progress));
+    if (!this.#stop) {
+      const stopProgress = api.onModelProgress((progress) => this.apply(progress));
+      const stopReembed = api.onReembed((progress) => this.applyReembed(progress));
+      this.#stop = () => {
+        stopProgress();
+        stopReembed();
+      };
+    }
     return () => {
       this.#stop?.();
       this.#stop = null;
     };
+  }
+
+  /** The offer's first-run card shows: unanswered with models to offer, or accepted in this window. */
+  get offerShown(): boolean {
+    const o = this.offer;
+    if (!o) return false;
+    return this.accepted || (o.answer === '' && o.models.length > 0);
+  }
+
+  async loadOffer(): Promise<void> {
+    try {
+      this.offer = await api.modelOffer();
+    } catch (err) {
+      handleError(err, t('error.generic'));
+    }
+  }
+
+  /** Remembers the answer; accepting starts the downloads (their rows show progress). */
+  async answerOffer(accept: boolean): Promise<void> {
+    this.offerError = null;
+    try {
+      await api.answerModelOffer(accept);
+      if (this.offer) this.offer.answer = accept ? 'accepted' : 'declined';
+      this.accepted = accept;
+      if (accept) {
+        for (const m of this.offer?.models ?? []) {
+          const row = this.#find(m.name);
+          if (row && !row.installed) row.download ??= started();
+        }
+        await this.load();
+      }
+    } catch (err) {
+      this.offerError = handleError(err, t('error.generic'));
+    }
+  }
+
+  /** Closes the accepted offer's card. */
+  closeOffer(): void {
+    this.accepted = false;
+  }
+
+  /** Applies one "models:reembed" event. */
+  applyReembed(progress: ReembedProgress): void {
+    this.reembed = progress;
+  }
+
+  /** The offered models still downloading. */
+  get offerDownloads(): ManagedModel[] {
+    const names = new Set((this.offer?.models ?? []).map((m) => m.name));
+    return this.models.filter((m) => names.has(m.name) && m.download);
   }
 
   async load(): Promise<void> {
@@ -109,6 +174,7 @@ export class ModelManager {
       } else {
         model.installed = true;
         model.error = undefined;
+        void this.loadOffer();
       }
       return;
     }

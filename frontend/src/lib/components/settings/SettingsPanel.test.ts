@@ -5,11 +5,13 @@ import * as api from '../../api/fake.ts';
 import {
   defaultSettings,
   emitModelProgress,
+  emitReembed,
   modelProgress,
   resetAdminFake,
   sampleEmbeddingModel,
   sampleKeyStatus,
   sampleModel,
+  sampleOffer,
 } from '../../api/fake.ts';
 import { locale } from '../../state/locale.svelte.ts';
 import { ModelManager } from '../../state/modelmanager.svelte.ts';
@@ -159,7 +161,7 @@ describe('SettingsPanel model manager', () => {
       sampleEmbeddingModel({ name: 'ms-marco-MiniLM-L-6-v2', role: 'reranker', installed: true, pinned: true }),
     ]);
     setup();
-    expect(await screen.findByText(/checksum recorded at first download/)).toBeTruthy();
+    expect(await screen.findAllByText(/quantized for this processor/)).toHaveLength(2);
     await userEvent.click(screen.getByRole('button', { name: 'Download all-MiniLM-L6-v2' }));
     expect(api.downloadModel).toHaveBeenCalledWith('all-MiniLM-L6-v2');
     expect(await screen.findByText('Starting…')).toBeTruthy();
@@ -185,5 +187,54 @@ describe('SettingsPanel model manager', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent?.trim()).toBe('Download failed: offline: no route to huggingface.co');
     expect(alert.closest('li')?.textContent).toContain('all-MiniLM-L6-v2');
+  });
+});
+
+describe('SettingsPanel model offer', () => {
+  it('offers the models in plain words, and accepting downloads them and shows the switch', async () => {
+    api.embeddingModels.mockResolvedValue(sampleOffer().models);
+    api.modelOffer.mockResolvedValue(sampleOffer());
+    setup();
+    const title = await screen.findByRole('heading', {
+      name: 'Better search for English and French: download 2 models (about 498 MB)',
+    });
+    const card = title.closest('section')!;
+    expect(within(card).getByText(/documents never leave this computer/)).toBeTruthy();
+    expect(within(card).getByText(/French documents are searched by meaning too/)).toBeTruthy();
+    // The backend lists them downloading once the answer has started them.
+    api.embeddingModels.mockResolvedValue(sampleOffer().models.map((m) => ({ ...m, downloading: true })));
+    await userEvent.click(within(card).getByRole('button', { name: 'Download (498 MB)' }));
+    expect(api.answerModelOffer).toHaveBeenCalledWith(true);
+    expect(await within(card).findByText('Downloading bge-small-en-v1.5, multilingual-e5-small…')).toBeTruthy();
+
+    emitReembed({ stage: 'embedding', done: 120, total: 480, models: ['bge-small-en-v1.5', 'multilingual-e5-small'] });
+    const bar = await within(card).findByRole('progressbar', { name: 'Preparing the documents for the new search model' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('120');
+    expect(within(card).getByText(/120 of 480 passages\. Questions use the current model meanwhile\./)).toBeTruthy();
+    emitReembed({ stage: 'done', done: 480, total: 480, models: ['bge-small-en-v1.5', 'multilingual-e5-small'] });
+    expect(await within(card).findByText('Search now uses bge-small-en-v1.5, multilingual-e5-small.')).toBeTruthy();
+  });
+
+  it('remembers Not now, and says it in French', async () => {
+    api.settings.mockResolvedValue(defaultSettings({ locale: 'fr' }));
+    api.modelOffer.mockResolvedValue(sampleOffer());
+    setup();
+    const title = await screen.findByRole('heading', {
+      name: /Meilleure recherche en anglais et en français.:.télécharger 2 modèles \(environ 498.Mo\)/,
+    });
+    const card = title.closest('section')!;
+    expect(within(card).getByText(/Vos documents ne quittent jamais cet ordinateur/)).toBeTruthy();
+    await userEvent.click(within(card).getByRole('button', { name: 'Plus tard' }));
+    expect(api.answerModelOffer).toHaveBeenCalledWith(false);
+    await vi.waitFor(() => expect(within(card).queryByRole('button', { name: 'Plus tard' })).toBeNull());
+    expect(within(card).getByRole('button', { name: /Télécharger/ })).toBeTruthy();
+  });
+
+  it('shows no offer once every offered model is installed', async () => {
+    api.modelOffer.mockResolvedValue(sampleOffer({ models: [], size_mb: 0 }));
+    setup();
+    await screen.findByText('Search models');
+    await vi.waitFor(() => expect(api.modelOffer).toHaveBeenCalled());
+    expect(screen.queryByText(/Better search for English and French/)).toBeNull();
   });
 });
