@@ -193,6 +193,8 @@ export interface Settings {
   history: boolean;
   hyde: boolean;
   multi_query: boolean;
+  /** Rephrasings multi-query searches with, 1 to catalogue.max_multi_query_variants. */
+  multi_query_variants: number;
   rerank: boolean;
   /** "en", "fr", or "" to follow the system. */
   locale: string;
@@ -207,6 +209,8 @@ export interface AskOptions {
   history: boolean;
   hyde: boolean;
   multi_query: boolean;
+  /** 0 = the backend's default. */
+  multi_query_variants?: number;
   rerank: boolean;
 }
 
@@ -258,13 +262,21 @@ export interface MetricsRecord {
   reranker_score_mean: number | null;
   reranker_score_min: number | null;
   cosine_sim_mean: number | null;
+  /** Share of the used passages that BM25 found (alone or with the dense search), in percent. */
   bm25_contribution_pct: number;
+  /** BM25's share of the used passages' fused scores, in percent. */
+  bm25_score_share_pct: number;
   hit_at_5: number | null;
   recall_at_5: number | null;
   mrr: number | null;
   page_types_used: Record<string, number> | null;
   /** Models tried in order: "provider/id", or "provider/id (kind)" for one that failed. */
   fallback_chain: string[] | null;
+  /** Which query techniques applied to the answer (asked for and possible). */
+  history_applied: boolean;
+  hyde_applied: boolean;
+  multi_query_applied: boolean;
+  rerank_applied: boolean;
   tokens_in: number;
   tokens_out: number;
   citation_valid_pct: number | null;
@@ -276,6 +288,7 @@ export interface MetricsSummary {
   total_latency_p50_ms: number;
   total_latency_p95_ms: number;
   citation_valid_pct_mean: number | null;
+  /** "reranker score >= 0 counts as relevant", or "no reranker" (Hit@5, Recall@5 and MRR are then null). */
   relevance_proxy?: string;
 }
 
