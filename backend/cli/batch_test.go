@@ -11,9 +11,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"vika/backend/export"
 	"vika/backend/llm/llmtest"
+	"vika/backend/rag"
 )
 
 // geminiText returns the text of a Gemini request (system and contents).
@@ -260,5 +262,21 @@ func TestBatchSharedPDFs(t *testing.T) {
 	}
 	if n := strings.Count(string(page), "<section>"); n != len(questions) {
 		t.Errorf("report has %d sections, want %d", n, len(questions))
+	}
+
+	// The same answers as the window's conversation export would save them.
+	var turns []rag.Answer
+	for _, it := range items {
+		turns = append(turns, *it.Answer)
+	}
+	var conv bytes.Buffer
+	if err := export.Conversation(&conv, export.FormatHTML, turns, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(conv.String(), "<details class=\"sources\">"); n < 9 {
+		t.Errorf("conversation export has %d source sections", n)
+	}
+	if err := os.WriteFile(filepath.Join(out, "conversation.html"), conv.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
