@@ -118,7 +118,7 @@ func TestBatchQueriesRefused(t *testing.T) {
 	} {
 		var out, errOut bytes.Buffer
 		code := Run(context.Background(), []string{"ask", "--queries", writeQueries(t, tt.lines...), "--pdf", pdf}, &out, &errOut)
-		if code != 2 || !strings.Contains(errOut.String(), tt.want) || strings.Contains(errOut.String(), "1/") {
+		if code != 2 || !strings.Contains(errOut.String(), tt.want) || strings.Contains(errOut.String(), "vika ask: 1/") {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tt.lines, code, errOut.String(), tt.want)
 		}
 	}
