@@ -92,12 +92,9 @@ func Report(w io.Writer, b Batch, now time.Time) error {
 
 func metricsMs(d time.Duration) float64 { return metrics.Ms(d) }
 
-
 func orNone(s string) string {
 	if s == "" {
 		return "none"
 	}
 	return s
 }
-
-

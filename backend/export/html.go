@@ -194,8 +194,8 @@ func proxied(r metrics.Record) string {
 	return opt(r.HitAt5) + " / " + opt(r.RecallAt5) + " / " + opt(r.MRR)
 }
 
-func f3(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
-func ms(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " ms" }
+func f3(v float64) string  { return strconv.FormatFloat(v, 'f', 3, 64) }
+func ms(v float64) string  { return strconv.FormatFloat(v, 'f', 1, 64) + " ms" }
 func pct(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " %" }
 
 func opt(v *float64) string {
