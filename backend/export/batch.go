@@ -80,7 +80,7 @@ func Report(w io.Writer, b Batch, now time.Time) error {
 	}
 	header := Header{
 		{"PDFs", strings.Join(b.PDFs, ", ")},
-		{"ingestion (once)", ms(metricsMs(b.Ingestion))},
+		{"ingestion (once)", ms(metrics.Ms(b.Ingestion))},
 		{"questions", fmt.Sprintf("%d (%d failed)", len(b.Items), failed)},
 		{"models used", orNone(strings.Join(used, ", "))},
 		{"total latency p50 / p95", ms(sum.TotalLatencyP50Ms) + " / " + ms(sum.TotalLatencyP95Ms)},
@@ -90,7 +90,6 @@ func Report(w io.Writer, b Batch, now time.Time) error {
 	return Page(w, "Vika batch report", now, header, turns)
 }
 
-func metricsMs(d time.Duration) float64 { return metrics.Ms(d) }
 
 func orNone(s string) string {
 	if s == "" {
