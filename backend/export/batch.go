@@ -90,7 +90,6 @@ func Report(w io.Writer, b Batch, now time.Time) error {
 	return Page(w, "Vika batch report", now, header, turns)
 }
 
-
 func orNone(s string) string {
 	if s == "" {
 		return "none"
