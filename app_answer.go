@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
@@ -138,7 +139,7 @@ func (a *App) ExportMetrics(format string) (string, error) {
 // user picks; it returns the path, "" when the user cancelled.
 func (a *App) ExportConversation(format string) (string, error) {
 	var b bytes.Buffer
-	if err := export.Conversation(&b, format, a.rag.Conversation()); err != nil {
+	if err := export.Conversation(&b, format, a.rag.Conversation(), time.Now()); err != nil {
 		return "", err
 	}
 	return a.save("Export conversation", "vika-conversation."+format, format, b.Bytes())

@@ -3,6 +3,7 @@ package main
 import (
 	"vika/backend/engine"
 	"vika/backend/llm"
+	"vika/backend/prompt"
 	"vika/backend/rag"
 )
 
@@ -12,11 +13,13 @@ import (
 // frontend/src/lib/api/catalogue.json, which the page imports, and fails
 // when that file is stale.
 type catalogue struct {
-	Defaults  rag.Settings `json:"defaults"`
-	MinK      int          `json:"min_k"`
-	MaxK      int          `json:"max_k"`
-	Providers []provider   `json:"providers"`
-	Events    events       `json:"events"`
+	Defaults rag.Settings `json:"defaults"`
+	MinK     int          `json:"min_k"`
+	MaxK     int          `json:"max_k"`
+	// MaxMultiQueryVariants bounds Settings.MultiQueryVariants (from 1).
+	MaxMultiQueryVariants int        `json:"max_multi_query_variants"`
+	Providers             []provider `json:"providers"`
+	Events                events     `json:"events"`
 	// FlushMS is how often streamed answer text is shown, in
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
@@ -38,9 +41,10 @@ type events struct {
 
 func buildCatalogue() (catalogue, error) {
 	c := catalogue{
-		Defaults: rag.DefaultSettings(),
-		MinK:     1,
-		MaxK:     rag.MaxK,
+		Defaults:              rag.DefaultSettings(),
+		MinK:                  1,
+		MaxK:                  rag.MaxK,
+		MaxMultiQueryVariants: prompt.MaxRephrasings,
 		Events: events{
 			IngestProgress: engine.EventIngestProgress,
 			ModelProgress:  EventModelProgress,

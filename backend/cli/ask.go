@@ -11,6 +11,7 @@ import (
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/message"
+	"vika/backend/prompt"
 	"vika/backend/rag"
 	"vika/backend/retrieve"
 	"vika/backend/secrets"
@@ -29,10 +30,15 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	k := fs.Int("k", rag.DefaultK, "number of passages in the prompt")
 	hyde := fs.Bool("hyde", false, "search with a passage the cheapest model imagines as the answer (HyDE)")
 	multi := fs.Bool("multi-query", false, "search with rephrasings of the question too, fused")
+	variants := fs.Int("multi-query-variants", 0, "with --multi-query: how many rephrasings to search with (1 to 5; 0 for 3)")
+	queries := fs.String("queries", "", "a JSON-lines file of questions ({\"question\": \"...\", \"id\": \"...\"} a line): answer each of them after one ingestion")
+	jsonlPath := fs.String("jsonl", "-", "with --queries: where the JSON lines of the answers go (- for standard output)")
+	reportPath := fs.String("report", "vika-report.html", "with --queries: where the HTML report goes")
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to ask about (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] --pdf FILE [--pdf FILE...] QUESTION")
+		fmt.Fprintln(errOut, "       vika ask --queries QUESTIONS.jsonl [--jsonl OUT.jsonl] [--report REPORT.html] [options] --pdf FILE [--pdf FILE...]")
 		fmt.Fprintln(errOut, "\nKeys come from GEMINI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY, OPENROUTER_API_KEY or the system keyring;\nVIKA_<PROVIDER>_BASE_URL overrides a provider's address.")
 		fs.PrintDefaults()
 	}
@@ -47,11 +53,25 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
+	var qs []query
+	if *queries != "" {
+		if question != "" {
+			return fmt.Errorf("%w: %v", errUsage, errNoQuestionWithQueries)
+		}
+		if *jsonlPath == "-" && *reportPath == "-" {
+			return fmt.Errorf("%w: --jsonl and --report cannot both be standard output", errUsage)
+		}
+		if qs, err = readQueries(*queries); err != nil {
+			return err
+		}
+	}
 	switch {
-	case question == "":
+	case question == "" && qs == nil:
 		return fmt.Errorf("%w: no question given", errUsage)
 	case len(pdfs) == 0:
 		return fmt.Errorf("%w: no --pdf given", errUsage)
+	case *variants < 0 || *variants > prompt.MaxRephrasings:
+		return fmt.Errorf("%w: --multi-query-variants must be between 1 and %d", errUsage, prompt.MaxRephrasings)
 	case *k < 1 || *k > rag.MaxK:
 		return fmt.Errorf("%w: -k must be between 1 and %d", errUsage, rag.MaxK)
 	case (*provider == "") != (*model == ""):
@@ -73,11 +93,14 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 		return err
 	}
 	defer eng.Close()
+	opts := rag.Options{Provider: *provider, Model: *model, Mode: string(mode), K: *k, HyDE: *hyde, MultiQuery: *multi, MultiQueryVariants: *variants, Rerank: true}
+	if qs != nil {
+		return runBatch(ctx, eng, rag.New(eng, svc, ragCfg), pdfs, qs, opts, batchOut{jsonl: *jsonlPath, report: *reportPath}, out, errOut)
+	}
 	if err := addAll(ctx, eng, pdfs, errOut); err != nil {
 		return err
 	}
 
-	opts := rag.Options{Provider: *provider, Model: *model, Mode: string(mode), K: *k, HyDE: *hyde, MultiQuery: *multi, Rerank: true}
 	a, err := rag.New(eng, svc, ragCfg).Ask(ctx, question, opts, askPrinter(out, errOut, *asJSON))
 	if *asJSON && (err == nil || a.Answer != "") {
 		if jerr := json.NewEncoder(out).Encode(a); jerr != nil {

@@ -40,7 +40,7 @@ func TestExportMarkdownWindowRules(t *testing.T) {
 	a := rag.Answer{Question: "q", Kind: rag.KindLLM, Footer: "Model used: x",
 		Answer: "Look ![chart](https://tracker.example/p.png?u=1) and [run](javascript:alert(1)), [local](file:///home/u/.ssh/id_rsa), [ok](https://example.org)."}
 	var b bytes.Buffer
-	if err := Conversation(&b, FormatMarkdown, []rag.Answer{a}); err != nil {
+	if err := Conversation(&b, FormatMarkdown, []rag.Answer{a}, exportTime); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -17,7 +17,8 @@ var Columns = []string{
 	"query_index", "query", "llm_model", "llm_routing_mode", "retrieval_mode",
 	"retrieval_latency_ms", "generation_latency_ms", "time_to_first_token_ms", "total_latency_ms",
 	"chunks_retrieved", "chunks_used", "reranker_score_mean", "reranker_score_min", "cosine_sim_mean",
-	"bm25_contribution_pct", "hit_at_5", "recall_at_5", "mrr", "page_types_used", "fallback_chain",
+	"bm25_contribution_pct", "bm25_score_share_pct", "hit_at_5", "recall_at_5", "mrr", "page_types_used", "fallback_chain",
+	"history_applied", "hyde_applied", "multi_query_applied", "rerank_applied",
 	"tokens_in", "tokens_out", "citation_valid_pct",
 }
 
@@ -75,7 +76,8 @@ func row(r Record) []string {
 		strconv.Itoa(r.QueryIndex), r.Query, r.LLMModel, r.LLMRoutingMode, r.RetrievalMode,
 		num(r.RetrievalLatencyMs), num(r.GenerationLatencyMs), opt(r.TimeToFirstTokenMs), num(r.TotalLatencyMs),
 		strconv.Itoa(r.ChunksRetrieved), strconv.Itoa(r.ChunksUsed), opt(r.RerankerScoreMean), opt(r.RerankerScoreMin), opt(r.CosineSimMean),
-		num(r.BM25ContributionPct), opt(r.HitAt5), opt(r.RecallAt5), opt(r.MRR), pageTypes(r.PageTypesUsed), strings.Join(r.FallbackChain, " > "),
+		num(r.BM25ContributionPct), num(r.BM25ScoreSharePct), opt(r.HitAt5), opt(r.RecallAt5), opt(r.MRR), pageTypes(r.PageTypesUsed), strings.Join(r.FallbackChain, " > "),
+		strconv.FormatBool(r.HistoryApplied), strconv.FormatBool(r.HyDEApplied), strconv.FormatBool(r.MultiQueryApplied), strconv.FormatBool(r.RerankApplied),
 		strconv.Itoa(r.TokensIn), strconv.Itoa(r.TokensOut), opt(r.CitationValidPct),
 	}
 }

@@ -17,8 +17,10 @@ import (
 var fieldNames = []string{
 	"query_index", "query", "llm_model", "llm_routing_mode", "retrieval_mode", "retrieval_latency_ms",
 	"generation_latency_ms", "time_to_first_token_ms", "total_latency_ms", "chunks_retrieved", "chunks_used",
-	"reranker_score_mean", "reranker_score_min", "cosine_sim_mean", "bm25_contribution_pct", "hit_at_5",
-	"recall_at_5", "mrr", "page_types_used", "fallback_chain", "tokens_in", "tokens_out", "citation_valid_pct",
+	"reranker_score_mean", "reranker_score_min", "cosine_sim_mean", "bm25_contribution_pct", "bm25_score_share_pct", "hit_at_5",
+	"recall_at_5", "mrr", "page_types_used", "fallback_chain",
+	"history_applied", "hyde_applied", "multi_query_applied", "rerank_applied",
+	"tokens_in", "tokens_out", "citation_valid_pct",
 }
 
 const fakeKey = "sk-or-v1-0123456789abcdef0123456789abcdef"
@@ -27,8 +29,9 @@ func sample() Record {
 	return Record{QueryIndex: 2, Query: "How does unit propagation work, in \"DPLL\"?", LLMModel: "gemini/gemini-2.5-flash",
 		LLMRoutingMode: RoutingAuto, RetrievalMode: "hybrid", RetrievalLatencyMs: 12.5, GenerationLatencyMs: 840,
 		TimeToFirstTokenMs: Float(310.25), TotalLatencyMs: 853.75, ChunksRetrieved: 40, ChunksUsed: 8,
-		CosineSimMean: Float(0.41), BM25ContributionPct: 62.5, HitAt5: Float(1), RecallAt5: Float(0.5), MRR: Float(0.5),
+		CosineSimMean: Float(0.41), BM25ContributionPct: 62.5, BM25ScoreSharePct: 48.25, HitAt5: Float(1), RecallAt5: Float(0.5), MRR: Float(0.5),
 		PageTypesUsed: map[string]int{"text": 6, "mixed": 2}, FallbackChain: []string{"groq/llama-3.1-8b-instant (rate_limited)", "gemini/gemini-2.5-flash"},
+		HistoryApplied: true, RerankApplied: true,
 		TokensIn: 2400, TokensOut: 180, CitationValidPct: Float(87.5)}
 }
 
@@ -91,9 +94,13 @@ func TestPercentileAndSummary(t *testing.T) {
 		recs = append(recs, r)
 	}
 	got := Summarize(recs)
-	want := Summary{Questions: 20, TotalLatencyP50Ms: 1000, TotalLatencyP95Ms: 1900, CitationValidPctMean: Float(61)}
+	want := Summary{Questions: 20, TotalLatencyP50Ms: 1000, TotalLatencyP95Ms: 1900, CitationValidPctMean: Float(61), RelevanceProxy: ProxyNone}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Summarize (-want +got):\n%s", diff)
+	}
+	recs[7].RerankApplied = true
+	if got := Summarize(recs).RelevanceProxy; got != ProxyReranker {
+		t.Errorf("one reranked record: proxy %q, want %q", got, ProxyReranker)
 	}
 	for _, tt := range []struct {
 		xs   []float64
@@ -114,23 +121,32 @@ func TestPercentileAndSummary(t *testing.T) {
 func TestRanking(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	tests := []struct {
+		name              string
 		rel               []bool
+		candidates        int
 		hit, recall, mrrV *float64
 	}{
-		{nil, nil, nil, nil},
-		{[]bool{false, false, true, false, false, false, true}, f(1), f(0.5), f(1.0 / 3)},
-		{[]bool{true, true}, f(1), f(1), f(1)},
-		{[]bool{false, false, false, false, false, true}, f(0), f(0), f(1.0 / 6)},
-		{[]bool{false, false}, f(0), nil, f(0)},
+		{"empty", nil, 3, nil, nil, nil},
+		{"one of two in the top 5", []bool{false, false, true, false, false, false, true}, 2, f(1), f(0.5), f(1.0 / 3)},
+		{"the list's relevant raise a low count", []bool{true, true}, 0, f(1), f(1), f(1)},
+		// Recall counts every relevant candidate retrieved, not only those
+		// in the list: 2 of 8 are in the top 5.
+		{"candidates beyond the list", []bool{true, false, false, true, false, false}, 8, f(1), f(0.25), f(1)},
+		// MRR looks within the top 5 only.
+		{"first relevant at rank 6", []bool{false, false, false, false, false, true}, 1, f(0), f(0), f(0)},
+		{"none relevant", []bool{false, false}, 0, f(0), nil, f(0)},
 	}
 	for _, tt := range tests {
-		hit, recall, mrr := Ranking(tt.rel, 5)
+		hit, recall, mrr := Ranking(tt.rel, tt.candidates, 5)
 		if diff := cmp.Diff([]*float64{tt.hit, tt.recall, tt.mrrV}, []*float64{hit, recall, mrr}); diff != "" {
-			t.Errorf("Ranking(%v) (-want +got):\n%s", tt.rel, diff)
+			t.Errorf("%s: Ranking(%v, %d) (-want +got):\n%s", tt.name, tt.rel, tt.candidates, diff)
 		}
 	}
 	if diff := cmp.Diff([]bool{true, false, true}, Relevant([]float64{0.2, -1.5, 0}, RerankerCutoff)); diff != "" {
 		t.Errorf("Relevant (-want +got):\n%s", diff)
+	}
+	if n := CountRelevant([]float64{0.2, -1.5, 0, -0.01, 3}, RerankerCutoff); n != 3 {
+		t.Errorf("CountRelevant = %d, want 3", n)
 	}
 }
 
@@ -154,8 +170,8 @@ func TestWriteCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.Join(fieldNames, ",") + "\n" +
-		`2,"How does unit propagation work, in ""DPLL""?",gemini/gemini-2.5-flash,auto,hybrid,12.5,840,310.25,853.75,40,8,,,0.41,62.5,1,0.5,0.5,mixed:2;text:6,groq/llama-3.1-8b-instant (rate_limited) > gemini/gemini-2.5-flash,2400,180,87.5` + "\n" +
-		`3,"my key is [redacted], and [redacted] too?",,abstained,bm25,0,0,,4.5,0,0,,,,100,,,,,,0,0,` + "\n"
+		`2,"How does unit propagation work, in ""DPLL""?",gemini/gemini-2.5-flash,auto,hybrid,12.5,840,310.25,853.75,40,8,,,0.41,62.5,48.25,1,0.5,0.5,mixed:2;text:6,groq/llama-3.1-8b-instant (rate_limited) > gemini/gemini-2.5-flash,true,false,false,true,2400,180,87.5` + "\n" +
+		`3,"my key is [redacted], and [redacted] too?",,abstained,bm25,0,0,,4.5,0,0,,,,100,0,,,,,,false,false,false,false,0,0,` + "\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("CSV (-want +got):\n%s", diff)
 	}
@@ -167,7 +183,6 @@ func TestWriteJSON(t *testing.T) {
 	recs := []Record{r}
 	var b bytes.Buffer
 	s := Summarize(recs)
-	s.RelevanceProxy = ProxyBM25(0.3)
 	if err := WriteJSON(&b, s, recs); err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func overhead(ctx context.Context, store *store.Store, hits []corpus.Hit) (int, 
 	for i, h := range hits {
 		scores[i], types[i] = h.Score, corpus.PageText
 	}
-	rec.HitAt5, rec.RecallAt5, rec.MRR = metrics.Ranking(metrics.Relevant(scores, prompt.DefaultMinBM25), 5)
+	rec.HitAt5, rec.RecallAt5, rec.MRR = metrics.Ranking(metrics.Relevant(scores, prompt.DefaultMinBM25), metrics.CountRelevant(scores, prompt.DefaultMinBM25), 5)
 	rec.PageTypesUsed = metrics.CountPageTypes(types)
 	if pct, ok := cite.ValidPct(cits); ok {
 		rec.CitationValidPct = metrics.Float(pct)

@@ -1,22 +1,17 @@
 package metrics
 
-import "fmt"
-
 // RerankerCutoff is the cross-encoder score from which a chunk counts as
 // relevant: a logit of 0 is a relevance probability of one half.
 const RerankerCutoff = 0.0
 
-// ProxyReranker names the relevance proxy of Hit@5, Recall@5 and MRR when
-// a cross-encoder is installed (Summary.RelevanceProxy).
+// ProxyReranker names the relevance proxy of Hit@5, Recall@5 and MRR
+// (Summary.RelevanceProxy): a chunk is relevant when the cross-encoder
+// scores it at RerankerCutoff or more.
 const ProxyReranker = "reranker score >= 0 counts as relevant"
 
-// ProxyBM25 names the stand-in used without a cross-encoder: the chunk's
-// BM25 score reaches cutoff (prompt.DefaultMinBM25, the measured
-// abstention threshold); a chunk that BM25 did not retrieve counts as not
-// relevant.
-func ProxyBM25(cutoff float64) string {
-	return fmt.Sprintf("no cross-encoder installed: BM25 score >= %g counts as relevant", cutoff)
-}
+// ProxyNone is Summary.RelevanceProxy when no answer was reranked: Hit@5,
+// Recall@5 and MRR are then unknown, and no other score stands in.
+const ProxyNone = "no reranker"
 
 // Relevant returns, for each score, whether it reaches cutoff.
 func Relevant(scores []float64, cutoff float64) []bool {
@@ -27,13 +22,29 @@ func Relevant(scores []float64, cutoff float64) []bool {
 	return out
 }
 
+// CountRelevant returns how many scores reach cutoff.
+func CountRelevant(scores []float64, cutoff float64) int {
+	n := 0
+	for _, s := range scores {
+		if s >= cutoff {
+			n++
+		}
+	}
+	return n
+}
+
 // Ranking returns Hit@k, Recall@k and MRR of a ranked list, best first,
-// whose items' relevance is given: hit is 1 when a relevant item is among
-// the first k, else 0; recall is the share of the list's relevant items
-// that are among the first k (nil when the list has none: the proxy knows
-// of no relevant chunk to recall); mrr is the reciprocal rank of the first
-// relevant item, 0 when there is none. All three are nil for an empty list.
-func Ranking(relevant []bool, k int) (hit, recall, mrr *float64) {
+// whose items' relevance is given, out of candidates relevant items among
+// everything retrieved (the list's and those left out of it):
+//   - hit is 1 when a relevant item is among the first k, else 0;
+//   - recall is the share of the candidates' relevant items that are among
+//     the first k (nil when candidates is 0: nothing to recall);
+//   - mrr is the reciprocal rank of the first relevant item within the
+//     first k, 0 when there is none.
+//
+// A candidates count below the list's own relevant items is raised to it.
+// All three are nil for an empty list.
+func Ranking(relevant []bool, candidates, k int) (hit, recall, mrr *float64) {
 	if len(relevant) == 0 {
 		return nil, nil, nil
 	}
@@ -43,13 +54,15 @@ func Ranking(relevant []bool, k int) (hit, recall, mrr *float64) {
 			continue
 		}
 		total++
-		if i < k {
-			top++
+		if i >= k {
+			continue
 		}
+		top++
 		if first == 0 {
 			first = i + 1
 		}
 	}
+	total = max(total, candidates)
 	h, rr := 0.0, 0.0
 	if top > 0 {
 		h = 1

@@ -50,12 +50,19 @@ type Record struct {
 	// CosineSimMean is the mean cosine of the query with the used chunks;
 	// nil when the query was not embedded (bm25 mode).
 	CosineSimMean *float64 `json:"cosine_sim_mean"`
-	// BM25ContributionPct is BM25's share of the used chunks' fused
-	// scores: 100 in bm25 mode, 0 in dense mode.
+	// BM25ContributionPct is the share of the used chunks that came from
+	// BM25, found by BM25 alone or by both retrievers (corpus.Hit.FoundBy),
+	// in percent: 100 in bm25 mode, 0 in dense mode, 0 when no chunk was
+	// used (an abstention).
 	BM25ContributionPct float64 `json:"bm25_contribution_pct"`
+	// BM25ScoreSharePct is BM25's share of the used chunks' fused scores
+	// (retrieve.Stats.BM25Share), in percent: 100 in bm25 mode, 0 in dense
+	// mode.
+	BM25ScoreSharePct float64 `json:"bm25_score_share_pct"`
 
-	// Ranking quality of the used chunks against a relevance proxy (see
-	// Ranking and Summary.RelevanceProxy); nil when no proxy applies.
+	// Ranking quality of the answer's sources against the reranker proxy
+	// (ProxyReranker, see Ranking); nil without a reranker: no other
+	// proxy stands in for it.
 	HitAt5    *float64 `json:"hit_at_5"`
 	RecallAt5 *float64 `json:"recall_at_5"`
 	MRR       *float64 `json:"mrr"`
@@ -67,6 +74,16 @@ type Record struct {
 	// one that answered, "provider/id (kind)" for one that failed, kind
 	// being llm.KindOf its error.
 	FallbackChain []string `json:"fallback_chain"`
+
+	// Which query techniques applied to this answer: History when earlier
+	// turns were put in the prompt, HyDE when a hypothetical passage was
+	// searched, MultiQuery when rephrasings were searched, Rerank when a
+	// cross-encoder reordered the candidates. A technique asked for but
+	// skipped (no model, no reranker, first question) is false.
+	HistoryApplied    bool `json:"history_applied"`
+	HyDEApplied       bool `json:"hyde_applied"`
+	MultiQueryApplied bool `json:"multi_query_applied"`
+	RerankApplied     bool `json:"rerank_applied"`
 
 	TokensIn  int `json:"tokens_in"`
 	TokensOut int `json:"tokens_out"`

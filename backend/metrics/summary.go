@@ -13,19 +13,22 @@ type Summary struct {
 	// CitationValidPctMean is the mean of the records' citation_valid_pct
 	// (over those that cite); nil when none does.
 	CitationValidPctMean *float64 `json:"citation_valid_pct_mean"`
-	// RelevanceProxy says which score hit_at_5, recall_at_5 and mrr come
-	// from (ProxyReranker or ProxyBM25); set by the caller, who knows
-	// whether a cross-encoder is installed.
-	RelevanceProxy string `json:"relevance_proxy,omitempty"`
+	// RelevanceProxy says what hit_at_5, recall_at_5 and mrr measure:
+	// ProxyReranker when a record was reranked, else ProxyNone (they are
+	// then null).
+	RelevanceProxy string `json:"relevance_proxy"`
 }
 
-// Summarize returns the summary of recs (RelevanceProxy left empty).
+// Summarize returns the summary of recs.
 func Summarize(recs []Record) Summary {
-	s := Summary{Questions: len(recs)}
+	s := Summary{Questions: len(recs), RelevanceProxy: ProxyNone}
 	lat := make([]float64, len(recs))
 	var cites []float64
 	for i, r := range recs {
 		lat[i] = r.TotalLatencyMs
+		if r.RerankApplied {
+			s.RelevanceProxy = ProxyReranker
+		}
 		if r.CitationValidPct != nil {
 			cites = append(cites, *r.CitationValidPct)
 		}

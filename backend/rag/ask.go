@@ -31,6 +31,9 @@ func (s *Assistant) Ask(ctx context.Context, question string, o Options, emit fu
 	if strings.TrimSpace(question) == "" {
 		return Answer{}, ErrEmptyQuestion
 	}
+	if err := o.validate(); err != nil {
+		return Answer{}, err
+	}
 	return s.ask(ctx, s.newID(), question, o, emit)
 }
 

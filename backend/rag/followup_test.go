@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"vika/backend/llm/llmtest"
+	"vika/backend/metrics"
 	"vika/backend/prompt"
 )
 
@@ -133,7 +134,7 @@ func TestHistoryLastThreeTurns(t *testing.T) {
 		t.Error("ClearConversation kept turns")
 	}
 	view, err := s.Metrics(t.Context())
-	if err != nil || len(view.Records) != 5 || view.Summary.Questions != 5 || !strings.Contains(view.Summary.RelevanceProxy, "BM25") {
+	if err != nil || len(view.Records) != 5 || view.Summary.Questions != 5 || view.Summary.RelevanceProxy != metrics.ProxyNone {
 		t.Errorf("metrics view %+v, %v", view.Summary, err)
 	}
 }

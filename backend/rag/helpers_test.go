@@ -27,7 +27,14 @@ var satPages = []string{
 func newEngine(t *testing.T) *engine.Engine {
 	t.Helper()
 	// An empty models root: no cross-encoder the user may have installed.
-	eng, err := engine.New(context.Background(), engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	return newEngineIn(t, t.TempDir())
+}
+
+// newEngineIn returns a BM25 engine holding sat.pdf, with the models
+// installed under root.
+func newEngineIn(t *testing.T, root string) *engine.Engine {
+	t.Helper()
+	eng, err := engine.New(context.Background(), engine.Config{NoEmbeddings: true, ModelsRoot: root})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -143,6 +143,9 @@ func (s *Assistant) StartID(ctx context.Context, id, question string, o Options,
 	if strings.TrimSpace(question) == "" {
 		return "", ErrEmptyQuestion
 	}
+	if err := o.validate(); err != nil {
+		return "", err
+	}
 	if id == "" {
 		id = s.newID()
 	} else if !validID.MatchString(id) {
@@ -255,13 +258,5 @@ func (s *Assistant) Metrics(ctx context.Context) (MetricsView, error) {
 	if recs == nil {
 		recs = []metrics.Record{}
 	}
-	sum := metrics.Summarize(recs)
-	sum.RelevanceProxy = metrics.ProxyBM25(prompt.DefaultMinBM25)
-	for _, r := range recs {
-		if r.RerankerScoreMean != nil {
-			sum.RelevanceProxy = metrics.ProxyReranker
-			break
-		}
-	}
-	return MetricsView{Records: recs, Summary: sum}, err
+	return MetricsView{Records: recs, Summary: metrics.Summarize(recs)}, err
 }

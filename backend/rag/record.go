@@ -6,7 +6,7 @@ import (
 	"vika/backend/cite"
 	"vika/backend/corpus"
 	"vika/backend/metrics"
-	"vika/backend/prompt"
+	"vika/backend/retrieve"
 )
 
 // record fills the question's metrics record and stores it in the
@@ -19,11 +19,13 @@ func (t *turn) record(ctx context.Context) metrics.Record {
 		RetrievalLatencyMs: metrics.Ms(t.r.latency),
 		ChunksRetrieved:    t.r.stats.Candidates,
 		CosineSimMean:      t.r.stats.MeanCosine,
-		// BM25's share of the fused scores of the passages retrieved for
-		// the question (the engine's statistics).
-		BM25ContributionPct: t.r.stats.BM25Share,
-		FallbackChain:       []string{},
-		PageTypesUsed:       map[string]int{},
+		BM25ScoreSharePct:  t.r.stats.BM25Share,
+		HistoryApplied:     len(t.history) > 0,
+		HyDEApplied:        t.r.hyde,
+		MultiQueryApplied:  t.r.multi,
+		RerankApplied:      t.r.stats.Reranked > 0,
+		FallbackChain:      []string{},
+		PageTypesUsed:      map[string]int{},
 	}
 	switch t.a.Kind {
 	case KindAbstained:
@@ -36,6 +38,7 @@ func (t *turn) record(ctx context.Context) metrics.Record {
 	}
 	used := t.usedHits()
 	rec.ChunksUsed = len(used)
+	rec.BM25ContributionPct = bm25Pct(used)
 	types := make([]corpus.PageType, len(used))
 	var rerank []float64
 	for i, h := range used {
@@ -48,8 +51,9 @@ func (t *turn) record(ctx context.Context) metrics.Record {
 	if len(rerank) == len(used) {
 		rec.RerankerScoreMean, rec.RerankerScoreMin = metrics.MeanMin(rerank)
 	}
-	relevant, _ := relevance(t.a.Sources)
-	rec.HitAt5, rec.RecallAt5, rec.MRR = metrics.Ranking(relevant, 5)
+	if rec.RerankApplied {
+		rec.HitAt5, rec.RecallAt5, rec.MRR = ranking(t.a.Sources, t.r.stats.RerankScores)
+	}
 	if pct, ok := cite.ValidPct(t.a.Citations); ok {
 		rec.CitationValidPct = metrics.Float(pct)
 	}
@@ -61,29 +65,31 @@ func (t *turn) record(ctx context.Context) metrics.Record {
 	return stored
 }
 
-// relevance says which sources count as relevant for Hit@5, Recall@5 and
-// MRR, and by which proxy. This is the one place that chooses it: the
-// cross-encoder's scores when every source carries one
-// (corpus.Hit.RerankScore), else the BM25 stand-in (metrics.ProxyBM25 at
-// prompt.DefaultMinBM25).
-func relevance(srcs []Source) ([]bool, string) {
-	scores := make([]float64, len(srcs))
-	reranked := len(srcs) > 0
-	for i, s := range srcs {
-		if s.RerankScore == nil {
-			reranked = false
-			break
-		}
-		scores[i] = *s.RerankScore
+// bm25Pct is the share of hits that BM25 found (alone or with the dense
+// retriever), in percent; 0 for none.
+func bm25Pct(hits []corpus.Hit) float64 {
+	if len(hits) == 0 {
+		return 0
 	}
-	if reranked {
-		return metrics.Relevant(scores, metrics.RerankerCutoff), metrics.ProxyReranker
-	}
-	for i, s := range srcs {
-		scores[i] = 0
-		if s.LexicalScore != nil {
-			scores[i] = *s.LexicalScore
+	n := 0
+	for _, h := range hits {
+		if h.FoundBy == retrieve.FoundBM25 || h.FoundBy == retrieve.FoundBoth {
+			n++
 		}
 	}
-	return metrics.Relevant(scores, prompt.DefaultMinBM25), metrics.ProxyBM25(prompt.DefaultMinBM25)
+	return 100 * float64(n) / float64(len(hits))
+}
+
+// ranking returns Hit@5, Recall@5 and MRR of the sources against the
+// reranker proxy (metrics.ProxyReranker), the one relevance proxy: a
+// source is relevant when the cross-encoder scored it at
+// metrics.RerankerCutoff or more (a source it did not rescore is not), and
+// Recall@5 counts the relevant ones among every candidate it rescored
+// (all, the scores of every rescored candidate, retrieve.Stats.RerankScores).
+func ranking(srcs []Source, all []float64) (hit, recall, mrr *float64) {
+	relevant := make([]bool, len(srcs))
+	for i, s := range srcs {
+		relevant[i] = s.RerankScore != nil && *s.RerankScore >= metrics.RerankerCutoff
+	}
+	return metrics.Ranking(relevant, metrics.CountRelevant(all, metrics.RerankerCutoff), 5)
 }

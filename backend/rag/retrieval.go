@@ -21,6 +21,9 @@ type retrieval struct {
 	// none.
 	stats   retrieve.Stats
 	latency time.Duration
+	// hyde and multi say whether a HyDE passage and rephrasings were
+	// searched (asked for, and obtained from a model).
+	hyde, multi bool
 }
 
 // retrieve searches for query (the standalone question) as o says: with a
@@ -38,15 +41,16 @@ func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int
 		}
 	}
 	if o.MultiQuery {
-		if reply, ok := s.expand(ctx, "multi-query", prompt.MultiQueryRequest(query), notice); ok {
-			q.Rephrasings = prompt.ParseRephrasings(query, reply)
+		if reply, ok := s.expand(ctx, "multi-query", prompt.MultiQueryRequest(query, o.MultiQueryVariants), notice); ok {
+			q.Rephrasings = prompt.ParseRephrasings(query, reply, o.MultiQueryVariants)
 		}
 	}
 	res, err := s.eng.Retrieve(ctx, q, engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k, Rerank: o.Rerank})
 	if err != nil {
 		return retrieval{}, err
 	}
-	return retrieval{hits: res.Hits, stats: res.Stats, latency: s.now().Sub(start)}, nil
+	return retrieval{hits: res.Hits, stats: res.Stats, latency: s.now().Sub(start),
+		hyde: q.HyDE != "" && q.HyDE != q.Question, multi: len(q.Rephrasings) > 0}, nil
 }
 
 // expand asks the cheapest model for a query expansion (what says which);

@@ -6,6 +6,7 @@ import (
 
 	"vika/backend/llm"
 	"vika/backend/metrics"
+	"vika/backend/prompt"
 	"vika/backend/retrieve"
 )
 
@@ -21,8 +22,11 @@ type Settings struct {
 	History    bool   `json:"history"`
 	HyDE       bool   `json:"hyde"`
 	MultiQuery bool   `json:"multi_query"`
-	Rerank     bool   `json:"rerank"`
-	Locale     string `json:"locale"`
+	// MultiQueryVariants is how many rephrasings multi-query searches
+	// with, from 1 to prompt.MaxRephrasings.
+	MultiQueryVariants int    `json:"multi_query_variants"`
+	Rerank             bool   `json:"rerank"`
+	Locale             string `json:"locale"`
 }
 
 // Routing modes of Settings: those the metrics record (package metrics
@@ -37,12 +41,13 @@ const MaxK = 50
 
 // DefaultSettings are used when no settings file exists.
 func DefaultSettings() Settings {
-	return Settings{Routing: RoutingAuto, K: DefaultK, History: true, Rerank: true}
+	return Settings{Routing: RoutingAuto, K: DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings}
 }
 
 // Options returns the per-question options the settings describe.
 func (s Settings) Options() Options {
-	o := Options{Mode: s.Mode, K: s.K, History: s.History, HyDE: s.HyDE, MultiQuery: s.MultiQuery, Rerank: s.Rerank}
+	o := Options{Mode: s.Mode, K: s.K, History: s.History, HyDE: s.HyDE, MultiQuery: s.MultiQuery,
+		MultiQueryVariants: s.MultiQueryVariants, Rerank: s.Rerank}
 	if s.Routing == RoutingManual {
 		o.Provider, o.Model = s.Provider, s.Model
 	}
@@ -58,6 +63,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("%w: manual routing needs a provider and a model", ErrInvalid)
 	case s.K < 1 || s.K > MaxK:
 		return fmt.Errorf("%w: k must be between 1 and %d, not %d", ErrInvalid, MaxK, s.K)
+	case s.MultiQueryVariants < 1 || s.MultiQueryVariants > prompt.MaxRephrasings:
+		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d, not %d", ErrInvalid, prompt.MaxRephrasings, s.MultiQueryVariants)
 	case len(s.Locale) > 35 || strings.ContainsAny(s.Locale, " /\\\n"):
 		return fmt.Errorf("%w: %q is not a locale", ErrInvalid, s.Locale)
 	}
@@ -70,6 +77,15 @@ func (s Settings) Validate() error {
 		if _, _, ok := llm.SplitKey(s.Provider + "/" + s.Model); !ok {
 			return fmt.Errorf("%w: a manual choice needs both a provider and a model", ErrInvalid)
 		}
+	}
+	return nil
+}
+
+// validate reports an option out of its range (K is bounded, not refused).
+func (o Options) validate() error {
+	if o.MultiQueryVariants < 0 || o.MultiQueryVariants > prompt.MaxRephrasings {
+		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d (0 for %d), not %d",
+			ErrInvalid, prompt.MaxRephrasings, prompt.DefaultRephrasings, o.MultiQueryVariants)
 	}
 	return nil
 }

@@ -34,6 +34,9 @@ type Options struct {
 	// default.
 	HyDE       bool `json:"hyde"`
 	MultiQuery bool `json:"multi_query"`
+	// MultiQueryVariants is how many rephrasings multi-query asks for:
+	// 0 means prompt.DefaultRephrasings, at most prompt.MaxRephrasings.
+	MultiQueryVariants int `json:"multi_query_variants,omitempty"`
 	// Rerank uses the cross-encoder when one is installed.
 	Rerank bool `json:"rerank"`
 	// MinBM25 overrides the abstention threshold (Config.MinBM25) when

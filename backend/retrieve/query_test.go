@@ -64,6 +64,17 @@ func TestSearchQuery(t *testing.T) {
 		}
 	}
 
+	// HyDE alone and rephrasings alone: still reranked against the question.
+	for _, q := range []Query{{Question: question, HyDE: "quarks and gluons"}, {Question: question, Rephrasings: []string{"savanna grass", "quarks"}}} {
+		rr := &queryReranker{}
+		if _, err := r.SearchQuery(ctx, q, SearchOptions{Mode: ModeHybrid, K: 5, Rerank: rr, Passages: textsOf(testChunks)}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(rr.queries, []string{question}) {
+			t.Errorf("%+v: reranked against %q, want the question once", q, rr.queries)
+		}
+	}
+
 	// As asked: the same as Search.
 	plain, err := r.Search(ctx, question, SearchOptions{Mode: ModeHybrid, K: 5})
 	if err != nil {

@@ -103,6 +103,10 @@ func (r *Retriever) rerank(ctx context.Context, q string, cands []*candidate, o 
 	}
 	st.Reranked = len(scored)
 	slices.SortStableFunc(scored, func(a, b *candidate) int { return cmp.Compare(*b.rerank, *a.rerank) })
+	st.RerankScores = make([]float64, len(scored))
+	for i, c := range scored {
+		st.RerankScores[i] = *c.rerank
+	}
 	out := make([]*candidate, 0, len(cands))
 	out = append(append(append(out, scored...), missing...), cands[n:]...)
 	return out, nil

@@ -1,10 +1,12 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +138,21 @@ func TestRerankFollowsLogits(t *testing.T) {
 		t.Errorf("stats: reranker %q, reranked %d, rerank %v, latency %v", st.Reranker, st.Reranked, st.Rerank, st.Latency)
 	}
 	t.Logf("BM25 %v -> reranked %v", hitIDs(plain.Hits[:depth]), hitIDs(res.Hits[:depth]))
+
+	// Fewer hits than rescored candidates: the stats keep every score
+	// (what Recall@5 counts), best first.
+	few, err := r.Search(ctx, rerankQuery, SearchOptions{Mode: ModeBM25, K: 2, Rerank: ce, RerankDepth: depth, Passages: texts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(logits)
+	slices.SortFunc(want, func(a, b float64) int { return cmp.Compare(b, a) })
+	if len(few.Hits) != 2 || !slices.Equal(few.Stats.RerankScores, want) {
+		t.Errorf("K 2, depth %d: %d hits, stats' rerank scores %v, want every logit best first %v", depth, len(few.Hits), few.Stats.RerankScores, want)
+	}
+	if plain.Stats.RerankScores != nil {
+		t.Errorf("no reranker, yet rerank scores %v", plain.Stats.RerankScores)
+	}
 }
 
 func indexOf(hits []corpus.Hit, id string) int {

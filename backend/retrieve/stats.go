@@ -40,6 +40,10 @@ type Stats struct {
 	// is how many candidates it rescored.
 	Reranker string `json:"reranker"`
 	Reranked int    `json:"reranked"`
+	// RerankScores are the reranker's scores of every candidate it
+	// rescored, used or not, best first (Recall@5 counts the relevant
+	// ones among all of them); nil when none was rescored.
+	RerankScores []float64 `json:"rerank_scores,omitempty"`
 	// RerankError says why an installed reranker did not rescore ("" when
 	// it did or none ran); the hits are then in retrieval order.
 	RerankError string `json:"rerank_error,omitempty"`

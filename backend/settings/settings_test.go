@@ -18,7 +18,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	if err != nil || s != rag.DefaultSettings() {
 		t.Fatalf("missing file: %+v, %v", s, err)
 	}
-	s = rag.Settings{Routing: rag.RoutingManual, Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "hybrid", K: 12, History: false, HyDE: true, Rerank: true, Locale: "fr"}
+	s = rag.Settings{Routing: rag.RoutingManual, Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "hybrid", K: 12, History: false, HyDE: true, Rerank: true, Locale: "fr", MultiQuery: true, MultiQueryVariants: 5}
 	if err := Save(path, s); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 		t.Errorf("(-saved +loaded):\n%s", diff)
 	}
 	o := got.Options()
-	if o.Provider != "groq" || o.Model != "llama-3.1-8b-instant" || o.K != 12 || !o.HyDE || o.History {
+	if o.Provider != "groq" || o.Model != "llama-3.1-8b-instant" || o.K != 12 || !o.HyDE || o.History || !o.MultiQuery || o.MultiQueryVariants != 5 {
 		t.Errorf("options %+v", o)
 	}
 	if o := rag.DefaultSettings().Options(); o.Provider != "" || o.K != rag.DefaultK || !o.History || !o.Rerank || o.HyDE || o.MultiQuery {
@@ -44,8 +44,8 @@ func TestSettingsNeverHoldKeys(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	os.WriteFile(path, []byte(`{"routing":"auto","k":5,"api_key":"gsk_SECRET0123456789abcdef"}`), 0o600)
 	s, err := Load(path)
-	if err != nil || s.K != 5 || !s.History {
-		t.Fatalf("%+v, %v", s, err)
+	if err != nil || s.K != 5 || !s.History || s.MultiQueryVariants != 3 {
+		t.Fatalf("a file from before multi_query_variants: %+v, %v", s, err)
 	}
 	if err := Save(path, s); err != nil {
 		t.Fatal(err)
@@ -59,15 +59,20 @@ func TestSettingsNeverHoldKeys(t *testing.T) {
 func TestSettingsInvalid(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	for _, s := range []rag.Settings{
-		{Routing: "magic", K: 8},
-		{Routing: rag.RoutingAuto, K: 0},
-		{Routing: rag.RoutingAuto, K: 8, Mode: "fuzzy"},
-		{Routing: rag.RoutingManual, K: 8},
-		{Routing: rag.RoutingAuto, K: 8, Provider: "groq"},
+		{Routing: "magic", K: 8, MultiQueryVariants: 3},
+		{Routing: rag.RoutingAuto, K: 0, MultiQueryVariants: 3},
+		{Routing: rag.RoutingAuto, K: 8, Mode: "fuzzy", MultiQueryVariants: 3},
+		{Routing: rag.RoutingManual, K: 8, MultiQueryVariants: 3},
+		{Routing: rag.RoutingAuto, K: 8, Provider: "groq", MultiQueryVariants: 3},
+		{Routing: rag.RoutingAuto, K: 8, MultiQueryVariants: 0},
+		{Routing: rag.RoutingAuto, K: 8, MultiQueryVariants: 6},
 	} {
 		if err := Save(path, s); !errors.Is(err, rag.ErrInvalid) {
 			t.Errorf("Save(%+v) = %v", s, err)
 		}
+	}
+	if err := Save(path, rag.Settings{Routing: rag.RoutingAuto, K: 8, MultiQueryVariants: 1}); err != nil {
+		t.Errorf("one variant refused: %v", err)
 	}
 	os.WriteFile(path, []byte(`{"routing":`), 0o600)
 	if s, err := Load(path); err == nil || s != rag.DefaultSettings() {

@@ -33,6 +33,29 @@ describe('metrics table', () => {
   });
 });
 
+describe('ranking and techniques', () => {
+  const words = { noReranker: 'pas de reclasseur', on: 'oui', off: 'non' };
+
+  it('says "no reranker" for Hit@5, Recall@5 and MRR of an answer no reranker scored, never a stand-in', () => {
+    const r = sampleRecord({ rerank_applied: false, hit_at_5: null, recall_at_5: null, mrr: null });
+    for (const key of ['hit_at_5', 'recall_at_5', 'mrr'] as const) {
+      expect(formatCell(r, column(key), 'en'), key).toBe('no reranker');
+      expect(formatCell(r, column(key), 'fr', words), key).toBe('pas de reclasseur');
+    }
+    const scored = sampleRecord({ rerank_applied: true, hit_at_5: 1, recall_at_5: 0.25, mrr: 0.5, bm25_score_share_pct: 28.14 });
+    expect(formatCell(scored, column('recall_at_5'), 'en')).toBe('0.25');
+    expect(formatCell(scored, column('mrr'), 'fr')).toBe('0,5');
+    expect(formatCell(scored, column('bm25_score_share_pct'), 'en')).toBe('28.1%');
+  });
+
+  it('shows which techniques applied', () => {
+    const r = sampleRecord({ history_applied: true, hyde_applied: false, multi_query_applied: true, rerank_applied: false });
+    expect(
+      (['history_applied', 'hyde_applied', 'multi_query_applied', 'rerank_applied'] as const).map((k) => formatCell(r, column(k), 'fr', words)),
+    ).toEqual(['oui', 'non', 'oui', 'non']);
+  });
+});
+
 describe('chart data', () => {
   const records = [
     sampleRecord({ query_index: 1, retrieval_latency_ms: 40, generation_latency_ms: 1000, total_latency_ms: 1100, bm25_contribution_pct: 100 }),

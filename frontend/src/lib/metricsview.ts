@@ -8,7 +8,7 @@ import type { Lang } from './i18n/index.ts';
 /** Shown for a value the backend does not know (null). */
 export const MISSING = '—';
 
-type Format = 'int' | 'ms' | 'pct' | 'score' | 'text' | 'types' | 'chain';
+type Format = 'int' | 'ms' | 'pct' | 'score' | 'rank' | 'flag' | 'text' | 'types' | 'chain';
 
 export interface Column {
   key: keyof MetricsRecord;
@@ -32,11 +32,16 @@ export const COLUMNS: readonly Column[] = [
   { key: 'reranker_score_min', format: 'score' },
   { key: 'cosine_sim_mean', format: 'score' },
   { key: 'bm25_contribution_pct', format: 'pct' },
-  { key: 'hit_at_5', format: 'score' },
-  { key: 'recall_at_5', format: 'score' },
-  { key: 'mrr', format: 'score' },
+  { key: 'bm25_score_share_pct', format: 'pct' },
+  { key: 'hit_at_5', format: 'rank' },
+  { key: 'recall_at_5', format: 'rank' },
+  { key: 'mrr', format: 'rank' },
   { key: 'page_types_used', format: 'types' },
   { key: 'fallback_chain', format: 'chain' },
+  { key: 'history_applied', format: 'flag' },
+  { key: 'hyde_applied', format: 'flag' },
+  { key: 'multi_query_applied', format: 'flag' },
+  { key: 'rerank_applied', format: 'flag' },
   { key: 'tokens_in', format: 'int' },
   { key: 'tokens_out', format: 'int' },
   { key: 'citation_valid_pct', format: 'pct' },
@@ -52,11 +57,25 @@ export function formatMs(ms: number, lang: Lang): string {
   }).format(ms);
 }
 
+/** Words of the cells that are not numbers, in the UI's language. */
+export interface CellWords {
+  /** Hit@5, Recall@5 and MRR of an answer no reranker scored. */
+  noReranker: string;
+  /** A technique that applied, and one that did not. */
+  on: string;
+  off: string;
+}
+
+const ENGLISH_WORDS: CellWords = { noReranker: 'no reranker', on: 'on', off: 'off' };
+
 /** The text of one cell; MISSING for null (and for an empty model or chain). */
-export function formatCell(record: MetricsRecord, column: Column, lang: Lang): string {
+export function formatCell(record: MetricsRecord, column: Column, lang: Lang, words: CellWords = ENGLISH_WORDS): string {
   const value = record[column.key];
+  if (column.format === 'rank' && !record.rerank_applied) return words.noReranker;
   if (value === null || value === undefined) return MISSING;
   switch (column.format) {
+    case 'flag':
+      return value ? words.on : words.off;
     case 'int':
       return new Intl.NumberFormat(lang).format(value as number);
     case 'ms':
@@ -66,6 +85,7 @@ export function formatCell(record: MetricsRecord, column: Column, lang: Lang): s
         (value as number) / 100,
       );
     case 'score':
+    case 'rank':
       return new Intl.NumberFormat(lang, { maximumSignificantDigits: 3 }).format(value as number);
     case 'types': {
       const entries = Object.entries(value as Record<string, number>).filter(([, n]) => n > 0);

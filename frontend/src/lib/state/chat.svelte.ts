@@ -53,6 +53,10 @@ export const DEFAULT_ASK_OPTIONS: AskOptions = {
   rerank: true,
 };
 
+/** The techniques the ask box switches for the next questions. */
+export const ASK_TOGGLES = ['history', 'hyde', 'multi_query', 'rerank'] as const;
+export type AskToggle = (typeof ASK_TOGGLES)[number];
+
 export interface ChatHooks {
   options?: () => AskOptions;
   onAnswered?: () => void;
@@ -66,6 +70,12 @@ export class Chat {
   exporting = $state<ExportFormat | null>(null);
   /** Where the last export was saved. */
   exported = $state<string | null>(null);
+
+  /**
+   * The ask box's switches: a value set here overrides the Settings default for the next questions of
+   * this window; one equal to the default is dropped, so the default rules again.
+   */
+  toggles = $state<Partial<Record<AskToggle, boolean>>>({});
 
   readonly active = $derived(this.turns.find((t) => t.status === 'asking' || t.status === 'streaming') ?? null);
   readonly busy = $derived(this.active !== null);
@@ -85,6 +95,24 @@ export class Chat {
   constructor({ options = () => DEFAULT_ASK_OPTIONS, onAnswered = () => {} }: ChatHooks = {}) {
     this.#options = options;
     this.#onAnswered = onAnswered;
+  }
+
+  /** Whether a technique is on for the next question: the ask box's switch, else the Settings default. */
+  isOn(key: AskToggle): boolean {
+    return this.toggles[key] ?? this.#options()[key];
+  }
+
+  /** Switches a technique for the next questions. */
+  setToggle(key: AskToggle, on: boolean): void {
+    const next = { ...this.toggles };
+    if (on === this.#options()[key]) delete next[key];
+    else next[key] = on;
+    this.toggles = next;
+  }
+
+  /** The options the next question is asked with: the settings, with the ask box's switches. */
+  askOptions(): AskOptions {
+    return { ...this.#options(), ...this.toggles };
   }
 
   /** Loads the session's finished turns (after a reload of the page). */
@@ -114,7 +142,7 @@ export class Chat {
       api.onAnswer(id, (event) => this.apply(key, event)),
     );
     try {
-      await api.ask(id, question, this.#options());
+      await api.ask(id, question, this.askOptions());
     } catch (err) {
       this.#listeners.get(key)?.();
       this.#listeners.delete(key);

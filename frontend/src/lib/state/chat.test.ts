@@ -21,6 +21,27 @@ async function asked(chat: Chat, question = 'What is SAT?'): Promise<string> {
 }
 
 describe('Chat asking', () => {
+  it('asks the next question with the ask box’s switches over the settings’ defaults', async () => {
+    let defaults = { ...DEFAULT_ASK_OPTIONS, mode: 'bm25' as const, hyde: false, rerank: true };
+    const chat = new Chat({ options: () => defaults });
+    expect(chat.isOn('hyde')).toBe(false);
+    chat.setToggle('hyde', true);
+    chat.setToggle('rerank', false);
+    expect(chat.isOn('hyde')).toBe(true);
+    const id = await asked(chat);
+    expect(api.ask).toHaveBeenLastCalledWith('ask-1', 'What is SAT?', { ...defaults, hyde: true, rerank: false });
+    emitAnswer(id, { type: 'done', answer: sampleAnswer({ id }) });
+
+    // A switch set back to the default follows the settings again.
+    chat.setToggle('rerank', true);
+    expect(chat.toggles).toEqual({ hyde: true });
+    defaults = { ...defaults, rerank: false, multi_query: true };
+    expect(chat.isOn('rerank')).toBe(false);
+    expect(chat.isOn('multi_query')).toBe(true);
+    await asked(chat, 'And DPLL?');
+    expect(api.ask).toHaveBeenLastCalledWith('ask-2', 'And DPLL?', { ...defaults, hyde: true });
+  });
+
   it('asks with the settings’ options, then follows the answer’s events', async () => {
     const onAnswered = vi.fn();
     const options = { ...DEFAULT_ASK_OPTIONS, mode: 'bm25' as const, k: 5 };

@@ -23,6 +23,8 @@ export const RETRIEVAL_MODES: readonly RetrievalMode[] = ['', 'dense', 'bm25', '
 /** Passages in the prompt: the range Go accepts (catalogue.json). */
 export const MIN_K = catalogue.min_k;
 export const MAX_K = catalogue.max_k;
+/** Rephrasings of multi-query: 1 to this (catalogue.json). */
+export const MAX_VARIANTS = catalogue.max_multi_query_variants;
 
 /** Go's defaults (rag.DefaultSettings, through catalogue.json). */
 export const DEFAULT_SETTINGS: Settings = { ...(catalogue.defaults as Settings) };
@@ -38,6 +40,7 @@ export function askOptionsOf(s: Settings): AskOptions {
     history: s.history,
     hyde: s.hyde,
     multi_query: s.multi_query,
+    multi_query_variants: s.multi_query_variants,
     rerank: s.rerank,
   };
 }

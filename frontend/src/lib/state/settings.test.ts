@@ -157,11 +157,14 @@ describe('askOptionsOf', () => {
       history: true,
       hyde: false,
       multi_query: false,
+      multi_query_variants: 3,
       rerank: true,
     });
     expect(
-      askOptionsOf(defaultSettings({ routing: 'manual', provider: 'groq', model: 'x', mode: 'dense', multi_query: true })),
-    ).toMatchObject({ provider: 'groq', model: 'x', mode: 'dense', multi_query: true });
+      askOptionsOf(
+        defaultSettings({ routing: 'manual', provider: 'groq', model: 'x', mode: 'dense', multi_query: true, multi_query_variants: 5 }),
+      ),
+    ).toMatchObject({ provider: 'groq', model: 'x', mode: 'dense', multi_query: true, multi_query_variants: 5 });
   });
 });
 

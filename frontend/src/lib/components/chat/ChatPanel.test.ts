@@ -30,6 +30,32 @@ async function ask(user: ReturnType<typeof userEvent.setup>, question: string) {
 }
 
 describe('ChatPanel', () => {
+  it('switches the techniques of the next question from the ask box, in French too', async () => {
+    const { user } = setup();
+    const switches = within(screen.getByRole('group', { name: /Techniques for the next question/ }));
+    const names = switches.getAllByRole('checkbox').map((c) => c.parentElement?.textContent?.trim());
+    expect(names).toEqual(['History', 'HyDE', 'Multi-query', 'Rerank']);
+    expect((switches.getByRole('checkbox', { name: 'History' }) as HTMLInputElement).checked).toBe(true);
+    await user.click(switches.getByRole('checkbox', { name: 'HyDE' }));
+    await user.click(switches.getByRole('checkbox', { name: 'Rerank' }));
+    await ask(user, 'What is SAT?');
+    expect(api.ask).toHaveBeenLastCalledWith(
+      expect.any(String),
+      'What is SAT?',
+      expect.objectContaining({ history: true, hyde: true, multi_query: false, rerank: false }),
+    );
+
+    locale.set('fr');
+    const fr = within(await screen.findByRole('group', { name: /Techniques pour la prochaine question/ }));
+    expect(fr.getAllByRole('checkbox').map((c) => c.parentElement?.textContent?.trim())).toEqual([
+      'Historique',
+      'HyDE',
+      'Multi-requêtes',
+      'Reclasser',
+    ]);
+    expect((fr.getByRole('checkbox', { name: 'HyDE' }) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('teaches adding a PDF first, and cannot ask without one', () => {
     setup(false);
     expect(screen.getByText('Add a PDF first')).toBeTruthy();

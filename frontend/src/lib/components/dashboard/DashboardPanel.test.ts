@@ -34,6 +34,24 @@ beforeEach(() => {
 });
 
 describe('DashboardPanel', () => {
+  it('says "no reranker" instead of a stand-in proxy, explains the proxy, and shows the techniques applied', async () => {
+    withRecords([
+      sampleRecord({ query_index: 1, rerank_applied: false, hit_at_5: null, recall_at_5: null, mrr: null, hyde_applied: true }),
+    ]);
+    locale.set('fr');
+    render(DashboardPanel, { metrics: new Metrics() });
+    const table = await screen.findByRole('table');
+    expect(screen.getByText('Pertinence').nextElementSibling?.textContent).toBe('pas de reclasseur');
+    expect(screen.getByText(/comptent un passage comme pertinent quand le cross-encodeur/)).toBeTruthy();
+    const titles = within(table).getAllByRole('columnheader').map((h) => h.textContent?.trim());
+    const cells = within(within(table).getAllByRole('row')[1] as HTMLElement)
+      .getAllByRole('cell')
+      .map((c) => c.textContent?.trim());
+    const cell = (title: string) => cells[titles.indexOf(title) - 1]; // the first column is the row header
+    expect([cell('Hit@5'), cell('Rappel@5'), cell('MRR')]).toEqual(['pas de reclasseur', 'pas de reclasseur', 'pas de reclasseur']);
+    expect([cell('Historique'), cell('HyDE'), cell('Multi-requêtes'), cell('Reclassement')]).toEqual(['oui', 'oui', 'non', 'non']);
+  });
+
   it('teaches the first step when no question was asked', async () => {
     render(DashboardPanel, { metrics: new Metrics() });
     expect(await screen.findByText('No question asked yet')).toBeTruthy();

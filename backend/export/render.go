@@ -1,0 +1,190 @@
+package export
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"vika/backend/cite"
+	"vika/backend/metrics"
+)
+
+// Private-use characters mark where a citation sits in the Markdown
+// source, as the window's renderer does; Markdown leaves them alone.
+const (
+	citeOpen  = "\uE000"
+	citeClose = "\uE001"
+)
+
+var citeMarker = regexp.MustCompile("\uE000([0-9]+)\uE001")
+
+// never matches anything: linkify makes links of absolute http(s) URLs
+// only, not of "www." or e-mail addresses (as the window).
+var never = regexp.MustCompile(`[^\s\S]`)
+
+// md renders Markdown under the window's rules: raw HTML is escaped (the
+// renderer is not "unsafe"), links only to absolute http(s) URLs (the
+// others become their text), images never load (their alt text is shown),
+// and links carry rel="noopener noreferrer".
+var md = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.Strikethrough,
+		extension.NewLinkify(
+			extension.WithLinkifyAllowedProtocols([]string{"http:", "https:"}),
+			extension.WithLinkifyWWWRegexp(never),
+			extension.WithLinkifyEmailRegexp(never))),
+	goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(safeLinks{}, 999))),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(rawAsText{}, 0))),
+)
+
+// rawAsText shows raw HTML as the text it is (the window's markdown-it
+// with html: false does the same), instead of dropping it.
+type rawAsText struct{}
+
+func (rawAsText) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindRawHTML, func(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			segs := n.(*ast.RawHTML).Segments
+			for i := 0; i < segs.Len(); i++ {
+				s := segs.At(i)
+				_, _ = w.WriteString(html.EscapeString(string(s.Value(source))))
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	reg.Register(ast.KindHTMLBlock, func(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		b := n.(*ast.HTMLBlock)
+		_, _ = w.WriteString("<p>")
+		lines := b.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			s := lines.At(i)
+			_, _ = w.WriteString(html.EscapeString(string(s.Value(source))))
+		}
+		if b.HasClosure() {
+			_, _ = w.WriteString(html.EscapeString(string(b.ClosureLine.Value(source))))
+		}
+		_, _ = w.WriteString("</p>\n")
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+// noMarkers removes the marker characters from an answer's own text.
+var noMarkers = strings.NewReplacer(citeOpen, "", citeClose, "")
+
+// Markdown renders an answer's Markdown as safe HTML, each citation of
+// cits (byte offsets into answer) as a span saying whether it was
+// verified. Key-shaped strings are redacted (metrics.Redact).
+func Markdown(answer string, cits []cite.Citation) string {
+	cits = append([]cite.Citation(nil), cits...)
+	sort.Slice(cits, func(i, j int) bool { return cits[i].Start < cits[j].Start })
+	var src strings.Builder
+	var kept []cite.Citation
+	pos := 0
+	for _, c := range cits {
+		if c.Start < pos || c.End > len(answer) || c.Start >= c.End {
+			continue // overlapping or stale offsets: left as text
+		}
+		src.WriteString(noMarkers.Replace(answer[pos:c.Start]))
+		src.WriteString(citeOpen + strconv.Itoa(len(kept)) + citeClose)
+		kept = append(kept, c)
+		pos = c.End
+	}
+	src.WriteString(noMarkers.Replace(answer[pos:]))
+	text := safeMarkdown(metrics.Redact(src.String()))
+	var out bytes.Buffer
+	if err := md.Convert([]byte(text), &out); err != nil {
+		return "<p>" + esc(answer) + "</p>"
+	}
+	return citeMarker.ReplaceAllStringFunc(out.String(), func(m string) string {
+		n, _ := strconv.Atoi(m[len(citeOpen) : len(m)-len(citeClose)])
+		if n >= len(kept) {
+			return ""
+		}
+		return citeSpan(kept[n])
+	})
+}
+
+// citeSpan is a citation as the export shows it.
+func citeSpan(c cite.Citation) string {
+	class, title := "cite", "verified against "+c.Label
+	if !c.Verified {
+		class, title = "cite unverified", "not verified: "+c.Reason
+	}
+	return fmt.Sprintf(`<span class="%s" title="%s">%s</span>`, class, esc(title), esc(c.Raw))
+}
+
+// safeLinks turns links to anything but absolute http(s) URLs into their
+// text, images into "Image: alt", and marks the links it keeps
+// rel="noopener noreferrer".
+type safeLinks struct{}
+
+func (safeLinks) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+	source := reader.Source()
+	var replace []ast.Node
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch l := n.(type) {
+		case *ast.Link:
+			if !isSafeURL(string(l.Destination)) {
+				replace = append(replace, n)
+				return ast.WalkSkipChildren, nil
+			}
+			l.SetAttributeString("rel", []byte("noopener noreferrer"))
+		case *ast.AutoLink:
+			if !isSafeURL(string(l.URL(source))) {
+				replace = append(replace, n)
+				return ast.WalkSkipChildren, nil
+			}
+			l.SetAttributeString("rel", []byte("noopener noreferrer"))
+		case *ast.Image:
+			replace = append(replace, n)
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, n := range replace {
+		label := plainText(n, source)
+		if _, ok := n.(*ast.Image); ok {
+			label = "Image: " + label
+		}
+		n.Parent().ReplaceChild(n.Parent(), n, ast.NewString([]byte(label)))
+	}
+}
+
+// plainText is the text of n's inline children (an autolink's URL).
+func plainText(n ast.Node, source []byte) string {
+	if a, ok := n.(*ast.AutoLink); ok {
+		return string(a.Label(source))
+	}
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			if t, ok := c.(*ast.Text); ok {
+				b.Write(t.Segment.Value(source))
+			}
+			if s, ok := c.(*ast.String); ok {
+				b.Write(s.Value)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+func esc(s string) string { return html.EscapeString(metrics.Redact(s)) }
