@@ -160,7 +160,7 @@ export function sampleRecord(overrides: Partial<MetricsRecord> = {}): MetricsRec
 export function emptyMetrics(): MetricsView {
   return {
     records: [],
-    summary: { questions: 0, total_latency_p50_ms: 0, total_latency_p95_ms: 0, citation_valid_pct_mean: null },
+    summary: { questions: 0, total_latency_p50_ms: 0, total_latency_p95_ms: 0, citation_valid_pct_mean: null, relevance_proxy: 'no reranker' },
   };
 }
 

@@ -18,6 +18,7 @@ const EMPTY_SUMMARY: MetricsSummary = {
   total_latency_p50_ms: 0,
   total_latency_p95_ms: 0,
   citation_valid_pct_mean: null,
+  relevance_proxy: 'no reranker',
 };
 
 export class Metrics {

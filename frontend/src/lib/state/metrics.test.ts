@@ -10,7 +10,7 @@ vi.mock('../api/index.ts', () => import('../api/fake.ts'));
 function view(records = [sampleRecord({ query_index: 2 }), sampleRecord({ query_index: 1 })]): MetricsView {
   return {
     records,
-    summary: { questions: records.length, total_latency_p50_ms: 1290, total_latency_p95_ms: 2400, citation_valid_pct_mean: 90 },
+    summary: { questions: records.length, total_latency_p50_ms: 1290, total_latency_p95_ms: 2400, citation_valid_pct_mean: 90, relevance_proxy: 'no reranker' },
   };
 }
 

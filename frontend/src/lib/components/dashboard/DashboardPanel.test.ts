@@ -23,7 +23,7 @@ vi.mock('../../chart.ts', () => ({
 function withRecords(records: MetricsRecord[]) {
   api.metrics.mockResolvedValue({
     records,
-    summary: { questions: records.length, total_latency_p50_ms: 1290, total_latency_p95_ms: 2450, citation_valid_pct_mean: null },
+    summary: { questions: records.length, total_latency_p50_ms: 1290, total_latency_p95_ms: 2450, citation_valid_pct_mean: null, relevance_proxy: 'no reranker' },
   });
 }
 
