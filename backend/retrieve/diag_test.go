@@ -191,4 +191,3 @@ func trim(s string, n int) string {
 	}
 	return s
 }
-
