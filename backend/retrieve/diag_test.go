@@ -152,14 +152,14 @@ func explain(t *testing.T, r *Retriever, q eval.PageQuestion, chunks map[string]
 	fmt.Printf("\n### %s (%s, %s) pages %v: %s\n", q.ID, mode, q.Kind, q.Pages, q.Question)
 	for _, p := range q.Pages {
 		k := pageKey{doc: chunks[cands[0].id].DocID, page: p}
-		first := -1
+		first, lexR, denseR := -1, 0, 0
 		for i, c := range cands {
 			if chunks[c.id].Page == p {
-				first = i + 1
+				first, lexR, denseR = i+1, c.lexicalRank, c.denseRank
 				break
 			}
 		}
-		fmt.Printf("  answer page %d: best chunk at %d of the fused candidates, whole-page rank %d\n", p, first, wr[k])
+		fmt.Printf("  answer page %d: best chunk at %d of the fused candidates (BM25 rank %d, dense rank %d), whole-page rank %d\n", p, first, lexR, denseR, wr[k])
 	}
 	ranked := rankPages(slices.Clone(cands), r.pages, r.book, wr)
 	seen := map[int]bool{}
