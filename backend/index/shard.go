@@ -137,9 +137,9 @@ func (s *shard) apply(chunks []corpus.Chunk, drop []string) error {
 
 // search returns the k best chunks for q, best first, ties by chunk id.
 // bleve breaks ties by its internal document numbers, which follow the
-// order its parallel analysis hands a batch back in, and it sums a
-// chunk's term scores in an order that follows those numbers too, so two
-// chunks of the same text can differ in the last bits of their scores.
+// order its parallel analysis hands a batch back in; and two entries of
+// the same text (the whole pages of a repeated slide) were measured to
+// differ in the last bits of their scores, differently on each build.
 // Either way, which of several equal chunks made the k-th place changed
 // from one index build to the next (measured: 20 builds of 200 identical
 // chunks gave 20 different top 5s; a slide repeated on many pages of a
