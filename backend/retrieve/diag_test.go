@@ -1,4 +1,4 @@
-//go:build diag
+//go:build tune
 
 package retrieve
 
@@ -23,11 +23,11 @@ import (
 // This file explains the page ranking of chosen questions of
 // testdata/pdf_questions.jsonl: for each, the answer pages, where they
 // rank by chunks and as whole pages, and the pages ranked above them. It
-// is a diagnostic, not a check: built only with the tag "diag", it reads
+// is a diagnostic, not a check: built only with the tag "tune" (with the sweeps of tune_test.go), it reads
 // the cache `vika eval pages --cache DIR` writes:
 //
 //	VIKA_DIAG_CACHE=DIR VIKA_DIAG_IDS=rouviere-20,okasaki-14 \
-//	  go test -count=1 -tags "diag webkit2_41" -run TestExplainPages -v ./backend/retrieve
+//	  go test -count=1 -tags "tune webkit2_41" -run TestExplainPages -v ./backend/retrieve
 //
 // VIKA_DIAG_WHOLE=1 also prints the first whole pages with their scores,
 // VIKA_DIAG_DUMP=1 the chunks of the answer pages, and VIKA_DIAG_REPEAT=1
