@@ -23,8 +23,9 @@ import (
 // This file explains the page ranking of chosen questions of
 // testdata/pdf_questions.jsonl: for each, the answer pages, where they
 // rank by chunks and as whole pages, and the pages ranked above them. It
-// is a diagnostic, not a check: built only with the tag "tune" (with the sweeps of tune_test.go), it reads
-// the cache `vika eval pages --cache DIR` writes:
+// is a diagnostic, not a check: built only with the tag "tune" (like the
+// sweeps of tune_test.go), it reads the cache that
+// `vika eval pages --cache DIR` writes, and skips without one:
 //
 //	VIKA_DIAG_CACHE=DIR VIKA_DIAG_IDS=rouviere-20,okasaki-14 \
 //	  go test -count=1 -tags "tune webkit2_41" -run TestExplainPages -v ./backend/retrieve
