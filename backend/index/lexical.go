@@ -26,7 +26,6 @@
 package index
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -267,12 +266,7 @@ func (l *Lexical) Search(ctx context.Context, q string, k int) ([]Scored, error)
 		}
 		out = append(out, hits...)
 	}
-	slices.SortFunc(out, func(a, b Scored) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ChunkID, b.ChunkID)
-	})
+	slices.SortFunc(out, byScoreThenID)
 	if len(out) > k {
 		out = out[:k]
 	}

@@ -314,3 +314,53 @@ func TestNumbersAndUnits(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchTiesByID checks that equal scores straddling the k-th place
+// are decided by chunk id, the same way on every build of the index:
+// bleve alone decides them by the order its parallel analysis returned a
+// batch in, so which of 300 identical chunks made a top 5 changed from
+// build to build (a slide repeated on many pages of a deck is such a tie),
+// and so did the last bits of their scores, summed in an order that
+// follows bleve's document numbers.
+func TestSearchTiesByID(t *testing.T) {
+	var chunks []corpus.Chunk
+	for i := range 300 {
+		text := "Outline: parametric methods, linear and logistic models, linear discriminant analysis, one explanatory variable, posterior probability"
+		if i%100 == 7 { // three chunks above the ties: one more word of the question
+			text += " per class"
+		}
+		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("c%03d", i), DocID: "d", Text: text})
+	}
+	want := []string{"c007", "c107", "c207", "c000", "c001", "c002", "c003", "c004"}
+	for build := range 6 {
+		l := newIndex(t, chunks...)
+		for _, k := range []int{1, 4, 8} {
+			got, err := l.Search(context.Background(), "which quantities of linear discriminant analysis with one explanatory input give the posterior class probabilities", k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want[:k], ids(got)); diff != "" {
+				t.Fatalf("build %d, k %d (-want +got):\n%s", build, k, diff)
+			}
+		}
+	}
+}
+
+// TestRoundScores checks the rounding that makes equal scores equal: two
+// whole pages of one repeated Rouvière slide scored 0.261609943 each but
+// differed in their last bits, in an order that changed from build to
+// build. Noise of a few ulps goes; a difference of 1e-8 stays.
+func TestRoundScores(t *testing.T) {
+	for _, x := range []float64{0.261609943, 1.7603, 12.5, 3e-4} {
+		noisy := math.Nextafter(math.Nextafter(x, 1e9), 1e9)
+		if round(x) != round(noisy) {
+			t.Errorf("%v and %v (two ulps apart) round to %v and %v", x, noisy, round(x), round(noisy))
+		}
+		if round(x) == round(x*(1+1e-8)) {
+			t.Errorf("%v and %v round to the same score", x, x*(1+1e-8))
+		}
+		if d := math.Abs(round(x)-x) / x; d > 1e-9 {
+			t.Errorf("round(%v) = %v, off by %g", x, round(x), d)
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
@@ -133,21 +135,54 @@ func (s *shard) apply(chunks []corpus.Chunk, drop []string) error {
 	return nil
 }
 
+// search returns the k best chunks for q, best first, ties by chunk id.
+// bleve breaks ties by its internal document numbers, which follow the
+// order its parallel analysis hands a batch back in; and two entries of
+// the same text (the whole pages of a repeated slide) were measured to
+// differ in the last bits of their scores, differently on each build.
+// Either way, which of several equal chunks made the k-th place changed
+// from one index build to the next (measured: 20 builds of 200 identical
+// chunks gave 20 different top 5s; a slide repeated on many pages of a
+// deck is such a tie). search therefore rounds scores to 32 bits of
+// mantissa (about 1e-10 relative; see round), asks for one more hit than
+// it keeps and, while the k-th and the last score are equal, widens the
+// search until the run of equal scores ends; equal scores are then
+// ordered by id.
 func (s *shard) search(ctx context.Context, q string, k int) ([]Scored, error) {
 	mq := query.NewMatchQuery(q)
 	mq.SetField(fieldText)
 	mq.Analyzer = s.analyzer
-	req := bleve.NewSearchRequestOptions(mq, k, 0, false)
-	res, err := s.idx.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, fmt.Errorf("lexical search: %w", err)
-	}
-	out := make([]Scored, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		if math.IsNaN(h.Score) {
-			continue
+	for size := k + 1; ; size *= 2 {
+		req := bleve.NewSearchRequestOptions(mq, size, 0, false)
+		res, err := s.idx.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("lexical search: %w", err)
 		}
-		out = append(out, Scored{ChunkID: h.ID, Score: h.Score})
+		out := make([]Scored, 0, len(res.Hits))
+		for _, h := range res.Hits {
+			if math.IsNaN(h.Score) {
+				continue
+			}
+			out = append(out, Scored{ChunkID: h.ID, Score: round(h.Score)})
+		}
+		if len(res.Hits) == size && len(out) > k && out[k-1].Score == out[len(out)-1].Score {
+			continue // the run of scores equal to the k-th goes on past size
+		}
+		slices.SortFunc(out, byScoreThenID)
+		return out[:min(k, len(out))], nil
 	}
-	return out, nil
+}
+
+// round clears the low 20 bits of x's 52-bit mantissa: the noise of a
+// different summation order goes, any real difference of scores stays.
+func round(x float64) float64 {
+	return math.Float64frombits(math.Float64bits(x) &^ (1<<20 - 1))
+}
+
+// byScoreThenID orders hits best first, equal scores by chunk id.
+func byScoreThenID(a, b Scored) int {
+	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ChunkID, b.ChunkID)
 }

@@ -66,8 +66,8 @@ type pageBook struct {
 // pageChunk is what a page's entry in the whole-page index needs of one
 // of its chunks.
 type pageChunk struct {
-	start      int
-	text, lang string
+	start          int
+	id, text, lang string
 }
 
 func newPageBook() *pageBook {
@@ -100,7 +100,7 @@ func (b *pageBook) add(chunks []corpus.Chunk) []corpus.Chunk {
 		if b.texts[k] == nil {
 			b.texts[k] = map[string]pageChunk{}
 		}
-		b.texts[k][c.ID] = pageChunk{start: c.CharStart, text: c.Text, lang: c.Lang}
+		b.texts[k][c.ID] = pageChunk{start: c.CharStart, id: c.ID, text: c.Text, lang: c.Lang}
 		touched = append(touched, k)
 	}
 	var out []corpus.Chunk
@@ -114,7 +114,9 @@ func (b *pageBook) add(chunks []corpus.Chunk) []corpus.Chunk {
 		for _, pc := range b.texts[k] {
 			parts = append(parts, pc)
 		}
-		slices.SortFunc(parts, func(x, y pageChunk) int { return cmp.Compare(x.start, y.start) })
+		slices.SortFunc(parts, func(x, y pageChunk) int { // chunks of a region may share a start
+			return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(x.id, y.id))
+		})
 		texts := make([]string, len(parts))
 		for i, pc := range parts {
 			texts[i] = pc.text

@@ -1,0 +1,194 @@
+//go:build tune
+
+package retrieve
+
+import (
+	"context"
+	"encoding/gob"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"vika/backend/corpus"
+	"vika/backend/embed"
+	"vika/backend/eval"
+	"vika/backend/index"
+	"vika/backend/ingest"
+	"vika/backend/models"
+)
+
+// This file explains the page ranking of chosen questions of
+// testdata/pdf_questions.jsonl: for each, the answer pages, where they
+// rank by chunks and as whole pages, and the pages ranked above them. It
+// is a diagnostic, not a check: built only with the tag "tune" (like the
+// sweeps of tune_test.go), it reads the cache that
+// `vika eval pages --cache DIR` writes, and skips without one:
+//
+//	VIKA_DIAG_CACHE=DIR VIKA_DIAG_IDS=rouviere-20,okasaki-14 \
+//	  go test -count=1 -tags "tune webkit2_41" -run TestExplainPages -v ./backend/retrieve
+//
+// VIKA_DIAG_WHOLE=1 also prints the first whole pages with their scores,
+// VIKA_DIAG_DUMP=1 the chunks of the answer pages, and VIKA_DIAG_REPEAT=1
+// the first pages of 30 searches of the question (one line if the search
+// is deterministic). -count=1 matters: a cached test result would hide a
+// search that differs from one index build to the next.
+
+type diagCache struct {
+	Result ingest.Result
+	Model  string
+	Vecs   [][]float32
+}
+
+func TestExplainPages(t *testing.T) {
+	dir, ids := os.Getenv("VIKA_DIAG_CACHE"), os.Getenv("VIKA_DIAG_IDS")
+	if dir == "" || ids == "" {
+		t.Skip("VIKA_DIAG_CACHE and VIKA_DIAG_IDS not set")
+	}
+	qs, err := eval.LoadPageQuestions(filepath.Join("..", "..", "testdata", "pdf_questions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := models.Embedder(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := embed.Open(models.Root(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	rets := map[string]*Retriever{}
+	texts := map[string]map[string]corpus.Chunk{}
+	langs := map[string]string{}
+	ctx := context.Background()
+	for _, q := range qs {
+		if !slices.Contains(strings.Split(ids, ","), q.ID) {
+			continue
+		}
+		r := rets[q.File]
+		if r == nil {
+			paths, _ := filepath.Glob(filepath.Join(dir, q.File+".*.use-lite.gob"))
+			if len(paths) != 1 {
+				t.Fatalf("%s: cache %v", q.File, paths)
+			}
+			f, err := os.Open(paths[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var dc diagCache
+			if err := gob.NewDecoder(f).Decode(&dc); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			lex, _ := index.NewLexical()
+			dense := index.NewDense(emb.Dim())
+			if r, err = New(lex, dense, emb, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.AddEmbedded(ctx, dc.Result.Chunks, dc.Vecs); err != nil {
+				t.Fatal(err)
+			}
+			rets[q.File] = r
+			texts[q.File] = map[string]corpus.Chunk{}
+			for _, ch := range dc.Result.Chunks {
+				texts[q.File][ch.ID] = ch
+			}
+			langs[q.File] = dc.Result.Doc.Lang
+		}
+		if os.Getenv("VIKA_DIAG_DUMP") != "" {
+			for _, ch := range texts[q.File] {
+				if slices.Contains(q.Pages, ch.Page) {
+					fmt.Printf("--- p%d %s title=%q kind=%s pages=%v\n%s\n", ch.Page, ch.ID, ch.SectionTitle, ch.Kind, ch.Pages, ch.Text)
+				}
+			}
+		}
+		explain(t, r, q, texts[q.File], langs[q.File])
+	}
+}
+
+func explain(t *testing.T, r *Retriever, q eval.PageQuestion, chunks map[string]corpus.Chunk, lang string) {
+	ctx := context.Background()
+	mode := ModeHybrid
+	if lang != "en" && lang != "" {
+		mode = ModeBM25
+	}
+	var cands []*candidate
+	var err error
+	if mode == ModeHybrid {
+		cands, _, _, err = r.searchHybrid(ctx, q.Question, 50, 0)
+	} else {
+		cands, _, err = r.searchBM25(ctx, q.Question, 50)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := r.whole.Search(ctx, q.Question, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wr := r.book.pageRanks(whole)
+	if os.Getenv("VIKA_DIAG_WHOLE") != "" {
+		for i, w := range whole[:15] {
+			fmt.Printf("   whole %2d %s %.9f\n", i+1, w.ChunkID[strings.Index(w.ChunkID, "#"):], w.Score)
+		}
+	}
+	if os.Getenv("VIKA_DIAG_REPEAT") != "" {
+		seen := map[string]int{}
+		for range 30 {
+			res, err := r.Search(ctx, q.Question, SearchOptions{Mode: mode, K: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var top []int
+			for _, h := range res.Hits[:6] {
+				top = append(top, chunks[h.ChunkID].Page)
+			}
+			seen[fmt.Sprint(top)]++
+		}
+		fmt.Println("repeat:", seen)
+	}
+	fmt.Printf("\n### %s (%s, %s) pages %v: %s\n", q.ID, mode, q.Kind, q.Pages, q.Question)
+	for _, p := range q.Pages {
+		k := pageKey{doc: chunks[cands[0].id].DocID, page: p}
+		first, lexR, denseR := -1, 0, 0
+		for i, c := range cands {
+			if chunks[c.id].Page == p {
+				first, lexR, denseR = i+1, c.lexicalRank, c.denseRank
+				break
+			}
+		}
+		fmt.Printf("  answer page %d: best chunk at %d of the fused candidates (BM25 rank %d, dense rank %d), whole-page rank %d\n", p, first, lexR, denseR, wr[k])
+	}
+	ranked := rankPages(slices.Clone(cands), r.pages, r.book, wr)
+	seen := map[int]bool{}
+	n := 0
+	for _, c := range ranked {
+		ch := chunks[c.id]
+		if seen[ch.Page] {
+			continue
+		}
+		seen[ch.Page] = true
+		n++
+		mark := " "
+		if slices.Contains(q.Pages, ch.Page) {
+			mark = "*"
+		}
+		pos := slices.IndexFunc(cands, func(x *candidate) bool { return x.id == c.id }) + 1
+		fmt.Printf(" %s%2d p%-4d chunk#%-3d lexR %-4d denseR %-4d score %6.3f wholeR %-3d %q\n", mark, n, ch.Page, pos, c.lexicalRank, c.denseRank, c.score,
+			wr[pageKey{doc: ch.DocID, page: ch.Page}], trim(ch.Text, 110))
+		if n == 10 {
+			break
+		}
+	}
+}
+
+func trim(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
