@@ -117,6 +117,8 @@ export function sampleRecord(overrides: Partial<MetricsRecord> = {}): MetricsRec
     tokens_in: 2100,
     tokens_out: 180,
     citation_valid_pct: 100,
+    images_sent: 0,
+    images_withheld: 0,
     ...overrides,
   };
 }

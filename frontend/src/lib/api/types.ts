@@ -268,6 +268,9 @@ export interface MetricsRecord {
   tokens_in: number;
   tokens_out: number;
   citation_valid_pct: number | null;
+  /** Table and figure crops the answering model was shown; those withheld from a text-only model. */
+  images_sent: number;
+  images_withheld: number;
 }
 
 /** metrics.Summary. */
