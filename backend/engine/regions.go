@@ -24,32 +24,52 @@ func newPictures() *pictures {
 	return &pictures{byChunk: map[string]corpus.Region{}, byPage: map[pageKey][]corpus.Region{}}
 }
 
-// keep records the regions of a document's pages that have a crop, and
-// which of its chunks (of the same page, kind and box) stands for each.
+// keep records the regions of a document's pages, and which of its
+// chunks (of the same page, kind and box) stands for each.
 func (p *pictures) keep(docID string, pages []corpus.Page, chunks []corpus.Chunk) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	all := map[pageKey][]corpus.Region{}
 	for _, pg := range pages {
 		for _, r := range pg.Regions {
-			if len(r.Image) == 0 {
-				continue
-			}
 			if r.Page == 0 {
 				r.Page = pg.Number
 			}
 			k := pageKey{docID, r.Page}
-			p.byPage[k] = append(p.byPage[k], r)
+			all[k] = append(all[k], r)
+			if len(r.Image) > 0 {
+				p.byPage[k] = append(p.byPage[k], r)
+			}
 		}
 	}
 	for _, c := range chunks {
 		if c.BBox == nil || (c.Kind != corpus.ChunkFigure && c.Kind != corpus.ChunkTable) {
 			continue
 		}
-		for _, r := range p.byPage[pageKey{docID, c.Page}] {
+		for _, r := range all[pageKey{docID, c.Page}] {
 			if r.Kind == c.Kind && r.BBox == *c.BBox {
 				p.byChunk[c.ID] = r
 				break
 			}
+		}
+	}
+}
+
+// describe sets the description of the region of a document's passage.
+func (p *pictures) describe(docID, chunkID, text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.byChunk[chunkID]
+	if !ok {
+		return
+	}
+	r.Description = text
+	p.byChunk[chunkID] = r
+	p.byChunk[chunkID+DescribedSuffix] = r // its description's passage shows it too
+	rs := p.byPage[pageKey{docID, r.Page}]
+	for i := range rs {
+		if rs[i].Kind == r.Kind && rs[i].BBox == r.BBox {
+			rs[i].Description = text
 		}
 	}
 }
@@ -69,8 +89,7 @@ func (p *pictures) forget(docID string, chunkIDs []string) {
 }
 
 // RegionOf returns the table or figure region a passage was made from,
-// with its crop; false when the passage has none (a body passage, or a
-// region without a picture).
+// with its crop when it has one; false for a body passage.
 func (e *Engine) RegionOf(chunkID string) (corpus.Region, bool) {
 	e.pics.mu.Lock()
 	defer e.pics.mu.Unlock()

@@ -162,7 +162,7 @@ func (e *Engine) label(ctx context.Context, found []corpus.Hit) ([]corpus.Hit, e
 		if !ok || !known {
 			continue // removed while searching
 		}
-		h.File, h.Page, h.Text, h.DocID, h.PageType = d.File, c.Page, c.Text, d.ID, c.PageType
+		h.File, h.Page, h.Text, h.DocID, h.PageType, h.Kind = d.File, c.Page, c.Text, d.ID, c.PageType, c.Kind
 		h.Label = corpus.CitationLabel(d.Label, c.Page)
 		hits = append(hits, h)
 	}
