@@ -136,3 +136,28 @@ func (e *Engine) addDescription(ctx context.Context, c corpus.Chunk, r corpus.Re
 	e.pics.describe(c.DocID, c.ID, text)
 	return nil
 }
+
+// StageDescribing is the stage of a describing job (StartDescribe).
+const StageDescribing = "describing"
+
+// StartDescribe describes a document in the background, as a job like an
+// add: progress gets "queued", then "describing" with the regions done out
+// of the total, then done (with the document), failed or cancelled; Cancel
+// stops it, keeping what was described.
+func (e *Engine) StartDescribe(docID string, d Describer, o DescribeOptions, progress func(Progress)) string {
+	name := docID
+	if doc, err := e.store.DocumentByID(context.Background(), docID); err == nil {
+		name = doc.Label
+	}
+	return e.start(name, progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
+		o := o
+		o.Progress = func(done, total int) {
+			p(Progress{JobID: id, File: name, Stage: StageDescribing, Done: done, Total: total})
+		}
+		p(Progress{JobID: id, File: name, Stage: StageDescribing})
+		if _, err := e.Describe(ctx, docID, d, o); err != nil {
+			return corpus.Document{}, err
+		}
+		return e.store.DocumentByID(ctx, docID)
+	})
+}

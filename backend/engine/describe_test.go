@@ -118,3 +118,52 @@ func TestDescribeCapAndFailure(t *testing.T) {
 		t.Errorf("tables off: %+v %v", rep, err)
 	}
 }
+
+func TestStartDescribe(t *testing.T) {
+	e := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	id := describedPaper(t, e)
+	events := make(chan Progress, 16)
+	e.StartDescribe(id, func(context.Context, corpus.Region, string) (string, error) { return "A block diagram.", nil },
+		DescribeOptions{Max: 5, Tables: true}, func(p Progress) { events <- p })
+	var stages []string
+	for p := range events {
+		stages = append(stages, p.Stage)
+		if p.File != "paper.pdf" {
+			t.Errorf("file = %q", p.File)
+		}
+		if p.Stage == StageDone {
+			if p.Doc == nil || p.Doc.ID != id {
+				t.Errorf("done without the document: %+v", p)
+			}
+			break
+		}
+		if p.Stage == StageFailed {
+			t.Fatalf("failed: %s", p.Error)
+		}
+	}
+	if got := strings.Join(stages, ","); got != "queued,describing,describing,describing,done" {
+		t.Errorf("stages = %s", got)
+	}
+
+	// A describer that waits: Cancel stops the job, which ends cancelled.
+	e2 := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	id2 := describedPaper(t, e2)
+	started := make(chan struct{})
+	final := make(chan Progress, 1)
+	job := e2.StartDescribe(id2, func(ctx context.Context, _ corpus.Region, _ string) (string, error) {
+		close(started)
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, DescribeOptions{Max: 5}, func(p Progress) {
+		if p.Stage == StageDone || p.Stage == StageCancelled || p.Stage == StageFailed {
+			final <- p
+		}
+	})
+	<-started
+	if !e2.Cancel(job) {
+		t.Fatal("the job was not running")
+	}
+	if p := <-final; p.Stage != StageCancelled {
+		t.Errorf("final stage %s (%s)", p.Stage, p.Error)
+	}
+}
