@@ -40,6 +40,10 @@ export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
     multi_query: false,
     rerank: true,
     locale: '',
+    describe: false,
+    describe_model: '',
+    describe_tables: false,
+    describe_max: 20,
     ...overrides,
   };
 }
