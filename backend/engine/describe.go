@@ -65,7 +65,7 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 	}
 	var figures, tables []target
 	for _, c := range chunks {
-		r, ok := e.RegionOf(c.ID)
+		r, ok := e.RegionOf(ctx, c.ID)
 		switch {
 		case !ok || strings.HasSuffix(c.ID, DescribedSuffix):
 		case described[c.ID]:

@@ -73,10 +73,10 @@ func TestDescribeIndexesDescriptions(t *testing.T) {
 		!strings.HasPrefix(hits.Hits[0].Text, "Figure 1: Residual learning") {
 		t.Fatalf("search for the description: %+v", hits.Hits)
 	}
-	if r, ok := e.RegionOf(hits.Hits[0].ChunkID); !ok || len(r.Image) == 0 || !strings.HasPrefix(r.Description, "A shortcut") {
+	if r, ok := e.RegionOf(ctx, hits.Hits[0].ChunkID); !ok || len(r.Image) == 0 || !strings.HasPrefix(r.Description, "A shortcut") {
 		t.Errorf("the description's passage does not lead to the figure: %+v %v", r.Caption, ok)
 	}
-	if rs := e.RegionsOn(id, 1); len(rs) != 1 || rs[0].Description == "" {
+	if rs := e.RegionsOn(ctx, id, 1); len(rs) != 1 || rs[0].Description == "" {
 		t.Error("the page's figure lost its description")
 	}
 	tabs, err := e.SearchWith(ctx, "seven convolution sixty-four filters", SearchOptions{Mode: "bm25", K: 3})

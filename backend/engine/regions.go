@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"sync"
 
 	"vika/backend/corpus"
@@ -90,7 +91,7 @@ func (p *pictures) forget(docID string, chunkIDs []string) {
 
 // RegionOf returns the table or figure region a passage was made from,
 // with its crop when it has one; false for a body passage.
-func (e *Engine) RegionOf(chunkID string) (corpus.Region, bool) {
+func (e *Engine) RegionOf(_ context.Context, chunkID string) (corpus.Region, bool) {
 	e.pics.mu.Lock()
 	defer e.pics.mu.Unlock()
 	r, ok := e.pics.byChunk[chunkID]
@@ -98,7 +99,7 @@ func (e *Engine) RegionOf(chunkID string) (corpus.Region, bool) {
 }
 
 // RegionsOn returns the regions of a page that have a crop.
-func (e *Engine) RegionsOn(docID string, page int) []corpus.Region {
+func (e *Engine) RegionsOn(_ context.Context, docID string, page int) []corpus.Region {
 	e.pics.mu.Lock()
 	defer e.pics.mu.Unlock()
 	return append([]corpus.Region(nil), e.pics.byPage[pageKey{docID, page}]...)

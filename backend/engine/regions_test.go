@@ -53,25 +53,25 @@ func TestPicturesKeptWithTheirPassages(t *testing.T) {
 	if _, err := e.commit(ctx, res, nil, data); err != nil {
 		t.Fatal(err)
 	}
-	if r, ok := e.RegionOf(id + ":1:f"); !ok || !bytes.Equal(r.Image, fig.Image) || r.Caption != fig.Caption {
+	if r, ok := e.RegionOf(ctx, id+":1:f"); !ok || !bytes.Equal(r.Image, fig.Image) || r.Caption != fig.Caption {
 		t.Errorf("RegionOf(figure passage) = %+v, %v", r.Caption, ok)
 	}
-	if _, ok := e.RegionOf(id + ":1:0"); ok {
+	if _, ok := e.RegionOf(ctx, id+":1:0"); ok {
 		t.Error("a body passage has a region")
 	}
-	if r, ok := e.RegionOf(id + ":2:t"); !ok || r.Image != nil || r.Text != tab.Text {
+	if r, ok := e.RegionOf(ctx, id+":2:t"); !ok || r.Image != nil || r.Text != tab.Text {
 		t.Errorf("RegionOf(table passage) = %+v, %v", r, ok)
 	}
-	if rs := e.RegionsOn(id, 1); len(rs) != 1 || rs[0].BBox != figBox {
+	if rs := e.RegionsOn(ctx, id, 1); len(rs) != 1 || rs[0].BBox != figBox {
 		t.Errorf("RegionsOn(page 1) = %d regions", len(rs))
 	}
-	if rs := e.RegionsOn(id, 2); len(rs) != 0 {
+	if rs := e.RegionsOn(ctx, id, 2); len(rs) != 0 {
 		t.Errorf("RegionsOn(page 2) = %d regions, want none (no crop)", len(rs))
 	}
 	if err := e.RemoveDocument(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := e.RegionOf(id + ":1:f"); ok || len(e.RegionsOn(id, 1)) != 0 {
+	if _, ok := e.RegionOf(ctx, id+":1:f"); ok || len(e.RegionsOn(ctx, id, 1)) != 0 {
 		t.Error("the crops outlived their document")
 	}
 }

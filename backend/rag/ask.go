@@ -140,7 +140,7 @@ func (t *turn) generate(ctx context.Context) (Answer, error) {
 		lang = "fr"
 	}
 	pics, _ := t.s.eng.(Pictures)
-	crops := picturesFor(pics, t.a.Question, t.a.Sources)
+	crops := picturesFor(ctx, pics, t.a.Question, t.a.Sources)
 	build := func(m llm.Model) llm.Request {
 		req := prompt.Build(prompt.Input{Question: t.a.Question, Sources: hits, History: t.history, Style: prompt.StyleFor(m), Lang: lang})
 		if m.Vision {

@@ -2,6 +2,7 @@ package rag
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"strings"
 
@@ -17,9 +18,9 @@ import (
 type Pictures interface {
 	// RegionOf returns the region a table or figure passage was made
 	// from, with its crop; false when it has none.
-	RegionOf(chunkID string) (corpus.Region, bool)
+	RegionOf(ctx context.Context, chunkID string) (corpus.Region, bool)
 	// RegionsOn returns the regions of a page that have a crop.
-	RegionsOn(docID string, page int) []corpus.Region
+	RegionsOn(ctx context.Context, docID string, page int) []corpus.Region
 }
 
 // MaxPictures is the most crops sent with one question; MaxPictureBytes
@@ -73,7 +74,7 @@ func captionRef(caption string) (ref, bool) {
 // the tables and figures the question names by number ("figure 3") when
 // they are on a source's page, then those of the sources that are tables
 // or figures, in the sources' order; at most MaxPictures, each once.
-func picturesFor(pics Pictures, question string, srcs []Source) []prompt.Picture {
+func picturesFor(ctx context.Context, pics Pictures, question string, srcs []Source) []prompt.Picture {
 	if pics == nil {
 		return nil
 	}
@@ -92,7 +93,7 @@ func picturesFor(pics Pictures, question string, srcs []Source) []prompt.Picture
 	}
 	for _, want := range namedRefs(question) {
 		for _, s := range srcs {
-			for _, r := range pics.RegionsOn(s.DocID, s.Page) {
+			for _, r := range pics.RegionsOn(ctx, s.DocID, s.Page) {
 				if got, ok := captionRef(r.Caption); ok && got == want {
 					add(s, r)
 				}
@@ -103,7 +104,7 @@ func picturesFor(pics Pictures, question string, srcs []Source) []prompt.Picture
 		if s.Kind != corpus.ChunkFigure && s.Kind != corpus.ChunkTable {
 			continue
 		}
-		if r, ok := pics.RegionOf(s.ChunkID); ok {
+		if r, ok := pics.RegionOf(ctx, s.ChunkID); ok {
 			add(s, r)
 		}
 	}

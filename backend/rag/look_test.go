@@ -53,9 +53,11 @@ type lookEngine struct {
 	regions []corpus.Region
 }
 
-func (e lookEngine) RegionOf(string) (corpus.Region, bool) { return corpus.Region{}, false }
+func (e lookEngine) RegionOf(context.Context, string) (corpus.Region, bool) {
+	return corpus.Region{}, false
+}
 
-func (e lookEngine) RegionsOn(doc string, page int) []corpus.Region {
+func (e lookEngine) RegionsOn(_ context.Context, doc string, page int) []corpus.Region {
 	var out []corpus.Region
 	for _, r := range e.regions {
 		if doc == e.doc && r.Page == page {
@@ -213,7 +215,7 @@ func TestPicturesFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	srcs := sourcesOf(retrieval{hits: res.Hits})
-	got := picturesFor(eng, "Compare Figure 4 and fig. 3", srcs)
+	got := picturesFor(t.Context(), eng, "Compare Figure 4 and fig. 3", srcs)
 	var caps []string
 	for _, p := range got {
 		caps = append(caps, p.Caption)
@@ -224,10 +226,10 @@ func TestPicturesFor(t *testing.T) {
 	if len(got) == 2 && !bytes.Equal(got[1].Data, crop) {
 		t.Error("figure 3's crop is not the one sent")
 	}
-	if got := picturesFor(nil, "figure 3", srcs); got != nil {
+	if got := picturesFor(t.Context(), nil, "figure 3", srcs); got != nil {
 		t.Error("pictures without a source of them")
 	}
-	if got := picturesFor(eng, "What is table 3?", srcs); len(got) != 0 {
+	if got := picturesFor(t.Context(), eng, "What is table 3?", srcs); len(got) != 0 {
 		t.Errorf("a table named, figures sent: %d", len(got))
 	}
 }
