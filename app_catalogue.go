@@ -12,11 +12,13 @@ import (
 // frontend/src/lib/api/catalogue.json, which the page imports, and fails
 // when that file is stale.
 type catalogue struct {
-	Defaults  rag.Settings `json:"defaults"`
-	MinK      int          `json:"min_k"`
-	MaxK      int          `json:"max_k"`
-	Providers []provider   `json:"providers"`
-	Events    events       `json:"events"`
+	Defaults rag.Settings `json:"defaults"`
+	MinK     int          `json:"min_k"`
+	MaxK     int          `json:"max_k"`
+	// MaxDescribe bounds the figures and tables described a document.
+	MaxDescribe int        `json:"max_describe"`
+	Providers   []provider `json:"providers"`
+	Events      events     `json:"events"`
 	// FlushMS is how often streamed answer text is shown, in
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
@@ -37,9 +39,10 @@ type events struct {
 
 func buildCatalogue() (catalogue, error) {
 	c := catalogue{
-		Defaults: rag.DefaultSettings(),
-		MinK:     1,
-		MaxK:     rag.MaxK,
+		Defaults:    rag.DefaultSettings(),
+		MinK:        1,
+		MaxK:        rag.MaxK,
+		MaxDescribe: rag.MaxDescribe,
 		Events: events{
 			IngestProgress: engine.EventIngestProgress,
 			ModelProgress:  EventModelProgress,

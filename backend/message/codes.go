@@ -48,6 +48,9 @@ const (
 	NoticeCutBytes      = "notice.cut_bytes"      // model, kb
 	NoticeCutTokens     = "notice.cut_tokens"     // model, tokens
 	NoticeExpandSkipped = "notice.expand_skipped" // step ("HyDE", "multi-query"), reason
+	// NoticeImagesWithheld: the tables' and figures' crops were not sent,
+	// because the model that answered reads no images. model, count.
+	NoticeImagesWithheld = "notice.images_withheld"
 )
 
 // Reasons a model failed (llm.KindOf), the "reason" parameter of notices
@@ -192,5 +195,9 @@ var english = map[string]func(Params) string{
 	},
 	NoticeExpandSkipped: func(p Params) string {
 		return str(p, "step") + " was skipped (" + reason(str(p, "reason")) + ")."
+	},
+	NoticeImagesWithheld: func(p Params) string {
+		return str(p, "model") + " reads no images: it answered from the text of the tables and figures (" +
+			str(p, "count") + " not shown to it). Pick a vision model (Gemini, Pixtral, Mistral Small) to have them looked at."
 	},
 }

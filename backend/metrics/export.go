@@ -18,7 +18,7 @@ var Columns = []string{
 	"retrieval_latency_ms", "generation_latency_ms", "time_to_first_token_ms", "total_latency_ms",
 	"chunks_retrieved", "chunks_used", "reranker_score_mean", "reranker_score_min", "cosine_sim_mean",
 	"bm25_contribution_pct", "hit_at_5", "recall_at_5", "mrr", "page_types_used", "fallback_chain",
-	"tokens_in", "tokens_out", "citation_valid_pct",
+	"tokens_in", "tokens_out", "citation_valid_pct", "images_sent", "images_withheld",
 }
 
 // keyShaped matches API keys of the providers Vika knows (OpenAI-style
@@ -77,6 +77,7 @@ func row(r Record) []string {
 		strconv.Itoa(r.ChunksRetrieved), strconv.Itoa(r.ChunksUsed), opt(r.RerankerScoreMean), opt(r.RerankerScoreMin), opt(r.CosineSimMean),
 		num(r.BM25ContributionPct), opt(r.HitAt5), opt(r.RecallAt5), opt(r.MRR), pageTypes(r.PageTypesUsed), strings.Join(r.FallbackChain, " > "),
 		strconv.Itoa(r.TokensIn), strconv.Itoa(r.TokensOut), opt(r.CitationValidPct),
+		strconv.Itoa(r.ImagesSent), strconv.Itoa(r.ImagesWithheld),
 	}
 }
 

@@ -18,7 +18,7 @@ var fieldNames = []string{
 	"query_index", "query", "llm_model", "llm_routing_mode", "retrieval_mode", "retrieval_latency_ms",
 	"generation_latency_ms", "time_to_first_token_ms", "total_latency_ms", "chunks_retrieved", "chunks_used",
 	"reranker_score_mean", "reranker_score_min", "cosine_sim_mean", "bm25_contribution_pct", "hit_at_5",
-	"recall_at_5", "mrr", "page_types_used", "fallback_chain", "tokens_in", "tokens_out", "citation_valid_pct",
+	"recall_at_5", "mrr", "page_types_used", "fallback_chain", "tokens_in", "tokens_out", "citation_valid_pct", "images_sent", "images_withheld",
 }
 
 const fakeKey = "sk-or-v1-0123456789abcdef0123456789abcdef"
@@ -29,7 +29,7 @@ func sample() Record {
 		TimeToFirstTokenMs: Float(310.25), TotalLatencyMs: 853.75, ChunksRetrieved: 40, ChunksUsed: 8,
 		CosineSimMean: Float(0.41), BM25ContributionPct: 62.5, HitAt5: Float(1), RecallAt5: Float(0.5), MRR: Float(0.5),
 		PageTypesUsed: map[string]int{"text": 6, "mixed": 2}, FallbackChain: []string{"groq/llama-3.1-8b-instant (rate_limited)", "gemini/gemini-2.5-flash"},
-		TokensIn: 2400, TokensOut: 180, CitationValidPct: Float(87.5)}
+		TokensIn: 2400, TokensOut: 180, CitationValidPct: Float(87.5), ImagesSent: 2}
 }
 
 func TestRecordFieldNames(t *testing.T) {
@@ -154,8 +154,8 @@ func TestWriteCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.Join(fieldNames, ",") + "\n" +
-		`2,"How does unit propagation work, in ""DPLL""?",gemini/gemini-2.5-flash,auto,hybrid,12.5,840,310.25,853.75,40,8,,,0.41,62.5,1,0.5,0.5,mixed:2;text:6,groq/llama-3.1-8b-instant (rate_limited) > gemini/gemini-2.5-flash,2400,180,87.5` + "\n" +
-		`3,"my key is [redacted], and [redacted] too?",,abstained,bm25,0,0,,4.5,0,0,,,,100,,,,,,0,0,` + "\n"
+		`2,"How does unit propagation work, in ""DPLL""?",gemini/gemini-2.5-flash,auto,hybrid,12.5,840,310.25,853.75,40,8,,,0.41,62.5,1,0.5,0.5,mixed:2;text:6,groq/llama-3.1-8b-instant (rate_limited) > gemini/gemini-2.5-flash,2400,180,87.5,2,0` + "\n" +
+		`3,"my key is [redacted], and [redacted] too?",,abstained,bm25,0,0,,4.5,0,0,,,,100,,,,,,0,0,,0,0` + "\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("CSV (-want +got):\n%s", diff)
 	}

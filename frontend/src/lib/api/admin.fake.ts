@@ -40,6 +40,10 @@ export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
     multi_query: false,
     rerank: true,
     locale: '',
+    describe: false,
+    describe_model: '',
+    describe_tables: false,
+    describe_max: 20,
     ...overrides,
   };
 }
@@ -117,6 +121,8 @@ export function sampleRecord(overrides: Partial<MetricsRecord> = {}): MetricsRec
     tokens_in: 2100,
     tokens_out: 180,
     citation_valid_pct: 100,
+    images_sent: 0,
+    images_withheld: 0,
     ...overrides,
   };
 }

@@ -67,6 +67,7 @@ export const INGEST_STAGES = [
   'chunking',
   'embedding',
   'indexing',
+  'describing',
   'done',
   'failed',
   'cancelled',
@@ -198,6 +199,13 @@ export interface Settings {
   rerank: boolean;
   /** "en", "fr", or "" to follow the system. */
   locale: string;
+  /** Describe each added document's figures with describe_model (a vision model, "provider/id"); off by default. */
+  describe: boolean;
+  describe_model: string;
+  /** Also summarise its tables (with the same model). */
+  describe_tables: boolean;
+  /** The most figures and tables described a document. */
+  describe_max: number;
 }
 
 /** Per-question options of Ask (rag.Options), filled from Settings. */
@@ -223,6 +231,8 @@ export interface ModelStatus {
   /** 0 (free or local) to 3. */
   cost: number;
   local?: boolean;
+  /** It reads images (figure and table crops). */
+  vision?: boolean;
   available: boolean;
   /** Why it is unavailable, e.g. "no API key". */
   reason?: string;
@@ -270,6 +280,9 @@ export interface MetricsRecord {
   tokens_in: number;
   tokens_out: number;
   citation_valid_pct: number | null;
+  /** Table and figure crops the answering model was shown; those withheld from a text-only model. */
+  images_sent: number;
+  images_withheld: number;
 }
 
 /** metrics.Summary. */

@@ -59,6 +59,8 @@ const en = {
   'notice.cut_bytes': 'The answer from {model} was cut at {kb} KB; what arrived is kept.',
   'notice.cut_tokens': 'The answer from {model} reached its cap of {tokens} output tokens and ends there.',
   'notice.expand_skipped': '{step} was skipped ({reason}): the question was searched as asked.',
+  'notice.images_withheld':
+    '{model} reads no images: it answered from the text of the tables and figures ({count} not shown to it). Pick a vision model (Gemini, Pixtral, Mistral Small) to have them looked at.',
 
   'reason.rate_limited': 'rate limited',
   'reason.quota': 'quota used up',
@@ -139,6 +141,8 @@ const fr: Record<Key, Message> = {
   'notice.cut_bytes': 'La réponse de {model} a été coupée à {kb} Ko ; ce qui est arrivé est conservé.',
   'notice.cut_tokens': 'La réponse de {model} a atteint son plafond de {tokens} jetons de sortie et s’arrête là.',
   'notice.expand_skipped': '{step} a été omis ({reason}) : la question a été cherchée telle quelle.',
+  'notice.images_withheld':
+    '{model} ne lit pas les images : il a répondu d’après le texte des tableaux et figures ({count} non montrés). Choisissez un modèle qui voit les images (Gemini, Pixtral, Mistral Small) pour qu’il les regarde.',
 
   'reason.rate_limited': 'limite de débit atteinte',
   'reason.quota': 'quota épuisé',

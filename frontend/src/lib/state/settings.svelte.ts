@@ -23,6 +23,8 @@ export const RETRIEVAL_MODES: readonly RetrievalMode[] = ['', 'dense', 'bm25', '
 /** Passages in the prompt: the range Go accepts (catalogue.json). */
 export const MIN_K = catalogue.min_k;
 export const MAX_K = catalogue.max_k;
+/** The most figures and tables described a document (catalogue.json). */
+export const MAX_DESCRIBE = catalogue.max_describe;
 
 /** Go's defaults (rag.DefaultSettings, through catalogue.json). */
 export const DEFAULT_SETTINGS: Settings = { ...(catalogue.defaults as Settings) };
