@@ -2,7 +2,7 @@
 // generated Go models: `npm run check` fails when a field the frontend reads
 // is renamed or removed on the Go side.
 
-import type { corpus, engine, llm, metrics as gometrics, models as gomodels, rag, retrieve, secrets } from '../../../wailsjs/go/models';
+import type { corpus, engine, main, llm, metrics as gometrics, models as gomodels, rag, retrieve, secrets } from '../../../wailsjs/go/models';
 import type {
   Chunk,
   EmbeddingModel,
@@ -13,6 +13,7 @@ import type {
   ModelStatus,
   Page,
   Hit,
+  Region,
   SearchResult,
   SearchStats,
   Settings,
@@ -39,4 +40,5 @@ export type BindingChecks = [
   None<Missing<SearchStats, retrieve.Stats>>,
   None<Missing<SearchResult, engine.SearchResult>>,
   None<Missing<EmbeddingModel, gomodels.Status>>,
+  None<Missing<Region, main.RegionView>>,
 ];

@@ -45,6 +45,8 @@ export const exportConversation = vi.fn<Api['exportConversation']>(async () => '
 export const openExternal = vi.fn<Api['openExternal']>(() => true);
 export const documentURL = vi.fn<Api['documentURL']>((docID) => `/docs/${docID}`);
 export const reportError = vi.fn<Api['reportError']>(() => {});
+export const regions = vi.fn<Api['regions']>(async () => []);
+export const sourceRegion = vi.fn<Api['sourceRegion']>(async () => null);
 
 export const onAnswer = vi.fn<Api['onAnswer']>((id, fn) => {
   const set = answerHandlers.get(id) ?? new Set();

@@ -49,6 +49,10 @@ export interface Hit {
   doc_id: string;
   /** Type of the page the passage comes from: text, illustrative, mixed, scanned. */
   page_type: string;
+  /** The passage's kind: body, front, references, table, figure or formula. */
+  kind?: string;
+  /** The box of the table, figure or formula the passage was made from; absent otherwise. */
+  bbox?: Box | null;
   /** Cross-encoder score; null when no reranker rescored the passage. */
   rerank_score?: number | null;
   /** Cosine of the query with the passage; null when the query was not embedded (bm25 mode). */
@@ -402,4 +406,27 @@ export interface ModelProgress {
   error?: string;
   /** The reason as a code the page translates (backend/message). */
   problem?: BridgeMessage;
+}
+
+/** A box on a page in PDF points, origin at the top left: x0, y0, x1, y1. */
+export type Box = [number, number, number, number];
+
+/** The kinds of regions a page can hold. */
+export const REGION_KINDS = ['table', 'figure', 'formula'] as const;
+export type RegionKind = (typeof REGION_KINDS)[number];
+
+/** A table, figure or display formula of a document (main.RegionView). */
+export interface Region {
+  kind: string;
+  /** 1-based page. */
+  page: number;
+  bbox: Box;
+  /** The caption as printed, "" when none was found. Untrusted text. */
+  caption: string;
+  /** A table as Markdown, a figure's inner text, a formula's text. Untrusted. */
+  text: string;
+  /** A model's description or summary, "" when none. Untrusted. */
+  description: string;
+  /** A figure's crop as a PNG data URL, "" when it has none. */
+  image: string;
 }
