@@ -6,7 +6,7 @@
 
 import { vi } from 'vitest';
 import type * as real from './index.ts';
-import type { Answer, AnswerEvent, Citation, Document, Hit, IngestProgress, Source } from './types.ts';
+import type { Answer, AnswerEvent, Citation, Document, Hit, IngestProgress, Region, Source } from './types.ts';
 
 type Api = typeof real;
 
@@ -165,6 +165,20 @@ export function sampleAnswer(overrides: Partial<Answer> = {}): Answer {
     notices: [],
     partial: false,
     cancelled: false,
+    ...overrides,
+  };
+}
+
+/** A figure of page 3 with its crop (main.RegionView). */
+export function sampleRegion(overrides: Partial<Region> = {}): Region {
+  return {
+    kind: 'figure',
+    page: 3,
+    bbox: [72, 90, 520, 400],
+    caption: 'Figure 2: Residual learning: a building block.',
+    text: 'weight layer relu',
+    description: '',
+    image: 'data:image/png;base64,iVBORw0KGgo=',
     ...overrides,
   };
 }
