@@ -171,7 +171,8 @@ describe('Vika in the browser, against the Go backend', () => {
     await shot('empty');
   });
 
-  stepTest('adds a PDF through the file input and shows its progress, then the document', 120_000, async () => {
+  // Up to minutes on a loaded machine: the whole paper is read, its tables and figures detected, then embedded.
+  stepTest('adds a PDF through the file input and shows its progress, then the document', 300_000, async () => {
     // Ingestion takes well under a second: record every job row the page shows.
     await page.evaluate(() => {
       const seen = [];
@@ -216,7 +217,7 @@ describe('Vika in the browser, against the Go backend', () => {
       });
 
     const row = documentRows().filter({ hasText: doc.name });
-    await row.waitFor({ timeout: 60_000 });
+    await row.waitFor({ timeout: 240_000 });
     await row.filter({ hasText: `${doc.pages} pages` }).waitFor();
     const meta = (await row.innerText()).replace(/\s+/g, ' ');
     assert.match(meta, /\d+ passages?/);
