@@ -96,7 +96,11 @@ export function answerFor(body) {
     const n = Number(/^Image of source (\d+) /.exec(images[0].label)?.[1] ?? 0);
     const src = sources.find((s) => s.n === n) ?? sources[0];
     const seen = images.map((im) => `${im.width}x${im.height}`).join(', ');
-    return `**Looking at the image:** ${quote(src.text, 24)} ${src.cite}.\n\n(The fake model looked at ${images.length} image(s): ${seen} pixels.)\n`;
+    const first = sources[0];
+    let text = `**In short:** ${quote(first.text, 24)} ${first.cite}.\n\n`;
+    text += `**Looking at the image:** ${quote(src.text, 24)} ${src.cite}.\n\n`;
+    text += `- ${UNSUPPORTED_CLAIM} ${first.cite}.\n\n(The fake model looked at ${images.length} image(s): ${seen} pixels.)\n`;
+    return text;
   }
   if (sources.length === 0) {
     // Not an answer prompt (e.g. a follow-up rewrite): echo the question line.
