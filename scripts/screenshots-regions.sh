@@ -70,15 +70,18 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   ask 'What does Figure 2 show about residual learning?'
   sleep 2
   settle 40 "$work/figure-answer.png"
+  # Shift+Tab reaches the sources toggle; Tab then focuses (and scrolls to) the first source.
   key shift+Tab Return
+  sleep 1
+  key Tab
   sleep 1
   settle 15 "$out-4-figure-source.png"
 
-  # The explorer, its Figures tab.
+  # The explorer, its Figures tab (the fourth of the tabs right of the document, at 1280x800).
   click 481 27
   sleep 1
   settle 20 "$work/explorer.png"
-  click "${VIKA_FIGURES_TAB_X:-1000}" "${VIKA_FIGURES_TAB_Y:-200}"
+  click "${VIKA_FIGURES_TAB_X:-1100}" "${VIKA_FIGURES_TAB_Y:-246}"
   sleep 1
   settle 20 "$out-5-explorer-figures.png"
   stop_app
