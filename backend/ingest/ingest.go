@@ -1,7 +1,8 @@
 // Package ingest turns the bytes of one PDF into a document, its pages and
-// its chunks: validate, extract each page's layout, OCR the scanned pages
-// and the text-bearing image regions of mixed pages, detect languages,
-// chunk. It reports progress through a callback, checks for cancellation
+// its chunks: validate, extract each page's layout (and, with
+// Options.Regions, its tables, figures and display formulas), OCR the
+// scanned pages (rebuilding their tables from the word boxes) and the
+// text-bearing image regions of mixed pages, detect languages, chunk. It reports progress through a callback, checks for cancellation
 // between steps, and times each stage. It does not store or index anything
 // (the engine does).
 //

@@ -11,7 +11,7 @@ import (
 
 // Figures: a caption ("Figure 2.", "Fig. 3 —", "Figure 1 –") joined to
 // the graphics next to it: raster images and clusters of vector drawing
-// (path boxes that are not rules), grown from those nearest the caption
+// (path boxes, connecting lines included, outside the tables found), grown from those nearest the caption
 // through those that touch; the region also takes the text labels inside
 // it. A large picture without caption (a slide's diagram or photo) is a
 // figure too.
@@ -38,12 +38,15 @@ func figures(p *Page, caps []caption, paths []pathBox, taken []region) []region 
 	}
 	for _, pb := range paths {
 		r := pb.Box
-		if isHRule(r) || isVRule(r) || r.Area() < 1 || r.Dx() > 0.95*p.Width && r.Dy() > 0.95*p.Height {
-			continue // rules, dots and page backgrounds
+		if r.Dx() < 0.5 && r.Dy() < 0.5 || r.Dx() > 0.95*p.Width && r.Dy() > 0.95*p.Height {
+			continue // dots and page backgrounds
 		}
 		if slices.ContainsFunc(taken, func(t region) bool { return centredIn(r, t.box) }) {
 			continue // a table's drawing
 		}
+		// A stroked line has no width or height: give it some, or
+		// unions drop it.
+		r = Rect{r.X0 - 0.25, r.Y0 - 0.25, r.X1 + 0.25, r.Y1 + 0.25}
 		gfx = append(gfx, r)
 		if len(gfx) == maxGraphics {
 			break
