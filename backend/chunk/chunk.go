@@ -11,6 +11,9 @@
 // the fullest (overlay.go). Pages without a layout (OCR text) fall back
 // on text rules.
 //
+// A page's regions (tables, figures, display formulas) give passages of
+// their own kind after its text's (region.go).
+//
 // Breaks fall on paragraph, sentence or word boundaries near a target
 // size, and consecutive chunks of a section overlap by about
 // Options.Overlap runes.
@@ -94,6 +97,7 @@ func Split(doc corpus.Document, pages []corpus.Page, opts Options) []corpus.Chun
 				})
 			}
 		}
+		out = append(out, regionChunks(prefix, doc.ID, v.page, sec, &n, opts)...)
 		for ; h < len(v.heads); h++ {
 			sec.open(v.heads[h]) // a heading late on the page opens the next page's section
 		}

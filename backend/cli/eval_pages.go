@@ -18,7 +18,7 @@ const evalPagesUsage = `Usage:
   vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default]
                       [--split all|tune|test] [--cache DIR] [--json] [--by-file]
                       [--page-share S] [--page-window N] [--page-diverse=false]
-                      [--page-whole=false]
+                      [--page-whole=false] [--regions=false]
                       [--sweep] [--dense-weight W ...]
 
 pages ingests the PDFs of DIR that the questions name (with OCR; --cache
@@ -30,7 +30,9 @@ before, hit@5 over passages. Each mode runs with the page ranking
 (retrieve.PageRanking, set by the --page flags) and without it, next to
 BM25 over whole pages (k1 0.9, b 0.4). "default" is the engine's choice for
 a session holding that PDF alone: hybrid for English, BM25 otherwise.
---sweep also scores the page ranking's share and window.`
+--sweep also scores the page ranking's share and window. --regions=false
+leaves out the passages of tables, figures and formulas (the app's
+VIKA_REGIONS=off), to measure what they bring.`
 
 // pagesRow is one line of the page report.
 type pagesRow struct {
@@ -64,6 +66,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	byFile := fs.Bool("by-file", false, "also print the scores per file")
 	sweep := fs.Bool("sweep", false, "also score page shares 0..0.5 and windows 50..200")
 	workers := fs.Int("workers", defaultWorkers(), "chunk groups embedded at once")
+	regions := fs.Bool("regions", true, "detect tables, figures and formulas and index their passages (as the app does)")
 	def := retrieve.DefaultPageRanking
 	share := fs.Float64("page-share", def.Share, "page ranking: weight of a page's other chunks")
 	window := fs.Int("page-window", def.Window, "page ranking: candidates ranked by page")
@@ -111,7 +114,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	}
 	off := retrieve.PageRanking{}
 	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole}
-	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, errOut)
+	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, *regions, errOut)
 	if err != nil {
 		return err
 	}

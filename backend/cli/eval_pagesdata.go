@@ -96,7 +96,7 @@ func writeCache(path string, c pagesCache) error {
 // loadPagesDocs ingests (with OCR) and embeds the PDFs of dir that the
 // questions name, reusing cacheDir's copies of earlier runs, and indexes
 // each one alone.
-func loadPagesDocs(ctx context.Context, dir, cacheDir string, qs []eval.PageQuestion, emb embed.Embedder, opts retrieve.Options, errOut io.Writer) (map[string]*pagesDoc, error) {
+func loadPagesDocs(ctx context.Context, dir, cacheDir string, qs []eval.PageQuestion, emb embed.Embedder, opts retrieve.Options, regions bool, errOut io.Writer) (map[string]*pagesDoc, error) {
 	var files []string
 	for _, q := range qs {
 		if !slices.Contains(files, q.File) {
@@ -107,6 +107,9 @@ func loadPagesDocs(ctx context.Context, dir, cacheDir string, qs []eval.PageQues
 	model := "bm25"
 	if emb != nil {
 		model = emb.Name()
+	}
+	if regions {
+		model += ".regions" // the cache key: region passages change the chunks
 	}
 	var pool *ocr.Pool
 	defer func() {
@@ -135,7 +138,7 @@ func loadPagesDocs(ctx context.Context, dir, cacheDir string, qs []eval.PageQues
 				}
 			}
 			fmt.Fprintf(errOut, "ingesting %s\n", file)
-			res, err := ingest.Run(ctx, file, data, ingest.Options{OCR: pool}, nil)
+			res, err := ingest.Run(ctx, file, data, ingest.Options{OCR: pool, Regions: regions}, nil)
 			if err != nil {
 				return fail(fmt.Errorf("%s: %w", file, err))
 			}

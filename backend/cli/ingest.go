@@ -25,9 +25,13 @@ type ingestReport struct {
 	LangMixed bool                    `json:"lang_mixed,omitempty"`
 	OCRPages  int                     `json:"ocr_pages"`
 	Chunks    int                     `json:"chunks"`
-	Failed    []int                   `json:"failed_pages,omitempty"`
-	Seconds   *ingest.Timings         `json:"seconds,omitempty"`
-	PageList  []pageReport            `json:"page_list,omitempty"`
+	// Tables, Figures and Formulas count the regions detected.
+	Tables   int             `json:"tables"`
+	Figures  int             `json:"figures"`
+	Formulas int             `json:"formulas"`
+	Failed   []int           `json:"failed_pages,omitempty"`
+	Seconds  *ingest.Timings `json:"seconds,omitempty"`
+	PageList []pageReport    `json:"page_list,omitempty"`
 	// PageErrors says why each failed page failed (a page over its time
 	// budget, one that crashed the PDF reader, ...).
 	PageErrors []pageError `json:"page_errors,omitempty"`
@@ -49,6 +53,19 @@ type pageReport struct {
 	OCRConfidence *float64 `json:"ocr_confidence"`
 	Text          string   `json:"text"`
 	Error         string   `json:"error,omitempty"`
+	// Regions lists the page's tables, figures and formulas with their
+	// boxes (x0, y0, x1, y1 in points from the top left).
+	Regions []regionReport `json:"regions,omitempty"`
+}
+
+// regionReport is one region of `vika ingest --json --pages`.
+type regionReport struct {
+	Kind    corpus.ChunkKind `json:"kind"`
+	BBox    [4]float64       `json:"bbox"`
+	Caption string           `json:"caption,omitempty"`
+	Text    string           `json:"text"`
+	// ImageBytes is the size of a figure's PNG crop (0 without one).
+	ImageBytes int `json:"image_bytes,omitempty"`
 }
 
 // errSomeFailed reports that at least one document could not be ingested
@@ -58,7 +75,7 @@ var errSomeFailed = errors.New("some documents could not be ingested")
 func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error {
 	fs := newFlagSet("ingest", errOut)
 	asJSON := fs.Bool("json", false, "print one JSON object per document")
-	withPages := fs.Bool("pages", false, "also list each page: type, language, characters, OCR confidence, text")
+	withPages := fs.Bool("pages", false, "also list each page: type, language, characters, OCR confidence, text, and its tables, figures and formulas with their boxes")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "Usage: vika ingest [--json] [--pages] FILE...")
 		fs.PrintDefaults()
@@ -104,6 +121,7 @@ func ingestOne(ctx context.Context, eng *engine.Engine, path string, withPages b
 	rep := ingestReport{
 		File: d.File, DocID: d.ID, Pages: d.Pages, PageTypes: d.PageTypes, Lang: d.Lang, LangMixed: d.LangMixed,
 		OCRPages: d.OCRPages, Chunks: d.Chunks, Failed: d.FailedPages, Seconds: &r.Timings,
+		Tables: d.Regions[corpus.ChunkTable], Figures: d.Regions[corpus.ChunkFigure], Formulas: d.Regions[corpus.ChunkFormula],
 	}
 	if withPages || len(d.FailedPages) > 0 {
 		pages, err := eng.Pages(ctx, d.ID)
@@ -111,16 +129,27 @@ func ingestOne(ctx context.Context, eng *engine.Engine, path string, withPages b
 			rep.Error = err.Error()
 			return rep
 		}
+		regions, err := eng.Regions(ctx, d.ID, true)
+		if err != nil {
+			rep.Error = err.Error()
+			return rep
+		}
+		byPage := map[int][]regionReport{}
+		for _, r := range regions {
+			byPage[r.Page] = append(byPage[r.Page], regionReport{Kind: r.Kind, BBox: r.BBox, Caption: r.Caption, Text: r.Text, ImageBytes: len(r.Image)})
+		}
 		for _, p := range pages {
-			if p.Error != "" {
-				rep.PageErrors = append(rep.PageErrors, pageError{Page: p.Number, Error: p.Error})
+			var why string
+			if p.Failed() {
+				why = p.Problem.English()
+				rep.PageErrors = append(rep.PageErrors, pageError{Page: p.Number, Error: why})
 			}
 			if !withPages {
 				continue
 			}
 			rep.PageList = append(rep.PageList, pageReport{
 				Page: p.Number, Type: string(p.Type), Lang: p.Lang, Chars: utf8.RuneCountInString(p.Text),
-				OCRConfidence: p.OCRConfidence, Text: p.Text, Error: p.Error,
+				OCRConfidence: p.OCRConfidence, Text: p.Text, Error: why, Regions: byPage[p.Number],
 			})
 		}
 	}
@@ -143,14 +172,19 @@ func printReport(out io.Writer, rep ingestReport, asJSON bool) error {
 	}
 	s := rep.Seconds
 	total := s.Validate + s.Extract + s.OCR + s.Lang + s.Chunk + s.Index
-	_, err := fmt.Fprintf(out, "%s: %d pages %v, lang %s, %d OCRed, %d chunks in %.2fs (doc_id %s)\n",
-		rep.File, rep.Pages, rep.PageTypes, orUnknown(rep.Lang), rep.OCRPages, rep.Chunks, total, rep.DocID[:12])
+	_, err := fmt.Fprintf(out, "%s: %d pages %v, lang %s, %d OCRed, %d chunks, %d tables, %d figures, %d formulas in %.2fs (doc_id %s)\n",
+		rep.File, rep.Pages, rep.PageTypes, orUnknown(rep.Lang), rep.OCRPages, rep.Chunks, rep.Tables, rep.Figures, rep.Formulas, total, rep.DocID[:12])
 	if err != nil {
 		return err
 	}
 	for _, p := range rep.PageList {
 		if _, err := fmt.Fprintf(out, "  p.%d %s %s %d chars: %s\n", p.Page, p.Type, orUnknown(p.Lang), p.Chars, oneLine(p.Text, 100)); err != nil {
 			return err
+		}
+		for _, r := range p.Regions {
+			if _, err := fmt.Fprintf(out, "    %s [%.0f %.0f %.0f %.0f] %s\n", r.Kind, r.BBox[0], r.BBox[1], r.BBox[2], r.BBox[3], oneLine(r.Caption, 80)); err != nil {
+				return err
+			}
 		}
 	}
 	for _, p := range rep.PageErrors {

@@ -152,6 +152,10 @@ func printHits(out io.Writer, hits []corpus.Hit, asJSON bool) error {
 		if h.RerankScore != nil {
 			rr = fmt.Sprintf("  rerank %.3f", *h.RerankScore)
 		}
+		switch h.Kind {
+		case corpus.ChunkTable, corpus.ChunkFigure, corpus.ChunkFormula:
+			rr += "  (" + string(h.Kind) + ")"
+		}
 		if _, err := fmt.Fprintf(out, "%d. %s  score %.3f%s\n   %s\n\n", i+1, h.Label, h.Score, rr, oneLine(h.Text, 300)); err != nil {
 			return err
 		}

@@ -70,6 +70,7 @@ var (
 	GroqBaseURL    = Var{"VIKA_GROQ_BASE_URL", URL, "https://api.groq.com/openai/v1", "Groq API address", false}
 	OpenRouterURL  = Var{"VIKA_OPENROUTER_BASE_URL", URL, "https://openrouter.ai/api/v1", "OpenRouter API address", false}
 	OllamaBaseURL  = Var{"VIKA_OLLAMA_BASE_URL", URL, "http://127.0.0.1:11434", "local Ollama address", false}
+	Regions        = Var{"VIKA_REGIONS", String, "on", "detect tables, figures and formulas at ingest (off to skip)", false}
 )
 
 // RequireSharedData=1 makes a test that misses ../shared/data fail rather
@@ -82,7 +83,7 @@ var Vars = []Var{
 	DataDir, ORTLib, MaxFileMB, MaxPages, PageTimeoutS, OCRPageTimeout, WorkerMemoryMB, WorkerCPUS,
 	OCRWorkers, OCRTimeout, OCRLanguages, EmbedModelEN, EmbedModelMult, EmbedBatchSize, EmbedThreads,
 	ModelsBaseURL, AbstainMinBM25, RouteLLMRouter, RouteLLMThresh,
-	GeminiBaseURL, MistralBaseURL, GroqBaseURL, OpenRouterURL, OllamaBaseURL,
+	GeminiBaseURL, MistralBaseURL, GroqBaseURL, OpenRouterURL, OllamaBaseURL, Regions,
 
 	{"VIKA_SANDBOX_WORKER", String, "", "internal: set by the app on a parser worker it starts", true},
 	{"VIKA_SANDBOX_MEMORY", Int, "", "internal: a worker's address-space limit, bytes", true},

@@ -77,6 +77,9 @@ type Config struct {
 	PageTimeout, OCRTimeout time.Duration
 	WorkerMemory            int64
 	WorkerCPU               time.Duration
+	// NoRegions skips the detection of tables, figures and formulas
+	// (VIKA_REGIONS=off).
+	NoRegions bool
 }
 
 func (c Config) modelsRoot() string {
@@ -90,7 +93,7 @@ func (c Config) modelsRoot() string {
 // environment variables VIKA_MAX_FILE_MB, VIKA_MAX_PAGES,
 // VIKA_PAGE_TIMEOUT_S, VIKA_OCR_PAGE_TIMEOUT_S, VIKA_WORKER_MEMORY_MB and
 // VIKA_WORKER_CPU_S when they hold positive integers (other values are
-// ignored).
+// ignored); VIKA_REGIONS=off sets NoRegions.
 func DefaultConfig() Config {
 	cfg := Config{
 		MaxFileBytes: DefaultMaxFileBytes, MaxPages: DefaultMaxPages,
@@ -115,6 +118,7 @@ func DefaultConfig() Config {
 	if s := envInt(config.WorkerCPUS); s > 0 && s < 1<<30 {
 		cfg.WorkerCPU = time.Duration(s) * time.Second
 	}
+	cfg.NoRegions = config.Regions.Get(os.Getenv) == "off"
 	return cfg
 }
 
@@ -212,6 +216,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			Chunk:       chunk.Options{},
 			Opener:      reader,
 			OCRParallel: reader.Config().Workers,
+			Regions:     !cfg.NoRegions,
 		},
 		reader:   reader,
 		ret:      lm.ret,
@@ -275,6 +280,18 @@ func (e *Engine) Pages(ctx context.Context, docID string) ([]corpus.Page, error)
 		return nil, ErrClosed
 	}
 	return e.store.Pages(ctx, docID)
+}
+
+// Regions returns a document's tables, figures and formulas in page
+// order; figures carry their PNG crop when withImages is set.
+func (e *Engine) Regions(ctx context.Context, docID string, withImages bool) ([]corpus.Region, error) {
+	if e.isClosed() {
+		return nil, ErrClosed
+	}
+	if _, err := e.store.DocumentByID(ctx, docID); err != nil {
+		return nil, err
+	}
+	return e.store.Regions(ctx, docID, withImages)
 }
 
 // RemoveDocument removes a document from the store and the index.

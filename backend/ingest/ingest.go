@@ -1,7 +1,8 @@
 // Package ingest turns the bytes of one PDF into a document, its pages and
-// its chunks: validate, extract each page's layout, OCR the scanned pages
-// and the text-bearing image regions of mixed pages, detect languages,
-// chunk. It reports progress through a callback, checks for cancellation
+// its chunks: validate, extract each page's layout (and, with
+// Options.Regions, its tables, figures and display formulas), OCR the
+// scanned pages (rebuilding their tables from the word boxes) and the
+// text-bearing image regions of mixed pages, detect languages, chunk. It reports progress through a callback, checks for cancellation
 // between steps, and times each stage. It does not store or index anything
 // (the engine does).
 //
@@ -22,6 +23,7 @@ import (
 
 	"vika/backend/chunk"
 	"vika/backend/corpus"
+	"vika/backend/message"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
 )
@@ -60,6 +62,10 @@ type Options struct {
 	// PageTimeout and OCRTimeout bound the time spent reading one page
 	// and OCRing one page (zero: no bound). A page over budget fails alone.
 	PageTimeout, OCRTimeout time.Duration
+	// Regions turns on the detection of tables, figures and display
+	// formulas (pdf.Document.DetectRegions); their passages are chunked
+	// beside the running text.
+	Regions bool
 	// Opener opens the document; nil means InProcess. The engine passes
 	// the sandbox's, which reads documents in a supervised worker process.
 	Opener Opener
@@ -145,18 +151,19 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	warning := checkTruncation(doc, pages)
 	var failed []int
 	for _, p := range pages {
-		if p.Error != "" {
+		if p.Failed() {
 			failed = append(failed, p.Number)
 		}
 	}
 	if len(failed) == n {
-		return Result{}, fmt.Errorf("%w: none of its %d pages can be read (%s)", pdf.ErrCorrupt, n, pages[0].Error)
+		return Result{}, fmt.Errorf("%w: none of its %d pages can be read (%s)", pdf.ErrCorrupt, n, pages[0].Problem.English())
 	}
 
 	report(StageLanguage, 0, 0)
 	d := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n, FailedPages: failed, OCRPages: ocrPages, Warning: warning}
 	detectLanguages(&d, pages)
 	d.PageTypes = countTypes(pages)
+	d.Regions = countRegions(pages)
 	res.Timings.Lang = sw.lap()
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
@@ -193,7 +200,7 @@ func extract(ctx context.Context, doc Reader, id string, step func(done int)) ([
 		}
 		page := r.Page
 		page.DocID, page.Number = id, i
-		if page.Error == "" && r.Target.Page > 0 {
+		if !page.Failed() && r.Target.Page > 0 {
 			targets = append(targets, r.Target)
 		}
 		pages = append(pages, page)
@@ -204,17 +211,32 @@ func extract(ctx context.Context, doc Reader, id string, step func(done int)) ([
 
 // checkTruncation marks the empty pages of a truncated file as failed
 // (their content was cut off, not blank) and returns the document's
-// warning, or "" if the file is whole.
-func checkTruncation(doc Reader, pages []corpus.Page) string {
+// warning, or nil if the file is whole.
+func checkTruncation(doc Reader, pages []corpus.Page) *message.Message {
 	if !doc.Truncated() {
-		return ""
+		return nil
 	}
 	for i := range pages {
-		if pages[i].Error == "" && strings.TrimSpace(pages[i].Text) == "" {
-			pages[i].Error = "page content missing: the file is truncated"
+		if !pages[i].Failed() && strings.TrimSpace(pages[i].Text) == "" {
+			m := message.New(message.PageTruncated, "page", pages[i].Number)
+			pages[i].Problem = &m
 		}
 	}
-	return "the file ends without %%EOF: it looks truncated (an incomplete download?), so some pages may be missing or incomplete"
+	m := message.New(message.Truncated)
+	return &m
+}
+
+func countRegions(pages []corpus.Page) map[corpus.ChunkKind]int {
+	var counts map[corpus.ChunkKind]int
+	for _, p := range pages {
+		for _, r := range p.Regions {
+			if counts == nil {
+				counts = map[corpus.ChunkKind]int{}
+			}
+			counts[r.Kind]++
+		}
+	}
+	return counts
 }
 
 func countTypes(pages []corpus.Page) map[corpus.PageType]int {

@@ -10,7 +10,9 @@ import (
 	"sync"
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 	"vika/backend/ocr"
+	"vika/backend/pdf"
 )
 
 // ocrOutcome is what OCR made of one target.
@@ -31,7 +33,8 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 	if opts.OCR == nil && opts.Opener == nil {
 		for _, t := range targets {
 			if t.Full {
-				pages[t.Page-1].Error = "scanned page: OCR is not available"
+				m := message.New(message.PageNoOCR, "page", t.Page)
+				pages[t.Page-1].Problem = &m
 			}
 		}
 		return 0, nil
@@ -105,12 +108,10 @@ func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome) int 
 		p := &pages[t.Page-1]
 		o := outcomes[i]
 		if o.err != nil {
-			if t.Full {
-				p.Error = "OCR failed: " + o.err.Error()
-			}
-			// A mixed page keeps its text layer when OCR of its figures fails.
-			if errors.Is(o.err, ocr.ErrNoLanguageData) && !t.Full {
-				p.Error = "OCR failed: " + o.err.Error()
+			// A mixed page keeps its text layer when OCR of its figures
+			// fails, unless the language data is missing.
+			if t.Full || errors.Is(o.err, ocr.ErrNoLanguageData) {
+				p.Problem = ocrProblem(t.Page, o.err)
 			}
 			continue
 		}
@@ -121,6 +122,9 @@ func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome) int 
 		case t.Full:
 			p.Text = o.Text
 			p.Lines = nil
+			if len(o.Words) > 0 {
+				p.Regions = pdf.WordTables(p.Number, p.Width, p.Height, o.Words)
+			}
 		case o.Text != "":
 			p.Text = strings.TrimRight(p.Text, "\n") + "\n\n" + o.Text
 		}

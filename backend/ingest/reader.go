@@ -25,7 +25,7 @@ type Reader interface {
 	// Truncated reports a file ending without %%EOF.
 	Truncated() bool
 	// Page reads page n (1-based). A page that cannot be read comes back
-	// with Page.Error set and a nil error.
+	// with Page.Problem set and a nil error.
 	Page(ctx context.Context, n int) (PageResult, error)
 	// OCR renders the target and recognises its text.
 	OCR(ctx context.Context, t OCRTarget) (OCRText, error)
@@ -46,7 +46,7 @@ var ErrReader = message.Register(errors.New("the PDF reader gave up on this docu
 type PageResult struct {
 	Page   corpus.Page
 	Target OCRTarget
-	// Over: the page ran over its time budget (Page.Error says so).
+	// Over: the page ran over its time budget (Page.Problem says so).
 	Over bool
 }
 
@@ -63,6 +63,10 @@ type OCRTarget struct {
 type OCRText struct {
 	Text       string
 	Confidence float64
+	// Words are the words of a whole page (a Full target) in page
+	// points, when region detection is on: scanned tables are rebuilt
+	// from them.
+	Words []pdf.Word
 }
 
 func targetOf(p pdf.Page) OCRTarget {
@@ -92,7 +96,7 @@ func (inProcess) Open(ctx context.Context, data []byte, opts Options) (Reader, e
 	if dpi <= 0 {
 		dpi = ocr.DefaultDPI
 	}
-	return &local{doc: doc, rec: opts.OCR, dpi: dpi, pageTime: opts.PageTimeout, ocrTime: opts.OCRTimeout}, nil
+	return &local{doc: doc, rec: opts.OCR, dpi: dpi, pageTime: opts.PageTimeout, ocrTime: opts.OCRTimeout, regions: opts.Regions}, nil
 }
 
 // local is the in-process Reader. MuPDF is not safe for concurrent use:
@@ -105,6 +109,7 @@ type local struct {
 	rec               ocr.Recognizer
 	dpi               float64
 	pageTime, ocrTime time.Duration
+	regions           bool // detect tables, figures and formulas
 }
 
 func (l *local) NumPages() int   { return l.doc.NumPages() }
@@ -125,10 +130,15 @@ func (l *local) Page(ctx context.Context, n int) (PageResult, error) {
 	defer l.mu.Unlock()
 	l.doc.SetDeadline(deadline(l.pageTime))
 	p, err := l.doc.Page(n)
+	if err == nil && l.regions {
+		// Regions are extras: a page whose detection fails or runs out
+		// of time keeps its text and the regions found so far.
+		_ = l.doc.DetectRegions(&p)
+	}
 	page := p.Corpus("")
 	page.Number = n
 	if err != nil {
-		page.Error = err.Error()
+		page.Problem = pageProblem(n, err, l.pageTime)
 		return PageResult{Page: page, Over: errors.Is(err, pdf.ErrTimeout)}, nil
 	}
 	return PageResult{Page: page, Target: targetOf(p)}, nil
@@ -151,6 +161,7 @@ func (l *local) OCR(ctx context.Context, t OCRTarget) (OCRText, error) {
 	var texts []string
 	var confSum float64
 	var words int
+	var boxes []pdf.Word
 	for _, r := range regions {
 		img, err := l.render(t.Page, r, end)
 		if err != nil {
@@ -165,12 +176,29 @@ func (l *local) OCR(ctx context.Context, t OCRTarget) (OCRText, error) {
 		}
 		confSum += res.Confidence * float64(res.Words)
 		words += res.Words
+		if t.Full && l.regions {
+			boxes = pageWords(res.Boxes, img, l.dpi)
+		}
 	}
-	out := OCRText{Text: pdf.CleanText(strings.Join(texts, "\n\n"))}
+	out := OCRText{Text: pdf.CleanText(strings.Join(texts, "\n\n")), Words: boxes}
 	if words > 0 {
 		out.Confidence = confSum / float64(words)
 	}
 	return out, nil
+}
+
+// pageWords converts the word boxes of a whole-page render at dpi (its
+// image's pixel (0, 0) is the page's top left) into page points.
+func pageWords(boxes []ocr.WordBox, img image.Image, dpi float64) []pdf.Word {
+	s := dpi / 72
+	o := img.Bounds().Min
+	out := make([]pdf.Word, 0, len(boxes))
+	for _, b := range boxes {
+		r := b.Box.Add(o)
+		out = append(out, pdf.Word{Text: b.Text, Line: b.Line, Para: b.Para,
+			Box: pdf.Rect{X0: float64(r.Min.X) / s, Y0: float64(r.Min.Y) / s, X1: float64(r.Max.X) / s, Y1: float64(r.Max.Y) / s}})
+	}
+	return out
 }
 
 // render draws region r (the whole page if r is empty) of page n.

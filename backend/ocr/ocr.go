@@ -53,10 +53,23 @@ type Result struct {
 	Confidence float64
 	// Words is the number of recognised words.
 	Words int
+	// Boxes are the recognised words with their boxes in the image's
+	// pixels, in reading order (scanned tables are rebuilt from them).
+	Boxes []WordBox
 	// Duration is the time Tesseract spent on the image (the wait for a
 	// free client, the image conversion and a new client's loading of
 	// the models are not included).
 	Duration time.Duration
+}
+
+// WordBox is one recognised word: its text, its box in the image's
+// pixels and the line it belongs to (numbered in reading order).
+type WordBox struct {
+	Text string
+	Box  image.Rectangle
+	Line int
+	// Para numbers the paragraph (Tesseract's block and paragraph).
+	Para int
 }
 
 // Sentinel errors. Each is returned wrapped with details (%w).

@@ -127,7 +127,8 @@ func (c *client) recognize(img []byte, bilevel bool) (Result, error) {
 func assemble(words []gosseract.BoundingBox) Result {
 	var b strings.Builder
 	var sum float64
-	n := 0
+	n, line, para := 0, 0, 0
+	var boxes []WordBox
 	var prev gosseract.BoundingBox
 	for _, w := range words {
 		if strings.TrimSpace(w.Word) == "" {
@@ -137,18 +138,22 @@ func assemble(words []gosseract.BoundingBox) Result {
 			switch {
 			case w.BlockNum != prev.BlockNum || w.ParNum != prev.ParNum:
 				b.WriteString("\n\n")
+				line++
+				para++
 			case w.LineNum != prev.LineNum:
 				b.WriteByte('\n')
+				line++
 			default:
 				b.WriteByte(' ')
 			}
 		}
 		b.WriteString(w.Word)
+		boxes = append(boxes, WordBox{Text: w.Word, Box: w.Box, Line: line, Para: para})
 		sum += min(max(w.Confidence, 0), 100)
 		n++
 		prev = w
 	}
-	res := Result{Text: b.String(), Words: n}
+	res := Result{Text: b.String(), Words: n, Boxes: boxes}
 	if n > 0 {
 		res.Confidence = sum / float64(n) / 100
 	}

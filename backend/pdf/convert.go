@@ -18,6 +18,7 @@ func (p Page) Corpus(docID string) corpus.Page {
 			})
 		}
 	}
+	out.Regions = p.Regions
 	if out.Type == "" {
 		out.Type = corpus.PageText
 	}

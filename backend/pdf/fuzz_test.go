@@ -84,6 +84,14 @@ func openAll(t *testing.T, data []byte) {
 		if err == nil && p.Number != i {
 			t.Errorf("Page(%d).Number = %d", i, p.Number)
 		}
+		if err == nil {
+			if derr := d.DetectRegions(&p); derr != nil && !errors.Is(derr, ErrPage) {
+				t.Errorf("DetectRegions(%d) error %q does not wrap ErrPage", i, derr)
+			}
+			if len(p.Regions) > maxRegions {
+				t.Errorf("DetectRegions(%d) kept %d regions, more than %d", i, len(p.Regions), maxRegions)
+			}
+		}
 	}
 	d.SetDeadline(time.Now().Add(fuzzPageTime))
 	img, err := d.Render(1, 18)

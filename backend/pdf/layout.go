@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"vika/backend/corpus"
 )
 
 // stextFlags: keep image blocks (for classification), drop text outside
@@ -27,8 +28,14 @@ type Page struct {
 	Blocks []Block
 	Images []Image
 	Class  Class
+	// Regions are the page's tables, figures and display formulas, set
+	// by Document.DetectRegions (nil until then).
+	Regions []corpus.Region
 
 	rawImages int // images as MuPDF lists them, before merging
+	// frags are MuPDF's text fragments in drawing order, for region
+	// detection (table cells are fragments aligned in columns).
+	frags []fragment
 }
 
 // Block is a group of lines MuPDF keeps together (a paragraph, a title,
@@ -75,6 +82,9 @@ func layout(n int, js []byte, bounds Rect) (Page, int, error) {
 	bad := p.setText(blocks)
 	p.Images = imageRegions(images, p.Lines())
 	p.rawImages = len(images)
+	for _, rb := range raw {
+		p.frags = append(p.frags, rb.Frags...)
+	}
 	return p, bad, nil
 }
 

@@ -105,6 +105,65 @@ int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale,
 	return failed ? -1 : 0;
 }
 
+// The path device: records path boxes into a caller's buffer, never
+// allocating, so a page of a million paths costs time (bounded by the
+// cookie) but no memory.
+typedef struct {
+	vika_device_head head;
+	float *out;
+	int cap;
+	int n;
+} vika_path_device;
+
+static void record_box(fz_device *dev, fz_rect r, int stroked) {
+	vika_path_device *p = (vika_path_device *)dev;
+	if (p->n < p->cap) {
+		float *o = p->out + 5 * p->n;
+		o[0] = r.x0; o[1] = r.y0; o[2] = r.x1; o[3] = r.y1; o[4] = (float)stroked;
+	}
+	p->n++;
+}
+
+static void path_fill(fz_context *ctx, fz_device *dev, const fz_path *path, int even_odd, fz_matrix ctm, fz_colorspace *cs, const float *color, float alpha, fz_color_params cp) {
+	record_box(dev, fz_bound_path(ctx, path, NULL, ctm), 0);
+}
+
+static void path_stroke(fz_context *ctx, fz_device *dev, const fz_path *path, const fz_stroke_state *stroke, fz_matrix ctm, fz_colorspace *cs, const float *color, float alpha, fz_color_params cp) {
+	record_box(dev, fz_bound_path(ctx, path, NULL, ctm), 1); // the geometry: a stroke's miter allowance would swell a rule to 8 pt
+}
+
+int vika_path_boxes(fz_context *ctx, fz_document *doc, int number, fz_cookie *cookie, float *out, int cap, int *total, char *err, int errlen) {
+	fz_page *volatile page = NULL;
+	fz_device *volatile dev = NULL;
+	volatile int failed = 0;
+	fz_matrix identity = {1, 0, 0, 1, 0, 0};
+	*total = 0;
+	VIKA_TRY(ctx) {
+		page = fz_load_page(ctx, doc, number);
+		dev = fz_new_device_of_size(ctx, sizeof(vika_path_device));
+		vika_path_device *p = (vika_path_device *)dev;
+		p->head.fill_path = path_fill;
+		p->head.stroke_path = path_stroke;
+		p->out = out;
+		p->cap = cap;
+		fz_run_page_contents(ctx, page, dev, identity, cookie);
+		fz_close_device(ctx, dev);
+		*total = p->n;
+	}
+	VIKA_ALWAYS(ctx) {
+		fz_drop_device(ctx, dev);
+		fz_drop_page(ctx, page);
+	}
+	VIKA_CATCH(ctx) {
+		caught(ctx, err, errlen);
+		failed = 1;
+	}
+	if (cookie->abort) {
+		return VIKA_ABORTED;
+	}
+	return failed ? -1 : 0;
+}
+
 int vika_bound_page(fz_context *ctx, fz_document *doc, int number, float bounds[4], char *err, int errlen) {
 	fz_page *volatile page = NULL;
 	volatile int failed = 0;

@@ -179,3 +179,47 @@ func (w *watcher) stop() {
 	w.cookie = nil
 	w.mu.Unlock()
 }
+
+// maxPaths bounds the path boxes kept for one page; a page drawing more
+// (a plot of a million points) keeps the first maxPaths.
+const maxPaths = 8192
+
+// pathBox is the bounding box of one filled or stroked vector path.
+type pathBox struct {
+	Box    Rect
+	Stroke bool
+}
+
+// pathBoxes runs page index i (0-based) through a device that records
+// every vector path's box (at most maxPaths) and returns them with the
+// number of paths drawn.
+func pathBoxes(d *fitz.Document, i int, deadline time.Time) ([]pathBox, int, error) {
+	ctx, doc, ok := handles(d)
+	if !ok {
+		return nil, 0, errNoHandles
+	}
+	buf := (*[maxPaths * 5]C.float)(C.malloc(C.size_t(maxPaths * 5 * C.sizeof_float)))
+	defer C.free(unsafe.Pointer(buf))
+	msg := (*C.char)(C.malloc(errLen))
+	defer C.free(unsafe.Pointer(msg))
+	w, err := watch(deadline)
+	if err != nil {
+		return nil, 0, err
+	}
+	var total C.int
+	rc := C.vika_path_boxes((*C.fz_context)(ctx), (*C.fz_document)(doc), C.int(i), w.cookie, &buf[0], maxPaths, &total, msg, errLen)
+	w.stop()
+	switch {
+	case rc == C.VIKA_ABORTED:
+		return nil, 0, errAborted
+	case rc != 0:
+		return nil, 0, errors.New(C.GoString(msg))
+	}
+	n := min(int(total), maxPaths)
+	out := make([]pathBox, n)
+	for k := range n {
+		b := buf[5*k : 5*k+5]
+		out[k] = pathBox{Box: Rect{float64(b[0]), float64(b[1]), float64(b[2]), float64(b[3])}, Stroke: b[4] != 0}
+	}
+	return out, int(total), nil
+}

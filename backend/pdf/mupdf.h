@@ -18,6 +18,9 @@ typedef struct fz_pixmap fz_pixmap;
 typedef struct fz_colorspace fz_colorspace;
 typedef struct fz_separations fz_separations;
 typedef struct vika_stext_page fz_stext_page; // opaque here: only pointers are passed
+typedef struct fz_path fz_path;
+typedef struct fz_stroke_state fz_stroke_state;
+typedef struct { unsigned char ri, bp, op, opm; } fz_color_params;
 typedef void (fz_message_cb)(void *user, const char *message);
 
 typedef struct { float x0, y0, x1, y1; } fz_rect;
@@ -61,6 +64,27 @@ void fz_drop_page(fz_context *ctx, fz_page *page);
 void fz_close_device(fz_context *ctx, fz_device *dev);
 void fz_drop_device(fz_context *ctx, fz_device *dev);
 
+fz_device *fz_new_device_of_size(fz_context *ctx, int size);
+fz_rect fz_bound_path(fz_context *ctx, const fz_path *path, const fz_stroke_state *stroke, fz_matrix ctm);
+
+// The head of struct fz_device as MuPDF 1.24 lays it out (fitz/device.h):
+// a device of our own sets the two path callbacks and leaves the other
+// 26 callbacks NULL, which MuPDF skips.
+typedef struct {
+	int refs;
+	int hints;
+	int flags;
+	void (*close_device)(fz_context *, fz_device *);
+	void (*drop_device)(fz_context *, fz_device *);
+	void (*fill_path)(fz_context *, fz_device *, const fz_path *, int even_odd, fz_matrix, fz_colorspace *, const float *color, float alpha, fz_color_params);
+	void (*stroke_path)(fz_context *, fz_device *, const fz_path *, const fz_stroke_state *, fz_matrix, fz_colorspace *, const float *color, float alpha, fz_color_params);
+	void *other_callbacks[26]; // clip_path ... end_metatext
+	fz_rect d1_rect;
+	int container_len;
+	int container_cap;
+	void *container;
+} vika_device_head;
+
 fz_stext_page *fz_new_stext_page(fz_context *ctx, fz_rect mediabox);
 void fz_drop_stext_page(fz_context *ctx, fz_stext_page *page);
 fz_device *fz_new_stext_device(fz_context *ctx, fz_stext_page *page, const fz_stext_options *options);
@@ -88,6 +112,10 @@ void vika_quiet(fz_context *ctx);
 #define VIKA_ABORTED (-2)
 int vika_stext_json(fz_context *ctx, fz_document *doc, int number, int flags, fz_cookie *cookie, float bounds[4], fz_buffer **json, char *err, int errlen);
 int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale, fz_irect area, fz_cookie *cookie, unsigned char *samples, char *err, int errlen);
+// vika_path_boxes runs page number through a device that records the
+// bounding box (x0, y0, x1, y1, stroked) of every filled or stroked vector
+// path, up to cap boxes in out (5 floats each); *total counts them all.
+int vika_path_boxes(fz_context *ctx, fz_document *doc, int number, fz_cookie *cookie, float *out, int cap, int *total, char *err, int errlen);
 int vika_bound_page(fz_context *ctx, fz_document *doc, int number, float bounds[4], char *err, int errlen);
 void vika_drop_buffer(fz_context *ctx, fz_buffer *buf);
 size_t vika_buffer_data(fz_context *ctx, fz_buffer *buf, unsigned char **data);

@@ -17,6 +17,12 @@
 //     enough to hold text, without text layer over them, whose pixels show
 //     text, are (Page.OCRRegions); scans are OCRed whole.
 //   - Rendering (render.go): 8-bit gray pages and regions at any DPI.
+//   - Regions (region.go, table.go, figure.go, formula.go): tables from
+//     captions, ruling lines (vector paths, collected by a device of our
+//     own in mupdf.c) and aligned cells, as Markdown; figures from
+//     captions, images and clusters of vector paths, with a PNG crop;
+//     display formulas from math fonts and operators. WordTables rebuilds
+//     the tables of a scanned page from its OCR word boxes.
 //
 // Every MuPDF call that may throw runs inside fz_try in this package's
 // own C (mupdf.c), so a malformed page yields an error, never an abort.

@@ -20,12 +20,13 @@ import (
 // Over the best Window candidates of a mode (after fusion in hybrid mode),
 // each score is mapped onto [0, 1] (the Window-th score is 0, the best 1)
 // and a page scores its best chunk plus Share times the sum of its other
-// chunks. Pages are ranked by that score. With Diverse, the best chunk of
+// chunks, a table's, figure's or formula's passage excepted (its text
+// repeats its page's). Pages are ranked by that score. With Diverse, the best chunk of
 // every page comes before the second chunk of any page; without it, a
 // page's chunks stay together. Candidates past the window keep their order
 // after it. With WholePages, bm25 and hybrid searches also rank whole
 // pages with BM25 (a second lexical index, one entry per page holding
-// the text of its chunks) and order the pages of the window by Reciprocal
+// the text of its chunks, region passages excepted) and order the pages of the window by Reciprocal
 // Rank Fusion (k = DefaultRRFK) of their rank by chunks and their rank as
 // whole pages. The zero value changes nothing.
 type PageRanking struct {
@@ -56,6 +57,10 @@ type pageBook struct {
 	byDocs map[string][]string // chunk ids of each document
 	texts  map[pageKey]map[string]pageChunk
 	byPage map[string]pageKey // whole-page entry id -> page
+	// regions marks the passages of tables, figures and formulas: their
+	// text repeats their page's, so they count once with it (never in a
+	// page's share, never in its whole-page entry).
+	regions map[string]bool
 }
 
 // pageChunk is what a page's entry in the whole-page index needs of one
@@ -67,7 +72,7 @@ type pageChunk struct {
 
 func newPageBook() *pageBook {
 	return &pageBook{byID: map[string]pageKey{}, byDocs: map[string][]string{},
-		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}}
+		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}, regions: map[string]bool{}}
 }
 
 // add records chunks and returns the whole-page entries of the pages they
@@ -88,6 +93,10 @@ func (b *pageBook) add(chunks []corpus.Chunk) []corpus.Chunk {
 			touched = append(touched, old)
 		}
 		b.byID[c.ID] = k
+		if isRegion(c.Kind) {
+			b.regions[c.ID] = true
+			continue
+		}
 		if b.texts[k] == nil {
 			b.texts[k] = map[string]pageChunk{}
 		}
@@ -130,6 +139,7 @@ func (b *pageBook) deleteDoc(docID string) {
 			delete(b.byPage, fmt.Sprintf("%s#p%d", k.doc, k.page))
 		}
 		delete(b.byID, id)
+		delete(b.regions, id)
 	}
 	delete(b.byDocs, docID)
 }
@@ -147,20 +157,28 @@ func (b *pageBook) pageRanks(list []index.Scored) map[pageKey]int {
 	return out
 }
 
-// keys returns the page of each candidate; a chunk the book does not know
-// (or one without a page number) is a page of its own.
-func (b *pageBook) keys(cands []*candidate) []pageKey {
+// keys returns the page of each candidate (a chunk the book does not
+// know, or one without a page number, is a page of its own) and whether
+// it is a region passage.
+func (b *pageBook) keys(cands []*candidate) ([]pageKey, []bool) {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	out := make([]pageKey, len(cands))
+	region := make([]bool, len(cands))
 	for i, c := range cands {
 		k, ok := b.byID[c.id]
 		if !ok {
 			k = pageKey{doc: "\x00" + c.id}
 		}
-		out[i] = k
+		out[i], region[i] = k, b.regions[c.id]
 	}
-	return out
+	return out, region
+}
+
+// isRegion reports whether a chunk of kind k is the passage of a table,
+// figure or formula.
+func isRegion(k corpus.ChunkKind) bool {
+	return k == corpus.ChunkTable || k == corpus.ChunkFigure || k == corpus.ChunkFormula
 }
 
 // rankPages reorders cands (best first) by p; see PageRanking. whole holds
@@ -174,7 +192,7 @@ func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[page
 		w = min(w, p.Window)
 	}
 	top := cands[:w]
-	keys := book.keys(top)
+	keys, region := book.keys(top)
 	hi, lo := top[0].score, top[0].score
 	for _, c := range top {
 		hi, lo = max(hi, c.score), min(lo, c.score)
@@ -199,7 +217,7 @@ func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[page
 			pg = &page{key: keys[i], first: i, score: norm(c.score)}
 			byKey[keys[i]] = pg
 			pages = append(pages, pg)
-		} else {
+		} else if !region[i] { // a region's passage repeats its page: no second vote
 			pg.score += p.Share * norm(c.score)
 		}
 		pg.chunks = append(pg.chunks, c)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"vika/backend/corpus"
@@ -208,4 +209,41 @@ func idsOfScored(list []index.Scored) []string {
 		out[i] = s.ChunkID
 	}
 	return out
+}
+
+// A table's passage repeats its page's text: it may lead its page, but
+// adds nothing to the page's share, and stays out of the whole-page entry.
+func TestRankPagesRegionCountsOnceWithItsPage(t *testing.T) {
+	ids := []string{"p2-c1", "p1-c1", "p1-c2", "p2-c2"}
+	scores := []float64{10, 9.8, 9.5, 6}
+	// Normalised: p2 1 + 0.5·0 = 1; p1 0.95 + 0.5·0.875 = 1.39.
+	book, cands := onPages(t, ids, scores)
+	got := idsOf(rankPages(cands, PageRanking{Share: 0.5, Diverse: true}, book, nil))
+	if want := []string{"p1-c1", "p2-c1", "p1-c2", "p2-c2"}; !slices.Equal(got, want) {
+		t.Fatalf("plain chunks: got %v, want %v", got, want)
+	}
+	// p1's second chunk is its table's passage: p1 0.95, no second vote.
+	book = newPageBook()
+	entries := book.add([]corpus.Chunk{
+		{ID: "p1-c1", DocID: "d", Page: 1, Text: "body of page one", Kind: corpus.ChunkBody},
+		{ID: "p1-c2", DocID: "d", Page: 1, Text: "| table | of page one |", Kind: corpus.ChunkTable},
+		{ID: "p2-c1", DocID: "d", Page: 2, Text: "body of page two", Kind: corpus.ChunkBody},
+		{ID: "p2-c2", DocID: "d", Page: 2, Text: "more of page two", Kind: corpus.ChunkBody},
+	})
+	cands = nil
+	for i, id := range ids {
+		cands = append(cands, &candidate{id: id, score: scores[i]})
+	}
+	got = idsOf(rankPages(cands, PageRanking{Share: 0.5, Diverse: true}, book, nil))
+	if want := []string{"p2-c1", "p1-c1", "p2-c2", "p1-c2"}; !slices.Equal(got, want) {
+		t.Errorf("with a table passage: got %v, want %v", got, want)
+	}
+	if len(entries) != 2 {
+		t.Fatalf("%d whole-page entries, want 2", len(entries))
+	}
+	for _, e := range entries {
+		if strings.Contains(e.Text, "table") {
+			t.Errorf("whole-page entry of page %d holds the table passage: %q", e.Page, e.Text)
+		}
+	}
 }

@@ -36,6 +36,7 @@ type options struct {
 	Limits                  pdf.Limits
 	OCRDPI                  float64
 	PageTimeout, OCRTimeout time.Duration
+	Regions                 bool
 }
 
 // response is the worker's answer to one request.

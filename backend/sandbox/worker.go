@@ -92,7 +92,7 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 				doc.Close()
 				doc = nil
 			}
-			opts := ingest.Options{Limits: req.Opts.Limits, OCRDPI: req.Opts.OCRDPI, PageTimeout: req.Opts.PageTimeout, OCRTimeout: req.Opts.OCRTimeout, OCR: rec}
+			opts := ingest.Options{Limits: req.Opts.Limits, OCRDPI: req.Opts.OCRDPI, PageTimeout: req.Opts.PageTimeout, OCRTimeout: req.Opts.OCRTimeout, Regions: req.Opts.Regions, OCR: rec}
 			d, err := ingest.InProcess.Open(ctx, req.Data, opts)
 			if err == nil {
 				doc, resp.Pages, resp.Truncated = d, d.NumPages(), d.Truncated()

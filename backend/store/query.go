@@ -14,7 +14,7 @@ import (
 )
 
 const documentColumns = `d.id, d.file, d.label, d.bytes, d.pages, d.chunks, d.lang, d.meta,
-	(SELECT group_concat(p.page) FROM pages p WHERE p.doc_id = d.id AND p.error <> '')`
+	(SELECT group_concat(p.page) FROM pages p WHERE p.doc_id = d.id AND p.error_code <> '')`
 
 func scanDocument(row interface{ Scan(...any) error }) (corpus.Document, error) {
 	var d corpus.Document
@@ -28,6 +28,7 @@ func scanDocument(row interface{ Scan(...any) error }) (corpus.Document, error) 
 		return d, fmt.Errorf("document %s: %w", d.ID, err)
 	}
 	d.PageTypes, d.OCRPages, d.LangShares, d.LangMixed, d.Warning = m.PageTypes, m.OCRPages, m.LangShares, m.LangMixed, m.Warning
+	d.Regions = m.Regions
 	if failed.Valid && failed.String != "" {
 		for _, f := range strings.Split(failed.String, ",") {
 			if n, err := strconv.Atoi(f); err == nil {
@@ -72,7 +73,7 @@ func (s *Store) DocumentByID(ctx context.Context, id string) (corpus.Document, e
 // Pages returns the pages of a document in page order (none if the
 // document is unknown).
 func (s *Store) Pages(ctx context.Context, docID string) ([]corpus.Page, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT doc_id, page, type, text, width, height, error, lang, lang_confidence, ocr_confidence, lines FROM pages WHERE doc_id = ? ORDER BY page`, docID)
+	rows, err := s.db.QueryContext(ctx, `SELECT doc_id, page, type, text, width, height, error_code, error_params, lang, lang_confidence, ocr_confidence, lines FROM pages WHERE doc_id = ? ORDER BY page`, docID)
 	if err != nil {
 		return nil, fmt.Errorf("list pages: %w", err)
 	}
@@ -81,10 +82,14 @@ func (s *Store) Pages(ctx context.Context, docID string) ([]corpus.Page, error) 
 	for rows.Next() {
 		var p corpus.Page
 		var ocrConf sql.NullFloat64
-		var lines string
-		if err := rows.Scan(&p.DocID, &p.Number, &p.Type, &p.Text, &p.Width, &p.Height, &p.Error,
+		var lines, code string
+		var params sql.NullString
+		if err := rows.Scan(&p.DocID, &p.Number, &p.Type, &p.Text, &p.Width, &p.Height, &code, &params,
 			&p.Lang, &p.LangConfidence, &ocrConf, &lines); err != nil {
 			return nil, fmt.Errorf("list pages: %w", err)
+		}
+		if p.Problem, err = problemOf(code, params); err != nil {
+			return nil, fmt.Errorf("page %d: %w", p.Number, err)
 		}
 		if ocrConf.Valid {
 			p.OCRConfidence = &ocrConf.Float64
@@ -97,12 +102,15 @@ func (s *Store) Pages(ctx context.Context, docID string) ([]corpus.Page, error) 
 	return out, rows.Err()
 }
 
-const chunkColumns = `id, doc_id, page, char_start, char_end, text, section_title, page_type, lang, kind, pages`
+const chunkColumns = `id, doc_id, page, char_start, char_end, text, section_title, page_type, lang, kind, pages, bbox`
 
 func scanChunk(rows *sql.Rows) (corpus.Chunk, error) {
 	var c corpus.Chunk
-	var pages string
-	if err := rows.Scan(&c.ID, &c.DocID, &c.Page, &c.CharStart, &c.CharEnd, &c.Text, &c.SectionTitle, &c.PageType, &c.Lang, &c.Kind, &pages); err != nil {
+	var pages, bbox string
+	if err := rows.Scan(&c.ID, &c.DocID, &c.Page, &c.CharStart, &c.CharEnd, &c.Text, &c.SectionTitle, &c.PageType, &c.Lang, &c.Kind, &pages, &bbox); err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal([]byte(bbox), &c.BBox); err != nil {
 		return c, err
 	}
 	return c, json.Unmarshal([]byte(pages), &c.Pages)

@@ -19,6 +19,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 )
 
 // Sentinel errors.
@@ -49,7 +50,8 @@ CREATE TABLE pages (
 	text   TEXT    NOT NULL,
 	width  REAL    NOT NULL,
 	height REAL    NOT NULL,
-	error  TEXT    NOT NULL DEFAULT '',
+	error_code   TEXT NOT NULL DEFAULT '', -- why the text could not be extracted (message.Page*), '' when it could
+	error_params TEXT,                     -- JSON object: the code's parameters
 	lang            TEXT NOT NULL,
 	lang_confidence REAL NOT NULL,
 	ocr_confidence  REAL,           -- NULL when no OCR ran on the page
@@ -69,19 +71,34 @@ CREATE TABLE chunks (
 	page_type     TEXT    NOT NULL,
 	lang          TEXT    NOT NULL,
 	kind          TEXT    NOT NULL,
-	pages         TEXT    NOT NULL  -- JSON array: overlay pages the chunk stands for
+	pages         TEXT    NOT NULL, -- JSON array: overlay pages the chunk stands for
+	bbox          TEXT    NOT NULL  -- JSON [x0,y0,x1,y1] of a region's passage, 'null' otherwise
 );
 CREATE INDEX chunks_doc_ord ON chunks(doc_id, ord);
+
+CREATE TABLE regions (
+	doc_id      TEXT    NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+	page        INTEGER NOT NULL,
+	ord         INTEGER NOT NULL, -- position on the page
+	kind        TEXT    NOT NULL, -- table, figure or formula
+	bbox        TEXT    NOT NULL, -- JSON [x0,y0,x1,y1], points
+	caption     TEXT    NOT NULL,
+	text        TEXT    NOT NULL,
+	description TEXT    NOT NULL,
+	image       BLOB,             -- a figure's PNG crop, NULL otherwise
+	PRIMARY KEY (doc_id, page, ord)
+) WITHOUT ROWID;
 CREATE INDEX chunks_doc_page ON chunks(doc_id, page);
 `
 
 // documentMeta holds the document fields kept as JSON.
 type documentMeta struct {
-	PageTypes  map[corpus.PageType]int `json:"page_types"`
-	OCRPages   int                     `json:"ocr_pages"`
-	LangShares map[string]float64      `json:"lang_shares"`
-	LangMixed  bool                    `json:"lang_mixed"`
-	Warning    string                  `json:"warning,omitempty"`
+	PageTypes  map[corpus.PageType]int  `json:"page_types"`
+	Regions    map[corpus.ChunkKind]int `json:"regions,omitempty"`
+	OCRPages   int                      `json:"ocr_pages"`
+	LangShares map[string]float64       `json:"lang_shares"`
+	LangMixed  bool                     `json:"lang_mixed"`
+	Warning    *message.Message         `json:"warning,omitempty"`
 }
 
 // Store is the session database. Create it with Open; Close it.
@@ -133,7 +150,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 	if n > 0 {
 		return fmt.Errorf("%w: %s", ErrExists, doc.Label)
 	}
-	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning})
+	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, Regions: doc.Regions, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning})
 	if err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
@@ -142,6 +159,9 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
 	if err := insertPages(ctx, tx, doc.ID, pages); err != nil {
+		return fmt.Errorf("add %s: %w", doc.Label, err)
+	}
+	if err := insertRegions(ctx, tx, doc.ID, pages); err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
 	if err := insertChunks(ctx, tx, doc.ID, chunks); err != nil {
@@ -154,7 +174,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 }
 
 func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.Page) error {
-	st, err := tx.PrepareContext(ctx, `INSERT INTO pages (doc_id, page, type, text, width, height, error, lang, lang_confidence, ocr_confidence, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO pages (doc_id, page, type, text, width, height, error_code, error_params, lang, lang_confidence, ocr_confidence, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -164,7 +184,11 @@ func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.P
 		if err != nil {
 			return fmt.Errorf("page %d: %w", p.Number, err)
 		}
-		if _, err := st.ExecContext(ctx, docID, p.Number, string(p.Type), p.Text, p.Width, p.Height, p.Error,
+		code, params, err := problemColumns(p.Problem)
+		if err != nil {
+			return fmt.Errorf("page %d: %w", p.Number, err)
+		}
+		if _, err := st.ExecContext(ctx, docID, p.Number, string(p.Type), p.Text, p.Width, p.Height, code, params,
 			p.Lang, p.LangConfidence, p.OCRConfidence, string(lines)); err != nil {
 			return fmt.Errorf("page %d: %w", p.Number, err)
 		}
@@ -173,7 +197,7 @@ func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.P
 }
 
 func insertChunks(ctx context.Context, tx *sql.Tx, docID string, chunks []corpus.Chunk) error {
-	st, err := tx.PrepareContext(ctx, `INSERT INTO chunks (id, doc_id, ord, page, char_start, char_end, text, section_title, page_type, lang, kind, pages) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO chunks (id, doc_id, ord, page, char_start, char_end, text, section_title, page_type, lang, kind, pages, bbox) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -186,8 +210,12 @@ func insertChunks(ctx context.Context, tx *sql.Tx, docID string, chunks []corpus
 		if err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
+		bbox, err := json.Marshal(c.BBox)
+		if err != nil {
+			return fmt.Errorf("chunk %s: %w", c.ID, err)
+		}
 		if _, err := st.ExecContext(ctx, c.ID, docID, i, c.Page, c.CharStart, c.CharEnd, c.Text, c.SectionTitle,
-			string(c.PageType), c.Lang, string(c.Kind), string(pages)); err != nil {
+			string(c.PageType), c.Lang, string(c.Kind), string(pages), string(bbox)); err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
 	}

@@ -12,5 +12,4 @@ export * from './settings.ts';
 export * from './metrics.ts';
 export * from './models.ts';
 export * from './report.ts';
-export type { BindingChecks } from './bindings.ts';
 export { BackendUnavailableError, BridgeError } from './call.ts';

@@ -1,0 +1,213 @@
+package pdf
+
+import (
+	"bytes"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/go-pdf/fpdf"
+
+	"vika/backend/corpus"
+	"vika/backend/testpdf"
+)
+
+// text writes s at (x, baseline y) in font family at size.
+func text(f *fpdf.Fpdf, family string, size, x, y float64, s string) {
+	f.SetFont(family, "", size)
+	f.Text(x, y, s)
+}
+
+// drawTable draws a booktabs-style table: caption above, top rule, header,
+// mid rule, rows, bottom rule.
+func drawTable(f *fpdf.Fpdf) {
+	text(f, "Helvetica", 10, 72, 100, "Table 2: Error rates of three models on the test set.")
+	f.SetLineWidth(0.8)
+	f.Line(100, 110, 480, 110)
+	cols := []float64{110, 260, 380}
+	for j, h := range []string{"model", "top-1 err.", "top-5 err."} {
+		text(f, "Helvetica", 9, cols[j], 124, h)
+	}
+	f.SetLineWidth(0.4)
+	f.Line(100, 130, 480, 130)
+	rows := [][]string{{"VGG-16", "28.07", "9.33"}, {"ResNet-50", "22.85", "6.71"}, {"ResNet-152", "21.43", "5.71"}}
+	for i, r := range rows {
+		for j, c := range r {
+			text(f, "Helvetica", 9, cols[j], 144+float64(i)*14, c)
+		}
+	}
+	f.SetLineWidth(0.8)
+	f.Line(100, 180, 480, 180)
+	text(f, "Helvetica", 10, 72, 220, "Table 2 summarizes the errors; running text below a table is not part of it.")
+}
+
+// drawFigure draws a block diagram (boxes, arrows, labels) with its
+// caption below.
+func drawFigure(f *fpdf.Fpdf) {
+	f.SetLineWidth(1)
+	f.Rect(150, 300, 100, 40, "D")
+	f.Rect(330, 300, 100, 40, "D")
+	f.Line(250, 320, 330, 320)
+	f.Polygon([]fpdf.PointType{{X: 322, Y: 316}, {X: 330, Y: 320}, {X: 322, Y: 324}}, "F")
+	text(f, "Helvetica", 9, 165, 324, "ENCODER")
+	text(f, "Helvetica", 9, 345, 324, "DECODER")
+	text(f, "Helvetica", 10, 150, 370, "Figure 3. The encoder feeds the decoder.")
+}
+
+// drawFormula draws a numbered display equation.
+func drawFormula(f *fpdf.Fpdf) {
+	text(f, "Helvetica", 10, 72, 450, "The loss is defined as follows, for every sample of the training set.")
+	text(f, "Helvetica", 11, 230, 480, "y = f(x) + e")
+	text(f, "Helvetica", 10, 500, 480, "(4)")
+	text(f, "Helvetica", 10, 72, 510, "where the terms are those of the previous section, as said before.")
+}
+
+func detect(t *testing.T, draw ...func(f *fpdf.Fpdf)) Page {
+	t.Helper()
+	d, err := Open(testpdf.Drawn(func(f *fpdf.Fpdf) {
+		for _, dr := range draw {
+			dr(f)
+		}
+	}), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	p, err := d.Page(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.DetectRegions(&p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func regionsOf(p Page, k corpus.ChunkKind) []corpus.Region {
+	var out []corpus.Region
+	for _, r := range p.Regions {
+		if r.Kind == k {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestDetectRuledTable(t *testing.T) {
+	p := detect(t, drawTable)
+	ts := regionsOf(p, corpus.ChunkTable)
+	if len(ts) != 1 {
+		t.Fatalf("want 1 table, got %+v", p.Regions)
+	}
+	tb := ts[0]
+	want := strings.Join([]string{
+		"| model | top-1 err. | top-5 err. |",
+		"| --- | --- | --- |",
+		"| VGG-16 | 28.07 | 9.33 |",
+		"| ResNet-50 | 22.85 | 6.71 |",
+		"| ResNet-152 | 21.43 | 5.71 |",
+	}, "\n")
+	if tb.Text != want {
+		t.Errorf("markdown:\n%s\nwant:\n%s", tb.Text, want)
+	}
+	if tb.Caption != "Table 2: Error rates of three models on the test set." {
+		t.Errorf("caption %q", tb.Caption)
+	}
+	// The box runs from the top rule to the bottom rule.
+	if b := tb.BBox; b[0] > 101 || b[2] < 479 || b[1] < 108 || b[1] > 111 || b[3] < 179 || b[3] > 182 {
+		t.Errorf("box %v, want about [100 110 480 180]", b)
+	}
+	if tb.Page != 1 || tb.Image != nil {
+		t.Errorf("page %d, image %d bytes", tb.Page, len(tb.Image))
+	}
+}
+
+func TestDetectFigureWithCrop(t *testing.T) {
+	p := detect(t, drawFigure)
+	fs := regionsOf(p, corpus.ChunkFigure)
+	if len(fs) != 1 {
+		t.Fatalf("want 1 figure, got %+v", p.Regions)
+	}
+	fg := fs[0]
+	if fg.Caption != "Figure 3. The encoder feeds the decoder." {
+		t.Errorf("caption %q", fg.Caption)
+	}
+	if !strings.Contains(fg.Text, "ENCODER") || !strings.Contains(fg.Text, "DECODER") || strings.Contains(fg.Text, "Figure 3") {
+		t.Errorf("inner text %q: want the labels, not the caption", fg.Text)
+	}
+	if b := fg.BBox; b[0] > 151 || b[2] < 429 || b[1] > 301 || b[3] < 339 || b[3] > 355 {
+		t.Errorf("box %v, want about [150 300 430 340]", b)
+	}
+	img, err := png.Decode(bytes.NewReader(fg.Image))
+	if err != nil {
+		t.Fatalf("crop: %v", err)
+	}
+	// 150 dpi: 280 x 40 pt is about 583 x 83 pixels.
+	if w, h := img.Bounds().Dx(), img.Bounds().Dy(); w < 550 || w > 620 || h < 80 || h*w > maxCropPixels {
+		t.Errorf("crop %dx%d", w, h)
+	}
+}
+
+func TestDetectFormula(t *testing.T) {
+	p := detect(t, drawFormula)
+	fs := regionsOf(p, corpus.ChunkFormula)
+	if len(fs) != 1 {
+		t.Fatalf("want 1 formula, got %+v", p.Regions)
+	}
+	if fs[0].Text != "y = f(x) + e (4)" || fs[0].Caption != "(4)" {
+		t.Errorf("formula %q caption %q, want the equation and its number", fs[0].Text, fs[0].Caption)
+	}
+}
+
+func TestDetectAllOnOnePage(t *testing.T) {
+	p := detect(t, drawTable, drawFigure, drawFormula)
+	got := map[corpus.ChunkKind]int{}
+	for _, r := range p.Regions {
+		got[r.Kind]++
+	}
+	if got[corpus.ChunkTable] != 1 || got[corpus.ChunkFigure] != 1 || got[corpus.ChunkFormula] != 1 || len(p.Regions) != 3 {
+		t.Errorf("regions %v, want one of each", got)
+	}
+	for i := 1; i < len(p.Regions); i++ {
+		if p.Regions[i].BBox[1] < p.Regions[i-1].BBox[1] {
+			t.Errorf("regions not in page order: %v", p.Regions)
+		}
+	}
+}
+
+func TestNoRegionsInProse(t *testing.T) {
+	d, err := Open(testpdf.Text("Table 2 summarizes our results. Figure 3 shows more. "+testpdf.Words("prose", 300)), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	p, err := d.Page(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.DetectRegions(&p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Regions) != 0 {
+		t.Errorf("prose gave regions: %+v", p.Regions)
+	}
+}
+
+func TestCaptionKind(t *testing.T) {
+	for s, want := range map[string]corpus.ChunkKind{
+		"Table 3: Results":              corpus.ChunkTable,
+		"Tableau 2 – Classification":    corpus.ChunkTable,
+		"TABLE I":                       corpus.ChunkTable,
+		"Table 1.1: Summary":            corpus.ChunkTable,
+		"Figure 2. Residual learning":   corpus.ChunkFigure,
+		"Fig. 3 — A graph":              corpus.ChunkFigure,
+		"Figure 12 – Exemple":           corpus.ChunkFigure,
+		"Table 2 summarizes our result": "",
+		"table 2: lower case":           "",
+		"Figures 2 and 3 show":          "",
+	} {
+		if got := captionKind(s); got != want {
+			t.Errorf("captionKind(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

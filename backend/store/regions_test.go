@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"vika/backend/corpus"
+)
+
+// Regions, figure crops and region chunks' boxes are stored with their
+// document, counted on it, and go with it.
+func TestRegionsRoundTrip(t *testing.T) {
+	s := open(t)
+	ctx := context.Background()
+	doc, pages, chunks := fixture("r1", "r1.pdf", 3)
+	png := []byte("\x89PNG\r\n\x1a\n fake crop bytes")
+	pages[0].Regions = []corpus.Region{
+		{Kind: corpus.ChunkTable, Page: 1, BBox: [4]float64{50, 60, 500, 200}, Caption: "Table 1: Errors.", Text: "| a | b |\n| --- | --- |\n| 1 | 2 |"},
+		{Kind: corpus.ChunkFigure, Page: 1, BBox: [4]float64{50, 300, 500, 600}, Caption: "Figure 1. A plot.", Text: "x\ny", Description: "a rising curve", Image: png},
+	}
+	pages[2].Regions = []corpus.Region{{Kind: corpus.ChunkFormula, Page: 3, BBox: [4]float64{100, 100, 300, 120}, Text: "E = mc2 (1)", Caption: "(1)"}}
+	box := [4]float64{50, 60, 500, 200}
+	chunks = append(chunks, corpus.Chunk{ID: "r1-p1-c2", DocID: "r1", Page: 1, Text: "Table 1: Errors.\n\n| a | b |", PageType: corpus.PageText, Kind: corpus.ChunkTable, BBox: &box})
+	doc.Regions = map[corpus.ChunkKind]int{corpus.ChunkTable: 1, corpus.ChunkFigure: 1, corpus.ChunkFormula: 1}
+	doc.Chunks = len(chunks)
+	if err := s.AddDocument(ctx, doc, pages, chunks); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Regions(ctx, "r1", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(append([]corpus.Region{}, pages[0].Regions...), pages[2].Regions...)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("regions:\n%+v\nwant\n%+v", got, want)
+	}
+	light, err := s.Regions(ctx, "r1", false)
+	if err != nil || len(light) != 3 || light[1].Image != nil || light[1].Caption != "Figure 1. A plot." {
+		t.Errorf("regions without images: %+v, %v", light, err)
+	}
+	cs, err := s.Chunks(ctx, []string{"r1-p1-c2", "r1-p1-c1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cs["r1-p1-c2"]; c.BBox == nil || *c.BBox != box || c.Kind != corpus.ChunkTable {
+		t.Errorf("region chunk %+v", c)
+	}
+	if c := cs["r1-p1-c1"]; c.BBox != nil {
+		t.Errorf("body chunk got box %v", c.BBox)
+	}
+	d, err := s.DocumentByID(ctx, "r1")
+	if err != nil || !reflect.DeepEqual(d.Regions, doc.Regions) {
+		t.Errorf("document counts %v, %v", d.Regions, err)
+	}
+	if err := s.DeleteDocument(ctx, "r1"); err != nil {
+		t.Fatal(err)
+	}
+	if rs, err := s.Regions(ctx, "r1", true); err != nil || len(rs) != 0 {
+		t.Errorf("after delete: %d regions, %v", len(rs), err)
+	}
+	if _, err := s.DocumentByID(ctx, "r1"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("document after delete: %v", err)
+	}
+}
