@@ -53,7 +53,11 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 	if err != nil {
 		return rep, err
 	}
-	regionFor := func(c corpus.Chunk) (corpus.Region, bool) { return e.RegionOf(ctx, c.ID) }
+	regions, err := e.store.Regions(ctx, docID, true)
+	if err != nil {
+		return rep, err
+	}
+	regionFor := func(c corpus.Chunk) (corpus.Region, bool) { return regionOf(c, regions) }
 	// A region is described once, whatever the number of its passages (a
 	// long table is split into several).
 	type regionKey struct {
@@ -155,8 +159,7 @@ func (e *Engine) addDescription(ctx context.Context, c corpus.Chunk, r corpus.Re
 	if err := e.ret.AddEmbedded(ctx, []corpus.Chunk{dc}, vecs); err != nil {
 		return err
 	}
-	e.pics.describe(c.DocID, c.ID, text)
-	return nil
+	return e.store.SetDescription(ctx, c.DocID, r, text)
 }
 
 // StageDescribing is the stage of a describing job (StartDescribe).
