@@ -11,8 +11,8 @@ import (
 // them to a vision-capable model, and Describe has them described.
 
 // RegionOf returns the table or figure region a passage was made from (or
-// whose description it holds), with its crop when it has one; false for a
-// body passage or a region the store does not hold.
+// whose description it holds), with its crop; false for a body passage or
+// a region without a crop.
 func (e *Engine) RegionOf(ctx context.Context, chunkID string) (corpus.Region, bool) {
 	if e.isClosed() {
 		return corpus.Region{}, false
@@ -25,7 +25,7 @@ func (e *Engine) RegionOf(ctx context.Context, chunkID string) (corpus.Region, b
 	if !ok || c.BBox == nil || (c.Kind != corpus.ChunkFigure && c.Kind != corpus.ChunkTable) {
 		return corpus.Region{}, false
 	}
-	regions, err := e.store.Regions(ctx, c.DocID, true)
+	regions, err := e.store.RegionsOn(ctx, c.DocID, c.Page)
 	if err != nil {
 		return corpus.Region{}, false
 	}
