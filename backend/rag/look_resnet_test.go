@@ -74,3 +74,47 @@ func labelsOf(srcs []Source) []string {
 	}
 	return out
 }
+
+// TestResNetFiguresDescribed describes the ResNet paper's figures (and
+// summarises its tables) with a fake Gemini, and finds a figure by a word
+// only its description holds.
+func TestResNetFiguresDescribed(t *testing.T) {
+	path := testpdf.SharedPDF(t, "he2015_resnet.pdf")
+	if testing.Short() {
+		t.Skip("ingests a 12-page paper in the PDF worker")
+	}
+	eng, err := engine.New(context.Background(), engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	doc, err := eng.AddFile(t.Context(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProviders(t, func(r llmtest.Request) llmtest.Reply {
+		if strings.Contains(r.Body, "inlineData") {
+			return geminiSays("A zigzagging quokkagram of training error against iterations.")
+		}
+		return geminiSays("A table of error rates.")
+	}, nil, 0)
+	d, err := New(eng, p.svc, Config{}).Describer(t.Context(), "gemini/gemini-2.5-flash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eng.Describe(t.Context(), doc.ID, d, engine.DescribeOptions{Max: 100, Tables: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("ResNet: %+v (document counts %v), %d model calls", rep, doc.Regions, p.gemini.Count())
+	if rep.Figures < 6 || rep.Tables < 10 || p.gemini.Count() != rep.Figures+rep.Tables {
+		t.Errorf("report %+v, %d calls", rep, p.gemini.Count())
+	}
+	res, err := eng.SearchWith(t.Context(), "quokkagram", engine.SearchOptions{Mode: "bm25", K: 3})
+	if err != nil || len(res.Hits) == 0 || res.Hits[0].Kind != corpus.ChunkFigure || !strings.HasSuffix(res.Hits[0].ChunkID, engine.DescribedSuffix) {
+		t.Fatalf("search for a description: %+v %v", res.Hits, err)
+	}
+	if r, ok := eng.RegionOf(t.Context(), res.Hits[0].ChunkID); !ok || !strings.Contains(r.Description, "quokkagram") || len(r.Image) == 0 {
+		t.Errorf("the description's passage leads to %+v %v", r.Caption, ok)
+	}
+}
