@@ -44,7 +44,7 @@ func newAnswering(eng *engine.Engine) answering {
 	}
 	setupErr := errors.Join(err, cfgErr)
 	if setupErr != nil {
-		cfg.Warning = "Configuration problem: " + strings.ReplaceAll(setupErr.Error(), "\n", "; ")
+		cfg.Warning = strings.ReplaceAll(setupErr.Error(), "\n", "; ")
 	}
 	path, _ := settings.Path()
 	return answering{rag: rag.New(eng, svc, cfg), keys: keys, settingsPath: path, setupErr: setupErr}

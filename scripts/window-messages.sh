@@ -6,7 +6,11 @@
 #      and the library says, in French, that it is not a PDF;
 #   2. a provider fallback notice: the fake Gemini server answers the first
 #      answer request with 429 (FAKE_GEMINI_RATE_LIMIT=1), the app falls back
-#      to its next model, and the answer's notice says so in French.
+#      to its next model, and the answer's notice says so in French;
+#   3. a page's failure reason in the explorer: a copy of the generated PDF
+#      whose page 2 is 99999 pt wide (MuPDF reads it, Vika refuses pages over
+#      14400 pt) is added; the explorer lists its pages and says, in French,
+#      why page 2 has no text.
 # Each check reads the screenshot back with Tesseract; the PNGs stay in
 # ${VIKA_MESSAGE_SHOTS:-build/screenshots}. It exits 1 on the first failed check.
 set -euo pipefail
@@ -32,6 +36,9 @@ mkdir -p "$shots"
 pdf=$work/vika_e2e_generated.pdf
 node frontend/e2e/pdf.mjs "$pdf"
 printf 'These are lecture notes saved as plain text, not a PDF.\n' >"$work/notes.pdf"
+# The same PDF with a page too large to read: page 2's MediaBox, rewritten in
+# place (same length, so the cross-reference offsets stay right).
+perl -0pe '$n = 0; s{/MediaBox \[0 0 612 792\]}{++$n == 2 ? "/MediaBox [0 0 99999 9]" : $&}ge' "$pdf" >"$work/pages.pdf"
 
 export FAKE_GEMINI_RATE_LIMIT=1
 window_xvfb 1280x800
@@ -67,4 +74,14 @@ sleep 2
 settle 60 "$shots/fr-fallback-notice.png" 3
 expect "$shots/fr-fallback-notice.png" "$centre" "the fallback notice in French" "est indisponible" "Essai de"
 stop_app
-say "passed: ${shots#"$root"/}/fr-ingest-error.png, ${shots#"$root"/}/fr-fallback-notice.png"
+
+start_app "$work/pages.pdf"
+sleep 2
+settle 90 "$shots/fr-page-failure-document.png" 5
+click 481 27 # the explorer, from the navigation above the centre column
+sleep 1
+settle 20 "$shots/fr-page-failure.png" 2
+expect "$shots/fr-page-failure.png" "$centre" "the page's failure reason in French" "trop grande pour" "ignorée"
+stop_app
+rm -f "$shots/fr-page-failure-document.png"
+say "passed: ${shots#"$root"/}/fr-ingest-error.png, ${shots#"$root"/}/fr-fallback-notice.png, ${shots#"$root"/}/fr-page-failure.png"

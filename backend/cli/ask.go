@@ -10,6 +10,7 @@ import (
 
 	"vika/backend/engine"
 	"vika/backend/llm"
+	"vika/backend/message"
 	"vika/backend/rag"
 	"vika/backend/retrieve"
 	"vika/backend/secrets"
@@ -105,7 +106,7 @@ func askPrinter(out, errOut io.Writer, asJSON bool) func(rag.Event) {
 				io.WriteString(out, ev.Text)
 			}
 		case rag.EventNotice:
-			fmt.Fprintf(errOut, "vika ask: %s\n", ev.Notice.Message)
+			fmt.Fprintf(errOut, "vika ask: %s\n", noticeText(*ev.Notice))
 		}
 	}
 }
@@ -124,4 +125,13 @@ func addAll(ctx context.Context, eng *engine.Engine, paths []string, errOut io.W
 		return errors.New("none of the PDFs could be read")
 	}
 	return nil
+}
+
+// noticeText is a notice's English (package message); a notice without a
+// code keeps the text it came with.
+func noticeText(n llm.Notice) string {
+	if n.Code == "" {
+		return n.Message
+	}
+	return message.Message{Code: n.Code, Params: n.Params}.English()
 }

@@ -139,15 +139,17 @@ func ingestOne(ctx context.Context, eng *engine.Engine, path string, withPages b
 			byPage[r.Page] = append(byPage[r.Page], regionReport{Kind: r.Kind, BBox: r.BBox, Caption: r.Caption, Text: r.Text, ImageBytes: len(r.Image)})
 		}
 		for _, p := range pages {
-			if p.Error != "" {
-				rep.PageErrors = append(rep.PageErrors, pageError{Page: p.Number, Error: p.Error})
+			var why string
+			if p.Failed() {
+				why = p.Problem.English()
+				rep.PageErrors = append(rep.PageErrors, pageError{Page: p.Number, Error: why})
 			}
 			if !withPages {
 				continue
 			}
 			rep.PageList = append(rep.PageList, pageReport{
 				Page: p.Number, Type: string(p.Type), Lang: p.Lang, Chars: utf8.RuneCountInString(p.Text),
-				OCRConfidence: p.OCRConfidence, Text: p.Text, Error: p.Error, Regions: byPage[p.Number],
+				OCRConfidence: p.OCRConfidence, Text: p.Text, Error: why, Regions: byPage[p.Number],
 			})
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"vika/backend/message"
 )
 
 // PageType is the classification of one PDF page (package pdf classifies).
@@ -39,8 +41,9 @@ type Document struct {
 	// extracted (the rest of the document is still usable).
 	FailedPages []int `json:"failed_pages,omitempty"`
 	// Warning says what may be wrong with a document that was still
-	// added, e.g. a truncated file whose last pages are missing.
-	Warning string `json:"warning,omitempty"`
+	// added, e.g. a truncated file whose last pages are missing (a message
+	// code the window translates); nil when nothing is.
+	Warning *message.Message `json:"warning,omitempty"`
 	// Regions counts the tables, figures and display formulas found (by
 	// kind: table, figure, formula); nil when detection was off or found
 	// none.
@@ -64,9 +67,11 @@ type Page struct {
 	Number int      `json:"page"` // 1-based PDF page index
 	Type   PageType `json:"type"`
 	Text   string   `json:"text"`
-	Width  float64  `json:"width"`           // points
-	Height float64  `json:"height"`          // points
-	Error  string   `json:"error,omitempty"` // why the text could not be extracted, if it could not
+	Width  float64  `json:"width"`  // points
+	Height float64  `json:"height"` // points
+	// Problem says why the page's text could not be extracted (a
+	// message.Page* code and its parameters); nil when it could.
+	Problem *message.Message `json:"problem,omitempty"`
 	// Lang is the page's language (ISO 639-1); a page too short to tell
 	// takes the document's. LangConfidence is 0 in that case.
 	Lang           string  `json:"lang"`
@@ -80,6 +85,9 @@ type Page struct {
 	// Regions are the page's tables, figures and display formulas.
 	Regions []Region `json:"regions,omitempty"`
 }
+
+// Failed reports whether the page's text could not be extracted.
+func (p Page) Failed() bool { return p.Problem != nil }
 
 // Line is one line of a page's text layer: where it sits in Page.Text,
 // where it is drawn (to highlight a passage) and how it is set (to find

@@ -215,7 +215,6 @@ func (e *Engine) commit(ctx context.Context, res ingest.Result, vecs [][]float32
 		undo := context.WithoutCancel(ctx)
 		return corpus.Document{}, errors.Join(err, e.ret.DeleteDoc(undo, res.Doc.ID), e.store.DeleteDocument(undo, res.Doc.ID))
 	}
-	e.pics.keep(res.Doc.ID, res.Pages, res.Chunks)
 	return res.Doc, nil
 }
 

@@ -53,10 +53,29 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 	if err != nil {
 		return rep, err
 	}
-	described := map[string]bool{}
+	regions, err := e.store.Regions(ctx, docID, true)
+	if err != nil {
+		return rep, err
+	}
+	regionFor := func(c corpus.Chunk) (corpus.Region, bool) { return regionOf(c, regions) }
+	// A region is described once, whatever the number of its passages (a
+	// long table is split into several).
+	type regionKey struct {
+		page int
+		kind corpus.ChunkKind
+		box  [4]float64
+	}
+	keyOf := func(r corpus.Region) regionKey { return regionKey{r.Page, r.Kind, r.BBox} }
+	byID := make(map[string]corpus.Chunk, len(chunks))
 	for _, c := range chunks {
-		if id, ok := strings.CutSuffix(c.ID, DescribedSuffix); ok {
-			described[id] = true
+		byID[c.ID] = c
+	}
+	described := map[regionKey]bool{}
+	for _, c := range chunks {
+		if base, ok := strings.CutSuffix(c.ID, DescribedSuffix); ok {
+			if r, ok := regionFor(byID[base]); ok {
+				described[keyOf(r)] = true
+			}
 		}
 	}
 	type target struct {
@@ -64,11 +83,18 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 		r corpus.Region
 	}
 	var figures, tables []target
+	seen := map[regionKey]bool{}
 	for _, c := range chunks {
-		r, ok := e.RegionOf(ctx, c.ID)
+		if strings.HasSuffix(c.ID, DescribedSuffix) {
+			continue
+		}
+		r, ok := regionFor(c)
+		if !ok || seen[keyOf(r)] {
+			continue
+		}
+		seen[keyOf(r)] = true
 		switch {
-		case !ok || strings.HasSuffix(c.ID, DescribedSuffix):
-		case described[c.ID]:
+		case described[keyOf(r)]:
 			rep.Already++
 		case r.Kind == corpus.ChunkFigure && len(r.Image) > 0:
 			figures = append(figures, target{c, r})
@@ -133,8 +159,7 @@ func (e *Engine) addDescription(ctx context.Context, c corpus.Chunk, r corpus.Re
 	if err := e.ret.AddEmbedded(ctx, []corpus.Chunk{dc}, vecs); err != nil {
 		return err
 	}
-	e.pics.describe(c.DocID, c.ID, text)
-	return nil
+	return e.store.SetDescription(ctx, c.DocID, r, text)
 }
 
 // StageDescribing is the stage of a describing job (StartDescribe).

@@ -30,6 +30,8 @@ func describedPaper(t *testing.T, e *Engine) string {
 			{ID: id + "-p1-c0", DocID: id, Page: 1, Text: "Residual networks ease the training of deep networks.", Kind: corpus.ChunkBody, Lang: "en", PageType: corpus.PageText},
 			{ID: id + "-p1-f0", DocID: id, Page: 1, Text: "Figure 1: Residual learning: a building block.", Kind: corpus.ChunkFigure, BBox: &figBox, Lang: "en", PageType: corpus.PageText},
 			{ID: id + "-p2-t0", DocID: id, Page: 2, Text: "Table 1: Architectures.\n| layer | 18-layer | 34-layer |", Kind: corpus.ChunkTable, BBox: &tabBox, Lang: "en", PageType: corpus.PageText},
+			// The second piece of the same (long) table: one summary for both.
+			{ID: id + "-p2-t1", DocID: id, Page: 2, Text: "Table 1: Architectures.\n| layer | 18-layer | 34-layer |\n| conv1 | 7x7, 64 | 7x7, 64 |", Kind: corpus.ChunkTable, BBox: &tabBox, Lang: "en", PageType: corpus.PageText},
 		},
 	}
 	if _, err := e.commit(context.Background(), res, nil, data); err != nil {

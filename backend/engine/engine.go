@@ -166,7 +166,6 @@ type Engine struct {
 	// multiErr why the configured multilingual model is not loaded.
 	embErr, multiErr error
 	rr               *lazyReranker
-	pics             *pictures       // table and figure crops, for answers that look
 	reader           *sandbox.Opener // the PDF workers
 	slots            chan struct{}   // semaphore of MaxJobs background jobs
 	now              func() time.Time
@@ -224,7 +223,6 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		embErr:   lm.embErr,
 		multiErr: lm.multiErr,
 		rr:       &lazyReranker{root: cfg.modelsRoot()},
-		pics:     newPictures(),
 		store:    store,
 		lex:      lex,
 		slots:    make(chan struct{}, MaxJobs),
@@ -307,13 +305,6 @@ func (e *Engine) RemoveDocument(ctx context.Context, docID string) error {
 	if err := e.ret.DeleteDoc(ctx, docID); err != nil {
 		return err
 	}
-	var ids []string
-	if chunks, err := e.store.DocumentChunks(ctx, docID); err == nil {
-		for _, c := range chunks {
-			ids = append(ids, c.ID)
-		}
-	}
-	e.pics.forget(docID, ids)
 	return e.store.DeleteDocument(ctx, docID)
 }
 

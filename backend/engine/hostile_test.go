@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"vika/backend/message"
 	"vika/backend/testpdf"
 )
 
@@ -77,7 +78,8 @@ func TestFanOutPageBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(pages[1].Error, "page 2 took too long and was skipped") || !strings.Contains(pages[2].Text, "page after") {
+	if why := pages[1].Problem; why == nil || why.Code != message.PageTimeout || why.English() != "page 2 took too long and was skipped (more than 1s)" ||
+		!strings.Contains(pages[2].Text, "page after") {
 		t.Errorf("pages = %+v", pages)
 	}
 }
@@ -113,7 +115,7 @@ func TestHostileFilesFailAlone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(pages) != 3 || !strings.Contains(pages[1].Error, c.pageErr) || pages[0].Error != "" || pages[2].Error != "" {
+		if len(pages) != 3 || !pages[1].Failed() || !strings.Contains(pages[1].Problem.English(), c.pageErr) || pages[0].Failed() || pages[2].Failed() {
 			t.Errorf("%s: pages %+v, want page 2 failed with %q", c.name, pages, c.pageErr)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 
 	"vika/backend/chunk"
 	"vika/backend/corpus"
+	"vika/backend/message"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
 )
@@ -150,12 +151,12 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	warning := checkTruncation(doc, pages)
 	var failed []int
 	for _, p := range pages {
-		if p.Error != "" {
+		if p.Failed() {
 			failed = append(failed, p.Number)
 		}
 	}
 	if len(failed) == n {
-		return Result{}, fmt.Errorf("%w: none of its %d pages can be read (%s)", pdf.ErrCorrupt, n, pages[0].Error)
+		return Result{}, fmt.Errorf("%w: none of its %d pages can be read (%s)", pdf.ErrCorrupt, n, pages[0].Problem.English())
 	}
 
 	report(StageLanguage, 0, 0)
@@ -199,7 +200,7 @@ func extract(ctx context.Context, doc Reader, id string, step func(done int)) ([
 		}
 		page := r.Page
 		page.DocID, page.Number = id, i
-		if page.Error == "" && r.Target.Page > 0 {
+		if !page.Failed() && r.Target.Page > 0 {
 			targets = append(targets, r.Target)
 		}
 		pages = append(pages, page)
@@ -210,17 +211,19 @@ func extract(ctx context.Context, doc Reader, id string, step func(done int)) ([
 
 // checkTruncation marks the empty pages of a truncated file as failed
 // (their content was cut off, not blank) and returns the document's
-// warning, or "" if the file is whole.
-func checkTruncation(doc Reader, pages []corpus.Page) string {
+// warning, or nil if the file is whole.
+func checkTruncation(doc Reader, pages []corpus.Page) *message.Message {
 	if !doc.Truncated() {
-		return ""
+		return nil
 	}
 	for i := range pages {
-		if pages[i].Error == "" && strings.TrimSpace(pages[i].Text) == "" {
-			pages[i].Error = "page content missing: the file is truncated"
+		if !pages[i].Failed() && strings.TrimSpace(pages[i].Text) == "" {
+			m := message.New(message.PageTruncated, "page", pages[i].Number)
+			pages[i].Problem = &m
 		}
 	}
-	return "the file ends without %%EOF: it looks truncated (an incomplete download?), so some pages may be missing or incomplete"
+	m := message.New(message.Truncated)
+	return &m
 }
 
 func countRegions(pages []corpus.Page) map[corpus.ChunkKind]int {

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 	"vika/backend/pdf"
 	"vika/backend/testpdf"
 )
@@ -84,8 +85,9 @@ func TestRunKeepsReadablePages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cmp.Equal([]int{2, 3}, res.Doc.FailedPages) || res.Doc.Chunks != 1 || !strings.Contains(res.Pages[2].Error, "page 3") {
-		t.Errorf("doc = %+v, page 3 error %q", res.Doc, res.Pages[2].Error)
+	if !cmp.Equal([]int{2, 3}, res.Doc.FailedPages) || res.Doc.Chunks != 1 || res.Pages[2].Problem == nil ||
+		!strings.Contains(res.Pages[2].Problem.English(), "page 3") {
+		t.Errorf("doc = %+v, page 3 problem %+v", res.Doc, res.Pages[2].Problem)
 	}
 }
 
@@ -148,11 +150,11 @@ func TestTruncatedKeepsReadablePages(t *testing.T) {
 			continue
 		}
 		added++
-		if res.Doc.Warning == "" {
+		if res.Doc.Warning == nil || res.Doc.Warning.Code != message.Truncated {
 			t.Errorf("cut at %.0f%%: added without a warning", frac*100)
 		}
 		for _, p := range res.Pages {
-			if strings.TrimSpace(p.Text) == "" && p.Error == "" {
+			if strings.TrimSpace(p.Text) == "" && !p.Failed() {
 				t.Errorf("cut at %.0f%%: page %d is empty but not reported", frac*100, p.Number)
 			}
 			if p.Number >= 1 && p.Number <= len(texts) && strings.Contains(p.Text, texts[p.Number-1]) {

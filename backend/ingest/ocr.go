@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
 )
@@ -32,7 +33,8 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 	if opts.OCR == nil && opts.Opener == nil {
 		for _, t := range targets {
 			if t.Full {
-				pages[t.Page-1].Error = "scanned page: OCR is not available"
+				m := message.New(message.PageNoOCR, "page", t.Page)
+				pages[t.Page-1].Problem = &m
 			}
 		}
 		return 0, nil
@@ -106,12 +108,10 @@ func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome) int 
 		p := &pages[t.Page-1]
 		o := outcomes[i]
 		if o.err != nil {
-			if t.Full {
-				p.Error = "OCR failed: " + o.err.Error()
-			}
-			// A mixed page keeps its text layer when OCR of its figures fails.
-			if errors.Is(o.err, ocr.ErrNoLanguageData) && !t.Full {
-				p.Error = "OCR failed: " + o.err.Error()
+			// A mixed page keeps its text layer when OCR of its figures
+			// fails, unless the language data is missing.
+			if t.Full || errors.Is(o.err, ocr.ErrNoLanguageData) {
+				p.Problem = ocrProblem(t.Page, o.err)
 			}
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"vika/backend/message"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
 	"vika/backend/testpdf"
@@ -65,10 +66,11 @@ func TestOCRTimeoutInProcess(t *testing.T) {
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("took %v", took)
 	}
-	if p := res.Pages[0]; !strings.HasPrefix(p.Error, "OCR failed: cannot render the page for OCR: page 1 took too long") {
-		t.Errorf("page 1 error %q", p.Error)
+	if p := res.Pages[0]; p.Problem == nil || p.Problem.Code != message.PageOCRFailed ||
+		!strings.HasPrefix(p.Problem.English(), "OCR failed: cannot render the page for OCR: page 1 took too long") {
+		t.Errorf("page 1 problem %+v", p.Problem)
 	}
-	if p := res.Pages[1]; p.Error != "" || !strings.Contains(p.Text, "second page") {
+	if p := res.Pages[1]; p.Failed() || !strings.Contains(p.Text, "second page") {
 		t.Errorf("page 2: %+v", p)
 	}
 }

@@ -25,7 +25,7 @@ type Reader interface {
 	// Truncated reports a file ending without %%EOF.
 	Truncated() bool
 	// Page reads page n (1-based). A page that cannot be read comes back
-	// with Page.Error set and a nil error.
+	// with Page.Problem set and a nil error.
 	Page(ctx context.Context, n int) (PageResult, error)
 	// OCR renders the target and recognises its text.
 	OCR(ctx context.Context, t OCRTarget) (OCRText, error)
@@ -46,7 +46,7 @@ var ErrReader = message.Register(errors.New("the PDF reader gave up on this docu
 type PageResult struct {
 	Page   corpus.Page
 	Target OCRTarget
-	// Over: the page ran over its time budget (Page.Error says so).
+	// Over: the page ran over its time budget (Page.Problem says so).
 	Over bool
 }
 
@@ -138,7 +138,7 @@ func (l *local) Page(ctx context.Context, n int) (PageResult, error) {
 	page := p.Corpus("")
 	page.Number = n
 	if err != nil {
-		page.Error = err.Error()
+		page.Problem = pageProblem(n, err, l.pageTime)
 		return PageResult{Page: page, Over: errors.Is(err, pdf.ErrTimeout)}, nil
 	}
 	return PageResult{Page: page, Target: targetOf(p)}, nil

@@ -33,12 +33,10 @@ func truncation(m Model, u Usage, capped bool, maxBytes int) (Notice, bool) {
 	switch {
 	case capped:
 		n.Reason = fmt.Sprintf("longer than %d KB", maxBytes>>10)
-		n.Message = fmt.Sprintf("The answer from %s was cut at %d KB; what arrived is kept.", m.Name, maxBytes>>10)
-		n.Code, n.Params = message.NoticeCutBytes, message.Params{"model": m.Name, "kb": maxBytes >> 10}
+		n = n.Say(message.NoticeCutBytes, "model", m.Name, "kb", maxBytes>>10)
 	case u.StopReason == "length" || u.StopReason == "max_tokens":
 		n.Reason = fmt.Sprintf("output cap of %d tokens", m.MaxOutputTokens)
-		n.Message = fmt.Sprintf("The answer from %s reached its cap of %d output tokens and ends there.", m.Name, m.MaxOutputTokens)
-		n.Code, n.Params = message.NoticeCutTokens, message.Params{"model": m.Name, "tokens": m.MaxOutputTokens}
+		n = n.Say(message.NoticeCutTokens, "model", m.Name, "tokens", m.MaxOutputTokens)
 	default:
 		return n, false
 	}

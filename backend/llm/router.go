@@ -33,6 +33,14 @@ type Notice struct {
 	Params message.Params `json:"params,omitempty"`
 }
 
+// Say gives n its message code and parameters (key, value pairs) and,
+// for the command line, their English (package message).
+func (n Notice) Say(code string, kv ...any) Notice {
+	m := message.New(code, kv...)
+	n.Code, n.Params, n.Message = m.Code, m.Params, m.English()
+	return n
+}
+
 // Notice kinds.
 const (
 	NoticeRouter      = "router"      // the configured router is not available; the heuristic is used
@@ -103,14 +111,11 @@ func (r *Router) Plan(q Query, models []ModelStatus) (Plan, error) {
 		default:
 			n := Notice{Kind: NoticeSkipped, Model: q.Model, Reason: models[i].Reason,
 				Alternatives: keys(ordered)}
-			n.Message = fmt.Sprintf("%s cannot be used now (%s).", models[i].Name, models[i].Reason)
-			n.Code, n.Params = message.NoticeSkipped, message.Params{"model": models[i].Name, "next": ""}
+			next := ""
 			if len(ordered) > 0 {
-				n.Next = ordered[0].Key()
-				n.Params["next"] = ordered[0].Name
-				n.Message += fmt.Sprintf(" Using %s instead.", ordered[0].Name)
+				n.Next, next = ordered[0].Key(), ordered[0].Name
 			}
-			p.Notices = append(p.Notices, n)
+			p.Notices = append(p.Notices, n.Say(message.NoticeSkipped, "model", models[i].Name, "next", next, "detail", models[i].Reason))
 		}
 	}
 	if len(ordered) == 0 {
@@ -145,12 +150,11 @@ func (r *Router) strategyNotice() []Notice {
 	}
 	var out []Notice
 	r.once.Do(func() {
-		msg := fmt.Sprintf("Router %q is not available offline; using the heuristic complexity router.", s)
+		code := message.NoticeRouter
 		if !slices.Contains(routeLLMRouters, s) {
-			msg = fmt.Sprintf("Router %q is unknown; using the heuristic complexity router.", s)
+			code = message.NoticeRouterUnknown
 		}
-		out = []Notice{{Kind: NoticeRouter, Reason: s, Message: msg,
-			Code: message.NoticeRouter, Params: message.Params{"router": s}}}
+		out = []Notice{Notice{Kind: NoticeRouter, Reason: s}.Say(code, "router", s)}
 	})
 	return out
 }

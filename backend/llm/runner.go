@@ -142,9 +142,8 @@ func (r *Runner) RunFor(ctx context.Context, plan Plan, build Builder, sink Sink
 			return res, err
 		case text != "": // broke off after the first token: keep it, no retry
 			res.Answer, res.ModelUsed, res.ModelName, res.Partial = text, m.Key(), m.Name, true
-			notify(Notice{Kind: NoticeInterrupted, Model: m.Key(), Reason: reasonOf(err), ErrorKind: a.ErrorKind,
-				Message: fmt.Sprintf("The answer from %s broke off (%s); what arrived is kept.", m.Name, reasonOf(err)),
-				Code:    message.NoticeInterrupted, Params: message.Params{"model": m.Name, "reason": a.ErrorKind}})
+			notify(Notice{Kind: NoticeInterrupted, Model: m.Key(), Reason: reasonOf(err), ErrorKind: a.ErrorKind}.
+				Say(message.NoticeInterrupted, append([]any{"model", m.Name, "reason", a.ErrorKind}, statusOf(err)...)...))
 			return r.finish(res, start, now, sink, &StreamError{Model: m.Key(), Text: text, Err: err})
 		case !isFallback(err):
 			res.Duration = now().Sub(start)
@@ -215,22 +214,31 @@ func (r *Runner) attempt(ctx context.Context, m Model, req Request, sink Sink, s
 // fallbackNotice tells that m failed with err and which models remain.
 func fallbackNotice(m Model, err error, rest []Model) Notice {
 	n := Notice{Kind: NoticeFallback, Model: m.Key(), Reason: reasonOf(err), ErrorKind: KindOf(err), Alternatives: keys(rest)}
-	n.Message = fmt.Sprintf("%s is unavailable (%s).", m.Name, reasonOf(err))
-	n.Code, n.Params = message.NoticeFallback, message.Params{"model": m.Name, "reason": n.ErrorKind, "next": ""}
+	kv := []any{"model", m.Name, "reason", n.ErrorKind, "next", ""}
 	if len(rest) > 0 {
-		n.Params["next"] = rest[0].Name
+		n.Next, kv[5] = rest[0].Key(), rest[0].Name
+		if len(rest) > 1 {
+			kv = append(kv, "later", names(rest[1:]))
+		}
 	}
-	switch len(rest) {
-	case 0:
-		n.Message += " No other model is available."
-	case 1:
-		n.Next = rest[0].Key()
-		n.Message += " Trying " + rest[0].Name + "."
-	default:
-		n.Next = rest[0].Key()
-		n.Message += " Trying " + rest[0].Name + "; then " + names(rest[1:]) + "."
+	return n.Say(message.NoticeFallback, append(kv, statusOf(err)...)...)
+}
+
+// statusOf is what a provider said of err beyond its kind, as message
+// parameters: the HTTP status and the wait it asked for.
+func statusOf(err error) []any {
+	pe, ok := asProviderError(err)
+	if !ok {
+		return nil
 	}
-	return n
+	var kv []any
+	if pe.Status != 0 {
+		kv = append(kv, "status", pe.Status)
+	}
+	if pe.RetryAfter > 0 {
+		kv = append(kv, "retry", pe.RetryAfter.Round(time.Second).String())
+	}
+	return kv
 }
 
 func (r *Runner) stream(ctx context.Context, m Model, req Request, t Timeouts, fn func(Delta) error) (Usage, error) {

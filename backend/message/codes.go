@@ -2,6 +2,8 @@ package message
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -27,6 +29,9 @@ const (
 	ReaderGaveUp = "ingest.reader_gave_up" // the PDF reader crashed or ran over budget on too many pages
 	NoOCRData    = "ingest.ocr_language_data"
 	OCRFailed    = "ingest.ocr_failed"
+	// A warning, not an error: the file ends without %%EOF; the document
+	// is added and the pages whose content is missing are marked.
+	Truncated = "ingest.truncated"
 )
 
 // Answer codes: why an answer failed.
@@ -35,22 +40,6 @@ const (
 	NoModel       = "answer.no_model"        // no model is available
 	ModelNotFound = "answer.model_not_found" // detail: the Go error's text
 	Exhausted     = "answer.exhausted"       // attempts: []Attempt, every model tried failed
-)
-
-// Notice codes: what the student should know about how an answer was made.
-const (
-	NoticeNoModel       = "notice.no_model"       // no model: the best passages are quoted
-	NoticeSkipped       = "notice.skipped"        // model, next ("" when none)
-	NoticeFallback      = "notice.fallback"       // model, reason, next ("" when none)
-	NoticeInterrupted   = "notice.interrupted"    // model, reason
-	NoticeRouter        = "notice.router"         // router: not available offline
-	NoticeConfig        = "notice.config"         // detail: the bad VIKA_* setting
-	NoticeCutBytes      = "notice.cut_bytes"      // model, kb
-	NoticeCutTokens     = "notice.cut_tokens"     // model, tokens
-	NoticeExpandSkipped = "notice.expand_skipped" // step ("HyDE", "multi-query"), reason
-	// NoticeImagesWithheld: the tables' and figures' crops were not sent,
-	// because the model that answered reads no images. model, count.
-	NoticeImagesWithheld = "notice.images_withheld"
 )
 
 // Reasons a model failed (llm.KindOf), the "reason" parameter of notices
@@ -66,11 +55,20 @@ type Attempt struct {
 	Reason string `json:"reason"` // llm.KindOf its error
 }
 
+// str is the parameter key as text: a whole number read back from JSON
+// (float64) prints as one ("4", not "4e+00").
 func str(p Params, key string) string {
-	if v, ok := p[key]; ok {
+	switch v := p[key].(type) {
+	case nil:
+		return ""
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			return strconv.FormatInt(int64(v), 10)
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	default:
 		return fmt.Sprint(v)
 	}
-	return ""
 }
 
 // reasons are the English phrases of the failure kinds, code "reason." + kind.
@@ -123,14 +121,6 @@ func reason(kind string) string {
 
 func fixed(s string) func(Params) string { return func(Params) string { return s } }
 
-// then says which model is tried next, if any.
-func then(p Params) string {
-	if n := str(p, "next"); n != "" {
-		return " Trying " + n + "."
-	}
-	return " No other model is available."
-}
-
 // english has one function per code.
 var english = map[string]func(Params) string{
 	Other:         func(p Params) string { return "Something went wrong: " + str(p, "detail") },
@@ -159,6 +149,7 @@ var english = map[string]func(Params) string{
 	ReaderGaveUp: fixed("The PDF reader gave up on this document: too many pages crashed it or took too long."),
 	NoOCRData:    fixed("The OCR language data is missing: run `make assets`."),
 	OCRFailed:    fixed("Text recognition (OCR) failed on this document."),
+	Truncated:    fixed("the file ends without %%EOF: it looks truncated (an incomplete download?), so some pages may be missing or incomplete"),
 
 	EmptyQuestion: fixed("The question is empty."),
 	NoModel:       fixed("No model is available: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or install a local model."),
@@ -167,37 +158,9 @@ var english = map[string]func(Params) string{
 		as, _ := p["attempts"].([]Attempt)
 		parts := make([]string, 0, len(as))
 		for _, a := range as {
-			parts = append(parts, a.Model+" "+reason(a.Reason))
+			parts = append(parts, a.Model+" "+attempt(a.Reason))
 		}
 		return "No model could answer: " + strings.Join(parts, "; ") +
 			". Try again in a minute, pick another model, or add another provider's API key in Settings."
-	},
-
-	NoticeNoModel: fixed("No model is available: the best passages are quoted instead of a written answer. Add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings."),
-	NoticeSkipped: func(p Params) string {
-		return str(p, "model") + " cannot be used now." + then(p)
-	},
-	NoticeFallback: func(p Params) string {
-		return str(p, "model") + " is unavailable (" + reason(str(p, "reason")) + ")." + then(p)
-	},
-	NoticeInterrupted: func(p Params) string {
-		return "The answer from " + str(p, "model") + " broke off (" + reason(str(p, "reason")) + "); what arrived is kept."
-	},
-	NoticeRouter: func(p Params) string {
-		return "Router " + str(p, "router") + " is not available offline; using the heuristic complexity router."
-	},
-	NoticeConfig: func(p Params) string { return "Configuration problem: " + str(p, "detail") },
-	NoticeCutBytes: func(p Params) string {
-		return "The answer from " + str(p, "model") + " was cut at " + str(p, "kb") + " KB; what arrived is kept."
-	},
-	NoticeCutTokens: func(p Params) string {
-		return "The answer from " + str(p, "model") + " reached its cap of " + str(p, "tokens") + " output tokens and ends there."
-	},
-	NoticeExpandSkipped: func(p Params) string {
-		return str(p, "step") + " was skipped (" + reason(str(p, "reason")) + ")."
-	},
-	NoticeImagesWithheld: func(p Params) string {
-		return str(p, "model") + " reads no images: it answered from the text of the tables and figures (" +
-			str(p, "count") + " not shown to it). Pick a vision model (Gemini, Pixtral, Mistral Small) to have them looked at."
 	},
 }

@@ -101,3 +101,56 @@ func TestEnglish(t *testing.T) {
 		t.Errorf("unknown code: %q", got)
 	}
 }
+
+// A page's reason reads the same in English whether its page number is
+// the int it was made with or the number read back from JSON.
+func TestPageEnglish(t *testing.T) {
+	cases := []struct {
+		m    Message
+		want string
+	}{
+		{New(PageTimeout, "page", 4, "limit", "30s"), "page 4 took too long and was skipped (more than 30s)"},
+		{Message{PageTimeout, Params{"page": 4.0, "limit": "30s"}}, "page 4 took too long and was skipped (more than 30s)"},
+		{Message{PageTimeout, Params{"page": json.Number("4"), "limit": "30s"}}, "page 4 took too long and was skipped (more than 30s)"},
+		{New(PageCrashed, "page", 2, "detail", "exit status 2"), "page 2 crashed the PDF reader and was skipped (exit status 2)"},
+		{New(PageUnread, "page", 3, "detail", "page 3: page cannot be read (bad xref)"), "page 3: page cannot be read (bad xref)"},
+		{New(PageUnread, "page", 3), "page 3 cannot be read and was skipped"},
+		{New(PageTruncated, "page", 5), "page content missing: the file is truncated"},
+		{New(PageOCRTimeout, "page", 1, "limit", "1m30s"), "OCR of page 1 took too long and was skipped (more than 1m30s)"},
+		{New(PageOCRFailed, "page", 1, "detail", "cannot render the page for OCR"), "OCR failed: cannot render the page for OCR"},
+	}
+	for _, c := range cases {
+		if got := c.m.English(); got != c.want {
+			t.Errorf("%s %v: %q, want %q", c.m.Code, c.m.Params, got, c.want)
+		}
+	}
+}
+
+// The command line's English of notices and answer errors, with the
+// parameters only it uses.
+func TestNoticeEnglish(t *testing.T) {
+	cases := []struct {
+		m    Message
+		want string
+	}{
+		{New(NoticeFallback, "model", "Gemini 2.5 Flash-Lite", "reason", "rate_limited", "next", "Llama 3.1 8B (Groq)",
+			"later", "Ministral 8B", "status", 429, "retry", "43s"),
+			"Gemini 2.5 Flash-Lite is unavailable (rate limited (429), retry in 43s). Trying Llama 3.1 8B (Groq); then Ministral 8B."},
+		{New(NoticeFallback, "model", "Ministral 8B", "reason", "quota", "next", ""),
+			"Ministral 8B is unavailable (quota used up). No other model is available."},
+		{New(NoticeSkipped, "model", "Mistral Small", "next", "Gemini 2.5 Flash-Lite", "detail", "no API key for Mistral AI"),
+			"Mistral Small cannot be used now (no API key for Mistral AI). Using Gemini 2.5 Flash-Lite instead."},
+		{New(NoticeInterrupted, "model", "Groq", "reason", "stream", "status", 502),
+			"The answer from Groq broke off (broke off (502)); what arrived is kept."},
+		{New(NoticeRouterUnknown, "router", "mf"), `Router "mf" is unknown; using the heuristic complexity router.`},
+		{New(NoticeNoModel, "detail", "no model service is configured"),
+			"No model service is configured. The best passages are quoted instead of a written answer."},
+		{New(Exhausted, "attempts", []Attempt{{"Gemini", "rate_limited"}, {"Groq", "strange"}}),
+			"No model could answer: Gemini was rate limited; Groq failed. Try again in a minute, pick another model, or add another provider's API key in Settings."},
+	}
+	for _, c := range cases {
+		if got := c.m.English(); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.m.Code, got, c.want)
+		}
+	}
+}

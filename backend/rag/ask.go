@@ -74,8 +74,7 @@ func (s *Assistant) ask(ctx context.Context, id, question string, o Options, emi
 		t.history = s.history()
 	}
 	if s.cfg.Warning != "" {
-		t.notice(llm.Notice{Kind: llm.NoticeConfig, Message: s.cfg.Warning,
-			Code: message.NoticeConfig, Params: message.Params{"detail": s.cfg.Warning}})
+		t.notice(llm.Notice{Kind: llm.NoticeConfig}.Say(message.NoticeConfig, "detail", s.cfg.Warning))
 	}
 
 	query := t.a.Question
@@ -215,9 +214,7 @@ func (t *turn) countImages(res llm.Result, n int) {
 // extractive answers with the best passages, quoted, when no model is
 // available; why says so in a notice.
 func (t *turn) extractive(ctx context.Context, why string) (Answer, error) {
-	t.notice(llm.Notice{Kind: llm.NoticeSkipped, Reason: llm.KindOf(llm.ErrNoModel),
-		Message: sentence(why) + " The best passages are quoted instead of a written answer.",
-		Code:    message.NoticeNoModel})
+	t.notice(llm.Notice{Kind: llm.NoticeSkipped, Reason: llm.KindOf(llm.ErrNoModel)}.Say(message.NoticeNoModel, "detail", why))
 	t.a.Kind, t.a.Footer = KindExtractive, FooterExtractive
 	t.a.Answer = prompt.Extractive(t.a.Question, t.r.hits, prompt.GuessLang(t.a.Question))
 	t.b.delta(t.a.Answer)
@@ -286,7 +283,7 @@ func (t *turn) panicked(p any) (Answer, error) {
 		ans = &a
 	}
 	m := message.New(message.Other, "detail", err.Error())
-	t.b.close(Event{Type: EventError, Error: sentence(err.Error()), Problem: &m, Answer: ans})
+	t.b.close(Event{Type: EventError, Error: m.English(), Problem: &m, Answer: ans})
 	return t.a, err
 }
 

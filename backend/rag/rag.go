@@ -48,7 +48,8 @@ type Config struct {
 	// Now is the clock of the metrics; nil means time.Now.
 	Now metrics.Clock
 	// Warning, when set, is a configuration problem told with every answer
-	// (a bad VIKA_* value: its default is used, or no model is asked).
+	// (a bad VIKA_* value: its default is used, or no model is asked): the
+	// problem itself; the notice says it is one (message.NoticeConfig).
 	Warning string
 }
 

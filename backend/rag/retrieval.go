@@ -53,9 +53,7 @@ func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int
 // a notice says so when it cannot be had.
 func (s *Assistant) expand(ctx context.Context, what string, req llm.Request, notice func(llm.Notice)) (string, bool) {
 	skip := func(why, kind string) (string, bool) {
-		notice(llm.Notice{Kind: llm.NoticeSkipped, Reason: why,
-			Message: what + " was skipped (" + why + "): the question was searched as asked.",
-			Code:    message.NoticeExpandSkipped, Params: message.Params{"step": what, "reason": kind}})
+		notice(llm.Notice{Kind: llm.NoticeSkipped, Reason: why}.Say(message.NoticeExpandSkipped, "step", what, "reason", kind))
 		return "", false
 	}
 	if s.llm == nil {

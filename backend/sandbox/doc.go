@@ -21,8 +21,9 @@
 //     that page inside MuPDF; a Go allocation that fails ends the worker.
 //
 // A worker that crashes, is killed or runs over budget fails that page
-// only, with a message such as "page 4 took too long and was skipped" or
-// "page 4 crashed the PDF reader and was skipped"; the next page gets a
+// only, with its reason as a message code (message.PageTimeout,
+// message.PageCrashed, and their OCR forms; in English "page 4 took too long
+// and was skipped (more than 30s)"); the next page gets a
 // fresh worker that re-opens the document. After Config.MaxFailures such
 // failures the document fails (ingest.ErrReader). Cancelling the context
 // of a call kills the worker at once, so cancel and close never wait for

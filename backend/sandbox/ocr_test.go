@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"vika/backend/ingest"
+	"vika/backend/message"
 	"vika/backend/pdf"
 	"vika/backend/testpdf"
 )
@@ -91,8 +92,8 @@ func TestOCRTimeoutFailsScannedPage(t *testing.T) {
 	if res.Doc.OCRPages != 1 || len(res.Doc.FailedPages) != 1 || res.Doc.FailedPages[0] != 1 {
 		t.Fatalf("doc %+v, want page 1 failed and page 2 OCRed", res.Doc)
 	}
-	if msg := res.Pages[0].Error; !strings.Contains(msg, "OCR of page 1 took too long") {
-		t.Errorf("page 1 error %q", msg)
+	if why := res.Pages[0].Problem; why == nil || why.Code != message.PageOCRTimeout || !strings.Contains(why.English(), "OCR of page 1 took too long") {
+		t.Errorf("page 1 problem %+v", why)
 	}
 	if !strings.Contains(strings.ToLower(res.Pages[1].Text), "quick brown fox") {
 		t.Errorf("page 2 text %q", res.Pages[1].Text)
@@ -114,8 +115,8 @@ func TestOCRCrash(t *testing.T) {
 	if p.Type != "mixed" {
 		t.Fatalf("page type %s, want mixed (the test needs a figure holding text)", p.Type)
 	}
-	if p.Error != "" || !strings.Contains(p.Text, "text layer") || strings.Contains(strings.ToLower(p.Text), "quick brown") {
-		t.Errorf("mixed page after an OCR crash: error %q, text %q", p.Error, p.Text)
+	if p.Failed() || !strings.Contains(p.Text, "text layer") || strings.Contains(strings.ToLower(p.Text), "quick brown") {
+		t.Errorf("mixed page after an OCR crash: problem %+v, text %q", p.Problem, p.Text)
 	}
 	o.fault = func(op string, page int) string {
 		if op == opOCR && page == 1 {
@@ -124,8 +125,8 @@ func TestOCRCrash(t *testing.T) {
 		return ""
 	}
 	res = runOCR(t, o, "scan.pdf", twoScans(t))
-	if msg := res.Pages[0].Error; !strings.Contains(msg, "OCR of page 1 crashed the reader") {
-		t.Errorf("scanned page error %q", msg)
+	if why := res.Pages[0].Problem; why == nil || why.Code != message.PageOCRCrashed || !strings.Contains(why.English(), "OCR of page 1 crashed the reader") {
+		t.Errorf("scanned page problem %+v", why)
 	}
 	if res.Doc.OCRPages != 1 {
 		t.Errorf("%d pages OCRed, want page 2's", res.Doc.OCRPages)
@@ -136,7 +137,7 @@ func TestOCRCrash(t *testing.T) {
 func TestOCRMixedPage(t *testing.T) {
 	o := newOpener(t, Config{})
 	p := runOCR(t, o, "mixed.pdf", mixed(t)).Pages[0]
-	if p.Error != "" || !strings.Contains(strings.ToLower(p.Text), "quick brown fox") || !strings.Contains(p.Text, "text layer") {
-		t.Errorf("mixed page: error %q, text %q", p.Error, p.Text)
+	if p.Failed() || !strings.Contains(strings.ToLower(p.Text), "quick brown fox") || !strings.Contains(p.Text, "text layer") {
+		t.Errorf("mixed page: problem %+v, text %q", p.Problem, p.Text)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/ingest"
+	"vika/backend/message"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
 )
@@ -266,28 +267,28 @@ func (r *reader) Page(ctx context.Context, n int) (ingest.PageResult, error) {
 	resp, err := p.call(ctx, request{Op: opPage, Page: n, Fault: r.o.faultFor(opPage, n)}, budget+grace(budget))
 	r.release(p, err == nil)
 	res := resp.Page
-	var msg string
+	var why message.Message
 	switch {
 	case ctx.Err() != nil:
 		return ingest.PageResult{}, ctx.Err()
 	case errors.Is(err, errOverBudget):
-		msg = fmt.Sprintf("page %d took too long (more than %s) and was skipped", n, budget)
+		why = message.New(message.PageTimeout, "page", n, "limit", budget.String())
 	case err != nil:
-		msg = fmt.Sprintf("page %d crashed the PDF reader and was skipped (%v)", n, err)
+		why = message.New(message.PageCrashed, "page", n, "detail", err.Error())
 	case resp.Err != nil:
 		return ingest.PageResult{}, resp.Err.err()
-	case res.Over:
-		if err := r.failed(res.Page.Error); err != nil {
+	case res.Over && res.Page.Problem != nil:
+		if err := r.failed(res.Page.Problem.English()); err != nil {
 			return ingest.PageResult{}, err
 		}
 		return res, nil
 	default:
 		return res, nil
 	}
-	if err := r.failed(msg); err != nil {
+	if err := r.failed(why.English()); err != nil {
 		return ingest.PageResult{}, err
 	}
-	return ingest.PageResult{Page: failedPage(n, msg)}, nil
+	return ingest.PageResult{Page: corpus.Page{Number: n, Type: corpus.PageText, Problem: &why}}, nil
 }
 
 // openFailed turns a failure to re-open the document in a fresh worker
@@ -297,10 +298,6 @@ func (r *reader) openFailed(ctx context.Context, err error) error {
 		return ctx.Err()
 	}
 	return fmt.Errorf("%w: cannot open it again in a fresh reader: %v", ingest.ErrReader, err)
-}
-
-func failedPage(n int, msg string) corpus.Page {
-	return corpus.Page{Number: n, Type: corpus.PageText, Error: msg}
 }
 
 func (r *reader) OCR(ctx context.Context, t ingest.OCRTarget) (ingest.OCRText, error) {
@@ -317,23 +314,24 @@ func (r *reader) OCR(ctx context.Context, t ingest.OCRTarget) (ingest.OCRText, e
 		p.kill()
 	}
 	r.release(p, err == nil && !timedOut)
-	var msg string
+	var why message.Message
 	switch {
 	case ctx.Err() != nil:
 		return ingest.OCRText{}, ctx.Err()
 	case errors.Is(err, errOverBudget) || timedOut:
-		msg = fmt.Sprintf("OCR of page %d took too long (more than %s) and was skipped", t.Page, budget)
+		why = message.New(message.PageOCRTimeout, "page", t.Page, "limit", budget.String())
 	case err != nil:
-		msg = fmt.Sprintf("OCR of page %d crashed the reader and was skipped (%v)", t.Page, err)
+		why = message.New(message.PageOCRCrashed, "page", t.Page, "detail", err.Error())
 	case resp.Err != nil:
 		return ingest.OCRText{}, resp.Err.err()
 	default:
 		return resp.Text, nil
 	}
+	msg := why.English()
 	if err := r.failed(msg); err != nil {
 		return ingest.OCRText{}, err
 	}
-	return ingest.OCRText{}, errors.New(msg)
+	return ingest.OCRText{}, &message.Error{Msg: why, Err: errors.New(msg)}
 }
 
 // Close hands the document's idle workers to the Opener for the next

@@ -34,14 +34,17 @@ func checkAround(t *testing.T, res ingest.Result) string {
 		t.Fatalf("%d pages, want 3", len(res.Pages))
 	}
 	for _, i := range []int{0, 2} {
-		if p := res.Pages[i]; p.Error != "" || !strings.Contains(p.Text, "keeps its text") {
-			t.Errorf("page %d: text %q, error %q", i+1, p.Text, p.Error)
+		if p := res.Pages[i]; p.Failed() || !strings.Contains(p.Text, "keeps its text") {
+			t.Errorf("page %d: text %q, problem %+v", i+1, p.Text, p.Problem)
 		}
 	}
 	if len(res.Doc.FailedPages) != 1 || res.Doc.FailedPages[0] != 2 {
 		t.Errorf("failed pages %v, want [2]", res.Doc.FailedPages)
 	}
-	return res.Pages[1].Error
+	if res.Pages[1].Problem == nil {
+		t.Fatal("page 2 has no problem")
+	}
+	return res.Pages[1].Problem.English()
 }
 
 // A page whose forms fan out 10 wide and 8 deep (days of work) is cut at

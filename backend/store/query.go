@@ -14,7 +14,7 @@ import (
 )
 
 const documentColumns = `d.id, d.file, d.label, d.bytes, d.pages, d.chunks, d.lang, d.meta,
-	(SELECT group_concat(p.page) FROM pages p WHERE p.doc_id = d.id AND p.error <> '')`
+	(SELECT group_concat(p.page) FROM pages p WHERE p.doc_id = d.id AND p.error_code <> '')`
 
 func scanDocument(row interface{ Scan(...any) error }) (corpus.Document, error) {
 	var d corpus.Document
@@ -73,7 +73,7 @@ func (s *Store) DocumentByID(ctx context.Context, id string) (corpus.Document, e
 // Pages returns the pages of a document in page order (none if the
 // document is unknown).
 func (s *Store) Pages(ctx context.Context, docID string) ([]corpus.Page, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT doc_id, page, type, text, width, height, error, lang, lang_confidence, ocr_confidence, lines FROM pages WHERE doc_id = ? ORDER BY page`, docID)
+	rows, err := s.db.QueryContext(ctx, `SELECT doc_id, page, type, text, width, height, error_code, error_params, lang, lang_confidence, ocr_confidence, lines FROM pages WHERE doc_id = ? ORDER BY page`, docID)
 	if err != nil {
 		return nil, fmt.Errorf("list pages: %w", err)
 	}
@@ -82,10 +82,14 @@ func (s *Store) Pages(ctx context.Context, docID string) ([]corpus.Page, error) 
 	for rows.Next() {
 		var p corpus.Page
 		var ocrConf sql.NullFloat64
-		var lines string
-		if err := rows.Scan(&p.DocID, &p.Number, &p.Type, &p.Text, &p.Width, &p.Height, &p.Error,
+		var lines, code string
+		var params sql.NullString
+		if err := rows.Scan(&p.DocID, &p.Number, &p.Type, &p.Text, &p.Width, &p.Height, &code, &params,
 			&p.Lang, &p.LangConfidence, &ocrConf, &lines); err != nil {
 			return nil, fmt.Errorf("list pages: %w", err)
+		}
+		if p.Problem, err = problemOf(code, params); err != nil {
+			return nil, fmt.Errorf("page %d: %w", p.Number, err)
 		}
 		if ocrConf.Valid {
 			p.OCRConfidence = &ocrConf.Float64

@@ -19,6 +19,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 )
 
 // Sentinel errors.
@@ -49,7 +50,8 @@ CREATE TABLE pages (
 	text   TEXT    NOT NULL,
 	width  REAL    NOT NULL,
 	height REAL    NOT NULL,
-	error  TEXT    NOT NULL DEFAULT '',
+	error_code   TEXT NOT NULL DEFAULT '', -- why the text could not be extracted (message.Page*), '' when it could
+	error_params TEXT,                     -- JSON object: the code's parameters
 	lang            TEXT NOT NULL,
 	lang_confidence REAL NOT NULL,
 	ocr_confidence  REAL,           -- NULL when no OCR ran on the page
@@ -96,7 +98,7 @@ type documentMeta struct {
 	OCRPages   int                      `json:"ocr_pages"`
 	LangShares map[string]float64       `json:"lang_shares"`
 	LangMixed  bool                     `json:"lang_mixed"`
-	Warning    string                   `json:"warning,omitempty"`
+	Warning    *message.Message         `json:"warning,omitempty"`
 }
 
 // Store is the session database. Create it with Open; Close it.
@@ -162,7 +164,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 	if err := insertRegions(ctx, tx, doc.ID, pages); err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
-	if err := insertChunks(ctx, tx, doc.ID, chunks); err != nil {
+	if err := insertChunks(ctx, tx, doc.ID, 0, chunks); err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -172,7 +174,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 }
 
 func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.Page) error {
-	st, err := tx.PrepareContext(ctx, `INSERT INTO pages (doc_id, page, type, text, width, height, error, lang, lang_confidence, ocr_confidence, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO pages (doc_id, page, type, text, width, height, error_code, error_params, lang, lang_confidence, ocr_confidence, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -182,7 +184,11 @@ func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.P
 		if err != nil {
 			return fmt.Errorf("page %d: %w", p.Number, err)
 		}
-		if _, err := st.ExecContext(ctx, docID, p.Number, string(p.Type), p.Text, p.Width, p.Height, p.Error,
+		code, params, err := problemColumns(p.Problem)
+		if err != nil {
+			return fmt.Errorf("page %d: %w", p.Number, err)
+		}
+		if _, err := st.ExecContext(ctx, docID, p.Number, string(p.Type), p.Text, p.Width, p.Height, code, params,
 			p.Lang, p.LangConfidence, p.OCRConfidence, string(lines)); err != nil {
 			return fmt.Errorf("page %d: %w", p.Number, err)
 		}
@@ -190,7 +196,9 @@ func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.P
 	return nil
 }
 
-func insertChunks(ctx context.Context, tx *sql.Tx, docID string, chunks []corpus.Chunk) error {
+// insertChunks inserts chunks in order, the first at position first among
+// the document's chunks.
+func insertChunks(ctx context.Context, tx *sql.Tx, docID string, first int, chunks []corpus.Chunk) error {
 	st, err := tx.PrepareContext(ctx, `INSERT INTO chunks (id, doc_id, ord, page, char_start, char_end, text, section_title, page_type, lang, kind, pages, bbox) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
@@ -208,7 +216,7 @@ func insertChunks(ctx context.Context, tx *sql.Tx, docID string, chunks []corpus
 		if err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
-		if _, err := st.ExecContext(ctx, c.ID, docID, i, c.Page, c.CharStart, c.CharEnd, c.Text, c.SectionTitle,
+		if _, err := st.ExecContext(ctx, c.ID, docID, first+i, c.Page, c.CharStart, c.CharEnd, c.Text, c.SectionTitle,
 			string(c.PageType), c.Lang, string(c.Kind), string(pages), string(bbox)); err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 )
 
 func open(t *testing.T) *Store {
@@ -23,11 +25,13 @@ func open(t *testing.T) *Store {
 	return s
 }
 
+var truncated = message.New(message.Truncated)
+
 // fixture returns a document with n pages of one chunk each; page 2 failed.
 func fixture(id, label string, n int) (corpus.Document, []corpus.Page, []corpus.Chunk) {
 	doc := corpus.Document{ID: id, File: "cours.pdf", Label: label, Bytes: 1234, Pages: n, Chunks: n,
 		PageTypes: map[corpus.PageType]int{corpus.PageText: n - 1, corpus.PageScanned: 1}, OCRPages: 1,
-		Lang: "fr", LangShares: map[string]float64{"fr": 0.8, "en": 0.2}, LangMixed: true, Warning: "the file looks truncated"}
+		Lang: "fr", LangShares: map[string]float64{"fr": 0.8, "en": 0.2}, LangMixed: true, Warning: &truncated}
 	conf := 0.91
 	var pages []corpus.Page
 	var chunks []corpus.Chunk
@@ -38,7 +42,8 @@ func fixture(id, label string, n int) (corpus.Document, []corpus.Page, []corpus.
 			page.Type, page.OCRConfidence, page.Lines = corpus.PageScanned, &conf, nil
 		}
 		if p == 2 {
-			page.Text, page.Error = "", "page 2: page cannot be read"
+			why := message.New(message.PageTimeout, "page", 2, "limit", "30s")
+			page.Text, page.Problem = "", &why
 		}
 		pages = append(pages, page)
 		chunks = append(chunks, corpus.Chunk{ID: fmt.Sprintf("%s-p%d-c1", id, p), DocID: id, Page: p, CharStart: 0, CharEnd: 5,
@@ -78,8 +83,20 @@ func TestStoreRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(aPages, pages); diff != "" {
+	// A page's problem comes back as the same JSON (its numbers as
+	// json.Number) and the same English.
+	asJSON := cmp.Transformer("json", func(m *message.Message) string {
+		js, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(js)
+	})
+	if diff := cmp.Diff(aPages, pages, asJSON); diff != "" {
 		t.Errorf("Pages (-want +got):\n%s", diff)
+	}
+	if got := pages[1].Problem.English(); got != "page 2 took too long and was skipped (more than 30s)" || pages[0].Failed() {
+		t.Errorf("page 2's problem reads %q; page 1 failed: %v", got, pages[0].Failed())
 	}
 	chunks, err := s.Chunks(ctx, []string{"aaa-p3-c1", "bbb-p1-c1", "missing"})
 	if err != nil {

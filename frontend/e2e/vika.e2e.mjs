@@ -422,6 +422,44 @@ describe('Vika in the browser, against the Go backend', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
+  stepTest('looks at a figure: its crop goes to the vision model, and the dashboard counts it', 120_000, async () => {
+    if (doc.name !== 'he2015_resnet.pdf') {
+      console.log('  skipped: the generated document has no figure (the ResNet paper of ../shared is not there)');
+      return;
+    }
+    const question = 'What does Figure 4 show about plain and residual networks on ImageNet?';
+    const box = page.getByLabel('Your question');
+    await box.click();
+    await box.fill(question);
+    await box.press('Enter');
+    const answer = page.getByRole('article', { name: 'Answer' }).last();
+    await answer.locator('button.cite.verified, [role=alert]').first().waitFor({ timeout: 90_000 });
+    await page.getByRole('button', { name: 'Ask' }).waitFor();
+    const requests = await (await fetch(`${FAKE_LLM}/__requests`)).json();
+    const body = JSON.parse(requests.filter((r) => r.url.includes(':streamGenerateContent')).at(-1).body);
+    const parts = body.contents.at(-1).parts;
+    const images = parts.filter((p) => p.inlineData);
+    console.log(`  parts sent: ${parts.map((p) => (p.inlineData ? `image ${p.inlineData.mimeType} ${p.inlineData.data.length} b64` : `text ${p.text.length}`)).join(', ')}`);
+    assert.ok(images.length >= 1, 'a figure crop was sent');
+    for (const im of images) {
+      assert.equal(im.inlineData.mimeType, 'image/png');
+      assert.ok(im.inlineData.data.startsWith('iVBORw0KGgo'), 'the crop is a PNG');
+    }
+    assert.ok(parts.some((p) => /^Image of source \d+ \[he2015_resnet\.pdf p\.\d+\] \(figure: "Figure 4/.test(p.text ?? '')), 'Figure 4 is labelled by its source');
+    await shot('figure-answer');
+
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Dashboard' }).click();
+    const cells = await page.evaluate((q) => {
+      const table = [...document.querySelectorAll('table')].find((t) => t.innerText.includes(q));
+      const titles = [...(table?.querySelectorAll('thead th') ?? [])].map((th) => th.textContent.trim());
+      const tr = [...(table?.querySelectorAll('tbody tr') ?? [])].find((r) => r.innerText.includes(q));
+      const values = [...(tr?.children ?? [])].map((c) => c.textContent.trim());
+      return Object.fromEntries(titles.map((title, i) => [title, values[i]]));
+    }, question);
+    assert.equal(Number(cells['Images seen']), images.length, `images seen: ${cells['Images seen']}`);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat' }).click();
+  });
+
   stepTest('answers from a figure’s image, shows its crop, and its chip outlines the figure in the viewer', 150_000, async (t) => {
     if (!doc.figure) {
       t.skip(`the generated PDF has no figure: this step needs ../shared/data/pdfs/he2015_resnet.pdf`);

@@ -10,13 +10,13 @@ import type * as real from './index.ts';
 import type {
   Chunk,
   EmbeddingModel,
+  Hit,
   KeyStatus,
   MetricsRecord,
   MetricsView,
   ModelProgress,
   ModelStatus,
   Page,
-  ScoredHit,
   SearchResult,
   SearchStats,
   Settings,
@@ -80,7 +80,7 @@ export function resetAdminFake(): void {
 // Sample backend values.
 
 export function sampleKeyStatus(overrides: Partial<KeyStatus> = {}): KeyStatus {
-  return { provider: 'groq', configured: false, source: '', env_var: 'GROQ_API_KEY', ...overrides };
+  return { provider: 'groq', name: '', configured: false, source: '', env_var: 'GROQ_API_KEY', ...overrides };
 }
 
 export function sampleModel(overrides: Partial<ModelStatus> = {}): ModelStatus {
@@ -91,6 +91,7 @@ export function sampleModel(overrides: Partial<ModelStatus> = {}): ModelStatus {
     tier: 1,
     context: 131072,
     cost: 0,
+    max_output_tokens: 8192,
     available: true,
     ...overrides,
   };
@@ -165,7 +166,7 @@ export function sampleChunk(overrides: Partial<Chunk> = {}): Chunk {
   };
 }
 
-export function sampleScoredHit(overrides: Partial<ScoredHit> = {}): ScoredHit {
+export function sampleHit(overrides: Partial<Hit> = {}): Hit {
   return {
     file: 'lecture_sat.pdf',
     page: 42,
@@ -173,12 +174,10 @@ export function sampleScoredHit(overrides: Partial<ScoredHit> = {}): ScoredHit {
     score: 0.8123,
     text: 'A formula is satisfiable if some assignment makes it true.',
     label: '[lecture_sat.pdf p.42]',
+    kind: 'body',
     found_by: 'both',
     doc_id: 'a3f1c9',
     page_type: 'text',
-    dense_score: 0.512,
-    lexical_score: 7.25,
-    rerank_score: null,
     ...overrides,
   };
 }
@@ -191,6 +190,10 @@ export function sampleStats(overrides: Partial<SearchStats> = {}): SearchStats {
     dense_ns: 500_000,
     lexical_ns: 700_000,
     fuse_ns: 100_000,
+    rerank_ns: 0,
+    reranker: '',
+    reranked: 0,
+    top_lexical: 7.25,
     dense_candidates: 1000,
     lexical_candidates: 212,
     candidates: 1040,
@@ -202,7 +205,7 @@ export function sampleStats(overrides: Partial<SearchStats> = {}): SearchStats {
 }
 
 export function sampleSearchResult(overrides: Partial<SearchResult> = {}): SearchResult {
-  return { hits: [sampleScoredHit()], stats: sampleStats(), ...overrides };
+  return { hits: [sampleHit({ dense_score: 0.512, lexical_score: 7.25, rerank_score: null })], stats: sampleStats(), ...overrides };
 }
 
 export function sampleEmbeddingModel(overrides: Partial<EmbeddingModel> = {}): EmbeddingModel {

@@ -6,7 +6,8 @@
 
 import { vi } from 'vitest';
 import type * as real from './index.ts';
-import type { Answer, AnswerEvent, Citation, Document, Hit, IngestProgress, Region, Source } from './types.ts';
+import { sampleHit, sampleRecord } from './admin.fake.ts';
+import type { Answer, AnswerEvent, Citation, Document, IngestProgress, Region, Source } from './types.ts';
 
 type Api = typeof real;
 
@@ -103,21 +104,6 @@ export function sampleDocument(overrides: Partial<Document> = {}): Document {
   };
 }
 
-export function sampleHit(overrides: Partial<Hit> = {}): Hit {
-  return {
-    file: 'lecture_sat.pdf',
-    page: 42,
-    chunk_id: 'a3f1c9:42:0',
-    score: 0.8123,
-    text: 'A formula is satisfiable if some assignment makes it true.',
-    label: '[lecture_sat.pdf p.42]',
-    found_by: 'both',
-    doc_id: 'a3f1c9',
-    page_type: 'text',
-    ...overrides,
-  };
-}
-
 export function progress(overrides: Partial<IngestProgress> & Pick<IngestProgress, 'job_id' | 'stage'>): IngestProgress {
   return { file: 'lecture_sat.pdf', done: 0, total: 0, ...overrides };
 }
@@ -165,6 +151,7 @@ export function sampleAnswer(overrides: Partial<Answer> = {}): Answer {
     notices: [],
     partial: false,
     cancelled: false,
+    metrics: sampleRecord({ llm_model: 'gemini/gemini-2.5-flash' }),
     ...overrides,
   };
 }

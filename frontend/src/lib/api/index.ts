@@ -13,5 +13,4 @@ export * from './metrics.ts';
 export * from './models.ts';
 export * from './report.ts';
 export * from './regions.ts';
-export type { BindingChecks } from './bindings.ts';
 export { BackendUnavailableError, BridgeError } from './call.ts';

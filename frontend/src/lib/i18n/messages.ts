@@ -38,6 +38,8 @@ const en = {
     'The PDF reader gave up on this document: too many pages crashed it or took too long.',
   'ingest.ocr_language_data': 'The OCR language data is missing: reinstall Vika.',
   'ingest.ocr_failed': 'Text recognition (OCR) failed on this document.',
+  'ingest.truncated':
+    'The file seems cut short (an incomplete download?): some pages may be missing or incomplete.',
 
   'answer.empty_question': 'The question is empty.',
   'answer.no_model':
@@ -55,12 +57,24 @@ const en = {
   'notice.none': ' No other model is available.',
   'notice.interrupted': 'The answer from {model} broke off ({reason}); what arrived is kept.',
   'notice.router': 'Router {router} is not available offline; the heuristic router is used.',
+  'notice.router_unknown': 'There is no router {router}; the heuristic router is used.',
   'notice.config': 'Configuration problem: {detail}',
   'notice.cut_bytes': 'The answer from {model} was cut at {kb} KB; what arrived is kept.',
   'notice.cut_tokens': 'The answer from {model} reached its cap of {tokens} output tokens and ends there.',
   'notice.expand_skipped': '{step} was skipped ({reason}): the question was searched as asked.',
   'notice.images_withheld':
     '{model} reads no images: it answered from the text of the tables and figures ({count} not shown to it). Pick a vision model (Gemini, Pixtral, Mistral Small) to have them looked at.',
+
+  'page.timeout': 'Reading this page took too long (more than {limit}): it was skipped.',
+  'page.crashed': 'This page crashed the PDF reader: it was skipped.',
+  'page.too_large': 'This page is too large to be read: it was skipped.',
+  'page.unreadable': 'This page cannot be read: it was skipped.',
+  'page.truncated': 'The content of this page is missing: the file is truncated (an incomplete download?).',
+  'page.no_ocr': 'This scanned page needs text recognition (OCR), which is not available.',
+  'page.ocr_timeout': 'Text recognition (OCR) of this page took too long (more than {limit}): it was skipped.',
+  'page.ocr_crashed': 'Text recognition (OCR) of this page crashed the reader: it was skipped.',
+  'page.ocr_language_data': 'Text recognition (OCR) failed: its language data is missing (reinstall Vika).',
+  'page.ocr_failed': 'Text recognition (OCR) failed on this page.',
 
   'reason.rate_limited': 'rate limited',
   'reason.quota': 'quota used up',
@@ -120,6 +134,8 @@ const fr: Record<Key, Message> = {
     'Le lecteur de PDF a renoncé à ce document : trop de pages l’ont fait planter ou ont pris trop de temps.',
   'ingest.ocr_language_data': 'Les données de langue de l’OCR manquent : réinstallez Vika.',
   'ingest.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur ce document.',
+  'ingest.truncated':
+    'Le fichier semble coupé (un téléchargement incomplet ?) : certaines pages peuvent manquer ou être incomplètes.',
 
   'answer.empty_question': 'La question est vide.',
   'answer.no_model':
@@ -137,12 +153,25 @@ const fr: Record<Key, Message> = {
   'notice.none': ' Aucun autre modèle n’est disponible.',
   'notice.interrupted': 'La réponse de {model} s’est interrompue ({reason}) ; ce qui est arrivé est conservé.',
   'notice.router': 'Le routeur {router} n’est pas disponible hors ligne ; le routeur heuristique est utilisé.',
+  'notice.router_unknown': 'Il n’y a pas de routeur {router} ; le routeur heuristique est utilisé.',
   'notice.config': 'Problème de configuration : {detail}',
   'notice.cut_bytes': 'La réponse de {model} a été coupée à {kb} Ko ; ce qui est arrivé est conservé.',
   'notice.cut_tokens': 'La réponse de {model} a atteint son plafond de {tokens} jetons de sortie et s’arrête là.',
   'notice.expand_skipped': '{step} a été omis ({reason}) : la question a été cherchée telle quelle.',
   'notice.images_withheld':
     '{model} ne lit pas les images : il a répondu d’après le texte des tableaux et figures ({count} non montrés). Choisissez un modèle qui voit les images (Gemini, Pixtral, Mistral Small) pour qu’il les regarde.',
+
+  'page.timeout': 'La lecture de cette page a pris trop de temps (plus de {limit}) : elle a été ignorée.',
+  'page.crashed': 'Cette page a fait planter le lecteur de PDF : elle a été ignorée.',
+  'page.too_large': 'Cette page est trop grande pour être lue : elle a été ignorée.',
+  'page.unreadable': 'Cette page ne peut pas être lue : elle a été ignorée.',
+  'page.truncated': 'Le contenu de cette page manque : le fichier est tronqué (un téléchargement incomplet ?).',
+  'page.no_ocr': 'Cette page numérisée demande la reconnaissance de texte (OCR), qui n’est pas disponible.',
+  'page.ocr_timeout':
+    'La reconnaissance de texte (OCR) de cette page a pris trop de temps (plus de {limit}) : elle a été ignorée.',
+  'page.ocr_crashed': 'La reconnaissance de texte (OCR) de cette page a fait planter le lecteur : elle a été ignorée.',
+  'page.ocr_language_data': 'La reconnaissance de texte (OCR) a échoué : ses données de langue manquent (réinstallez Vika).',
+  'page.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur cette page.',
 
   'reason.rate_limited': 'limite de débit atteinte',
   'reason.quota': 'quota épuisé',

@@ -7,8 +7,8 @@ import {
   sampleChunk,
   sampleDocument,
   samplePage,
+  sampleHit,
   sampleRegion,
-  sampleScoredHit,
   sampleSearchResult,
   sampleStats,
 } from '../../api/fake.ts';
@@ -20,7 +20,7 @@ import ExplorerPanel from './ExplorerPanel.svelte';
 vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
 
 function setup(documents: Document[] = [sampleDocument()]) {
-  const onOpenPage = vi.fn<(docID: string, page: number, text: string, box?: [number, number, number, number]) => void>();
+  const onOpenPage = vi.fn<(docID: string, page: number, text: string, box?: number[]) => void>();
   const explorer = new Explorer(() => true);
   render(ExplorerPanel, { documents, onOpenPage, explorer });
   return { onOpenPage, explorer };
@@ -58,6 +58,23 @@ describe('ExplorerPanel', () => {
 
     await userEvent.click(scanned);
     expect(onOpenPage).toHaveBeenCalledWith('a3f1c9', 2, '');
+  });
+
+  it('says why a page failed, from its code, in the window’s language', async () => {
+    api.pages.mockResolvedValue([
+      samplePage({ page: 1, text: 'Readable.' }),
+      samplePage({ page: 2, text: '', problem: { code: 'page.timeout', params: { page: 2, limit: '30s' } } }),
+      samplePage({ page: 3, text: '', problem: { code: 'page.truncated', params: { page: 3 } } }),
+    ]);
+    setup();
+    expect(await screen.findByText('Reading this page took too long (more than 30s): it was skipped.')).toBeTruthy();
+    locale.set('fr');
+    expect(
+      await screen.findByText('La lecture de cette page a pris trop de temps (plus de 30s) : elle a été ignorée.'),
+    ).toBeTruthy();
+    const truncated = screen.getByText(/le fichier est tronqué/).closest('button') as HTMLElement;
+    expect(within(truncated).getByText('p. 3')).toBeTruthy();
+    expect(screen.queryByText(/took too long|truncated/)).toBeNull();
   });
 
   it('lists passages with kind, pages and section, and opens one highlighted', async () => {
@@ -116,8 +133,8 @@ describe('ExplorerPanel', () => {
     api.searchWith.mockResolvedValue(
       sampleSearchResult({
         hits: [
-          sampleScoredHit({ score: 1.234, dense_score: 0.512, lexical_score: 7.25, rerank_score: 3.5 }),
-          sampleScoredHit({ chunk_id: 'x', label: '[paper.pdf p.3]', found_by: 'bm25', dense_score: null, rerank_score: null, page: 3, doc_id: 'b7', text: 'Second.' }),
+          sampleHit({ score: 1.234, dense_score: 0.512, lexical_score: 7.25, rerank_score: 3.5 }),
+          sampleHit({ chunk_id: 'x', label: '[paper.pdf p.3]', found_by: 'bm25', dense_score: null, lexical_score: 7.25, rerank_score: null, page: 3, doc_id: 'b7', text: 'Second.' }),
         ],
         stats: sampleStats({
           mode: 'bm25',

@@ -95,6 +95,18 @@ describe('LibraryPanel', () => {
     expect(screen.getByText('8 pages could not be read: 1, 2, 3, 4, 5, 6, …')).toBeTruthy();
   });
 
+  it('translates the warning of a truncated document', async () => {
+    api.documents.mockResolvedValue([sampleDocument({ label: 'cut.pdf', warning: { code: 'ingest.truncated' } })]);
+    const library = setup();
+    await library.load();
+    await tick();
+    expect(screen.getByText(/seems cut short/)).toBeTruthy();
+    locale.set('fr');
+    await tick();
+    expect(screen.getByText(/Le fichier semble coupé/)).toBeTruthy();
+    expect(screen.queryByText(/%%EOF|cut short/)).toBeNull();
+  });
+
   it('sends files chosen with the file input', async () => {
     setup();
     const file = new File(['%PDF-1.7'], 'cours.pdf', { type: 'application/pdf' });

@@ -1,0 +1,63 @@
+package message
+
+import "strings"
+
+// Page codes: why one page of a document that was added has no text. The
+// page is stored with its code and parameters (corpus.Page.Problem); the
+// explorer translates them, the command line prints their English.
+// Every page code has the parameter "page" (its 1-based number).
+const (
+	PageTimeout    = "page.timeout"     // limit: the page's time budget ("30s")
+	PageCrashed    = "page.crashed"     // detail: how the reader ended ("exit status 2")
+	PageTooLarge   = "page.too_large"   // detail: the reader's English account (its size)
+	PageUnread     = "page.unreadable"  // detail: the reader's English account
+	PageTruncated  = "page.truncated"   // the file ends before the page's content
+	PageNoOCR      = "page.no_ocr"      // a scanned page, and OCR is not available
+	PageOCRTimeout = "page.ocr_timeout" // limit: the OCR time budget
+	PageOCRCrashed = "page.ocr_crashed" // detail: how the reader ended
+	PageOCRNoData  = "page.ocr_language_data"
+	PageOCRFailed  = "page.ocr_failed" // detail: the OCR error's text
+)
+
+// orDetail is the parameter "detail" when there is one, else fallback.
+func orDetail(p Params, fallback string) string {
+	if d := str(p, "detail"); d != "" {
+		return d
+	}
+	return fallback
+}
+
+func init() {
+	pages := map[string]func(Params) string{
+		PageTimeout: func(p Params) string {
+			return "page " + str(p, "page") + " took too long and was skipped (more than " + str(p, "limit") + ")"
+		},
+		PageCrashed: func(p Params) string {
+			return "page " + str(p, "page") + " crashed the PDF reader and was skipped (" + str(p, "detail") + ")"
+		},
+		PageTooLarge: func(p Params) string {
+			return orDetail(p, "page "+str(p, "page")+" is too large and was skipped")
+		},
+		PageUnread: func(p Params) string {
+			return orDetail(p, "page "+str(p, "page")+" cannot be read and was skipped")
+		},
+		PageTruncated: fixed("page content missing: the file is truncated"),
+		PageNoOCR:     fixed("scanned page: OCR is not available"),
+		PageOCRTimeout: func(p Params) string {
+			return "OCR of page " + str(p, "page") + " took too long and was skipped (more than " + str(p, "limit") + ")"
+		},
+		PageOCRCrashed: func(p Params) string {
+			return "OCR of page " + str(p, "page") + " crashed the reader and was skipped (" + str(p, "detail") + ")"
+		},
+		PageOCRNoData: func(p Params) string {
+			return "OCR failed: " + orDetail(p, "the OCR language data is missing")
+		},
+		PageOCRFailed: func(p Params) string { return "OCR failed: " + str(p, "detail") },
+	}
+	for code, f := range pages {
+		english[code] = f
+	}
+}
+
+// IsPage reports whether code is a page code.
+func IsPage(code string) bool { return strings.HasPrefix(code, "page.") }
