@@ -11,7 +11,8 @@
 # no table or figure), answers from frontend/e2e/fake-gemini.mjs.
 #
 # Environment: VIKA_BIN, VIKA_SHOTS as in screenshots.sh; VIKA_SHOT_LANGS
-# (default "en fr"). The language is the system's (LANGUAGE/LANG).
+# (default "en fr"). The window's language is set in its settings file (the
+# Settings view's language), and the system's (LANGUAGE/LANG) follows.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -47,6 +48,8 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 ;;
   *) die "unknown language $lang" ;;
   esac
+  mkdir -p "$XDG_CONFIG_HOME/vika"
+  printf '{"locale": "%s"}\n' "$lang" >"$XDG_CONFIG_HOME/vika/settings.json"
   out=$shots/native-regions-$lang
   start_app "$pdf"
   sleep 2
