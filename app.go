@@ -48,6 +48,7 @@ func (a *App) shutdown(context.Context) {
 // emitProgress forwards ingestion progress to the frontend.
 func (a *App) emitProgress(p engine.Progress) {
 	runtime.EventsEmit(a.ctx, engine.EventIngestProgress, p)
+	a.describeAfterAdd(p)
 }
 
 // AddFiles starts ingesting the files at paths and returns one job id per path.

@@ -17,9 +17,11 @@ type catalogue struct {
 	MinK     int          `json:"min_k"`
 	MaxK     int          `json:"max_k"`
 	// MaxMultiQueryVariants bounds Settings.MultiQueryVariants (from 1).
-	MaxMultiQueryVariants int        `json:"max_multi_query_variants"`
-	Providers             []provider `json:"providers"`
-	Events                events     `json:"events"`
+	MaxMultiQueryVariants int `json:"max_multi_query_variants"`
+	// MaxDescribe bounds the figures and tables described a document.
+	MaxDescribe int        `json:"max_describe"`
+	Providers   []provider `json:"providers"`
+	Events      events     `json:"events"`
 	// FlushMS is how often streamed answer text is shown, in
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
@@ -45,6 +47,7 @@ func buildCatalogue() (catalogue, error) {
 		MinK:                  1,
 		MaxK:                  rag.MaxK,
 		MaxMultiQueryVariants: prompt.MaxRephrasings,
+		MaxDescribe:           rag.MaxDescribe,
 		Events: events{
 			IngestProgress: engine.EventIngestProgress,
 			ModelProgress:  EventModelProgress,

@@ -172,6 +172,9 @@ type Hit struct {
 	// Kind is the chunk's kind: body, front, references, table, figure
 	// or formula.
 	Kind ChunkKind `json:"kind"`
+	// BBox is the box of the table, figure or formula the passage was made
+	// from (its chunk's BBox), for the viewer to highlight; nil otherwise.
+	BBox *[4]float64 `json:"bbox,omitempty"`
 	// FoundBy says which retriever found the passage: "dense", "bm25" or
 	// "both".
 	FoundBy  string   `json:"found_by"`

@@ -167,6 +167,7 @@ func (e *Engine) label(ctx context.Context, found []corpus.Hit) ([]corpus.Hit, e
 		}
 		h.File, h.Page, h.Text, h.DocID, h.PageType, h.Kind = d.File, c.Page, c.Text, d.ID, c.PageType, c.Kind
 		h.Label = corpus.CitationLabel(d.Label, c.Page)
+		h.BBox = c.BBox
 		hits = append(hits, h)
 	}
 	if hits == nil {

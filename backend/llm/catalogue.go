@@ -44,6 +44,10 @@ type Model struct {
 	// (reasoning tokens included where the provider counts them so).
 	MaxOutputTokens int  `json:"max_output_tokens"`
 	Local           bool `json:"local,omitempty"`
+	// Vision: the model reads images sent with a message (Message.Images).
+	// Data for the catalogue's models; for a pulled Ollama model, its
+	// /api/show capabilities (or, from an older Ollama, its family).
+	Vision bool `json:"vision,omitempty"`
 }
 
 // Key identifies a model across providers: "provider/id", e.g.
@@ -156,7 +160,7 @@ func (c *Catalogue) Model(key string) (Model, bool) {
 func (c *Catalogue) localModel(provider string, om ollamaModel) Model {
 	m := Model{Provider: provider, ID: om.Name, Name: om.Name + " (Ollama)", Tier: 1,
 		Context: c.Local.Context, Cost: c.Local.Cost, FirstTokenS: c.Local.FirstTokenS,
-		MaxOutputTokens: c.Local.MaxOutputTokens, Local: true}
+		MaxOutputTokens: c.Local.MaxOutputTokens, Local: true, Vision: om.Vision}
 	for _, t := range c.Local.Tiers {
 		if om.ParamsB >= t.MinParamsB {
 			m.Tier = t.Tier

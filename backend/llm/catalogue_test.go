@@ -19,15 +19,17 @@ func TestCatalogueHoldsTheIssuesModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]int{ // key -> tier
-		"gemini/gemini-2.5-flash":        2,
-		"gemini/gemini-2.5-flash-lite":   1,
-		"gemini/gemini-2.5-pro":          3,
-		"mistral/open-mistral-nemo":      1,
-		"mistral/ministral-8b-latest":    1,
-		"mistral/mistral-small-latest":   2,
-		"groq/llama-3.3-70b-versatile":   2,
-		"groq/llama-3.1-8b-instant":      1,
-		"openrouter/openai/gpt-oss-120b": 3,
+		"gemini/gemini-2.5-flash":                2,
+		"gemini/gemini-2.5-flash-lite":           1,
+		"gemini/gemini-2.5-pro":                  3,
+		"mistral/open-mistral-nemo":              1,
+		"mistral/ministral-8b-latest":            1,
+		"mistral/mistral-small-latest":           2,
+		"groq/llama-3.3-70b-versatile":           2,
+		"groq/llama-3.1-8b-instant":              1,
+		"openrouter/openai/gpt-oss-120b":         3,
+		"mistral/pixtral-12b-latest":             1,
+		"openrouter/meta-llama/llama-4-maverick": 2,
 	}
 	got := map[string]int{}
 	for _, m := range cat.Models {

@@ -14,6 +14,9 @@ type Query struct {
 	Question string
 	Turns    int    // earlier question/answer exchanges in this conversation
 	Model    string // "provider/id" for a manual choice; "" for automatic routing
+	// Vision: the answer should look at images (figure or table crops), so
+	// vision-capable models go first (Model.Vision).
+	Vision bool
 }
 
 // Features are the parts of a complexity score; Score is their sum, at most 1.

@@ -57,7 +57,14 @@ func (g *gemini) Stream(ctx context.Context, req Request, fn func(Delta) error) 
 		if m.Role == RoleAssistant {
 			role = genai.RoleModel
 		}
-		contents = append(contents, genai.NewContentFromText(m.Content, genai.Role(role)))
+		parts := []*genai.Part{genai.NewPartFromText(m.Content)}
+		for _, im := range m.Images {
+			if im.Label != "" {
+				parts = append(parts, genai.NewPartFromText(im.Label))
+			}
+			parts = append(parts, genai.NewPartFromBytes(im.Data, im.MIME))
+		}
+		contents = append(contents, genai.NewContentFromParts(parts, genai.Role(role)))
 	}
 
 	for resp, err := range client.Models.GenerateContentStream(ctx, req.Model, contents, cfg) {

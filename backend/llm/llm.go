@@ -9,7 +9,10 @@
 // Call sites read: llm.New(cfg, keys).Ask(ctx, query, request, sink).
 package llm
 
-import "context"
+import (
+	"context"
+	"encoding/base64"
+)
 
 // Role is who wrote a message of the conversation.
 type Role string
@@ -19,10 +22,27 @@ const (
 	RoleAssistant Role = "assistant"
 )
 
-// Message is one turn of the conversation sent to a model.
+// Message is one turn of the conversation sent to a model. Images go
+// with a user message to a vision-capable model (Model.Vision), after its
+// text, each preceded by its label as a text part; a provider sends them
+// in its own wire format (Gemini inline_data parts, OpenAI-compatible
+// image_url data URLs, Ollama's images).
 type Message struct {
-	Role    Role   `json:"role"`
-	Content string `json:"content"`
+	Role    Role    `json:"role"`
+	Content string  `json:"content"`
+	Images  []Image `json:"-"`
+}
+
+// Image is a picture sent with a message: a figure's or table's crop.
+type Image struct {
+	MIME  string // "image/png" or "image/jpeg"
+	Data  []byte
+	Label string // what the picture is, e.g. "Figure source [3] [resnet.pdf p.6]"; "" for none
+}
+
+// DataURL is the image as a data: URL ("data:image/png;base64,...").
+func (im Image) DataURL() string {
+	return "data:" + im.MIME + ";base64," + base64.StdEncoding.EncodeToString(im.Data)
 }
 
 // Request is what a provider sends to a model. System is sent as each

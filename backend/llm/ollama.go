@@ -48,6 +48,10 @@ type ollamaMessage struct {
 	Role     string `json:"role"`
 	Content  string `json:"content"`
 	Thinking string `json:"thinking,omitempty"`
+	// Images are base64 pictures for a vision model; Ollama has no text
+	// parts between them, so their labels go at the end of Content, in
+	// the images' order.
+	Images [][]byte `json:"images,omitempty"`
 }
 
 type ollamaChunk struct {
@@ -66,7 +70,14 @@ func (o *ollama) Stream(ctx context.Context, req Request, fn func(Delta) error) 
 		body.Messages = append(body.Messages, ollamaMessage{Role: "system", Content: req.System})
 	}
 	for _, m := range req.Messages {
-		body.Messages = append(body.Messages, ollamaMessage{Role: string(m.Role), Content: m.Content})
+		om := ollamaMessage{Role: string(m.Role), Content: m.Content}
+		for i, im := range m.Images {
+			om.Images = append(om.Images, im.Data) // encoding/json writes []byte as base64
+			if im.Label != "" {
+				om.Content += fmt.Sprintf("\n\nImage %d: %s", i+1, im.Label)
+			}
+		}
+		body.Messages = append(body.Messages, om)
 	}
 	if req.Temperature != nil {
 		body.Options["temperature"] = *req.Temperature
@@ -187,10 +198,11 @@ type ollamaTags struct {
 	} `json:"models"`
 }
 
-// ollamaModel is one pulled model as /api/tags describes it.
+// ollamaModel is one pulled model as /api/tags (and /api/show) describe it.
 type ollamaModel struct {
 	Name    string
 	ParamsB float64 // billions of parameters, 0 when unknown
+	Vision  bool    // it reads images (see visionOf)
 }
 
 // List returns the pulled models that can chat (embedding models are left
@@ -217,7 +229,8 @@ func (o *ollama) List(ctx context.Context) ([]ollamaModel, error) {
 		if isEmbeddingModel(m.Name, m.Details.Family, m.Details.Families) {
 			continue
 		}
-		out = append(out, ollamaModel{Name: m.Name, ParamsB: parseParams(m.Details.ParameterSize)})
+		vision := o.visionOf(ctx, m.Name, m.Details.Family, m.Details.Families)
+		out = append(out, ollamaModel{Name: m.Name, ParamsB: parseParams(m.Details.ParameterSize), Vision: vision})
 	}
 	return out, nil
 }

@@ -68,6 +68,8 @@ func (o *openAICompat) Stream(ctx context.Context, req Request, fn func(Delta) e
 	for _, m := range req.Messages {
 		if m.Role == RoleAssistant {
 			params.Messages = append(params.Messages, openai.AssistantMessage(m.Content))
+		} else if len(m.Images) > 0 {
+			params.Messages = append(params.Messages, openai.UserMessage(imageParts(m)))
 		} else {
 			params.Messages = append(params.Messages, openai.UserMessage(m.Content))
 		}
@@ -173,4 +175,17 @@ func readChunkUsage(raw string, u *Usage) {
 	if got != nil {
 		u.InputTokens, u.OutputTokens = got.Prompt, got.Completion
 	}
+}
+
+// imageParts is a user message with images as a content array: its text,
+// then each image's label and the image as an image_url data URL.
+func imageParts(m Message) []openai.ChatCompletionContentPartUnionParam {
+	parts := []openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(m.Content)}
+	for _, im := range m.Images {
+		if im.Label != "" {
+			parts = append(parts, openai.TextContentPart(im.Label))
+		}
+		parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: im.DataURL()}))
+	}
+	return parts
 }

@@ -95,6 +95,9 @@ func (r *Router) Plan(q Query, models []ModelStatus) (Plan, error) {
 		}
 	}
 	ordered := orderModels(avail, p.Complex, r.PreferLocal)
+	if q.Vision {
+		ordered = visionFirst(ordered, r.PreferLocal)
+	}
 
 	if q.Model != "" {
 		p.Mode = "manual"
@@ -174,6 +177,21 @@ func orderModels(models []Model, complex, preferLocal bool) []Model {
 			return a.Cost < b.Cost
 		}
 		return false // stable: catalogue order
+	})
+	return out
+}
+
+// visionFirst moves the vision-capable models of an ordered list before
+// the others, keeping the order within each group; with preferLocal the
+// local models stay first, vision-capable ones first among them.
+func visionFirst(models []Model, preferLocal bool) []Model {
+	out := slices.Clone(models)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if preferLocal && a.Local != b.Local {
+			return a.Local
+		}
+		return a.Vision && !b.Vision
 	})
 	return out
 }

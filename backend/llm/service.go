@@ -212,3 +212,30 @@ func (s *Service) ollama(p ProviderInfo) *ollama {
 	}
 	return &ollama{name: p.ID, baseURL: strings.TrimRight(base, "/"), numCtx: s.cfg.Catalogue.Local.NumCtx, http: s.http}
 }
+
+// AskWith runs req on the model with that key ("provider/id") only, with
+// no fallback: describing figures sends them to the provider the student
+// chose and to no other. An error wraps ErrModelNotFound when the model is
+// unknown, ErrNoModel when it cannot be used now (no key, Ollama not
+// running, unavailable this session).
+func (s *Service) AskWith(ctx context.Context, key string, req Request, sink Sink) (Result, error) {
+	m, ok := s.Model(ctx, key)
+	switch {
+	case !ok:
+		return Result{}, fmt.Errorf("%w: %q is not in the catalogue nor pulled into Ollama", ErrModelNotFound, key)
+	case !m.Available:
+		return Result{}, fmt.Errorf("%w: %s cannot be used now (%s)", ErrNoModel, m.Name, m.Reason)
+	}
+	return s.run(ctx, Plan{Mode: "manual", Order: []Model{m.Model}}, nil, Fixed(req), sink)
+}
+
+// Model returns the model with that key, from the catalogue or pulled into
+// Ollama, with whether it can be used now.
+func (s *Service) Model(ctx context.Context, key string) (ModelStatus, bool) {
+	for _, m := range s.Models(ctx) {
+		if m.Key() == key {
+			return m, true
+		}
+	}
+	return ModelStatus{}, false
+}

@@ -25,6 +25,9 @@ const (
 	NoticeCutBytes      = "notice.cut_bytes"      // model, kb
 	NoticeCutTokens     = "notice.cut_tokens"     // model, tokens
 	NoticeExpandSkipped = "notice.expand_skipped" // step ("HyDE", "multi-query"), reason
+	// NoticeImagesWithheld: the tables' and figures' crops were not sent,
+	// because the model that answered reads no images. model, count.
+	NoticeImagesWithheld = "notice.images_withheld"
 )
 
 // attempts are the English phrases of how a model failed, in an
@@ -127,6 +130,10 @@ func init() {
 		},
 		NoticeExpandSkipped: func(p Params) string {
 			return str(p, "step") + " was skipped (" + reason(str(p, "reason")) + "): the question was searched as asked."
+		},
+		NoticeImagesWithheld: func(p Params) string {
+			return str(p, "model") + " reads no images: it answered from the text of the tables and figures (" +
+				str(p, "count") + " not shown to it). Pick a vision model (Gemini, Pixtral, Mistral Small) to have them looked at."
 		},
 	}
 	for code, f := range notices {

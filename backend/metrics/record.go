@@ -90,6 +90,12 @@ type Record struct {
 	// CitationValidPct is the share of the answer's citations that were
 	// verified (cite.ValidPct); nil when the answer cites nothing.
 	CitationValidPct *float64 `json:"citation_valid_pct"`
+	// ImagesSent is the number of table and figure crops the answering
+	// model was shown (0: none were sent, the answer was written from
+	// text); ImagesWithheld those that were meant for it but not sent,
+	// because the model that answered reads no images.
+	ImagesSent     int `json:"images_sent"`
+	ImagesWithheld int `json:"images_withheld"`
 }
 
 // SetAnswer fills the fields that a model's answer gives: model, routing

@@ -13,9 +13,9 @@ import (
 // page's tables, figures and display formulas from what MuPDF already
 // gives: text fragments with their boxes and fonts, image blocks, and the
 // boxes of the page's vector paths (a device of our own, mupdf.c). It is
-// bounded like the rest of the package: one more run of the page under
-// the same deadline, at most maxPaths path boxes, at most maxRegions
-// regions, and crops rendered within maxCropPixels.
+// bounded like the rest of the package: one more run of a page that has a
+// caption, under the same deadline, at most maxPaths path boxes, at most
+// maxRegions regions, and crops rendered within maxCropPixels.
 
 // maxRegions bounds the regions kept on one page.
 const maxRegions = 64
@@ -125,19 +125,25 @@ type region struct {
 }
 
 // DetectRegions finds p's tables, figures and display formulas and sets
-// p.Regions (figures with a PNG crop). It runs the page once more through
-// the path device under the document's deadline; an error concerns this
+// p.Regions (figures with a PNG crop). A page with a table or figure
+// caption runs once more through the path device, under the document's
+// deadline; an error concerns this
 // page's regions only, and p keeps the regions found without paths.
 func (d *Document) DetectRegions(p *Page) error {
 	if err := d.checkPage(p.Number); err != nil {
 		return err
 	}
-	paths, _, err := pathBoxes(d.fz, p.Number-1, d.deadline)
-	if err != nil {
-		err = d.pageError(p.Number, err)
-		paths = nil
-	}
 	caps := captions(p)
+	// Only captioned tables and figures use the vector paths: a page
+	// without such a caption (most pages) is not run a second time.
+	var paths []pathBox
+	var err error
+	if len(caps) > 0 {
+		if paths, _, err = pathBoxes(d.fz, p.Number-1, d.deadline); err != nil {
+			err = d.pageError(p.Number, err)
+			paths = nil
+		}
+	}
 	var found []region
 	found = append(found, tables(p, caps, paths)...)
 	found = append(found, figures(p, caps, paths, found)...)

@@ -163,18 +163,20 @@ func TestStyleFor(t *testing.T) {
 	got["ollama/llama3.1:70b"] = StyleFor(llm.Model{Provider: "ollama", ID: "llama3.1:70b", Tier: 3, FirstTokenS: 180, Local: true})
 	got["ollama/llama3.2:3b"] = StyleFor(llm.Model{Provider: "ollama", ID: "llama3.2:3b", Tier: 1, FirstTokenS: 180, Local: true})
 	want := map[string]Style{
-		"gemini/gemini-2.5-pro":          StyleReasoning,
-		"openrouter/openai/gpt-oss-120b": StyleReasoning,
-		"gemini/gemini-2.5-flash":        StyleReasoning,
-		"groq/llama-3.3-70b-versatile":   StyleBalanced,
-		"mistral/mistral-small-latest":   StyleBalanced,
-		"gemini/gemini-2.5-flash-lite":   StyleCompact,
-		"groq/llama-3.1-8b-instant":      StyleCompact,
-		"mistral/ministral-8b-latest":    StyleCompact,
-		"mistral/open-mistral-nemo":      StyleCompact,
-		"ollama/deepseek-r1:8b":          StyleReasoning,
-		"ollama/llama3.1:70b":            StyleBalanced,
-		"ollama/llama3.2:3b":             StyleCompact,
+		"gemini/gemini-2.5-pro":                  StyleReasoning,
+		"openrouter/openai/gpt-oss-120b":         StyleReasoning,
+		"gemini/gemini-2.5-flash":                StyleReasoning,
+		"groq/llama-3.3-70b-versatile":           StyleBalanced,
+		"mistral/mistral-small-latest":           StyleBalanced,
+		"gemini/gemini-2.5-flash-lite":           StyleCompact,
+		"groq/llama-3.1-8b-instant":              StyleCompact,
+		"mistral/ministral-8b-latest":            StyleCompact,
+		"mistral/open-mistral-nemo":              StyleCompact,
+		"mistral/pixtral-12b-latest":             StyleCompact,
+		"openrouter/meta-llama/llama-4-maverick": StyleBalanced,
+		"ollama/deepseek-r1:8b":                  StyleReasoning,
+		"ollama/llama3.1:70b":                    StyleBalanced,
+		"ollama/llama3.2:3b":                     StyleCompact,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("styles (-want +got):\n%s", diff)

@@ -48,6 +48,9 @@ type turn struct {
 	conv    int // the conversation the turn belongs to (Assistant.conv)
 	r       retrieval
 	res     *llm.Result // the model's result, when one was asked
+	// imagesSent and imagesWithheld count the crops the answering model
+	// was shown, and those meant for it but not sent (it reads none).
+	imagesSent, imagesWithheld int
 }
 
 func (t *turn) notice(n llm.Notice) {
@@ -138,10 +141,16 @@ func (t *turn) generate(ctx context.Context) (Answer, error) {
 	if prompt.GuessLang(t.a.Question) == "fr" {
 		lang = "fr"
 	}
+	pics, _ := t.s.eng.(Pictures)
+	crops := picturesFor(ctx, pics, t.a.Question, t.a.Sources)
 	build := func(m llm.Model) llm.Request {
-		return prompt.Build(prompt.Input{Question: t.a.Question, Sources: hits, History: t.history, Style: prompt.StyleFor(m), Lang: lang})
+		req := prompt.Build(prompt.Input{Question: t.a.Question, Sources: hits, History: t.history, Style: prompt.StyleFor(m), Lang: lang})
+		if m.Vision {
+			req = prompt.WithPictures(req, crops)
+		}
+		return req
 	}
-	q := llm.Query{Question: t.a.Question, Turns: len(t.history)}
+	q := llm.Query{Question: t.a.Question, Turns: len(t.history), Vision: len(crops) > 0}
 	if t.o.Provider != "" || t.o.Model != "" {
 		q.Model = t.o.Provider + "/" + t.o.Model
 	}
@@ -169,6 +178,7 @@ func (t *turn) generate(ctx context.Context) (Answer, error) {
 		}
 		t.a.FallbackChain = append(t.a.FallbackChain, step)
 	}
+	t.countImages(res, len(crops))
 	var se *llm.StreamError
 	switch {
 	case err == nil:
@@ -182,6 +192,26 @@ func (t *turn) generate(ctx context.Context) (Answer, error) {
 		return t.extractive(ctx, strings.TrimPrefix(err.Error(), llm.ErrNoModel.Error()+": "))
 	}
 	return t.fail(err)
+}
+
+// countImages records whether the model that answered saw the crops, and
+// tells the student when it could not (a text-only model).
+func (t *turn) countImages(res llm.Result, n int) {
+	if n == 0 || res.ModelUsed == "" {
+		return
+	}
+	for _, m := range res.Plan.Order {
+		if m.Key() != res.ModelUsed {
+			continue
+		}
+		if m.Vision {
+			t.imagesSent = n
+		} else {
+			t.imagesWithheld = n
+			t.notice(withheldNotice(m, n))
+		}
+		return
+	}
 }
 
 // extractive answers with the best passages, quoted, when no model is

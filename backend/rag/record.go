@@ -57,6 +57,7 @@ func (t *turn) record(ctx context.Context) metrics.Record {
 	if pct, ok := cite.ValidPct(t.a.Citations); ok {
 		rec.CitationValidPct = metrics.Float(pct)
 	}
+	rec.ImagesSent, rec.ImagesWithheld = t.imagesSent, t.imagesWithheld
 	rec.TotalLatencyMs = metrics.Ms(t.sw.Total())
 	stored, err := t.s.eng.AddMetric(context.WithoutCancel(ctx), rec)
 	if err != nil {

@@ -27,7 +27,23 @@ type Settings struct {
 	MultiQueryVariants int    `json:"multi_query_variants"`
 	Rerank             bool   `json:"rerank"`
 	Locale             string `json:"locale"`
+	// Describe has every document added describe its figures with
+	// DescribeModel (a vision model, "provider/id"), and summarise its
+	// tables when DescribeTables, up to DescribeMax regions a document.
+	// Off by default: the figure images and table text go to that model's
+	// provider.
+	Describe       bool   `json:"describe"`
+	DescribeModel  string `json:"describe_model"`
+	DescribeTables bool   `json:"describe_tables"`
+	DescribeMax    int    `json:"describe_max"`
 }
+
+// DefaultDescribeMax is the default cap of regions described a document;
+// MaxDescribe bounds Settings.DescribeMax.
+const (
+	DefaultDescribeMax = 20
+	MaxDescribe        = 500
+)
 
 // Routing modes of Settings: those the metrics record (package metrics
 // declares every routing mode once).
@@ -41,7 +57,7 @@ const MaxK = 50
 
 // DefaultSettings are used when no settings file exists.
 func DefaultSettings() Settings {
-	return Settings{Routing: RoutingAuto, K: DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings}
+	return Settings{Routing: RoutingAuto, K: DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings, DescribeMax: DefaultDescribeMax}
 }
 
 // Options returns the per-question options the settings describe.
@@ -65,12 +81,21 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("%w: k must be between 1 and %d, not %d", ErrInvalid, MaxK, s.K)
 	case s.MultiQueryVariants < 1 || s.MultiQueryVariants > prompt.MaxRephrasings:
 		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d, not %d", ErrInvalid, prompt.MaxRephrasings, s.MultiQueryVariants)
+	case s.DescribeMax < 0 || s.DescribeMax > MaxDescribe:
+		return fmt.Errorf("%w: the figures described a document must be between 0 and %d, not %d", ErrInvalid, MaxDescribe, s.DescribeMax)
+	case s.Describe && s.DescribeModel == "":
+		return fmt.Errorf("%w: describing figures needs a vision model", ErrInvalid)
 	case len(s.Locale) > 35 || strings.ContainsAny(s.Locale, " /\\\n"):
 		return fmt.Errorf("%w: %q is not a locale", ErrInvalid, s.Locale)
 	}
 	if s.Mode != "" {
 		if _, err := retrieve.ParseMode(s.Mode); err != nil {
 			return fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+	}
+	if s.DescribeModel != "" {
+		if _, _, ok := llm.SplitKey(s.DescribeModel); !ok {
+			return fmt.Errorf("%w: %q is not a model (provider/id)", ErrInvalid, s.DescribeModel)
 		}
 	}
 	if s.Provider != "" || s.Model != "" {

@@ -164,7 +164,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 	if err := insertRegions(ctx, tx, doc.ID, pages); err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
-	if err := insertChunks(ctx, tx, doc.ID, chunks); err != nil {
+	if err := insertChunks(ctx, tx, doc.ID, 0, chunks); err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -196,7 +196,9 @@ func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.P
 	return nil
 }
 
-func insertChunks(ctx context.Context, tx *sql.Tx, docID string, chunks []corpus.Chunk) error {
+// insertChunks inserts chunks in order, the first at position first among
+// the document's chunks.
+func insertChunks(ctx context.Context, tx *sql.Tx, docID string, first int, chunks []corpus.Chunk) error {
 	st, err := tx.PrepareContext(ctx, `INSERT INTO chunks (id, doc_id, ord, page, char_start, char_end, text, section_title, page_type, lang, kind, pages, bbox) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
@@ -214,7 +216,7 @@ func insertChunks(ctx context.Context, tx *sql.Tx, docID string, chunks []corpus
 		if err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}
-		if _, err := st.ExecContext(ctx, c.ID, docID, i, c.Page, c.CharStart, c.CharEnd, c.Text, c.SectionTitle,
+		if _, err := st.ExecContext(ctx, c.ID, docID, first+i, c.Page, c.CharStart, c.CharEnd, c.Text, c.SectionTitle,
 			string(c.PageType), c.Lang, string(c.Kind), string(pages), string(bbox)); err != nil {
 			return fmt.Errorf("chunk %s: %w", c.ID, err)
 		}

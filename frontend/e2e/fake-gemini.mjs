@@ -44,11 +44,64 @@ function quote(text, max) {
   return words.slice(0, max).join(' ').replace(/[.,;:]+$/, '');
 }
 
+/** Reads an image's type and size from its bytes (PNG or JPEG); null for anything else. */
+export function imageInfo(bytes) {
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  if (bytes.length >= 24 && bytes.subarray(0, 8).equals(png) && bytes.toString('latin1', 12, 16) === 'IHDR') {
+    return { mimeType: 'image/png', width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  }
+  if (bytes.length > 4 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
+    for (let i = 2; i + 9 < bytes.length; ) {
+      if (bytes[i] !== 0xff) return null;
+      const marker = bytes[i + 1];
+      const len = bytes.readUInt16BE(i + 2);
+      if (marker >= 0xc0 && marker <= 0xc3) {
+        return { mimeType: 'image/jpeg', width: bytes.readUInt16BE(i + 7), height: bytes.readUInt16BE(i + 5) };
+      }
+      i += 2 + len;
+    }
+  }
+  return null;
+}
+
+/**
+ * The images of a request's last user message, each with the label before
+ * it: [{mimeType, width, height, bytes, label}]. Throws when an image is
+ * not what its mimeType says.
+ */
+export function imagesOf(body) {
+  const users = (body.contents ?? []).filter((c) => c.role !== 'model');
+  const parts = users.at(-1)?.parts ?? [];
+  const out = [];
+  parts.forEach((p, i) => {
+    if (!p.inlineData) return;
+    const bytes = Buffer.from(p.inlineData.data ?? '', 'base64');
+    const info = imageInfo(bytes);
+    if (!info || info.mimeType !== p.inlineData.mimeType) {
+      throw new Error(`Unable to process input image (part ${i}, declared ${p.inlineData.mimeType})`);
+    }
+    out.push({ ...info, bytes: bytes.length, label: parts[i - 1]?.text ?? '' });
+  });
+  return out;
+}
+
 /** The answer to a request body (GenerateContentRequest JSON). */
 export function answerFor(body) {
   const users = (body.contents ?? []).filter((c) => c.role !== 'model');
-  const prompt = (users.at(-1)?.parts ?? []).map((p) => p.text ?? '').join('');
+  const prompt = (users.at(-1)?.parts ?? []).map((p) => (p.inlineData ? '' : (p.text ?? ''))).join('');
   const sources = sourcesOf(prompt);
+  const images = imagesOf(body);
+  if (sources.length > 0 && images.length > 0) {
+    // Describe the first image from its source's text, cited with its label.
+    const n = Number(/^Image of source (\d+) /.exec(images[0].label)?.[1] ?? 0);
+    const src = sources.find((s) => s.n === n) ?? sources[0];
+    const seen = images.map((im) => `${im.width}x${im.height}`).join(', ');
+    const first = sources[0];
+    let text = `**In short:** ${quote(first.text, 24)} ${first.cite}.\n\n`;
+    text += `**Looking at the image:** ${quote(src.text, 24)} ${src.cite}.\n\n`;
+    text += `- ${UNSUPPORTED_CLAIM} ${first.cite}.\n\n(The fake model looked at ${images.length} image(s): ${seen} pixels.)\n`;
+    return text;
+  }
   if (sources.length === 0) {
     // Not an answer prompt (e.g. a follow-up rewrite): echo the question line.
     return prompt.split('\n').filter(Boolean).at(-1) ?? 'Not found in your documents.';
@@ -103,7 +156,8 @@ export function createServer({ rateLimit = RATE_LIMIT } = {}) {
         return;
       }
       const m = /^\/v1beta\/models\/([^/:]+):streamGenerateContent\?alt=sse$/.exec(req.url ?? '');
-      requests.push({ method: req.method, url: req.url, key: req.headers['x-goog-api-key'] ?? null, body: raw });
+      const entry = { method: req.method, url: req.url, key: req.headers['x-goog-api-key'] ?? null, body: raw, images: [] };
+      requests.push(entry);
       if (req.method !== 'POST' || !m) {
         res.writeHead(404, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.url}`, status: 'NOT_FOUND' } }));
@@ -115,6 +169,13 @@ export function createServer({ rateLimit = RATE_LIMIT } = {}) {
       } catch {
         res.writeHead(400, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ error: { code: 400, message: 'invalid JSON', status: 'INVALID_ARGUMENT' } }));
+        return;
+      }
+      try {
+        entry.images = imagesOf(body);
+      } catch (err) {
+        res.writeHead(400, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 400, message: String(err.message), status: 'INVALID_ARGUMENT' } }));
         return;
       }
       const model = decodeURIComponent(m[1]);

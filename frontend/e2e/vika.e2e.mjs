@@ -63,6 +63,8 @@ function chooseDocument() {
       pages: 12,
       question: 'residual learning framework to ease the training of deep networks',
       page: 1,
+      // A question answered from a figure: its crop goes to the (fake) vision model.
+      figure: { question: 'What does Figure 2 show about residual learning?', page: 2, caption: /^Figure 2\. Residual learning/ },
     };
   }
   const bytes = makePDF(GENERATED.pages);
@@ -124,7 +126,7 @@ function stepTest(name, timeout, fn) {
       return;
     }
     try {
-      await fn();
+      await fn(t);
     } catch (err) {
       broken = true;
       await page?.screenshot({ path: path.join(SHOTS, 'e2e-failure.png') }).catch(() => {});
@@ -169,7 +171,8 @@ describe('Vika in the browser, against the Go backend', () => {
     await shot('empty');
   });
 
-  stepTest('adds a PDF through the file input and shows its progress, then the document', 120_000, async () => {
+  // Up to minutes on a loaded machine: the whole paper is read, its tables and figures detected, then embedded.
+  stepTest('adds a PDF through the file input and shows its progress, then the document', 300_000, async () => {
     // Ingestion takes well under a second: record every job row the page shows.
     await page.evaluate(() => {
       const seen = [];
@@ -214,7 +217,7 @@ describe('Vika in the browser, against the Go backend', () => {
       });
 
     const row = documentRows().filter({ hasText: doc.name });
-    await row.waitFor({ timeout: 60_000 });
+    await row.waitFor({ timeout: 240_000 });
     await row.filter({ hasText: `${doc.pages} pages` }).waitFor();
     const meta = (await row.innerText()).replace(/\s+/g, ' ');
     assert.match(meta, /\d+ passages?/);
@@ -417,6 +420,105 @@ describe('Vika in the browser, against the Go backend', () => {
     await shot('dark');
     await page.keyboard.press('Escape');
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  stepTest('looks at a figure: its crop goes to the vision model, and the dashboard counts it', 120_000, async () => {
+    if (doc.name !== 'he2015_resnet.pdf') {
+      console.log('  skipped: the generated document has no figure (the ResNet paper of ../shared is not there)');
+      return;
+    }
+    const question = 'What does Figure 4 show about plain and residual networks on ImageNet?';
+    const box = page.getByLabel('Your question');
+    await box.click();
+    await box.fill(question);
+    await box.press('Enter');
+    const answer = page.getByRole('article', { name: 'Answer' }).last();
+    await answer.locator('button.cite.verified, [role=alert]').first().waitFor({ timeout: 90_000 });
+    await page.getByRole('button', { name: 'Ask' }).waitFor();
+    const requests = await (await fetch(`${FAKE_LLM}/__requests`)).json();
+    const body = JSON.parse(requests.filter((r) => r.url.includes(':streamGenerateContent')).at(-1).body);
+    const parts = body.contents.at(-1).parts;
+    const images = parts.filter((p) => p.inlineData);
+    console.log(`  parts sent: ${parts.map((p) => (p.inlineData ? `image ${p.inlineData.mimeType} ${p.inlineData.data.length} b64` : `text ${p.text.length}`)).join(', ')}`);
+    assert.ok(images.length >= 1, 'a figure crop was sent');
+    for (const im of images) {
+      assert.equal(im.inlineData.mimeType, 'image/png');
+      assert.ok(im.inlineData.data.startsWith('iVBORw0KGgo'), 'the crop is a PNG');
+    }
+    assert.ok(parts.some((p) => /^Image of source \d+ \[he2015_resnet\.pdf p\.\d+\] \(figure: "Figure 4/.test(p.text ?? '')), 'Figure 4 is labelled by its source');
+    await shot('figure-answer');
+
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Dashboard' }).click();
+    const cells = await page.evaluate((q) => {
+      const table = [...document.querySelectorAll('table')].find((t) => t.innerText.includes(q));
+      const titles = [...(table?.querySelectorAll('thead th') ?? [])].map((th) => th.textContent.trim());
+      const tr = [...(table?.querySelectorAll('tbody tr') ?? [])].find((r) => r.innerText.includes(q));
+      const values = [...(tr?.children ?? [])].map((c) => c.textContent.trim());
+      return Object.fromEntries(titles.map((title, i) => [title, values[i]]));
+    }, question);
+    assert.equal(Number(cells['Images seen']), images.length, `images seen: ${cells['Images seen']}`);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Chat' }).click();
+  });
+
+  stepTest('answers from a figure’s image, shows its crop, and its chip outlines the figure in the viewer', 150_000, async (t) => {
+    if (!doc.figure) {
+      t.skip(`the generated PDF has no figure: this step needs ../shared/data/pdfs/he2015_resnet.pdf`);
+      return;
+    }
+    const box = page.getByLabel('Your question');
+    await box.click();
+    await box.fill(doc.figure.question);
+    await box.press('Enter');
+    const answer = page.getByRole('article', { name: 'Answer' }).last();
+    await answer.locator('button.cite.verified, [role=alert]').first().waitFor({ timeout: 90_000 });
+    const text = await answer.innerText();
+    assert.match(text, /Looking at the image/, `the vision model's answer: ${text.slice(0, 300)}`);
+    await page.getByRole('button', { name: 'Ask' }).waitFor();
+
+    // The crop reached the provider as an image part, a real PNG of a readable size.
+    const requests = await (await fetch(`${FAKE_LLM}/__requests`)).json();
+    const asks = requests.filter((r) => r.url.includes(':streamGenerateContent') && r.body.includes('Figure 2'));
+    const seen = asks.at(-1)?.images ?? [];
+    console.log(`  images sent: ${seen.map((im) => `${im.mimeType} ${im.width}x${im.height} (${im.label})`).join('; ')}`);
+    assert.ok(seen.length >= 1, 'the figure crop went to the vision model');
+    assert.equal(seen[0].mimeType, 'image/png');
+    assert.ok(seen[0].width >= 100 && seen[0].height >= 100, `the crop is readable (${seen[0].width}x${seen[0].height})`);
+    assert.match(seen[0].label, new RegExp(`^Image of source \\d+ \\[${doc.name.replace('.', '\\.')} p\\.${doc.figure.page}\\] \\(figure`));
+
+    // The sources panel shows the figure's thumbnail.
+    await answer.getByRole('button', { name: /^\d+ sources?/ }).click();
+    const thumb = answer.getByAltText(`The figure cited as [${doc.name} p.${doc.figure.page}]`);
+    await thumb.first().waitFor();
+    const natural = await thumb.first().evaluate((img) => [img.naturalWidth, img.naturalHeight]);
+    assert.ok(natural[0] >= 100 && natural[1] >= 100, `the thumbnail is drawn (${natural.join('x')})`);
+    await shot('figure-answer');
+
+    // The chip opens the cited page with the figure's box outlined where the figure is.
+    const chip = answer.locator('button.cite.verified').first();
+    assert.equal(await chip.innerText(), `${doc.name} p.${doc.figure.page}`);
+    await chip.click();
+    await page.getByRole('heading', { name: doc.name, exact: true }).waitFor();
+    await page.getByText('The cited table, figure or formula is outlined.').waitFor({ timeout: 60_000 });
+    assert.equal(await page.getByLabel('Page number').inputValue(), String(doc.figure.page));
+    const outline = page.locator('.viewer .region-box');
+    assert.equal(await outline.count(), 1);
+    assert.equal(await outline.isVisible(), true);
+    const bbox = await page.evaluate(
+      async ([q, p]) => (await window.go.main.App.Search(q, 8)).find((h) => h.page === p && h.kind === 'figure')?.bbox,
+      [doc.figure.question, doc.figure.page],
+    );
+    assert.ok(bbox, 'search returns the figure passage with its box');
+    const canvas = await page.locator('.viewer canvas').boundingBox();
+    const drawn = await outline.boundingBox();
+    const scale = canvas.width / 612; // the paper's pages are US Letter, 612 pt wide
+    const want = { x: canvas.x + bbox[0] * scale, y: canvas.y + bbox[1] * scale, w: (bbox[2] - bbox[0]) * scale, h: (bbox[3] - bbox[1]) * scale };
+    console.log(`  figure box ${bbox.map((v) => v.toFixed(1)).join(',')} pt, outlined at ${[drawn.x, drawn.y, drawn.width, drawn.height].map((v) => v.toFixed(0)).join(',')} px`);
+    for (const [got, exp] of [[drawn.x, want.x], [drawn.y, want.y], [drawn.width, want.w], [drawn.height, want.h]]) {
+      assert.ok(Math.abs(got - exp) <= 3, `the outline sits on the figure's box (${got.toFixed(1)} vs ${exp.toFixed(1)})`);
+    }
+    await shot('figure-viewer');
+    await page.keyboard.press('Escape');
+    await page.getByRole('heading', { name: doc.name, exact: true }).waitFor({ state: 'detached' });
   });
 
   stepTest('raised no uncaught error and logged no console error in the page', 5_000, async () => {

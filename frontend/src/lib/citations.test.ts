@@ -32,6 +32,17 @@ describe('locateCitations (done)', () => {
     expect(l).toMatchObject({ start: 4, end: 26, chip: { state: 'verified', doc_id: 'a3f1c9', page: 42 } });
   });
 
+  it('carries the box of a cited table or figure, and none for a body passage', () => {
+    const text = 'SAT [lecture_sat.pdf p.42].';
+    const figure = sampleSource({ kind: 'figure', bbox: [72, 100, 520, 400] });
+    const [l] = locateCitations(text, [sampleCitation({ start: 4, end: 26 })], [figure], 'unchecked');
+    expect(l?.chip.box).toEqual([72, 100, 520, 400]);
+    const [streaming] = scanLabels(text, [figure]);
+    expect(streaming?.chip.box).toEqual([72, 100, 520, 400]);
+    const [body] = locateCitations(text, [sampleCitation({ start: 4, end: 26 })], [sampleSource()], 'unchecked');
+    expect(body?.chip.box).toBeUndefined();
+  });
+
   it('reads Go byte offsets when the text has multi-byte characters before the label', () => {
     const text = 'Théorème — [lecture_sat.pdf p.42]';
     const bytes = new TextEncoder().encode(text.slice(0, text.indexOf('['))).length;

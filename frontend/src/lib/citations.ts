@@ -6,7 +6,7 @@
 // (with their offsets in the text) are authoritative: they say which are
 // verified and why the others are not.
 
-import type { Citation, Source } from './api/types.ts';
+import type { Box, Citation, Source } from './api/types.ts';
 
 /** verified / unverified once the answer is checked; pending while it streams. */
 export type ChipState = 'verified' | 'unverified' | 'pending';
@@ -23,6 +23,8 @@ export interface Chip {
   reason: string;
   /** The passage to highlight on the page (the cited source's text), "" when unknown. */
   passage: string;
+  /** The box to highlight instead when the cited source is a table, figure or formula. */
+  box?: Box;
 }
 
 /** A chip and where it sits in the text (UTF-16 offsets, end exclusive). */
@@ -65,13 +67,15 @@ function pendingChip(raw: string, sources: readonly Source[]): Chip | null {
     state: 'pending',
     reason: '',
     passage: source?.text ?? '',
+    ...(source?.bbox ? { box: source.bbox } : {}),
   };
 }
 
 /** The chips of a streaming answer, found by their label pattern. */
 export function scanLabels(text: string, sources: readonly Source[]): Located[] {
   const out: Located[] = [];
-  for (const m of text.matchAll(LABEL)) {
+  // A fresh regex: matchAll starts at LABEL.lastIndex, which parseLabel moves.
+  for (const m of text.matchAll(new RegExp(LABEL.source, LABEL.flags))) {
     const chip = pendingChip(m[0], sources);
     if (chip) out.push({ start: m.index, end: m.index + m[0].length, chip });
   }
@@ -137,6 +141,7 @@ export function locateCitations(
         state: c.verified ? 'verified' : 'unverified',
         reason: c.verified ? '' : c.reason || uncheckedReason,
         passage: source?.text ?? '',
+        ...(source?.bbox ? { box: source.bbox } : {}),
       },
     });
   }

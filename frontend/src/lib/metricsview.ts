@@ -45,6 +45,8 @@ export const COLUMNS: readonly Column[] = [
   { key: 'tokens_in', format: 'int' },
   { key: 'tokens_out', format: 'int' },
   { key: 'citation_valid_pct', format: 'pct' },
+  { key: 'images_sent', format: 'int' },
+  { key: 'images_withheld', format: 'int' },
 ];
 
 /** Milliseconds: "1,290 ms"; under 10 ms with one decimal. */

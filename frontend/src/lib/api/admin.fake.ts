@@ -44,6 +44,10 @@ export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
     multi_query_variants: 3,
     rerank: true,
     locale: '',
+    describe: false,
+    describe_model: '',
+    describe_tables: false,
+    describe_max: 20,
     ...overrides,
   };
 }
@@ -153,6 +157,8 @@ export function sampleRecord(overrides: Partial<MetricsRecord> = {}): MetricsRec
     tokens_in: 2100,
     tokens_out: 180,
     citation_valid_pct: 100,
+    images_sent: 0,
+    images_withheld: 0,
     ...overrides,
   };
 }

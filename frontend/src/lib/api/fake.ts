@@ -7,7 +7,7 @@
 import { vi } from 'vitest';
 import type * as real from './index.ts';
 import { sampleHit, sampleRecord } from './admin.fake.ts';
-import type { Answer, AnswerEvent, Citation, Document, IngestProgress, Source } from './types.ts';
+import type { Answer, AnswerEvent, Citation, Document, IngestProgress, Region, Source } from './types.ts';
 
 type Api = typeof real;
 
@@ -46,6 +46,8 @@ export const exportConversation = vi.fn<Api['exportConversation']>(async () => '
 export const openExternal = vi.fn<Api['openExternal']>(() => true);
 export const documentURL = vi.fn<Api['documentURL']>((docID) => `/docs/${docID}`);
 export const reportError = vi.fn<Api['reportError']>(() => {});
+export const regions = vi.fn<Api['regions']>(async () => []);
+export const sourceRegion = vi.fn<Api['sourceRegion']>(async () => null);
 
 export const onAnswer = vi.fn<Api['onAnswer']>((id, fn) => {
   const set = answerHandlers.get(id) ?? new Set();
@@ -150,6 +152,20 @@ export function sampleAnswer(overrides: Partial<Answer> = {}): Answer {
     partial: false,
     cancelled: false,
     metrics: sampleRecord({ llm_model: 'gemini/gemini-2.5-flash' }),
+    ...overrides,
+  };
+}
+
+/** A figure of page 3 with its crop (main.RegionView). */
+export function sampleRegion(overrides: Partial<Region> = {}): Region {
+  return {
+    kind: 'figure',
+    page: 3,
+    bbox: [72, 90, 520, 400],
+    caption: 'Figure 2: Residual learning: a building block.',
+    text: 'weight layer relu',
+    description: '',
+    image: 'data:image/png;base64,iVBORw0KGgo=',
     ...overrides,
   };
 }

@@ -12,4 +12,5 @@ export * from './settings.ts';
 export * from './metrics.ts';
 export * from './models.ts';
 export * from './report.ts';
+export * from './regions.ts';
 export { BackendUnavailableError, BridgeError } from './call.ts';

@@ -37,7 +37,7 @@ export async function removeDocument(docID: string): Promise<void> {
 }
 
 export async function search(question: string, k: number): Promise<Hit[]> {
-  return (await call(() => App.Search(question, k))) ?? [];
+  return ((await call(() => App.Search(question, k))) ?? []) as Hit[];
 }
 
 /** Cancels a running job; false when it had already finished. */

@@ -5,7 +5,7 @@
 // read. Only the event payloads, which Wails does not generate, are written
 // here by hand.
 
-import type { cite, corpus, engine, llm, metrics, models, rag, retrieve, secrets } from '../../../wailsjs/go/models';
+import type { cite, corpus, engine, llm, main, metrics, models, rag, retrieve, secrets } from '../../../wailsjs/go/models';
 import type { BridgeMessage } from '../i18n/messages.ts';
 
 /**
@@ -40,6 +40,7 @@ export const INGEST_STAGES = [
   'chunking',
   'embedding',
   'indexing',
+  'describing',
   'done',
   'failed',
   'cancelled',
@@ -172,3 +173,17 @@ export interface ReembedProgress {
   error?: string;
   problem?: BridgeMessage;
 }
+
+/** A box on a page in PDF points, origin at the top left: x0, y0, x1, y1 (corpus.Hit.bbox, main.RegionView.bbox). */
+export type Box = number[];
+
+/** The kinds of regions a page can hold. */
+export const REGION_KINDS = ['table', 'figure', 'formula'] as const;
+export type RegionKind = (typeof REGION_KINDS)[number];
+
+/**
+ * A table, figure or display formula of a document (main.RegionView): its
+ * caption, text (a table as Markdown) and description are untrusted text;
+ * image is a figure's crop as a PNG data URL, "" when it has none.
+ */
+export type Region = Wire<main.RegionView>;

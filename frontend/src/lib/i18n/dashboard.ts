@@ -111,6 +111,10 @@ export const en = {
   'dashboard.col.tokens_out.help': 'Tokens of the answer',
   'dashboard.col.citation_valid_pct': 'Citations OK',
   'dashboard.col.citation_valid_pct.help': 'Share of the answer’s citations found on the cited page',
+  'dashboard.col.images_sent': 'Images seen',
+  'dashboard.col.images_sent.help': 'Table and figure images the model that answered was shown',
+  'dashboard.col.images_withheld': 'Images withheld',
+  'dashboard.col.images_withheld.help': 'Table and figure images not shown, because the model that answered reads no images',
 } as const satisfies Record<string, Message>;
 
 export const fr: Record<keyof typeof en, Message> = {
@@ -224,4 +228,8 @@ export const fr: Record<keyof typeof en, Message> = {
   'dashboard.col.tokens_out.help': 'Jetons de la réponse',
   'dashboard.col.citation_valid_pct': 'Citations OK',
   'dashboard.col.citation_valid_pct.help': 'Part des citations de la réponse retrouvées sur la page citée',
+  'dashboard.col.images_sent': 'Images vues',
+  'dashboard.col.images_sent.help': 'Images de tableaux et figures montrées au modèle qui a répondu',
+  'dashboard.col.images_withheld': 'Images non montrées',
+  'dashboard.col.images_withheld.help': 'Images de tableaux et figures non montrées, le modèle qui a répondu ne lisant pas les images',
 };

@@ -67,6 +67,8 @@ const en = {
   'models.size':
     'The download of {model} was refused: {file} is {size} bytes, the pinned file {want}. Nothing was installed; search keeps working as before.',
   'models.offline': 'Cannot reach {host}: you are offline. Search keeps working with the built-in model.',
+  'notice.images_withheld':
+    '{model} reads no images: it answered from the text of the tables and figures ({count} not shown to it). Pick a vision model (Gemini, Pixtral, Mistral Small) to have them looked at.',
 
   'page.timeout': 'Reading this page took too long (more than {limit}): it was skipped.',
   'page.crashed': 'This page crashed the PDF reader: it was skipped.',
@@ -166,6 +168,8 @@ const fr: Record<Key, Message> = {
   'models.size':
     'Le téléchargement de {model} a été refusé : {file} fait {size} octets, le fichier attendu {want}. Rien n’a été installé ; la recherche fonctionne comme avant.',
   'models.offline': 'Impossible de joindre {host} : vous êtes hors ligne. La recherche continue avec le modèle intégré.',
+  'notice.images_withheld':
+    '{model} ne lit pas les images : il a répondu d’après le texte des tableaux et figures ({count} non montrés). Choisissez un modèle qui voit les images (Gemini, Pixtral, Mistral Small) pour qu’il les regarde.',
 
   'page.timeout': 'La lecture de cette page a pris trop de temps (plus de {limit}) : elle a été ignorée.',
   'page.crashed': 'Cette page a fait planter le lecteur de PDF : elle a été ignorée.',

@@ -21,6 +21,21 @@ export const en = {
   'settings.keyEmpty': 'Paste a key first.',
   'settings.answers': 'Answers',
   'settings.saveFailed': 'Your settings could not be saved.',
+  'settings.describe': 'Figures and tables',
+  'settings.describeToggle': 'Describe figures with a vision model',
+  'settings.describeHelp':
+    'Each PDF you add gets its figures described in words, so that search finds them by what they show. Off by default.',
+  'settings.describeNoModel':
+    'No vision model is available: add a Gemini or Mistral key, or pull a vision model into Ollama.',
+  'settings.describeModel': 'Describe figures with',
+  'settings.describeNotice':
+    'The figure images (and table text, if summaries are on) of every PDF you add are sent to {provider} ({model}).',
+  'settings.describeLocal': '{model} runs on this machine: the figures never leave it.',
+  'settings.describeTables': 'Also summarise tables',
+  'settings.describeTablesHelp': 'A short summary of each table is indexed beside it; answers still get the table itself.',
+  'settings.describeMax': 'Figures and tables described per PDF',
+  'settings.describeMaxHelp': 'The rest are left as they are: found by caption and text.',
+  'settings.describeMaxInvalid': 'Enter a whole number from 1 to {max}.',
   'settings.routing': 'Model',
   'settings.routingAuto': 'Automatic',
   'settings.routingAutoHelp':
@@ -116,6 +131,21 @@ export const fr: Record<keyof typeof en, Message> = {
   'settings.keyEmpty': 'Collez d’abord une clé.',
   'settings.answers': 'Réponses',
   'settings.saveFailed': 'Vos réglages n’ont pas pu être enregistrés.',
+  'settings.describe': 'Figures et tableaux',
+  'settings.describeToggle': 'Décrire les figures avec un modèle de vision',
+  'settings.describeHelp':
+    'Les figures de chaque PDF ajouté sont décrites en mots, pour que la recherche les trouve par ce qu’elles montrent. Désactivé par défaut.',
+  'settings.describeNoModel':
+    'Aucun modèle de vision n’est disponible : ajoutez une clé Gemini ou Mistral, ou installez un modèle de vision dans Ollama.',
+  'settings.describeModel': 'Décrire les figures avec',
+  'settings.describeNotice':
+    'Les images des figures (et le texte des tableaux, si les résumés sont activés) de chaque PDF ajouté sont envoyés à {provider} ({model}).',
+  'settings.describeLocal': '{model} tourne sur cette machine : les figures ne la quittent pas.',
+  'settings.describeTables': 'Résumer aussi les tableaux',
+  'settings.describeTablesHelp': 'Un court résumé de chaque tableau est indexé à côté de lui ; les réponses reçoivent toujours le tableau lui-même.',
+  'settings.describeMax': 'Figures et tableaux décrits par PDF',
+  'settings.describeMaxHelp': 'Les autres restent tels quels : trouvés par leur légende et leur texte.',
+  'settings.describeMaxInvalid': 'Entrez un nombre entier de 1 à {max}.',
   'settings.routing': 'Modèle',
   'settings.routingAuto': 'Automatique',
   'settings.routingAutoHelp':

@@ -17,6 +17,7 @@ export const en = {
   'viewer.loadFailed': 'This PDF could not be opened.',
   'viewer.loadFailedBecause': 'This PDF could not be opened: {reason}',
   'viewer.found': 'The cited passage is highlighted.',
+  'viewer.foundRegion': 'The cited table, figure or formula is outlined.',
   'viewer.missing': 'The cited passage could not be located in this page’s text (a scanned page has none); this is the cited page.',
   'viewer.page': 'Page {page} of {file}',
 } as const satisfies Record<string, Message>;
@@ -36,6 +37,7 @@ export const fr: Record<keyof typeof en, Message> = {
   'viewer.loadFailed': 'Ce PDF n’a pas pu être ouvert.',
   'viewer.loadFailedBecause': 'Ce PDF n’a pas pu être ouvert : {reason}',
   'viewer.found': 'Le passage cité est surligné.',
+  'viewer.foundRegion': 'Le tableau, la figure ou la formule cités sont encadrés.',
   'viewer.missing': 'Le passage cité est introuvable dans le texte de cette page (une page numérisée n’en a pas) ; c’est bien la page citée.',
   'viewer.page': 'Page {page} de {file}',
 };

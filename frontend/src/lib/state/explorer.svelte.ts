@@ -6,11 +6,12 @@
 // so the chosen document and the last lookup survive switching views.
 
 import * as api from '../api/index.ts';
-import type { Chunk, Page, RetrievalMode, SearchResult } from '../api/types.ts';
+import type { Chunk, Page, Region, RegionKind, RetrievalMode, SearchResult } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
 
-export type ExplorerTab = 'pages' | 'chunks';
+/** Pages, passages, or one kind of region (tables, figures, formulas). */
+export type ExplorerTab = 'pages' | 'chunks' | RegionKind;
 
 /** Rows shown at first, and added by "show more" (a thesis has hundreds of pages). */
 export const PAGE_STEP = 50;
@@ -22,6 +23,8 @@ export class Explorer {
   tab = $state<ExplorerTab>('pages');
   pages = $state.raw<Page[]>([]);
   chunks = $state.raw<Chunk[]>([]);
+  /** The document's tables, figures and formulas in page order. */
+  regions = $state.raw<Region[]>([]);
   loading = $state(false);
   error = $state<string | null>(null);
   /** How many rows of the current tab are shown. */
@@ -55,6 +58,7 @@ export class Explorer {
     this.docID = docID;
     this.pages = [];
     this.chunks = [];
+    this.regions = [];
     this.error = null;
     this.limit = PAGE_STEP;
     if (docID === '') {
@@ -63,16 +67,29 @@ export class Explorer {
     }
     this.loading = true;
     try {
-      const [pages, chunks] = await Promise.all([api.pages(docID), api.chunks(docID)]);
+      const [pages, chunks, regions] = await Promise.all([api.pages(docID), api.chunks(docID), api.regions(docID)]);
       if (generation !== this.#docGeneration) return;
       this.pages = [...pages].sort((a, b) => a.page - b.page);
       this.chunks = chunks;
+      this.regions = regions;
     } catch (err) {
       if (generation !== this.#docGeneration) return;
       this.error = handleError(err, t('error.generic'));
     } finally {
       if (generation === this.#docGeneration) this.loading = false;
     }
+  }
+
+  /** The document's regions of one kind, in page order. */
+  regionsOf(kind: RegionKind): Region[] {
+    return this.regions.filter((r) => r.kind === kind);
+  }
+
+  /** How many rows a tab has. */
+  count(tab: ExplorerTab): number {
+    if (tab === 'pages') return this.pages.length;
+    if (tab === 'chunks') return this.chunks.length;
+    return this.regionsOf(tab).length;
   }
 
   /** Forgets the document when it left the session. */

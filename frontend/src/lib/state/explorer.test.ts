@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../api/fake.ts';
-import { resetAdminFake, sampleChunk, samplePage, sampleSearchResult } from '../api/fake.ts';
+import { resetAdminFake, sampleChunk, samplePage, sampleRegion, sampleSearchResult } from '../api/fake.ts';
 import type { Page } from '../api/types.ts';
 import { Explorer, PAGE_STEP } from './explorer.svelte.ts';
 import { locale } from './locale.svelte.ts';
@@ -23,6 +23,24 @@ describe('Explorer documents', () => {
     expect(e.pages.map((p) => p.page)).toEqual([1, 2]);
     expect(e.chunks).toHaveLength(1);
     expect(e.loading).toBe(false);
+  });
+
+  it('loads a document’s tables, figures and formulas and counts each tab', async () => {
+    api.pages.mockResolvedValue([samplePage({ page: 1 })]);
+    api.chunks.mockResolvedValue([sampleChunk(), sampleChunk({ chunk_id: 'c2' })]);
+    api.regions.mockResolvedValueOnce([
+      sampleRegion(),
+      sampleRegion({ kind: 'table', page: 6, caption: 'Table 4: Error rates.', text: '| a | b |', image: '' }),
+      sampleRegion({ kind: 'figure', page: 8, caption: 'Figure 5.' }),
+    ]);
+    const e = new Explorer(() => true);
+    await e.select('a3f1c9');
+    expect(api.regions).toHaveBeenCalledWith('a3f1c9');
+    expect(e.regionsOf('figure').map((r) => r.page)).toEqual([3, 8]);
+    expect(e.regionsOf('table').map((r) => r.caption)).toEqual(['Table 4: Error rates.']);
+    expect([e.count('pages'), e.count('chunks'), e.count('table'), e.count('figure'), e.count('formula')]).toEqual([1, 2, 1, 2, 0]);
+    await e.select('');
+    expect(e.regions).toEqual([]);
   });
 
   it('never shows a slow document over the one chosen after it', async () => {

@@ -25,6 +25,8 @@ export const MIN_K = catalogue.min_k;
 export const MAX_K = catalogue.max_k;
 /** Rephrasings of multi-query: 1 to this (catalogue.json). */
 export const MAX_VARIANTS = catalogue.max_multi_query_variants;
+/** The most figures and tables described a document (catalogue.json). */
+export const MAX_DESCRIBE = catalogue.max_describe;
 
 /** Go's defaults (rag.DefaultSettings, through catalogue.json). */
 export const DEFAULT_SETTINGS: Settings = { ...(catalogue.defaults as Settings) };

@@ -3,6 +3,7 @@
 // belongs to the view; it reports back through loaded / failed / rendered.
 
 import * as api from '../api/index.ts';
+import type { Box } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
 
@@ -15,6 +16,11 @@ export interface ViewerTarget {
   page: number;
   /** Text to highlight on that page; "" for none. */
   passage: string;
+  /**
+   * The box to highlight on that page (a table, figure or formula), in PDF
+   * points from the top left; when set it is highlighted instead of the text.
+   */
+  box?: Box | null;
 }
 
 /** "fit": the page's width fits the pane; a number: a fixed scale (1 = 100 %). */
@@ -43,6 +49,8 @@ export class Viewer {
   readonly url = $derived(this.target ? api.documentURL(this.target.doc_id) : '');
   /** The passage to find on the page shown: only on the cited page. */
   readonly passage = $derived(this.target && this.page === this.target.page ? this.target.passage : '');
+  /** The box to highlight on the page shown: only on the cited page. */
+  readonly box = $derived<Box | null>(this.target && this.page === this.target.page ? (this.target.box ?? null) : null);
   readonly canPrev = $derived(this.page > 1);
   readonly canNext = $derived(this.pageCount === 0 || this.page < this.pageCount);
 
@@ -51,7 +59,7 @@ export class Viewer {
     this.target = { ...target, page: Math.max(1, Math.floor(target.page) || 1) };
     this.page = this.target.page;
     this.zoom = 'fit';
-    this.highlight = target.passage.trim() === '' ? 'none' : 'pending';
+    this.highlight = target.passage.trim() === '' && !target.box ? 'none' : 'pending';
     if (!sameDoc) {
       this.status = 'loading';
       this.pageCount = 0;
@@ -74,7 +82,7 @@ export class Viewer {
     if (this.pageCount > 0) page = Math.min(page, this.pageCount);
     if (page === this.page) return;
     this.page = page;
-    this.highlight = this.passage.trim() === '' ? 'none' : 'pending';
+    this.highlight = this.passage.trim() === '' && this.box === null ? 'none' : 'pending';
   }
 
   next(): void {

@@ -33,6 +33,23 @@ describe('Viewer', () => {
     expect(viewer.highlight).toBe('pending');
   });
 
+  it('outlines a table, figure or formula box on the cited page only', () => {
+    const viewer = new Viewer();
+    viewer.open({ ...target, passage: '', box: [72, 90, 300, 240] });
+    expect(viewer.highlight).toBe('pending');
+    expect(viewer.box).toEqual([72, 90, 300, 240]);
+    viewer.loaded(50);
+    viewer.next();
+    expect(viewer.box).toBeNull();
+    expect(viewer.highlight).toBe('none');
+    viewer.prev();
+    expect(viewer.highlight).toBe('pending');
+    viewer.rendered(1.5, true);
+    expect(viewer.highlight).toBe('found');
+    viewer.open(target);
+    expect(viewer.box).toBeNull();
+  });
+
   it('clamps page numbers to the document', () => {
     const viewer = new Viewer();
     viewer.open({ ...target, page: 1 });

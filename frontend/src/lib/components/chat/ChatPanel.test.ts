@@ -101,7 +101,67 @@ describe('ChatPanel', () => {
       file: 'lecture_sat.pdf',
       page: 42,
       passage: sampleSource().text,
+      box: null,
     });
+  });
+
+  it('opens a cited figure with its box, shows its crop and renders a cited table', async () => {
+    const { chat, viewer, user } = setup();
+    api.sourceRegion.mockResolvedValue({
+      kind: 'figure',
+      page: 3,
+      bbox: [72, 90, 520, 400],
+      caption: 'Figure 2: Residual learning: a building block.',
+      text: 'weight layer',
+      description: '',
+      image: 'data:image/png;base64,iVBORw0KGgo=',
+    });
+    await ask(user, 'What does figure 2 show?');
+    const figure = sampleSource({
+      chunk_id: 'fig',
+      page: 3,
+      label: '[resnet.pdf p.3]',
+      file: 'resnet.pdf',
+      kind: 'figure',
+      bbox: [72, 90, 520, 400],
+      text: 'Figure 2: Residual learning: a building block. weight layer',
+    });
+    const table = sampleSource({
+      index: 2,
+      chunk_id: 'tab',
+      page: 6,
+      label: '[resnet.pdf p.6]',
+      file: 'resnet.pdf',
+      kind: 'table',
+      bbox: [60, 80, 540, 300],
+      text: 'Table 4: Error rates (%).\n\n| method | top-5 err. |\n| --- | --- |\n| ResNet-152 | <b>4.49</b> |\n',
+    });
+    const text = 'A shortcut adds the input [resnet.pdf p.3]; ResNet-152 reaches 4.49 [resnet.pdf p.6].';
+    emitAnswer(chat.turns[0]?.id ?? '', {
+      type: 'done',
+      answer: sampleAnswer({
+        answer: text,
+        sources: [figure, table],
+        citations: [
+          sampleCitation({ label: '[resnet.pdf p.3]', raw: '[resnet.pdf p.3]', file: 'resnet.pdf', page: 3, start: 26, end: 42 }),
+          sampleCitation({ label: '[resnet.pdf p.6]', raw: '[resnet.pdf p.6]', file: 'resnet.pdf', page: 6, source_index: 2, start: 68, end: 84 }),
+        ],
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: /Citation resnet\.pdf p\.3/ }));
+    expect(viewer.target).toMatchObject({ page: 3, box: [72, 90, 520, 400] });
+
+    await user.click(screen.getByRole('button', { name: /2 sources/ }));
+    const img = (await screen.findByAltText('The figure cited as [resnet.pdf p.3]')) as HTMLImageElement;
+    expect(img.getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=');
+    expect(api.sourceRegion).toHaveBeenCalledWith('fig');
+    expect(api.sourceRegion).not.toHaveBeenCalledWith('tab');
+    const rendered = screen.getByRole('group', { name: 'The table cited as [resnet.pdf p.6]' });
+    expect(within(rendered).getByRole('columnheader', { name: 'top-5 err.' })).toBeTruthy();
+    expect(within(rendered).getByRole('cell', { name: '<b>4.49</b>' })).toBeTruthy();
+    expect(rendered.querySelector('b')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Open [resnet.pdf p.6] in the viewer' }));
+    expect(viewer.target).toMatchObject({ page: 6, box: [60, 80, 540, 300] });
   });
 
   it('marks an unverified citation with an icon and says why', async () => {

@@ -8,6 +8,7 @@ import {
   sampleDocument,
   samplePage,
   sampleHit,
+  sampleRegion,
   sampleSearchResult,
   sampleStats,
 } from '../../api/fake.ts';
@@ -19,7 +20,7 @@ import ExplorerPanel from './ExplorerPanel.svelte';
 vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
 
 function setup(documents: Document[] = [sampleDocument()]) {
-  const onOpenPage = vi.fn<(docID: string, page: number, text: string) => void>();
+  const onOpenPage = vi.fn<(docID: string, page: number, text: string, box?: number[]) => void>();
   const explorer = new Explorer(() => true);
   render(ExplorerPanel, { documents, onOpenPage, explorer });
   return { onOpenPage, explorer };
@@ -86,6 +87,39 @@ describe('ExplorerPanel', () => {
 
     await userEvent.click(screen.getByText('A formula is satisfiable…'));
     expect(onOpenPage).toHaveBeenCalledWith('a3f1c9', 1, 'A formula is satisfiable…');
+  });
+
+  it('has Tables, Figures and Formulas tabs: a figure with its crop, a rendered table, a formula; each opens its box', async () => {
+    api.regions.mockResolvedValue([
+      sampleRegion(),
+      sampleRegion({
+        kind: 'table',
+        page: 6,
+        bbox: [60, 80, 540, 300],
+        caption: 'Table 4: Error rates (%).',
+        text: 'Table 4: Error rates (%).\n\n| method | top-5 err. |\n| --- | --- |\n| ResNet-152 | 4.49 |\n',
+        image: '',
+      }),
+      sampleRegion({ kind: 'formula', page: 2, bbox: [100, 300, 400, 330], caption: '', text: 'F(x) = H(x) − x', image: '' }),
+    ]);
+    const { onOpenPage } = setup();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: '1 figure' }));
+    const img = screen.getByAltText('Figure 2: Residual learning: a building block.') as HTMLImageElement;
+    expect(img.src).toBe('data:image/png;base64,iVBORw0KGgo=');
+    await user.click(screen.getByRole('button', { name: 'Open page 3 at Figure 2: Residual learning: a building block.' }));
+    expect(onOpenPage).toHaveBeenLastCalledWith('a3f1c9', 3, '', [72, 90, 520, 400]);
+
+    await user.click(screen.getByRole('button', { name: '1 table' }));
+    expect(screen.getByRole('columnheader', { name: 'top-5 err.' })).toBeTruthy();
+    expect(screen.getByRole('cell', { name: '4.49' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Open page 6 at Table 4: Error rates (%).' }));
+    expect(onOpenPage).toHaveBeenLastCalledWith('a3f1c9', 6, '', [60, 80, 540, 300]);
+
+    await user.click(screen.getByRole('button', { name: '1 formula' }));
+    expect(screen.getByText('F(x) = H(x) − x')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Open page 2 at (no caption)' })).toBeTruthy();
+    api.regions.mockResolvedValue([]);
   });
 
   it('switches documents', async () => {

@@ -97,6 +97,56 @@ describe('SettingsPanel keys', () => {
   });
 });
 
+describe('SettingsPanel figures', () => {
+  it('describes figures only with a vision model, names the provider that gets them, and saves the cap', async () => {
+    api.models.mockResolvedValue([
+      sampleModel(),
+      sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', vision: true }),
+      sampleModel({ provider: 'mistral', id: 'pixtral-12b-latest', name: 'Pixtral 12B', vision: true, available: false, reason: 'no API key' }),
+    ]);
+    setup();
+    const toggle = (await screen.findByRole('checkbox', { name: /Describe figures with a vision model/ })) as HTMLInputElement;
+    await vi.waitFor(() => expect(toggle.disabled).toBe(false));
+    expect(screen.queryByText(/are sent to/)).toBeNull();
+    await userEvent.click(toggle);
+    expect(api.setSettings).toHaveBeenLastCalledWith(
+      defaultSettings({ describe: true, describe_model: 'gemini/gemini-2.5-flash' }),
+    );
+    expect(screen.getByRole('note').textContent).toContain('are sent to Google Gemini (Gemini 2.5 Flash)');
+    const select = screen.getByLabelText('Describe figures with') as HTMLSelectElement;
+    const names = [...select.options].map((o) => o.textContent);
+    expect(names).toEqual(['Gemini 2.5 Flash', 'Pixtral 12B — no API key']);
+
+    await userEvent.click(screen.getByRole('checkbox', { name: /Also summarise tables/ }));
+    const cap = screen.getByLabelText('Figures and tables described per PDF');
+    await userEvent.clear(cap);
+    await userEvent.type(cap, '5');
+    await userEvent.tab();
+    expect(api.setSettings).toHaveBeenLastCalledWith(
+      defaultSettings({ describe: true, describe_model: 'gemini/gemini-2.5-flash', describe_tables: true, describe_max: 5 }),
+    );
+    await userEvent.clear(cap);
+    await userEvent.type(cap, '0');
+    await userEvent.tab();
+    expect((await screen.findByRole('alert')).textContent).toContain('from 1 to 500');
+  });
+
+  it('cannot be turned on without a vision model, and says so', async () => {
+    api.models.mockResolvedValue([sampleModel()]);
+    setup();
+    expect(await screen.findByText(/No vision model is available/)).toBeTruthy();
+    expect((screen.getByRole('checkbox', { name: /Describe figures/ }) as HTMLInputElement).disabled).toBe(true);
+  });
+
+  it('speaks French', async () => {
+    locale.set('fr');
+    api.settings.mockResolvedValue(defaultSettings({ describe: true, describe_model: 'gemini/gemini-2.5-flash', locale: 'fr' }));
+    api.models.mockResolvedValue([sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', vision: true })]);
+    setup();
+    expect((await screen.findByRole('note')).textContent).toContain('sont envoyés à Google Gemini (Gemini 2.5 Flash)');
+  });
+});
+
 describe('SettingsPanel answers', () => {
   it('lists unavailable models disabled, with their reason', async () => {
     api.settings.mockResolvedValue(defaultSettings({ routing: 'manual' }));

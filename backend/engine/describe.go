@@ -1,0 +1,189 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"vika/backend/corpus"
+)
+
+// DescribedSuffix ends the id of a passage holding a figure's description
+// or a table's summary: the id of the region's own passage + this suffix.
+const DescribedSuffix = "~described"
+
+// DescribeOptions bound the describing of one document.
+type DescribeOptions struct {
+	// Max is the most regions described (figures first, then tables);
+	// the others are counted in DescribeReport.OverCap. 0 means none.
+	Max int
+	// Tables adds a summary of each table (written from its text).
+	Tables bool
+	// Progress, when set, is told each region done, out of the total.
+	Progress func(done, total int)
+}
+
+// DescribeReport counts what Describe did.
+type DescribeReport struct {
+	Figures int `json:"figures"`  // figures described now
+	Tables  int `json:"tables"`   // tables summarised now
+	Already int `json:"already"`  // regions described before, left as they are
+	OverCap int `json:"over_cap"` // regions left out by Max
+}
+
+// Describer writes the description of a figure (from its crop) or a short
+// summary of a table (from its Markdown text); lang is the language of its
+// passage.
+type Describer func(ctx context.Context, r corpus.Region, lang string) (string, error)
+
+// Describe has the document's figures (those with a crop) described, and
+// its tables summarised when o.Tables, by d, up to o.Max regions. Each
+// description is kept with its region (corpus.Region.Description) and
+// indexed (BM25 and dense) as a passage of the region's kind, page and
+// box, beside the region's own passage, so that search finds the figure
+// by what it shows. What is done stays when ctx ends or d fails; the
+// error then says why the rest was not done. A region described before
+// is not described again.
+func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o DescribeOptions) (DescribeReport, error) {
+	var rep DescribeReport
+	if e.isClosed() {
+		return rep, ErrClosed
+	}
+	chunks, err := e.Chunks(ctx, docID)
+	if err != nil {
+		return rep, err
+	}
+	regions, err := e.store.Regions(ctx, docID, true)
+	if err != nil {
+		return rep, err
+	}
+	regionFor := func(c corpus.Chunk) (corpus.Region, bool) { return regionOf(c, regions) }
+	// A region is described once, whatever the number of its passages (a
+	// long table is split into several).
+	type regionKey struct {
+		page int
+		kind corpus.ChunkKind
+		box  [4]float64
+	}
+	keyOf := func(r corpus.Region) regionKey { return regionKey{r.Page, r.Kind, r.BBox} }
+	byID := make(map[string]corpus.Chunk, len(chunks))
+	for _, c := range chunks {
+		byID[c.ID] = c
+	}
+	described := map[regionKey]bool{}
+	for _, c := range chunks {
+		if base, ok := strings.CutSuffix(c.ID, DescribedSuffix); ok {
+			if r, ok := regionFor(byID[base]); ok {
+				described[keyOf(r)] = true
+			}
+		}
+	}
+	type target struct {
+		c corpus.Chunk
+		r corpus.Region
+	}
+	var figures, tables []target
+	seen := map[regionKey]bool{}
+	for _, c := range chunks {
+		if strings.HasSuffix(c.ID, DescribedSuffix) {
+			continue
+		}
+		r, ok := regionFor(c)
+		if !ok || seen[keyOf(r)] {
+			continue
+		}
+		seen[keyOf(r)] = true
+		switch {
+		case described[keyOf(r)]:
+			rep.Already++
+		case r.Kind == corpus.ChunkFigure && len(r.Image) > 0:
+			figures = append(figures, target{c, r})
+		case r.Kind == corpus.ChunkTable && o.Tables && strings.TrimSpace(r.Text) != "":
+			tables = append(tables, target{c, r})
+		}
+	}
+	todo := append(figures, tables...)
+	if len(todo) > o.Max {
+		rep.OverCap = len(todo) - max(o.Max, 0)
+		todo = todo[:max(o.Max, 0)]
+	}
+	for i, t := range todo {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		text, err := d(ctx, t.r, t.c.Lang)
+		if err != nil {
+			return rep, err
+		}
+		text = strings.TrimSpace(text)
+		if text == "" {
+			return rep, fmt.Errorf("the model wrote no description of the %s on page %d", t.r.Kind, t.r.Page)
+		}
+		if err := e.addDescription(ctx, t.c, t.r, text); err != nil {
+			return rep, err
+		}
+		if t.r.Kind == corpus.ChunkFigure {
+			rep.Figures++
+		} else {
+			rep.Tables++
+		}
+		if o.Progress != nil {
+			o.Progress(i+1, len(todo))
+		}
+	}
+	return rep, nil
+}
+
+// addDescription stores and indexes the passage of a region's description
+// and keeps the description with the region.
+func (e *Engine) addDescription(ctx context.Context, c corpus.Chunk, r corpus.Region, text string) error {
+	e.commitMu.Lock()
+	defer e.commitMu.Unlock()
+	head := strings.TrimSpace(r.Caption)
+	if head == "" {
+		head = strings.ToUpper(string(r.Kind[:1])) + string(r.Kind[1:]) + fmt.Sprintf(" on page %d", r.Page)
+	}
+	dc := corpus.Chunk{ID: c.ID + DescribedSuffix, DocID: c.DocID, Page: c.Page, CharStart: c.CharStart, CharEnd: c.CharEnd,
+		Text: head + "\n" + text, SectionTitle: c.SectionTitle, PageType: c.PageType, Lang: c.Lang, Kind: c.Kind, BBox: c.BBox}
+	if dc.BBox == nil {
+		box := r.BBox
+		dc.BBox = &box
+	}
+	ret := e.models.Load().ret // stays in force while commitMu is held
+	vecs, err := ret.Embed(ctx, []corpus.Chunk{dc}, nil)
+	if err != nil {
+		return err
+	}
+	if err := e.store.AddChunks(ctx, c.DocID, []corpus.Chunk{dc}); err != nil {
+		return err
+	}
+	if err := ret.AddEmbedded(ctx, []corpus.Chunk{dc}, vecs); err != nil {
+		return err
+	}
+	return e.store.SetDescription(ctx, c.DocID, r, text)
+}
+
+// StageDescribing is the stage of a describing job (StartDescribe).
+const StageDescribing = "describing"
+
+// StartDescribe describes a document in the background, as a job like an
+// add: progress gets "queued", then "describing" with the regions done out
+// of the total, then done (with the document), failed or cancelled; Cancel
+// stops it, keeping what was described.
+func (e *Engine) StartDescribe(docID string, d Describer, o DescribeOptions, progress func(Progress)) string {
+	name := docID
+	if doc, err := e.store.DocumentByID(context.Background(), docID); err == nil {
+		name = doc.Label
+	}
+	return e.start(name, progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
+		o := o
+		o.Progress = func(done, total int) {
+			p(Progress{JobID: id, File: name, Stage: StageDescribing, Done: done, Total: total})
+		}
+		p(Progress{JobID: id, File: name, Stage: StageDescribing})
+		if _, err := e.Describe(ctx, docID, d, o); err != nil {
+			return corpus.Document{}, err
+		}
+		return e.store.DocumentByID(ctx, docID)
+	})
+}

@@ -1,0 +1,54 @@
+package rag
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"vika/backend/corpus"
+	"vika/backend/engine"
+	"vika/backend/llm"
+	"vika/backend/prompt"
+)
+
+// ErrNotVision is a describing model that reads no images.
+var ErrNotVision = errors.New("this model reads no images")
+
+// Describer returns the engine.Describer that has model ("provider/id", a
+// vision model) describe figures from their crops and summarise tables
+// from their text. Only that model is asked, never a fallback: figure
+// images and table text go to the provider the student chose and to no
+// other.
+func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describer, error) {
+	if s.llm == nil {
+		return nil, fmt.Errorf("%w: no model service is configured", llm.ErrNoModel)
+	}
+	m, ok := s.llm.Model(ctx, model)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%w: %q is not in the catalogue nor pulled into Ollama", llm.ErrModelNotFound, model)
+	case !m.Vision:
+		return nil, fmt.Errorf("%w: %s cannot describe figures; pick a vision model", ErrNotVision, m.Name)
+	}
+	return func(ctx context.Context, r corpus.Region, lang string) (string, error) {
+		req := prompt.TableRequest(r, lang)
+		if r.Kind == corpus.ChunkFigure {
+			req = prompt.FigureRequest(r, lang)
+		}
+		var b strings.Builder
+		res, err := s.llm.AskWith(ctx, model, req, llm.Sink{Delta: func(d llm.Delta) error {
+			if !d.Footer {
+				b.WriteString(d.Text)
+			}
+			return nil
+		}})
+		if err != nil {
+			return "", err
+		}
+		if res.Truncated {
+			return strings.TrimSpace(b.String()) + " […]", nil
+		}
+		return b.String(), nil
+	}, nil
+}
