@@ -34,7 +34,7 @@ func describedPaper(t *testing.T, e *Engine) string {
 			{ID: id + "-p2-t1", DocID: id, Page: 2, Text: "Table 1: Architectures.\n| layer | 18-layer | 34-layer |\n| conv1 | 7x7, 64 | 7x7, 64 |", Kind: corpus.ChunkTable, BBox: &tabBox, Lang: "en", PageType: corpus.PageText},
 		},
 	}
-	if _, err := e.commit(context.Background(), res, nil, data); err != nil {
+	if _, err := e.commit(context.Background(), res, nil, nil, data); err != nil {
 		t.Fatal(err)
 	}
 	return id

@@ -27,7 +27,7 @@ func TestHitsCarryTheirRegionBox(t *testing.T) {
 			{ID: id + ":1:f", DocID: id, Page: 1, Text: "Figure 2: Training error of plain networks.", Kind: corpus.ChunkFigure, BBox: &figBox, Lang: "en", PageType: corpus.PageText},
 		},
 	}
-	if _, err := e.commit(ctx, res, nil, data); err != nil {
+	if _, err := e.commit(ctx, res, nil, nil, data); err != nil {
 		t.Fatal(err)
 	}
 	hits, err := e.Search(ctx, "training error of plain networks", 5)

@@ -50,7 +50,7 @@ func TestPicturesKeptWithTheirPassages(t *testing.T) {
 			{ID: id + ":2:t", DocID: id, Page: 2, Text: "Table 1: Architectures. | layer | output |", Kind: corpus.ChunkTable, BBox: &tabBox, Lang: "en", PageType: corpus.PageText},
 		},
 	}
-	if _, err := e.commit(ctx, res, nil, data); err != nil {
+	if _, err := e.commit(ctx, res, nil, nil, data); err != nil {
 		t.Fatal(err)
 	}
 	if r, ok := e.RegionOf(ctx, id+":1:f"); !ok || !bytes.Equal(r.Image, fig.Image) || r.Caption != fig.Caption {
