@@ -68,7 +68,7 @@ func TestAddAndSearch(t *testing.T) {
 		foundBy = "bm25"
 	}
 	want := corpus.Hit{File: "stats.pdf", Page: 2, ChunkID: a.ID[:12] + "-p2-c1", Label: "[stats.pdf p.2]",
-		Text: "2 Zebras\nThe plains zebra, or quagga, lives in the savannah of East Africa.", FoundBy: foundBy, DocID: a.ID, PageType: corpus.PageText}
+		Text: "2 Zebras\nThe plains zebra, or quagga, lives in the savannah of East Africa.", Kind: corpus.ChunkBody, FoundBy: foundBy, DocID: a.ID, PageType: corpus.PageText}
 	scores := cmp.FilterPath(func(p cmp.Path) bool {
 		s := p.Last().String()
 		return s == ".Score" || s == ".DenseScore" || s == ".LexicalScore"
