@@ -422,9 +422,9 @@ describe('Vika in the browser, against the Go backend', () => {
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
-  stepTest('looks at a figure: its crop goes to the vision model, and the dashboard counts it', 120_000, async () => {
+  stepTest('looks at a figure: its crop goes to the vision model, and the dashboard counts it', 120_000, async (t) => {
     if (doc.name !== 'he2015_resnet.pdf') {
-      console.log('  skipped: the generated document has no figure (the ResNet paper of ../shared is not there)');
+      t.skip('the generated PDF has no figure: this step needs ../shared/data/pdfs/he2015_resnet.pdf');
       return;
     }
     const question = 'What does Figure 4 show about plain and residual networks on ImageNet?';
