@@ -49,7 +49,7 @@ shared-data: ## check ../shared/data holds the files the tests use (VIKA_NO_SHAR
 
 # The packages whose quality tests (SciFact, page hits over ../shared/data, abstention) take
 # minutes and skip under -short: they run without the race detector, after the -race pass.
-QUALITY_PKGS := ./backend/cli ./backend/eval ./backend/index ./backend/prompt ./backend/retrieve
+QUALITY_PKGS := ./backend/cli ./backend/eval ./backend/index ./backend/pdf ./backend/prompt ./backend/rag ./backend/retrieve
 
 test-go: ## go vet, go test -race -short on every package, the quality tests without -race, then 20 s of fuzzing the PDF intake and 10 s of the ingest path
 	go vet -tags $(TAGS) ./...
