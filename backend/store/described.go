@@ -40,20 +40,7 @@ func (s *Store) RegionsOn(ctx context.Context, docID string, page int) ([]corpus
 	if err != nil {
 		return nil, fmt.Errorf("read regions: %w", err)
 	}
-	defer rows.Close()
-	var out []corpus.Region
-	for rows.Next() {
-		var r corpus.Region
-		var bbox string
-		if err := rows.Scan(&r.Page, &r.Kind, &bbox, &r.Caption, &r.Text, &r.Description, &r.Image); err != nil {
-			return nil, fmt.Errorf("read regions: %w", err)
-		}
-		if err := json.Unmarshal([]byte(bbox), &r.BBox); err != nil {
-			return nil, fmt.Errorf("read regions: page %d: %w", r.Page, err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return scanRegions(rows)
 }
 
 // SetDescription keeps a model's description of a region (a figure's

@@ -48,6 +48,12 @@ func (s *Store) Regions(ctx context.Context, docID string, withImages bool) ([]c
 	if err != nil {
 		return nil, fmt.Errorf("read regions: %w", err)
 	}
+	return scanRegions(rows)
+}
+
+// scanRegions reads rows of (page, kind, bbox, caption, text,
+// description, image) into regions, and closes them.
+func scanRegions(rows *sql.Rows) ([]corpus.Region, error) {
 	defer rows.Close()
 	var out []corpus.Region
 	for rows.Next() {
