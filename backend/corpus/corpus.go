@@ -48,6 +48,11 @@ type Document struct {
 	// kind: table, figure, formula); nil when detection was off or found
 	// none.
 	Regions map[ChunkKind]int `json:"regions,omitempty"`
+	// Meta is the PDF's document information (title, author, ...).
+	Meta Meta `json:"meta"`
+	// Outline lists the PDF's bookmarks in document order; nil when it
+	// has none.
+	Outline []OutlineEntry `json:"outline,omitempty"`
 	// PageTypes counts the pages of each type.
 	PageTypes map[PageType]int `json:"page_types"`
 	// OCRPages counts the pages whose text (or part of it) was recognised
@@ -216,4 +221,25 @@ func shortName(name string) string {
 		keep = len(stem)
 	}
 	return string(stem[:keep]) + "..." + ext
+}
+
+// Meta is a document's own information, as its PDF declares it; a field
+// the file leaves out is "". Dates are days, YYYY-MM-DD, when the file's
+// date strings parse, and as the file gives them otherwise.
+type Meta struct {
+	Title    string `json:"title,omitempty"`
+	Author   string `json:"author,omitempty"`
+	Subject  string `json:"subject,omitempty"`
+	Keywords string `json:"keywords,omitempty"`
+	Creator  string `json:"creator,omitempty"`
+	Producer string `json:"producer,omitempty"`
+	Created  string `json:"created,omitempty"`
+	Modified string `json:"modified,omitempty"`
+}
+
+// OutlineEntry is one bookmark of a document's outline.
+type OutlineEntry struct {
+	Title string `json:"title"`
+	Page  int    `json:"page"`  // 1-based; 0 when it points nowhere in the document
+	Depth int    `json:"depth"` // 0 for a top-level entry
 }

@@ -189,3 +189,62 @@ void vika_drop_buffer(fz_context *ctx, fz_buffer *buf) {
 size_t vika_buffer_data(fz_context *ctx, fz_buffer *buf, unsigned char **data) {
 	return fz_buffer_storage(ctx, buf, data);
 }
+
+int vika_metadata(fz_context *ctx, fz_document *doc, const char *key, char *buf, int size) {
+	volatile int n = -1;
+	if (size <= 0) {
+		return -1;
+	}
+	buf[0] = 0;
+	VIKA_TRY(ctx) {
+		n = fz_lookup_metadata(ctx, doc, key, buf, size);
+	}
+	VIKA_CATCH(ctx) {
+		return -1;
+	}
+	buf[size - 1] = 0;
+	return n;
+}
+
+int vika_outline(fz_context *ctx, fz_document *doc, vika_outline_entry *out, int cap, int maxdepth, int maxvisit, char *err, int errlen) {
+	fz_outline *volatile root = NULL;
+	volatile int failed = 0;
+	int n = 0;
+	VIKA_TRY(ctx) {
+		root = fz_load_outline(ctx, doc);
+	}
+	VIKA_CATCH(ctx) {
+		caught(ctx, err, errlen);
+		failed = 1;
+	}
+	if (failed) {
+		return -1;
+	}
+	// Depth-first walk with an explicit stack of the next siblings, so a
+	// deep or wide outline costs no C stack; MuPDF's loader already breaks
+	// cycles, and maxvisit bounds the walk whatever the tree holds.
+	fz_outline *stack[64];
+	int depth = 0, visited = 0;
+	fz_outline *node = root;
+	if (maxdepth > 64) {
+		maxdepth = 64;
+	}
+	while (node && n < cap && visited < maxvisit) {
+		visited++;
+		out[n].page = node->page.chapter == 0 ? node->page.page : -1;
+		out[n].depth = depth;
+		snprintf(out[n].title, VIKA_TITLE_MAX, "%s", node->title ? node->title : "");
+		n++;
+		if (node->down && depth + 1 < maxdepth) {
+			stack[depth++] = node->next;
+			node = node->down;
+			continue;
+		}
+		node = node->next;
+		while (!node && depth > 0) {
+			node = stack[--depth];
+		}
+	}
+	fz_drop_outline(ctx, root);
+	return n;
+}

@@ -118,6 +118,40 @@ int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale,
 int vika_path_boxes(fz_context *ctx, fz_document *doc, int number, fz_cookie *cookie, float *out, int cap, int *total, char *err, int errlen);
 int vika_bound_page(fz_context *ctx, fz_document *doc, int number, float bounds[4], char *err, int errlen);
 void vika_drop_buffer(fz_context *ctx, fz_buffer *buf);
+
+// fz_outline and fz_location as MuPDF 1.24 declares them (fitz/outline.h,
+// fitz/types.h).
+typedef struct { int chapter; int page; } fz_location;
+typedef struct fz_outline {
+	int refs;
+	char *title;
+	char *uri;
+	fz_location page;
+	float x, y;
+	struct fz_outline *next;
+	struct fz_outline *down;
+	int is_open;
+} fz_outline;
+fz_outline *fz_load_outline(fz_context *ctx, fz_document *doc);
+void fz_drop_outline(fz_context *ctx, fz_outline *outline);
+int fz_lookup_metadata(fz_context *ctx, fz_document *doc, const char *key, char *buf, int size);
+
+// vika_metadata copies the metadata value of key into buf (NUL-terminated,
+// cut at size-1 bytes); it returns -1 when the key is absent or MuPDF fails.
+int vika_metadata(fz_context *ctx, fz_document *doc, const char *key, char *buf, int size);
+// One outline entry as vika_outline returns it: the 0-based page (-1 when
+// the entry points nowhere in the document), the 0-based depth, and the
+// title cut to VIKA_TITLE_MAX-1 bytes (NUL-terminated).
+#define VIKA_TITLE_MAX 256
+typedef struct {
+	int page;
+	int depth;
+	char title[VIKA_TITLE_MAX];
+} vika_outline_entry;
+// vika_outline walks the outline depth-first, in document order, keeping
+// entries shallower than maxdepth, at most cap of them in out, and visiting
+// at most maxvisit nodes. It returns the number kept, or -1 on failure.
+int vika_outline(fz_context *ctx, fz_document *doc, vika_outline_entry *out, int cap, int maxdepth, int maxvisit, char *err, int errlen);
 size_t vika_buffer_data(fz_context *ctx, fz_buffer *buf, unsigned char **data);
 
 #endif
