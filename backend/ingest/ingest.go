@@ -161,6 +161,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 
 	report(StageLanguage, 0, 0)
 	d := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n, FailedPages: failed, OCRPages: ocrPages, Warning: warning}
+	d.Meta, d.Outline = doc.About()
 	detectLanguages(&d, pages)
 	d.PageTypes = countTypes(pages)
 	d.Regions = countRegions(pages)

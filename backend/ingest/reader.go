@@ -24,6 +24,9 @@ type Reader interface {
 	NumPages() int
 	// Truncated reports a file ending without %%EOF.
 	Truncated() bool
+	// About returns the document's information and outline (nil when it
+	// has none or it cannot be read: the document still reads).
+	About() (corpus.Meta, []corpus.OutlineEntry)
 	// Page reads page n (1-based). A page that cannot be read comes back
 	// with Page.Problem set and a nil error.
 	Page(ctx context.Context, n int) (PageResult, error)
@@ -96,7 +99,9 @@ func (inProcess) Open(ctx context.Context, data []byte, opts Options) (Reader, e
 	if dpi <= 0 {
 		dpi = ocr.DefaultDPI
 	}
-	return &local{doc: doc, rec: opts.OCR, dpi: dpi, pageTime: opts.PageTimeout, ocrTime: opts.OCRTimeout, regions: opts.Regions}, nil
+	meta := doc.Meta()
+	outline, _ := doc.Outline() // an unreadable outline loses only the outline
+	return &local{doc: doc, meta: meta, outline: outline, rec: opts.OCR, dpi: dpi, pageTime: opts.PageTimeout, ocrTime: opts.OCRTimeout, regions: opts.Regions}, nil
 }
 
 // local is the in-process Reader. MuPDF is not safe for concurrent use:
@@ -106,14 +111,17 @@ func (inProcess) Open(ctx context.Context, data []byte, opts Options) (Reader, e
 type local struct {
 	mu                sync.Mutex
 	doc               *pdf.Document
+	meta              corpus.Meta
+	outline           []corpus.OutlineEntry
 	rec               ocr.Recognizer
 	dpi               float64
 	pageTime, ocrTime time.Duration
 	regions           bool // detect tables, figures and formulas
 }
 
-func (l *local) NumPages() int   { return l.doc.NumPages() }
-func (l *local) Truncated() bool { return l.doc.Truncated() }
+func (l *local) NumPages() int                               { return l.doc.NumPages() }
+func (l *local) Truncated() bool                             { return l.doc.Truncated() }
+func (l *local) About() (corpus.Meta, []corpus.OutlineEntry) { return l.meta, l.outline }
 
 func deadline(d time.Duration) time.Time {
 	if d <= 0 {

@@ -133,8 +133,23 @@ func (o *Opener) Open(ctx context.Context, data []byte, opts ingest.Options) (in
 		return nil, err
 	}
 	r.pages, r.truncated = resp.Pages, resp.Truncated
+	r.meta, r.outline = resp.Meta, boundOutline(resp.Outline, r.pages)
 	r.release(p, true)
 	return r, nil
+}
+
+// boundOutline keeps the first pdf.MaxOutline entries of a worker's
+// outline, pages outside the document set to 0: the worker bounds and
+// cleans it, and the parent does not rely on that for its size.
+func boundOutline(list []corpus.OutlineEntry, pages int) []corpus.OutlineEntry {
+	list = list[:min(len(list), pdf.MaxOutline)]
+	for i := range list {
+		if list[i].Page < 0 || list[i].Page > pages {
+			list[i].Page = 0
+		}
+		list[i].Depth = min(max(list[i].Depth, 0), pdf.MaxOutlineDepth-1)
+	}
+	return list
 }
 
 // take returns an idle worker, or nil.
@@ -169,6 +184,8 @@ type reader struct {
 	opts      options
 	pages     int
 	truncated bool
+	meta      corpus.Meta
+	outline   []corpus.OutlineEntry
 	slots     chan struct{} // workers in use, at most cfg.Workers
 
 	mu       sync.Mutex
@@ -179,6 +196,9 @@ type reader struct {
 
 func (r *reader) NumPages() int   { return r.pages }
 func (r *reader) Truncated() bool { return r.truncated }
+func (r *reader) About() (corpus.Meta, []corpus.OutlineEntry) {
+	return r.meta, r.outline
+}
 
 // acquire returns a worker with the document open, taking a slot. The
 // first open's response is returned too (its page count).

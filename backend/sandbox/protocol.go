@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/message"
 	"vika/backend/ocr"
@@ -44,6 +45,8 @@ type response struct {
 	Err       *wireError
 	Pages     int
 	Truncated bool
+	Meta      corpus.Meta           // with Pages, on open
+	Outline   []corpus.OutlineEntry // with Pages, on open
 	Page      ingest.PageResult
 	Text      ingest.OCRText
 	// CPU is the worker's CPU time so far (user + system), to retire

@@ -96,6 +96,7 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 			d, err := ingest.InProcess.Open(ctx, req.Data, opts)
 			if err == nil {
 				doc, resp.Pages, resp.Truncated = d, d.NumPages(), d.Truncated()
+				resp.Meta, resp.Outline = d.About()
 			}
 			resp.Err = toWire(err)
 		case opPage, opOCR:

@@ -38,7 +38,7 @@ CREATE TABLE documents (
 	pages    INTEGER NOT NULL,
 	chunks   INTEGER NOT NULL,
 	lang     TEXT    NOT NULL,                  -- main language, '' when undetermined
-	meta     TEXT    NOT NULL,                  -- JSON: page_types, ocr_pages, lang_shares, lang_mixed, warning
+	meta     TEXT    NOT NULL,                  -- JSON: page_types, ocr_pages, lang_shares, lang_mixed, warning, info, outline
 	added_at INTEGER NOT NULL                   -- unix milliseconds
 );
 CREATE INDEX documents_file ON documents(file);
@@ -99,6 +99,8 @@ type documentMeta struct {
 	LangShares map[string]float64       `json:"lang_shares"`
 	LangMixed  bool                     `json:"lang_mixed"`
 	Warning    *message.Message         `json:"warning,omitempty"`
+	Info       corpus.Meta              `json:"info"`
+	Outline    []corpus.OutlineEntry    `json:"outline,omitempty"`
 }
 
 // Store is the session database. Create it with Open; Close it.
@@ -150,7 +152,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 	if n > 0 {
 		return fmt.Errorf("%w: %s", ErrExists, doc.Label)
 	}
-	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, Regions: doc.Regions, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning})
+	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, Regions: doc.Regions, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning, Info: doc.Meta, Outline: doc.Outline})
 	if err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}

@@ -31,7 +31,9 @@ var truncated = message.New(message.Truncated)
 func fixture(id, label string, n int) (corpus.Document, []corpus.Page, []corpus.Chunk) {
 	doc := corpus.Document{ID: id, File: "cours.pdf", Label: label, Bytes: 1234, Pages: n, Chunks: n,
 		PageTypes: map[corpus.PageType]int{corpus.PageText: n - 1, corpus.PageScanned: 1}, OCRPages: 1,
-		Lang: "fr", LangShares: map[string]float64{"fr": 0.8, "en": 0.2}, LangMixed: true, Warning: &truncated}
+		Lang: "fr", LangShares: map[string]float64{"fr": 0.8, "en": 0.2}, LangMixed: true, Warning: &truncated,
+		Meta:    corpus.Meta{Title: "Cours de statistique", Author: "A. Martin", Created: "2024-01-02"},
+		Outline: []corpus.OutlineEntry{{Title: "1 Intro", Page: 1}, {Title: "1.1 Échantillons", Page: n, Depth: 1}}}
 	conf := 0.91
 	var pages []corpus.Page
 	var chunks []corpus.Chunk
