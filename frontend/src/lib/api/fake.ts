@@ -100,6 +100,7 @@ export function sampleDocument(overrides: Partial<Document> = {}): Document {
     ocr_pages: 2,
     lang: 'en',
     lang_mixed: false,
+    meta: {},
     ...overrides,
   };
 }

@@ -26,6 +26,8 @@ type Nilable<V> = V extends unknown[] ? true : V extends object ? (string extend
 
 /** One PDF added to the session (corpus.Document). */
 export type Document = Wire<corpus.Document>;
+/** One bookmark of a document's outline (corpus.OutlineEntry). */
+export type OutlineEntry = Wire<corpus.OutlineEntry>;
 
 /** One retrieved passage (corpus.Hit): what search returns and, numbered, what the answer cites (Source). */
 export type Hit = Wire<corpus.Hit>;

@@ -176,4 +176,40 @@ describe('ExplorerPanel', () => {
     await userEvent.type(screen.getByLabelText('Look up passages (no AI model)'), 'x{Enter}');
     expect((await screen.findByRole('alert')).textContent).toBe('dense retrieval unavailable: no embedding model');
   });
+
+  it('shows the PDF’s information (only the fields it has) and its outline, indented, each bookmark opening its page', async () => {
+    const doc = sampleDocument({
+      meta: { title: 'Attention Is All You Need', author: 'A. Vaswani', created: '2017-12-07', producer: '' },
+      outline: [
+        { title: '1 Introduction', page: 1, depth: 0 },
+        { title: '3.2 Attention', page: 3, depth: 1 },
+        { title: 'Project page', page: 0, depth: 0 },
+      ],
+    });
+    const { onOpenPage } = setup([doc]);
+    const info = await screen.findByLabelText('Document information');
+    expect(within(info).getByText('Attention Is All You Need')).toBeTruthy();
+    expect(within(info).getByText('A. Vaswani')).toBeTruthy();
+    expect(within(info).getByText('2017-12-07')).toBeTruthy();
+    expect(within(info).getAllByRole('term').map((e) => e.textContent)).toEqual(['Title', 'Author', 'Created']);
+
+    await userEvent.click(screen.getByRole('button', { name: '3 bookmarks' }));
+    const attention = screen.getByRole('button', { name: /3\.2 Attention/ });
+    expect(attention.closest('li')?.style.paddingInlineStart).toBe('18px');
+    expect(screen.getByText('Project page').closest('button')).toBeNull();
+    await userEvent.click(attention);
+    expect(onOpenPage).toHaveBeenCalledWith('a3f1c9', 3, '');
+
+    await userEvent.click(screen.getByRole('button', { name: '2 pages' }));
+    expect(await screen.findByText('Exercice scanné')).toBeTruthy();
+    expect(screen.queryByText('3.2 Attention')).toBeNull();
+  });
+
+  it('says when a PDF has no outline, in French too, and shows no information block without metadata', async () => {
+    locale.set('fr');
+    setup();
+    await userEvent.click(await screen.findByRole('button', { name: '0 signet' }));
+    expect(screen.getByText('Ce PDF n’a pas de table des signets.')).toBeTruthy();
+    expect(screen.queryByLabelText('Informations du document')).toBeNull();
+  });
 });
