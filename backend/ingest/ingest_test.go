@@ -37,8 +37,10 @@ func TestRun(t *testing.T) {
 		t.Errorf("progress (-want +got):\n%s", diff)
 	}
 	sum := sha256.Sum256(data)
-	// The pages are too short for a language to be told.
+	// The pages are too short for a language to be told; the file's
+	// information is fpdf's (no outline).
 	wantDoc := corpus.Document{ID: hex.EncodeToString(sum[:]), File: "cours.pdf", Label: "cours.pdf", Bytes: int64(len(data)), Pages: 3, Chunks: 2,
+		Meta:      corpus.Meta{Producer: "FPDF 1.7", Created: "2024-01-02", Modified: "2024-01-02"},
 		PageTypes: map[corpus.PageType]int{corpus.PageText: 3}, LangShares: map[string]float64{}}
 	if diff := cmp.Diff(wantDoc, res.Doc); diff != "" {
 		t.Errorf("doc (-want +got):\n%s", diff)
