@@ -117,6 +117,15 @@ func TestHostileOutline(t *testing.T) {
 	if out[3].Title != "Deep 1" || out[4].Title != "Deep 2" || out[4].Depth != 1 || out[len(out)-1] != (corpus.OutlineEntry{Title: "Last", Page: 1}) {
 		t.Errorf("entries = %+v, want Wide 1-3, Deep 1 then Deep 2 under it, ..., Last", out)
 	}
+	// A chain 20,000 levels deep (2.7 MB) loads and is cut the same way.
+	d4, err := Open(testpdf.HostileOutline(3, 20000, false), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d4.Close()
+	if out, err := d4.Outline(); err != nil || len(out) != 3+MaxOutlineDepth+1 {
+		t.Errorf("20,000-deep outline: %d entries, %v; want %d", len(out), err, 3+MaxOutlineDepth+1)
+	}
 	// An outline that loops is refused with an error (the document opens
 	// and reads; only its outline is lost).
 	d3, err := Open(testpdf.HostileOutline(3, deep, true), Limits{})
