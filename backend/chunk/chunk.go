@@ -94,6 +94,7 @@ func Split(doc corpus.Document, pages []corpus.Page, opts Options) []corpus.Chun
 					PageType:     v.page.Type,
 					Kind:         sec.kindOn(v),
 					Pages:        groups[i],
+					BBox:         ocrBox(v.page, sp.start, sp.end),
 				})
 			}
 		}

@@ -26,7 +26,9 @@ func lineHeadings(v *view, rs []role, body style) []heading {
 		for j < len(ls) && ls[j].Block == ls[i].Block {
 			j++
 		}
-		if t, ok := blockHeading(v, ls[i:j], rs[i:j], body); ok {
+		if ls[i].Size <= 0 {
+			// OCR lines: their text is read for headings as plain text.
+		} else if t, ok := blockHeading(v, ls[i:j], rs[i:j], body); ok {
 			out = append(out, heading{at: ls[i].Start, title: t})
 		}
 		i = j

@@ -53,10 +53,15 @@ func (v *view) lineText(l corpus.Line) string {
 	return string(v.runes[l.Start:l.End])
 }
 
-// layoutEnd is where the text the lines describe ends.
+// layoutEnd is where the text the text layer's lines describe ends.
+// OCR lines (no font size) do not count: OCR text is read for headings
+// as plain text.
 func (v *view) layoutEnd() int {
 	end := 0
 	for _, l := range v.page.Lines {
+		if l.Size <= 0 {
+			continue
+		}
 		end = max(end, min(l.End, len(v.runes)))
 	}
 	return end

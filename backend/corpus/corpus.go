@@ -84,8 +84,9 @@ type Page struct {
 	// OCRConfidence is the mean word confidence (0..1) of the OCR that
 	// produced (part of) Text; nil when no OCR ran on the page.
 	OCRConfidence *float64 `json:"ocr_confidence"`
-	// Lines describes the text layer's lines in reading order (empty for
-	// text without layout, such as OCR output appended after them).
+	// Lines describes the text layer's lines in reading order, or a
+	// scanned page's OCR lines (placed from the OCR word boxes, Size 0).
+	// OCR text appended after a mixed page's text layer has no lines.
 	Lines []Line `json:"lines,omitempty"`
 	// Regions are the page's tables, figures and display formulas.
 	Regions []Region `json:"regions,omitempty"`
@@ -101,7 +102,7 @@ type Line struct {
 	Start int        `json:"start"` // rune offsets into Page.Text
 	End   int        `json:"end"`
 	BBox  [4]float64 `json:"bbox"` // x0, y0, x1, y1 in points, origin at the top left
-	Size  float64    `json:"size"` // font size, points
+	Size  float64    `json:"size"` // font size, points; 0 for an OCR line
 	Bold  bool       `json:"bold,omitempty"`
 	Block int        `json:"block"` // index of its block (paragraph) on the page
 }
@@ -162,7 +163,9 @@ type Chunk struct {
 	// the one cited. Empty for a chunk of a single page.
 	Pages []int `json:"pages,omitempty"`
 	// BBox is the box to highlight for a chunk of a Region (table, figure,
-	// formula), whose text is not a span of the page's Text; nil otherwise.
+	// formula), whose text is not a span of the page's Text, or for a
+	// chunk of a scanned page (the union of its OCR lines' boxes, as the
+	// page has no text layer to find it in); nil otherwise.
 	BBox *[4]float64 `json:"bbox,omitempty"`
 }
 
@@ -178,7 +181,8 @@ type Hit struct {
 	// or formula.
 	Kind ChunkKind `json:"kind"`
 	// BBox is the box of the table, figure or formula the passage was made
-	// from (its chunk's BBox), for the viewer to highlight; nil otherwise.
+	// from, or of the passage on a scanned page (its chunk's BBox), for
+	// the viewer to highlight; nil otherwise.
 	BBox *[4]float64 `json:"bbox,omitempty"`
 	// FoundBy says which retriever found the passage: "dense", "bm25" or
 	// "both".

@@ -84,7 +84,7 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 			return 0, o.err
 		}
 	}
-	return merge(pages, targets, outcomes), nil
+	return merge(pages, targets, outcomes, opts.Regions), nil
 }
 
 // recogniseOne OCRs one target. A panic (a bug reached by odd input)
@@ -101,8 +101,9 @@ func recogniseOne(ctx context.Context, r Reader, t OCRTarget) (out ocrOutcome) {
 }
 
 // merge writes the OCR outcomes into their pages and returns how many
-// pages got OCR text.
-func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome) int {
+// pages got OCR text. A scanned page's lines are placed from its OCR
+// words; with regions, its tables are rebuilt from them too.
+func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome, regions bool) int {
 	n := 0
 	for i, t := range targets {
 		p := &pages[t.Page-1]
@@ -121,8 +122,8 @@ func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome) int 
 		switch {
 		case t.Full:
 			p.Text = o.Text
-			p.Lines = nil
-			if len(o.Words) > 0 {
+			p.Lines = ocrLines(o.Text, o.Words, p.Width, p.Height)
+			if regions && len(o.Words) > 0 {
 				p.Regions = pdf.WordTables(p.Number, p.Width, p.Height, o.Words)
 			}
 		case o.Text != "":

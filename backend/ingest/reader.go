@@ -67,8 +67,9 @@ type OCRText struct {
 	Text       string
 	Confidence float64
 	// Words are the words of a whole page (a Full target) in page
-	// points, when region detection is on: scanned tables are rebuilt
-	// from them.
+	// points, in reading order: they place the page's lines for the
+	// viewer's highlight and, when region detection is on, scanned
+	// tables are rebuilt from them.
 	Words []pdf.Word
 }
 
@@ -184,7 +185,7 @@ func (l *local) OCR(ctx context.Context, t OCRTarget) (OCRText, error) {
 		}
 		confSum += res.Confidence * float64(res.Words)
 		words += res.Words
-		if t.Full && l.regions {
+		if t.Full {
 			boxes = pageWords(res.Boxes, img, l.dpi)
 		}
 	}

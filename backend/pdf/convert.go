@@ -4,8 +4,9 @@ import "vika/backend/corpus"
 
 // Corpus returns the page as the rest of the pipeline stores it: text,
 // size, type and lines (offsets, boxes and fonts) for chunking and
-// highlighting. OCR text the caller adds goes after Text, outside every
-// line.
+// highlighting. OCR text the caller adds to a mixed page goes after
+// Text, outside every line; a scanned page's text and lines are replaced
+// by the OCR's (package ingest).
 func (p Page) Corpus(docID string) corpus.Page {
 	out := corpus.Page{DocID: docID, Number: p.Number, Type: p.Class.Type, Text: p.Text, Width: p.Width, Height: p.Height}
 	for bi, b := range p.Blocks {

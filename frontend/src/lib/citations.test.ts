@@ -43,6 +43,15 @@ describe('locateCitations (done)', () => {
     expect(body?.chip.box).toBeUndefined();
   });
 
+  it('carries the box and kind of a passage on a scanned page', () => {
+    const text = 'SAT [lecture_sat.pdf p.42].';
+    const scanned = sampleSource({ kind: 'body', page_type: 'scanned', bbox: [60, 80, 540, 300] });
+    const [l] = locateCitations(text, [sampleCitation({ start: 4, end: 26 })], [scanned], 'unchecked');
+    expect(l?.chip).toMatchObject({ box: [60, 80, 540, 300], kind: 'body' });
+    const [streaming] = scanLabels(text, [scanned]);
+    expect(streaming?.chip).toMatchObject({ box: [60, 80, 540, 300], kind: 'body' });
+  });
+
   it('reads Go byte offsets when the text has multi-byte characters before the label', () => {
     const text = 'Théorème — [lecture_sat.pdf p.42]';
     const bytes = new TextEncoder().encode(text.slice(0, text.indexOf('['))).length;

@@ -23,8 +23,10 @@ export interface Chip {
   reason: string;
   /** The passage to highlight on the page (the cited source's text), "" when unknown. */
   passage: string;
-  /** The box to highlight instead when the cited source is a table, figure or formula. */
+  /** The box to highlight instead when the cited source is a table, figure or formula, or a passage on a scanned page. */
   box?: Box;
+  /** The cited source's chunk kind, when it has a box. */
+  kind?: string;
 }
 
 /** A chip and where it sits in the text (UTF-16 offsets, end exclusive). */
@@ -67,7 +69,7 @@ function pendingChip(raw: string, sources: readonly Source[]): Chip | null {
     state: 'pending',
     reason: '',
     passage: source?.text ?? '',
-    ...(source?.bbox ? { box: source.bbox } : {}),
+    ...(source?.bbox ? { box: source.bbox, kind: source.kind } : {}),
   };
 }
 
@@ -141,7 +143,7 @@ export function locateCitations(
         state: c.verified ? 'verified' : 'unverified',
         reason: c.verified ? '' : c.reason || uncheckedReason,
         passage: source?.text ?? '',
-        ...(source?.bbox ? { box: source.bbox } : {}),
+        ...(source?.bbox ? { box: source.bbox, kind: source.kind } : {}),
       },
     });
   }

@@ -18,7 +18,7 @@ export const en = {
   'viewer.loadFailedBecause': 'This PDF could not be opened: {reason}',
   'viewer.found': 'The cited passage is highlighted.',
   'viewer.foundRegion': 'The cited table, figure or formula is outlined.',
-  'viewer.missing': 'The cited passage could not be located in this page’s text (a scanned page has none); this is the cited page.',
+  'viewer.missing': 'The cited passage could not be located in this page’s text (a scanned page without recognised text has none); this is the cited page.',
   'viewer.page': 'Page {page} of {file}',
 } as const satisfies Record<string, Message>;
 
@@ -38,6 +38,6 @@ export const fr: Record<keyof typeof en, Message> = {
   'viewer.loadFailedBecause': 'Ce PDF n’a pas pu être ouvert : {reason}',
   'viewer.found': 'Le passage cité est surligné.',
   'viewer.foundRegion': 'Le tableau, la figure ou la formule cités sont encadrés.',
-  'viewer.missing': 'Le passage cité est introuvable dans le texte de cette page (une page numérisée n’en a pas) ; c’est bien la page citée.',
+  'viewer.missing': 'Le passage cité est introuvable dans le texte de cette page (une page numérisée sans texte reconnu n’en a pas) ; c’est bien la page citée.',
   'viewer.page': 'Page {page} de {file}',
 };

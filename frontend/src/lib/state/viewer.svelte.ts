@@ -17,11 +17,17 @@ export interface ViewerTarget {
   /** Text to highlight on that page; "" for none. */
   passage: string;
   /**
-   * The box to highlight on that page (a table, figure or formula), in PDF
-   * points from the top left; when set it is highlighted instead of the text.
+   * The box to highlight on that page (a table, figure or formula, or a
+   * passage on a scanned page, boxed from its OCR lines), in PDF points from
+   * the top left; when set it is highlighted instead of the text.
    */
   box?: Box | null;
+  /** The cited chunk's kind (body, front, references, table, figure, formula); unknown when absent. */
+  kind?: string;
 }
+
+/** Chunk kinds whose box outlines a passage of text (a scanned page's), not a table, figure or formula. */
+const PASSAGE_KINDS: ReadonlySet<string> = new Set(['body', 'front', 'references']);
 
 /** "fit": the page's width fits the pane; a number: a fixed scale (1 = 100 %). */
 export type Zoom = 'fit' | number;
@@ -51,6 +57,8 @@ export class Viewer {
   readonly passage = $derived(this.target && this.page === this.target.page ? this.target.passage : '');
   /** The box to highlight on the page shown: only on the cited page. */
   readonly box = $derived<Box | null>(this.target && this.page === this.target.page ? (this.target.box ?? null) : null);
+  /** The box outlines a passage of text (on a scanned page) rather than a table, figure or formula. */
+  readonly boxIsPassage = $derived(this.box !== null && PASSAGE_KINDS.has(this.target?.kind ?? ''));
   readonly canPrev = $derived(this.page > 1);
   readonly canNext = $derived(this.pageCount === 0 || this.page < this.pageCount);
 

@@ -20,7 +20,7 @@ import ExplorerPanel from './ExplorerPanel.svelte';
 vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
 
 function setup(documents: Document[] = [sampleDocument()]) {
-  const onOpenPage = vi.fn<(docID: string, page: number, text: string, box?: number[]) => void>();
+  const onOpenPage = vi.fn<(docID: string, page: number, text: string, box?: number[], kind?: string) => void>();
   const explorer = new Explorer(() => true);
   render(ExplorerPanel, { documents, onOpenPage, explorer });
   return { onOpenPage, explorer };
@@ -87,6 +87,16 @@ describe('ExplorerPanel', () => {
 
     await userEvent.click(screen.getByText('A formula is satisfiable…'));
     expect(onOpenPage).toHaveBeenCalledWith('a3f1c9', 1, 'A formula is satisfiable…');
+  });
+
+  it('opens a passage of a scanned page with its OCR box and kind', async () => {
+    api.chunks.mockResolvedValue([
+      sampleChunk({ chunk_id: 'c3', page: 2, page_type: 'scanned', bbox: [60, 80, 540, 300], text: 'Exercice scanné, suite…' }),
+    ]);
+    const { onOpenPage } = setup();
+    await userEvent.click(await screen.findByRole('button', { name: '1 passage' }));
+    await userEvent.click(screen.getByText('Exercice scanné, suite…'));
+    expect(onOpenPage).toHaveBeenCalledWith('a3f1c9', 2, 'Exercice scanné, suite…', [60, 80, 540, 300], 'body');
   });
 
   it('has Tables, Figures and Formulas tabs: a figure with its crop, a rendered table, a formula; each opens its box', async () => {

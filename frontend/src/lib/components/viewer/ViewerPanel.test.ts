@@ -98,6 +98,36 @@ describe('ViewerPanel', () => {
     expect(await screen.findByText(/could not be located in this page’s text/)).toBeTruthy();
   });
 
+  it('highlights a passage on a scanned page (no text layer) by its OCR box', async () => {
+    vi.mocked(pdf.openDocument).mockResolvedValue(fakeDocument(4));
+    fakeDraw(); // page 4 has no text items, like a scan
+    const { viewer } = setup();
+    viewer.open({
+      doc_id: 'd',
+      file: 'scan.pdf',
+      page: 4,
+      passage: 'Residual networks ease the training of deep networks.',
+      box: [60, 80, 540, 300],
+      kind: 'body',
+    });
+    expect(await screen.findByText('The cited passage is highlighted.')).toBeTruthy();
+    expect(screen.queryByText(/could not be located/)).toBeNull();
+    expect(screen.queryByText(/table, figure or formula/)).toBeNull();
+    const el = document.querySelector('.region-box') as HTMLElement;
+    expect([el.style.left, el.style.top, el.style.width, el.style.height]).toEqual(['54px', '72px', '432px', '198px']);
+  });
+
+  it('says a table is outlined when the box is a table’s, and cannot highlight a scan without one', async () => {
+    vi.mocked(pdf.openDocument).mockResolvedValue(fakeDocument(4));
+    fakeDraw();
+    const { viewer } = setup();
+    viewer.open({ doc_id: 'd', file: 'scan.pdf', page: 4, passage: 'Table 1: errors', box: [60, 80, 540, 300], kind: 'table' });
+    expect(await screen.findByText('The cited table, figure or formula is outlined.')).toBeTruthy();
+    viewer.open({ doc_id: 'd', file: 'scan.pdf', page: 4, passage: 'Residual networks ease the training of deep networks.' });
+    expect(await screen.findByText(/could not be located in this page’s text/)).toBeTruthy();
+    expect(document.querySelector('.region-box')).toBeNull();
+  });
+
   it('moves between pages, jumps to a typed page, and zooms', async () => {
     vi.mocked(pdf.openDocument).mockResolvedValue(fakeDocument());
     fakeDraw();
