@@ -18,19 +18,7 @@ import (
 // that Gemini (a fake speaking its wire format) receives that figure's
 // crop, a real PNG, labelled by the source on its page.
 func TestResNetFigureReachesTheVisionModel(t *testing.T) {
-	path := testpdf.SharedPDF(t, "he2015_resnet.pdf")
-	if testing.Short() {
-		t.Skip("ingests a 12-page paper in the PDF worker")
-	}
-	eng, err := engine.New(context.Background(), engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	doc, err := eng.AddFile(t.Context(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, doc := resNetSession(t)
 	p := newProviders(t, func(llmtest.Request) llmtest.Reply {
 		return geminiSays("Figure 4 shows the training error of plain and residual networks on ImageNet [he2015_resnet.pdf p.5].")
 	}, func(llmtest.Request) llmtest.Reply { return groqSays("unused") }, 0)
@@ -79,19 +67,7 @@ func labelsOf(srcs []Source) []string {
 // summarises its tables) with a fake Gemini, and finds a figure by a word
 // only its description holds.
 func TestResNetFiguresDescribed(t *testing.T) {
-	path := testpdf.SharedPDF(t, "he2015_resnet.pdf")
-	if testing.Short() {
-		t.Skip("ingests a 12-page paper in the PDF worker")
-	}
-	eng, err := engine.New(context.Background(), engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	doc, err := eng.AddFile(t.Context(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, doc := resNetSession(t)
 	p := newProviders(t, func(r llmtest.Request) llmtest.Reply {
 		if strings.Contains(r.Body, "inlineData") {
 			return geminiSays("A zigzagging quokkagram of training error against iterations.")
@@ -117,4 +93,26 @@ func TestResNetFiguresDescribed(t *testing.T) {
 	if r, ok := eng.RegionOf(t.Context(), res.Hits[0].ChunkID); !ok || !strings.Contains(r.Description, "quokkagram") || len(r.Image) == 0 {
 		t.Errorf("the description's passage leads to %+v %v", r.Caption, ok)
 	}
+}
+
+// resNetSession is a session (without embeddings) holding the ResNet
+// paper of ../shared/data, ingested with table and figure detection. It
+// skips under -short: ingesting 12 pages in the PDF worker takes seconds,
+// so these tests run in make test's quality step (QUALITY_PKGS).
+func resNetSession(t *testing.T) (*engine.Engine, corpus.Document) {
+	t.Helper()
+	path := testpdf.SharedPDF(t, "he2015_resnet.pdf")
+	if testing.Short() {
+		t.Skip("ingests a 12-page paper in the PDF worker: run without -short (make test's quality step does)")
+	}
+	eng, err := engine.New(context.Background(), engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	doc, err := eng.AddFile(t.Context(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng, doc
 }
