@@ -51,15 +51,15 @@ shared-data: ## check ../shared/data holds the files the tests use (VIKA_NO_SHAR
 # minutes and skip under -short: they run without the race detector, after the -race pass.
 QUALITY_PKGS := ./backend/cli ./backend/eval ./backend/index ./backend/pdf ./backend/prompt ./backend/rag ./backend/retrieve
 
-test-go: ## go vet, go test -race -short on every package, the quality tests without -race, then 20 s of fuzzing the PDF intake and 10 s of the ingest path
+test-go: ## go vet, go test -race -short on every package, the quality tests without -race, then 400 fuzzed inputs of the PDF intake and 100 of the ingest path (counted: a time-boxed run fails when its end finds a worker busy)
 	go vet -tags $(TAGS) ./...
 	go vet -tags "tune $(TAGS)" ./backend/... # the measurement sweeps (-tags tune): compiled, not run
 	@missing=$$(grep -rl 'testing.Short()' --include='*_test.go' backend | xargs -n1 dirname | sort -u | sed 's|^|./|' | grep -vxF $(foreach p,$(QUALITY_PKGS),-e $(p))); \
 	  if [ -n "$$missing" ]; then echo "test-go: add to QUALITY_PKGS (their long tests skip under -short): $$missing"; exit 1; fi
 	VIKA_REQUIRE_ASSETS=1 VIKA_REQUIRE_SHARED_DATA=$(REQUIRE_SHARED) go test -race -short -tags $(TAGS) -timeout 20m ./...
 	VIKA_REQUIRE_ASSETS=1 VIKA_REQUIRE_SHARED_DATA=$(REQUIRE_SHARED) go test -tags $(TAGS) -timeout 30m $(QUALITY_PKGS)
-	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime 20s ./backend/pdf/
-	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime 10s ./backend/ingest/
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime 400x ./backend/pdf/
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime 100x ./backend/ingest/
 
 FUZZTIME ?= 3m
 fuzz: ## longer fuzzing of the PDF intake and the ingest path (FUZZTIME each, default 3m)
