@@ -115,9 +115,15 @@ func TestForCPU(t *testing.T) {
 		{"multilingual-e5-small", Features{FeatureAVX2: true, FeatureAVX512VNNI: true}, Full, "onnx/model.onnx", 487},
 		{"ms-marco-MiniLM-L-6-v2", Features{}, Full, "onnx/model.onnx", 92},
 		{"ms-marco-MiniLM-L-6-v2", Features{FeatureAVX2: true}, "int8", "onnx/model_quantized.onnx", 24},
+		// CLIP's only export is dynamic int8, for every CPU: text model first.
+		{"clip-vit-base-patch32", Features{}, "int8", "onnx/text_model_quantized.onnx", 156},
 	} {
 		m := entry(c.model).ForCPU(c.f)
-		if m.Variant != c.variant || m.Files[0].Path != c.onnx || m.ApproxSizeMB != c.mb || len(m.Files) != 2 {
+		files := 2
+		if m.Role == RoleImage {
+			files = 4
+		}
+		if m.Variant != c.variant || m.Files[0].Path != c.onnx || m.ApproxSizeMB != c.mb || len(m.Files) != files {
 			t.Errorf("%s on %v: variant %s, files %v, %d MB; want %s, %s, %d MB", c.model, c.f, m.Variant, m.Files, m.ApproxSizeMB, c.variant, c.onnx, c.mb)
 		}
 	}
