@@ -99,18 +99,19 @@ func pageRegions(pages []corpus.Page) func(corpus.Chunk) (corpus.Region, bool) {
 }
 
 // storeRegions finds a chunk's region among the session's (crops
-// included), reading each document's regions once.
+// included), reading a document's regions when its first chunk comes (the
+// chunks come document by document) and keeping only that document's.
 func (e *Engine) storeRegions(ctx context.Context) func(corpus.Chunk) (corpus.Region, bool) {
-	byDoc := map[string][]corpus.Region{}
+	var doc string
+	var regions []corpus.Region
 	return func(c corpus.Chunk) (corpus.Region, bool) {
-		rs, ok := byDoc[c.DocID]
-		if !ok {
+		if c.DocID != doc {
+			doc, regions = c.DocID, nil
 			var err error
-			if rs, err = e.store.Regions(ctx, c.DocID, true); err != nil {
+			if regions, err = e.store.Regions(ctx, c.DocID, true); err != nil {
 				log.Printf("figures of %s: %v: found by their text only", c.DocID, err)
 			}
-			byDoc[c.DocID] = rs
 		}
-		return regionOf(c, rs)
+		return regionOf(c, regions)
 	}
 }
