@@ -78,10 +78,10 @@ func TestTokenizerMergeArrays(t *testing.T) {
 
 func TestTokenizerRejects(t *testing.T) {
 	for name, raw := range map[string]string{
-		"not json":  `{`,
-		"wordpiece": `{"model": {"type": "WordPiece", "vocab": {"a": 0}}}`,
-		"no suffix": `{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}`,
-		"bad merge": `{"model": {"type": "BPE", "end_of_word_suffix": "</w>", "vocab": {"a": 0}, "merges": ["abc"]}}`,
+		"not json":    `{`,
+		"wordpiece":   `{"model": {"type": "WordPiece", "vocab": {"a": 0}}}`,
+		"no suffix":   `{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}`,
+		"bad merge":   `{"model": {"type": "BPE", "end_of_word_suffix": "</w>", "vocab": {"a": 0}, "merges": ["abc"]}}`,
 		"no specials": `{"model": {"type": "BPE", "end_of_word_suffix": "</w>", "vocab": {"a": 0}, "merges": []}}`,
 	} {
 		if _, err := ReadTokenizer([]byte(raw)); err == nil {

@@ -12,6 +12,9 @@
 // searched with expansions (Query: a HyDE passage, rephrasings) goes
 // through SearchQuery, which fuses their searches by Reciprocal Rank
 // Fusion, reranks against the question itself and scores the hits for it.
+// With a text-to-image model (Options.Figures: CLIP), the figures nearest
+// the question by their crops' image vectors join hybrid and dense
+// searches as a list of their own, by Reciprocal Rank Fusion (Figures).
 // Hits are corpus.Hit, the one hit type of the application: retrieve fills
 // the chunk id, scores and finder, and the caller labels them with their
 // text, file and citation.
