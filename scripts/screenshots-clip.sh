@@ -36,7 +36,11 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   printf '{"locale": "%s"}\n' "$lang" >"$XDG_CONFIG_HOME/vika/settings.json"
   start_app
   sleep 2
-  click 706 27 # Settings, in the navigation above the centre column
+  # Settings, in the navigation above the centre column (its place follows the labels' length).
+  case $lang in
+  fr) click 805 27 ;;
+  *) click 706 27 ;;
+  esac
   sleep 1
   # The search models are the last card: scroll the view to its end.
   xdotool mousemove --sync $((X + 800)) $((Y + 450))
