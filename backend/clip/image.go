@@ -87,7 +87,7 @@ func Decode(data []byte) (image.Image, error) {
 // Pixels returns img prepared as the model's input: 3 x Crop x Crop values,
 // channels first, written to dst (allocated when nil or too short).
 func (p Preprocess) Pixels(img image.Image, dst []float32) []float32 {
-	w, h, planes := rgbPlanes(img)
+	w, h, planes, gray := rgbPlanes(img)
 	nw, nh := p.Size, p.Size
 	if w <= h {
 		nh = int(float64(p.Size) * float64(h) / float64(w))
@@ -100,8 +100,11 @@ func (p Preprocess) Pixels(img image.Image, dst []float32) []float32 {
 		dst = make([]float32, 3*n)
 	}
 	top, left := (nh-p.Crop)/2, (nw-p.Crop)/2
+	var out []uint8
 	for c, plane := range planes {
-		out := resample(plane, w, h, nw, nh)
+		if c == 0 || !gray { // a gray image's three planes are one
+			out = resample(plane, w, h, nw, nh)
+		}
 		for y := range p.Crop {
 			row := out[(top+y)*nw+left:]
 			for x := range p.Crop {
@@ -114,21 +117,22 @@ func (p Preprocess) Pixels(img image.Image, dst []float32) []float32 {
 }
 
 // rgbPlanes returns the red, green and blue 8-bit planes of img (alpha is
-// dropped, as PIL's conversion to RGB does).
-func rgbPlanes(img image.Image) (w, h int, planes [3][]uint8) {
+// dropped, as PIL's conversion to RGB does); gray says the three are the
+// same plane.
+func rgbPlanes(img image.Image) (w, h int, planes [3][]uint8, gray bool) {
 	b := img.Bounds()
 	w, h = b.Dx(), b.Dy()
-	for c := range planes {
-		planes[c] = make([]uint8, w*h)
-	}
 	if g, ok := img.(*image.Gray); ok {
+		planes[0] = make([]uint8, w*h)
 		for y := range h {
 			o := g.PixOffset(b.Min.X, b.Min.Y+y)
 			copy(planes[0][y*w:(y+1)*w], g.Pix[o:o+w])
 		}
-		copy(planes[1], planes[0])
-		copy(planes[2], planes[0])
-		return w, h, planes
+		planes[1], planes[2] = planes[0], planes[0]
+		return w, h, planes, true
+	}
+	for c := range planes {
+		planes[c] = make([]uint8, w*h)
 	}
 	for y := range h {
 		for x := range w {
@@ -137,7 +141,7 @@ func rgbPlanes(img image.Image) (w, h int, planes [3][]uint8) {
 			planes[0][i], planes[1][i], planes[2][i] = c.R, c.G, c.B
 		}
 	}
-	return w, h, planes
+	return w, h, planes, false
 }
 
 // PIL's fixed-point resampling: coefficients scaled by 2^precisionBits, each
@@ -168,13 +172,19 @@ func resample(src []uint8, w, h, nw, nh int) []uint8 {
 	if nh != h {
 		bounds, coeffs, k := coefficients(h, nh)
 		tmp := make([]uint8, w*nh)
+		acc := make([]int64, w)
 		for y := range nh {
 			lo, n := bounds[2*y], bounds[2*y+1]
-			for x := range w {
-				ss := int64(1) << (precisionBits - 1)
-				for i := range n {
-					ss += int64(src[(lo+i)*w+x]) * coeffs[y*k+i]
+			for x := range acc {
+				acc[x] = 1 << (precisionBits - 1)
+			}
+			for i := range n { // row by row: the input is read in order
+				c, row := coeffs[y*k+i], src[(lo+i)*w:(lo+i+1)*w]
+				for x, v := range row {
+					acc[x] += int64(v) * c
 				}
+			}
+			for x, ss := range acc {
 				tmp[y*w+x] = clip8(ss)
 			}
 		}
