@@ -1,6 +1,7 @@
 package clip
 
 import (
+	"encoding/base64"
 	"image"
 	"image/color"
 	"math"
@@ -22,6 +23,11 @@ type clipGolden struct {
 		SmallPixels  []float64 `json:"small_pixels"`
 		Vector       []float64 `json:"vector"`
 	} `json:"image"`
+	Large struct {
+		File    string `json:"file"`
+		Size    int    `json:"size"`
+		GrayB64 string `json:"gray_b64"`
+	} `json:"large"`
 }
 
 func golden(t *testing.T) clipGolden {
@@ -85,6 +91,31 @@ func TestPixelsGolden(t *testing.T) {
 				t.Errorf("%s: channel %d mean %.6f, PIL %.6f", c.File, ch, sum/float64(n), c.ChannelMeans[ch])
 			}
 		}
+	}
+}
+
+// TestPixelsRealCropSize: a gray figure the size of a real crop (760 x
+// 610, shrunk about 2.7 times) resized and cropped to 224 x 224 gives
+// PIL's 8-bit pixels exactly, every one of them.
+func TestPixelsRealCropSize(t *testing.T) {
+	g := golden(t)
+	want, err := base64.StdEncoding.DecodeString(g.Large.GrayB64)
+	if err != nil || len(want) != g.Large.Size*g.Large.Size {
+		t.Fatalf("golden: %d bytes, %v", len(want), err)
+	}
+	p := Preprocess{Size: g.Large.Size, Crop: g.Large.Size, Mean: [3]float32{0, 0, 0}, Std: [3]float32{1, 1, 1}}
+	px := p.Pixels(decodeFixture(t, g.Large.File), nil)
+	n := len(want)
+	differ := 0
+	for ch := range 3 {
+		for i, w := range want {
+			if got := uint8(math.Round(float64(px[ch*n+i]) * 255)); got != w {
+				differ++
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d of %d values differ from PIL's", differ, 3*n)
 	}
 }
 

@@ -8,14 +8,17 @@
                             DIR/preprocessor_config.json (CLIP's values),
                             DIR/text_model.onnx and DIR/vision_model.onnx
                             (seeded random weights, the real export's input
-                            and output names and shapes) and three PNG
-                            figures (gray and RGB)
+                            and output names and shapes), three small PNG
+                            figures (gray and RGB) and one of a real crop's
+                            size (plot.png)
   tiny_clip.py golden DIR   reads DIR/ids_golden.json (token ids from npm
                             @huggingface/tokenizers, see gen.sh) and writes
                             DIR/clip_golden.json: the images preprocessed by
                             PIL (bicubic resize of the shortest side, centre
                             crop, RGB/255, CLIP's mean and std) at a small
-                            size, and the L2-normalised text and image
+                            size, plot.png's 224 x 224 crop (8-bit, as PIL
+                            leaves it before normalising), and the
+                            L2-normalised text and image
                             embeddings computed here with numpy, independently
                             of the Go code and of ONNX Runtime.
 
@@ -29,6 +32,7 @@ The graphs are small but shaped like Xenova/clip-vit-base-patch32's:
 Needs python3-onnx, python3-numpy and python3-pil (Debian), at generation
 time only.
 """
+import base64
 import json
 import os
 import sys
@@ -191,9 +195,20 @@ def images(d):
     yy, xx = np.mgrid[0:131, 0:97]
     rgb = np.stack([(xx * 255 // 96), (yy * 255 // 130), ((xx + yy) * 7) % 256], axis=-1).astype(np.uint8)
     Image.fromarray(rgb, "RGB").save(os.path.join(d, "rgb.png"))
+    # The size of a real crop (150 dpi): shrunk about 2.7 times to 224.
+    plot = Image.new("L", (760, 610), 255)
+    dr = ImageDraw.Draw(plot)
+    dr.rectangle([60, 30, 740, 560], outline=0, width=3)
+    for k in range(3):
+        pts = [(x, int(300 + (120 - 40 * k) * np.cos(x / (40.0 + 15 * k)) + 50 * k)) for x in range(62, 738, 3)]
+        dr.line(pts, fill=30 + 70 * k, width=2 + k)
+    for x in range(100, 740, 80):
+        dr.line([x, 560, x, 575], fill=0, width=2)
+    plot.save(os.path.join(d, "plot.png"))
 
 
 IMAGES = ["bars.png", "curve.png", "rgb.png"]
+LARGE = "plot.png"
 
 
 def write(d):
@@ -209,10 +224,10 @@ def write(d):
     images(d)
 
 
-def preprocess(path, size, crop):
-    # What transformers' CLIPImageProcessor does, with PIL: the shortest
-    # side to size (bicubic; the other side truncated), the centre crop,
-    # RGB / 255, then (x - mean) / std; channels first.
+def resized(path, size, crop):
+    # What transformers' CLIPImageProcessor does before normalising, with
+    # PIL: the shortest side to size (bicubic; the other side truncated),
+    # then the centre crop.
     im = Image.open(path).convert("RGB")
     w, h = im.size
     if w <= h:
@@ -221,7 +236,12 @@ def preprocess(path, size, crop):
         nw, nh = int(size * w / h), size
     im = im.resize((nw, nh), Image.BICUBIC)
     top, left = (nh - crop) // 2, (nw - crop) // 2
-    im = im.crop((left, top, left + crop, top + crop))
+    return im.crop((left, top, left + crop, top + crop))
+
+
+def preprocess(path, size, crop):
+    # resized, then RGB / 255 and (x - mean) / std; channels first.
+    im = resized(path, size, crop)
     x = np.asarray(im, dtype=np.float64) / 255.0
     x = (x - np.array(MEAN)) / np.array(STD)
     return x.transpose(2, 0, 1)  # [3, crop, crop]
@@ -247,6 +267,8 @@ def golden(d):
         small = preprocess(os.path.join(d, name), *SMALL)
         out["image"].append({"file": name, "channel_means": px.mean(axis=(1, 2)).tolist(),
                              "small_pixels": np.round(small.reshape(-1), 6).tolist(), "vector": unit(emb)})
+    big = np.asarray(resized(os.path.join(d, LARGE), SIZE, SIZE))[:, :, 0]  # gray: one plane
+    out["large"] = {"file": LARGE, "size": SIZE, "gray_b64": base64.b64encode(big.tobytes()).decode()}
     with open(os.path.join(d, "clip_golden.json"), "w", encoding="utf-8") as f:
         json.dump(out, f, indent=None, ensure_ascii=False)
         f.write("\n")
