@@ -24,7 +24,7 @@ func (a *App) EmbeddingModels() ([]models.Status, error) { return a.models.Statu
 
 // DownloadModel starts downloading a registry model in the background;
 // progress and the outcome arrive as EventModelProgress events. An
-// embedding model, once installed, is put to use without a restart
+// embedding model or CLIP, once installed, is put to use without a restart
 // (EventModelReembed events).
 func (a *App) DownloadModel(name string) error {
 	return a.models.Start(name, a.onModelEvent)
@@ -37,7 +37,7 @@ func (a *App) onModelEvent(ev models.Event) {
 	if !ev.Finished || ev.Error != "" {
 		return
 	}
-	if m, err := models.Lookup(ev.Name); err == nil && m.Role == models.RoleEmbedder {
+	if m, err := models.Lookup(ev.Name); err == nil && (m.Role == models.RoleEmbedder || m.Role == models.RoleImage) {
 		_ = a.eng.Reembed(func(p engine.ReembedProgress) { runtime.EventsEmit(a.ctx, EventModelReembed, p) })
 	}
 }

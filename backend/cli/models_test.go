@@ -119,3 +119,33 @@ func TestModelsUsage(t *testing.T) {
 		t.Errorf("--trust-on-first-download: %v, want a usage error", err)
 	}
 }
+
+// TestModelsDownloadCLIP: `vika models list` shows CLIP (role image, its
+// int8 export) and `vika models download` installs its four files (the
+// tiny CLIP of testdata/clip, pinned for the test) through the downloader.
+func TestModelsDownloadCLIP(t *testing.T) {
+	t.Setenv("VIKA_DATA_DIR", t.TempDir())
+	name, files := modelstest.CLIPFiles(t)
+	m := modelstest.PinFiles(t, name, files)
+	t.Setenv("VIKA_MODELS_BASE_URL", modelstest.ServeFiles(t, m, files).URL)
+
+	out, _, err := runModelsCmd("list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Fields(lineOf(out, name))
+	if len(line) < 9 || line[1] != models.RoleImage || line[2] != "en" || line[3] != "512" || line[4] != "77" || line[8] != "int8" {
+		t.Errorf("list: %q", lineOf(out, name))
+	}
+	out, errOut, err := runModelsCmd("download", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Installed "+name) || strings.Count(errOut, "(100%)") < 4 {
+		t.Errorf("download output:\n%s\nprogress:\n%s", out, errOut)
+	}
+	out, _, _ = runModelsCmd("list")
+	if l := lineOf(out, name); !strings.HasSuffix(strings.TrimSpace(l), "yes") {
+		t.Errorf("after download: %q", l)
+	}
+}

@@ -156,6 +156,9 @@ func printHits(out io.Writer, hits []corpus.Hit, asJSON bool) error {
 		case corpus.ChunkTable, corpus.ChunkFigure, corpus.ChunkFormula:
 			rr += "  (" + string(h.Kind) + ")"
 		}
+		if h.FoundBy == retrieve.FoundImage {
+			rr += "  found by its image (CLIP)"
+		}
 		if _, err := fmt.Fprintf(out, "%d. %s  score %.3f%s\n   %s\n\n", i+1, h.Label, h.Score, rr, oneLine(h.Text, 300)); err != nil {
 			return err
 		}

@@ -184,8 +184,8 @@ type Hit struct {
 	// from, or of the passage on a scanned page (its chunk's BBox), for
 	// the viewer to highlight; nil otherwise.
 	BBox *[4]float64 `json:"bbox,omitempty"`
-	// FoundBy says which retriever found the passage: "dense", "bm25" or
-	// "both".
+	// FoundBy says which retriever found the passage: "dense", "bm25",
+	// "both", or "image" for a figure only CLIP's figure list found.
 	FoundBy  string   `json:"found_by"`
 	DocID    string   `json:"doc_id"`
 	PageType PageType `json:"page_type"`

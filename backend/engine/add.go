@@ -137,6 +137,10 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 	start := e.now()
 	set, releaseSet := e.acquire()
 	vecs, err := set.ret.Embed(ctx, res.Chunks, func(done, total int) { report(StageEmbedding, done, total) })
+	var figs figureVecs
+	if err == nil {
+		figs, err = figureVectors(ctx, set.loadedModels, res.Chunks, pageRegions(res.Pages))
+	}
 	releaseSet()
 	if err != nil {
 		return Report{}, err
@@ -144,7 +148,7 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 	res.Timings.Embed = e.now().Sub(start).Seconds()
 	report(StageIndexing, 0, len(res.Chunks))
 	start = e.now()
-	doc, err := e.commit(ctx, res, set, vecs, data)
+	doc, err := e.commitFigures(ctx, res, set, vecs, figs, data)
 	res.Timings.Index = e.now().Sub(start).Seconds()
 	return Report{Doc: doc, Timings: res.Timings}, err
 }
@@ -195,6 +199,12 @@ func (e *Engine) checkNew(ctx context.Context, id string) error {
 // SwitchModels swapped the models since). On failure nothing of it
 // remains, and other documents are untouched.
 func (e *Engine) commit(ctx context.Context, res ingest.Result, set *modelSet, vecs [][]float32, data []byte) (corpus.Document, error) {
+	return e.commitFigures(ctx, res, set, vecs, figureVecs{}, data)
+}
+
+// commitFigures is commit that also indexes figs, the image vectors of the
+// document's figures by set's CLIP (computed again with the vectors).
+func (e *Engine) commitFigures(ctx context.Context, res ingest.Result, set *modelSet, vecs [][]float32, figs figureVecs, data []byte) (corpus.Document, error) {
 	e.commitMu.Lock()
 	defer e.commitMu.Unlock()
 	if err := ctx.Err(); err != nil {
@@ -204,6 +214,9 @@ func (e *Engine) commit(ctx context.Context, res ingest.Result, set *modelSet, v
 	if cur != set {
 		var err error
 		if vecs, err = cur.ret.Embed(ctx, res.Chunks, nil); err != nil {
+			return corpus.Document{}, err
+		}
+		if figs, err = figureVectors(ctx, cur.loadedModels, res.Chunks, pageRegions(res.Pages)); err != nil {
 			return corpus.Document{}, err
 		}
 	}
@@ -222,7 +235,11 @@ func (e *Engine) commit(ctx context.Context, res ingest.Result, set *modelSet, v
 	if err := e.store.PutFile(ctx, res.Doc.ID, data); err != nil {
 		return corpus.Document{}, errors.Join(err, e.store.DeleteDocument(context.WithoutCancel(ctx), res.Doc.ID))
 	}
-	if err := ret.AddEmbedded(ctx, res.Chunks, vecs); err != nil {
+	err = ret.AddEmbedded(ctx, res.Chunks, vecs)
+	if err == nil {
+		err = ret.AddFigures(figs.chunks, figs.vecs)
+	}
+	if err != nil {
 		undo := context.WithoutCancel(ctx)
 		return corpus.Document{}, errors.Join(err, ret.DeleteDoc(undo, res.Doc.ID), e.store.DeleteDocument(undo, res.Doc.ID))
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"vika/backend/clip"
 	"vika/backend/embed"
 	"vika/backend/index"
 	"vika/backend/models"
@@ -17,10 +18,14 @@ import (
 type loadedModels struct {
 	ret  *retrieve.Retriever
 	embs []embed.Embedder // to close
+	// image is CLIP, whose figure list joins the searches (nil when it
+	// is not installed); it closes with the set.
+	image *clip.Model
 	// embErr says why dense retrieval is unavailable (nil when it is);
 	// multiErr why the configured multilingual model is not loaded (nil
-	// when it is, or when none is configured nor installed).
-	embErr, multiErr error
+	// when it is, or when none is configured nor installed); imageErr why
+	// an installed CLIP is not loaded.
+	embErr, multiErr, imageErr error
 }
 
 // newRetriever builds the retriever over lex with the embedding models of
@@ -28,7 +33,8 @@ type loadedModels struct {
 // English one ($VIKA_EMBED_MODEL_EN, else bge-small-en-v1.5 when
 // installed, else USE-lite) for English and unknown-language chunks, and
 // the multilingual one ($VIKA_EMBED_MODEL_MULTI, else the preferred
-// installed one) for the other languages. The multilingual model is
+// installed one) for the other languages, and CLIP's figure list when CLIP
+// is installed. The multilingual model is
 // loaded only when it is installed (or named: then its absence is an
 // error), so a session without one does not pay its memory. An English
 // model that cannot be loaded (assets missing, say) leaves BM25 working;
@@ -54,7 +60,9 @@ func newRetriever(lex *index.Lexical, cfg Config) loadedModels {
 		spaces = append(spaces, retrieve.Space{Embedder: multi, Dense: index.NewDense(multi.Dim()), Languages: routed(multiChoice)})
 	}
 	lm.multiErr = err
-	if lm.ret, err = retrieve.NewRouted(lex, spaces, retrieve.Options{}); err != nil {
+	var opts retrieve.Options
+	lm.image, opts.Figures, lm.imageErr = openFigures(root)
+	if lm.ret, err = retrieve.NewRouted(lex, spaces, opts); err != nil {
 		lm.closeModels()
 		return loadedModels{ret: bm25Only(lex), embErr: err}
 	}
@@ -99,6 +107,9 @@ func (lm loadedModels) closeModels() error {
 	var errs []error
 	for _, e := range lm.embs {
 		errs = append(errs, e.Close())
+	}
+	if lm.image != nil {
+		errs = append(errs, lm.image.Close())
 	}
 	return errors.Join(errs...)
 }

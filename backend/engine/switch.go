@@ -86,8 +86,9 @@ func (e *Engine) Reembed(progress func(ReembedProgress)) error {
 	return nil
 }
 
-// SwitchModels loads the embedding models configured now and, when they
-// differ from those in use, embeds every passage of the session with them
+// SwitchModels loads the embedding models configured now (and CLIP when it
+// is installed) and, when they differ from those in use, embeds every
+// passage of the session with them (and every figure crop with CLIP)
 // (reporting ReembedEmbedding events to progress, at most one per
 // progressEvery) and then swaps them in at once: a search that started
 // before uses the old models to its end, one that starts after the new
@@ -112,7 +113,7 @@ func (e *Engine) SwitchModels(ctx context.Context, progress func(ReembedProgress
 		return final
 	}
 	switch {
-	case slices.Equal(final.Models, cur.ret.Embedders()):
+	case slices.Equal(final.Models, cur.ret.Embedders()) && lm.ret.ImageModel() == cur.ret.ImageModel():
 		lm.close()
 		final.Stage = ReembedUnchanged
 		return final
@@ -132,10 +133,19 @@ func (e *Engine) SwitchModels(ctx context.Context, progress func(ReembedProgress
 	if err != nil {
 		return fail(err)
 	}
+	figs, err := figureVectors(ctx, lm, chunks, e.storeRegions(ctx))
+	if err != nil {
+		return fail(err)
+	}
 	e.commitMu.Lock() // the set of passages cannot change until the swap
 	now, vecs, err := e.catchUp(ctx, lm, chunks, vecs)
 	if err == nil && len(now) > 0 {
 		err = lm.ret.AddEmbedded(ctx, now, vecs)
+	}
+	if err == nil {
+		if figs, err = e.catchUpFigures(ctx, lm, now, figs); err == nil {
+			err = lm.ret.AddFigures(figs.chunks, figs.vecs)
+		}
 	}
 	if err != nil {
 		e.commitMu.Unlock()
@@ -180,6 +190,34 @@ func (e *Engine) catchUp(ctx context.Context, lm loadedModels, embedded []corpus
 		out[i] = have[c.ID]
 	}
 	return now, out, nil
+}
+
+// catchUpFigures returns the image vectors of the figures among now, the
+// session's passages: those of figs kept, those added since computed
+// with lm, those removed since dropped. The caller holds commitMu.
+func (e *Engine) catchUpFigures(ctx context.Context, lm loadedModels, now []corpus.Chunk, figs figureVecs) (figureVecs, error) {
+	if lm.image == nil {
+		return figureVecs{}, nil
+	}
+	have := make(map[string][]float32, len(figs.chunks))
+	for i, c := range figs.chunks {
+		have[c.ID] = figs.vecs[i]
+	}
+	var out figureVecs
+	var missing []corpus.Chunk
+	for _, c := range now {
+		if v, ok := have[c.ID]; ok {
+			out.chunks, out.vecs = append(out.chunks, c), append(out.vecs, v)
+		} else if c.Kind == corpus.ChunkFigure {
+			missing = append(missing, c)
+		}
+	}
+	more, err := figureVectors(ctx, lm, missing, e.storeRegions(ctx))
+	if err != nil {
+		return figureVecs{}, err
+	}
+	out.chunks, out.vecs = append(out.chunks, more.chunks...), append(out.vecs, more.vecs...)
+	return out, nil
 }
 
 // allChunks returns every passage of the session, document by document.

@@ -41,10 +41,14 @@ const Full = "full"
 
 // ForCPU returns m as installed on a machine with features f: the first of
 // its variants whose requirements f meets replaces its .onnx file, else the
-// full precision file stays (Variant says which). ApproxSizeMB follows the
-// files' pinned sizes (decimal megabytes).
+// full precision file stays (Variant says which; an entry whose only
+// export is quantized, CLIP's, declares its Variant in the registry and
+// keeps it). ApproxSizeMB follows the files' pinned sizes (decimal
+// megabytes).
 func (m Model) ForCPU(f Features) Model {
-	m.Variant = Full
+	if m.Variant == "" || len(m.Variants) > 0 {
+		m.Variant = Full
+	}
 	m.Files = append([]File(nil), m.Files...)
 	for _, v := range m.Variants {
 		if !f.any(v.RequiresAny) {

@@ -17,7 +17,7 @@ var ErrBusy = errors.New("this model is already downloading")
 // Status is a registry model as the settings screen shows it.
 type Status struct {
 	Name       string   `json:"name"`
-	Role       string   `json:"role"` // RoleEmbedder or RoleReranker
+	Role       string   `json:"role"` // RoleEmbedder, RoleReranker or RoleImage
 	Languages  []string `json:"languages"`
 	License    string   `json:"license"`
 	SizeMB     int      `json:"size_mb"` // download size

@@ -1,5 +1,5 @@
 // Package models is Vika's model manager: a registry of the optional ONNX
-// models (sentence encoders and cross-encoders from Hugging Face, embedded as
+// models (sentence encoders, cross-encoders and CLIP from Hugging Face, embedded as
 // registry.json, every file pinned by revision, sha256 and size; quantized
 // variants chosen by CPU features) and a downloader that installs them
 // into the data dir with resumable transfers, progress reports and
@@ -25,6 +25,10 @@ import (
 const (
 	RoleEmbedder = "embedder"
 	RoleReranker = "reranker"
+	// RoleImage is a text-to-image model (CLIP): it scores figure crops
+	// for a question. Its files are a text and a vision ONNX model, the
+	// tokenizer.json and the preprocessor_config.json.
+	RoleImage = "image"
 )
 
 // Pinned is the only Model.SHA256Status: every file of every registry
@@ -59,14 +63,14 @@ type Model struct {
 	Name       string   `json:"name"`
 	Repo       string   `json:"repo"`     // Hugging Face repository
 	Revision   string   `json:"revision"` // commit
-	Role       string   `json:"role"`     // RoleEmbedder or RoleReranker
+	Role       string   `json:"role"`     // RoleEmbedder, RoleReranker or RoleImage
 	Languages  []string `json:"languages"`
 	License    string   `json:"license"`
 	Dimensions int      `json:"dimensions"` // vector length; 0 for rerankers
 	MaxTokens  int      `json:"max_tokens"` // truncation length, special tokens included
-	Tokenizer  string   `json:"tokenizer"`  // tokenizer.json model kind: wordpiece or unigram
-	Pooling    string   `json:"pooling"`    // mean, cls, or none for rerankers
-	Output     string   `json:"output"`     // ONNX output: last_hidden_state or logits
+	Tokenizer  string   `json:"tokenizer"`  // tokenizer.json model kind: wordpiece, unigram or bpe
+	Pooling    string   `json:"pooling"`    // mean, cls, or none for rerankers and CLIP
+	Output     string   `json:"output"`     // ONNX output: last_hidden_state, logits, or text_embeds (CLIP; image_embeds for images)
 	// QueryPrefix and PassagePrefix are put before every query and every
 	// passage embedded (multilingual-e5 was trained with "query: " and
 	// "passage: ").

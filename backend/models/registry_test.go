@@ -21,6 +21,7 @@ func TestRegistry(t *testing.T) {
 		"all-MiniLM-L6-v2":                      {RoleEmbedder, 384, 256},
 		"paraphrase-multilingual-MiniLM-L12-v2": {RoleEmbedder, 384, 128},
 		"ms-marco-MiniLM-L-6-v2":                {RoleReranker, 0, 512},
+		"clip-vit-base-patch32":                 {RoleImage, 512, 77},
 	}
 	reg := Entries()
 	if len(reg) != len(want) {
@@ -41,7 +42,11 @@ func TestRegistry(t *testing.T) {
 		if m.Role != w.role || m.Dimensions != w.dim || m.MaxTokens != w.max {
 			t.Errorf("%s: role %s dim %d max %d, want %+v", m.Name, m.Role, m.Dimensions, m.MaxTokens, w)
 		}
-		if m.License == "" || m.Repo == "" || m.Tokenizer == "" || m.Pooling == "" || m.Output == "" || len(m.Files) != 2 {
+		files := 2 // the ONNX model and its tokenizer.json
+		if m.Role == RoleImage {
+			files = 4 // text and vision models, tokenizer.json, preprocessor_config.json
+		}
+		if m.License == "" || m.Repo == "" || m.Tokenizer == "" || m.Pooling == "" || m.Output == "" || len(m.Files) != files {
 			t.Errorf("%s: incomplete entry %+v", m.Name, m)
 		}
 		if !hex40.MatchString(m.Revision) || m.SHA256Status != Pinned {
@@ -56,7 +61,11 @@ func TestRegistry(t *testing.T) {
 				t.Errorf("%s: variant %+v", m.Name, v)
 			}
 		}
-		if got := m.URL(DefaultBaseURL, m.Files[0]); got != "https://huggingface.co/"+m.Repo+"/resolve/"+m.Revision+"/onnx/model.onnx" {
+		first := "onnx/model.onnx"
+		if m.Role == RoleImage {
+			first = "onnx/text_model_quantized.onnx"
+		}
+		if got := m.URL(DefaultBaseURL, m.Files[0]); got != "https://huggingface.co/"+m.Repo+"/resolve/"+m.Revision+"/"+first {
 			t.Errorf("%s: URL %s", m.Name, got)
 		}
 	}
@@ -106,9 +115,15 @@ func TestForCPU(t *testing.T) {
 		{"multilingual-e5-small", Features{FeatureAVX2: true, FeatureAVX512VNNI: true}, Full, "onnx/model.onnx", 487},
 		{"ms-marco-MiniLM-L-6-v2", Features{}, Full, "onnx/model.onnx", 92},
 		{"ms-marco-MiniLM-L-6-v2", Features{FeatureAVX2: true}, "int8", "onnx/model_quantized.onnx", 24},
+		// CLIP's only export is dynamic int8, for every CPU: text model first.
+		{"clip-vit-base-patch32", Features{}, "int8", "onnx/text_model_quantized.onnx", 156},
 	} {
 		m := entry(c.model).ForCPU(c.f)
-		if m.Variant != c.variant || m.Files[0].Path != c.onnx || m.ApproxSizeMB != c.mb || len(m.Files) != 2 {
+		files := 2
+		if m.Role == RoleImage {
+			files = 4
+		}
+		if m.Variant != c.variant || m.Files[0].Path != c.onnx || m.ApproxSizeMB != c.mb || len(m.Files) != files {
 			t.Errorf("%s on %v: variant %s, files %v, %d MB; want %s, %s, %d MB", c.model, c.f, m.Variant, m.Files, m.ApproxSizeMB, c.variant, c.onnx, c.mb)
 		}
 	}

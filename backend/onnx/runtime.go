@@ -1,5 +1,5 @@
 // Package onnx runs ONNX models with ONNX Runtime for the packages that
-// embed (embed) and rerank (rerank): the process-wide runtime, the shared
+// embed (embed), rerank (rerank) and score figures (clip): the process-wide runtime, the shared
 // session of a loaded model (Runner), cancellable runs, the padded input of
 // BERT-shaped models and their WordPiece tokenizer, and the settings every
 // model shares (library, batch size, threads).

@@ -46,6 +46,7 @@ type candidate struct {
 	lexicalRank int      // 1-based rank in the BM25 list; 0 if not retrieved
 	model       string   // embedder whose index holds the chunk's vector; "" if none
 	rerank      *float64 // reranker's score; nil if not rescored
+	figureRank  int      // 1-based rank in the figure list; 0 if not in it
 
 	// Set by fuse: score = densePart + lexicalPart.
 	score, densePart, lexicalPart float64

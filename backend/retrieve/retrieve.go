@@ -12,6 +12,9 @@
 // searched with expansions (Query: a HyDE passage, rephrasings) goes
 // through SearchQuery, which fuses their searches by Reciprocal Rank
 // Fusion, reranks against the question itself and scores the hits for it.
+// With a text-to-image model (Options.Figures: CLIP), the figures nearest
+// the question by their crops' image vectors join hybrid and dense
+// searches as a list of their own, by Reciprocal Rank Fusion (Figures).
 // Hits are corpus.Hit, the one hit type of the application: retrieve fills
 // the chunk id, scores and finder, and the caller labels them with their
 // text, file and citation.
@@ -102,6 +105,7 @@ type Retriever struct {
 	whole   *index.Lexical // one entry per page (PageRanking.WholePages)
 	workers int
 	now     func() time.Time
+	figs    *Figures // the figure list; nil without an image model
 }
 
 // Options configure New and NewRouted.
@@ -115,6 +119,9 @@ type Options struct {
 	EmbedWorkers int
 	// Pages overrides DefaultPageRanking.
 	Pages *PageRanking
+	// Figures, if not nil, adds the figure list to hybrid and dense
+	// searches (see FigureWeight); nil leaves every search as it is.
+	Figures *Figures
 }
 
 // New returns a Retriever over lex and dense, embedding every chunk with
@@ -152,6 +159,17 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 	}
 	if opts.Profile != nil {
 		r.prof = *opts.Profile
+	}
+	if f := opts.Figures; f != nil {
+		if f.Model == nil || f.Index == nil {
+			whole.Close()
+			return nil, errors.New("retrieve: a figure list needs an image model and an index")
+		}
+		if f.Model.Dim() != f.Index.Dim() {
+			whole.Close()
+			return nil, fmt.Errorf("retrieve: %w: image model %s gives %d, figure index holds %d", index.ErrDim, f.Model.Name(), f.Model.Dim(), f.Index.Dim())
+		}
+		r.figs = f
 	}
 	for i, s := range spaces {
 		switch {
@@ -381,6 +399,9 @@ func (r *Retriever) AddEmbedded(ctx context.Context, chunks []corpus.Chunk, vecs
 func (r *Retriever) DeleteDoc(ctx context.Context, docID string) error {
 	for _, s := range r.spaces {
 		s.dense.DeleteDoc(docID)
+	}
+	if r.figs != nil {
+		r.figs.Index.DeleteDoc(docID)
 	}
 	r.book.deleteDoc(docID)
 	if err := r.whole.DeleteDoc(ctx, docID); err != nil {

@@ -85,6 +85,14 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	if len(lists) > 1 {
 		cands = fuseRanked(lists, want)
 	}
+	figs, err := r.figureList(ctx, question, mode, &st)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return Result{}, ctx.Err()
+	case err != nil:
+		st.FigureError = err.Error() // the text's ranking stands
+	}
+	cands = fuseFigures(cands, figs)
 	st.Reranker = rerank.None
 	if o.Rerank != nil {
 		var err error

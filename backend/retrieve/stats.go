@@ -70,6 +70,14 @@ type Stats struct {
 	BM25Share float64 `json:"bm25_share_pct"`
 	// FoundBy counts the used hits by the retriever that found them.
 	FoundBy FoundByCounts `json:"found_by"`
+	// ImageModel names the text-to-image model whose figure list joined
+	// the ranking, FigureCandidates how many figures it gave and Figures
+	// the time it took (question embedded, figures scored); empty when no
+	// figure list ran. FigureError says why one failed.
+	ImageModel       string        `json:"image_model,omitempty"`
+	FigureCandidates int           `json:"figure_candidates,omitempty"`
+	Figures          time.Duration `json:"figures_ns,omitempty"`
+	FigureError      string        `json:"figure_error,omitempty"`
 }
 
 // FoundByCounts counts hits by Hit.FoundBy.
@@ -77,6 +85,8 @@ type FoundByCounts struct {
 	Dense int `json:"dense"`
 	BM25  int `json:"bm25"`
 	Both  int `json:"both"`
+	// Image counts figures only the figure list found (FoundImage).
+	Image int `json:"image,omitempty"`
 }
 
 func mean(sum float64, n int) *float64 {
@@ -107,6 +117,9 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]corpus.Hit, Stats) {
 		case c.lexicalRank > 0:
 			h.FoundBy = FoundBM25
 			st.FoundBy.BM25++
+		case c.denseRank == 0 && c.figureRank > 0:
+			h.FoundBy = FoundImage
+			st.FoundBy.Image++
 		default:
 			h.FoundBy = FoundDense
 			st.FoundBy.Dense++

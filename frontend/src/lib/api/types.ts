@@ -135,8 +135,8 @@ export type SearchStats = Wire<retrieve.Stats>;
 /** engine.SearchResult. */
 export type SearchResult = Wire<engine.SearchResult>;
 
-/** An optional embedding or reranking model of the registry (EmbeddingModels: models.Status). */
-export type EmbeddingModel = Omit<Wire<models.Status>, 'role'> & { role: 'embedder' | 'reranker' };
+/** An optional embedding, reranking or figure-search (image: CLIP) model of the registry (EmbeddingModels: models.Status). */
+export type EmbeddingModel = Omit<Wire<models.Status>, 'role'> & { role: 'embedder' | 'reranker' | 'image' };
 
 /** Payload of the "models:progress" event (models.Event). */
 export interface ModelProgress {

@@ -229,6 +229,23 @@ describe('SettingsPanel model manager', () => {
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
+  it('says what the figure-search model does, its size and that nothing leaves the computer, in English and French', async () => {
+    api.embeddingModels.mockResolvedValue([
+      sampleEmbeddingModel({ name: 'clip-vit-base-patch32', role: 'image', size_mb: 156, variant: 'int8', languages: ['en'] }),
+    ]);
+    setup();
+    const name = await screen.findByText('clip-vit-base-patch32');
+    const row = name.closest('li')!;
+    expect(within(row).getByText('figure search')).toBeTruthy();
+    expect(row.textContent).toContain('156 MB');
+    expect(row.textContent).toContain('quantized (8-bit)');
+    expect(within(row).getByText(/Finds figures by what they show/).textContent).toContain('nothing leaves it');
+    await userEvent.click(screen.getByRole('radio', { name: 'Français' }));
+    expect(await within(row).findByText('recherche de figures')).toBeTruthy();
+    expect(within(row).getByText(/Trouve les figures par ce qu’elles montrent/).textContent).toContain('rien n’en sort');
+    expect(row.textContent).toContain('quantifié (8 bits)');
+  });
+
   it('shows a failed download on the model it concerns', async () => {
     api.embeddingModels.mockResolvedValue([sampleEmbeddingModel()]);
     setup();

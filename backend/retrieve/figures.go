@@ -1,0 +1,142 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"vika/backend/corpus"
+	"vika/backend/index"
+)
+
+// ImageModel puts questions and figure crops in one vector space (CLIP:
+// package clip). The figures' vectors are computed by its image side and
+// given to AddFigures; EmbedText gives a question's unit vector.
+type ImageModel interface {
+	Name() string
+	Dim() int
+	EmbedText(ctx context.Context, text string) ([]float32, error)
+}
+
+// Figures is the figure list of a search: the image vectors of the figure
+// passages (corpus.ChunkFigure, by chunk id) and the model whose text side
+// scores them for a question.
+type Figures struct {
+	Model ImageModel
+	Index *index.Dense
+}
+
+// The figure list joins a search's ranked list by Reciprocal Rank Fusion
+// (k = DefaultRRFK, as for a question's expansions): a passage scores
+// 1/(k + its rank in the search's list) + FigureWeight/(k + its rank among
+// the figures) over the FigureDepth figures nearest the question.
+//
+// Equal weight is plain RRF: without a measurement of CLIP over PDF
+// figures (its weights cannot be fetched where Vika is built) there is
+// nothing to tune it from. The depth bounds what a poor list costs: at
+// most FigureDepth figures the text did not find enter the list, the
+// first of them just after the search's first hit, and the passages the
+// text found keep their order among themselves.
+const (
+	FigureWeight = 1.0
+	FigureDepth  = 3
+)
+
+// FoundImage is Hit.FoundBy of a figure only the figure list found.
+const FoundImage = "image"
+
+// ImageModel names the text-to-image model of the figure list; "" without
+// one.
+func (r *Retriever) ImageModel() string {
+	if r.figs == nil {
+		return ""
+	}
+	return r.figs.Model.Name()
+}
+
+// FigureVectors counts the figures holding an image vector.
+func (r *Retriever) FigureVectors() int {
+	if r.figs == nil {
+		return 0
+	}
+	return r.figs.Index.Len()
+}
+
+// AddFigures indexes the image vectors of figure passages (replacing those
+// of the same ids); it does nothing without a figure list. Passages of
+// other kinds are refused.
+func (r *Retriever) AddFigures(chunks []corpus.Chunk, vecs [][]float32) error {
+	if r.figs == nil || len(chunks) == 0 {
+		return nil
+	}
+	if len(chunks) != len(vecs) {
+		return fmt.Errorf("retrieve: %d figures but %d vectors", len(chunks), len(vecs))
+	}
+	for _, c := range chunks {
+		if c.Kind != corpus.ChunkFigure {
+			return fmt.Errorf("retrieve: passage %s is a %q, not a figure", c.ID, c.Kind)
+		}
+	}
+	return r.figs.Index.Add(chunks, vecs)
+}
+
+// figureList returns the FigureDepth figures nearest question, best
+// first; none without a figure list, in bm25 mode (lexical search only,
+// also the mode of sessions in languages the embedders do not cover:
+// CLIP reads English only), or when no figure has a vector.
+func (r *Retriever) figureList(ctx context.Context, question string, mode Mode, st *Stats) ([]index.Scored, error) {
+	if r.figs == nil || mode == ModeBM25 || r.figs.Index.Len() == 0 {
+		return nil, nil
+	}
+	t := r.now()
+	qv, err := r.figs.Model.EmbedText(ctx, question)
+	if err != nil {
+		return nil, err
+	}
+	list, err := r.figs.Index.Search(ctx, qv, FigureDepth)
+	if err != nil {
+		return nil, err
+	}
+	st.ImageModel = r.figs.Model.Name()
+	st.FigureCandidates = len(list)
+	st.Figures = r.now().Sub(t)
+	return list, nil
+}
+
+// fuseFigures merges the figure list into cands, the search's ranked list
+// (see FigureWeight), and returns the result best first. A figure only
+// the figure list found becomes a candidate of its own; ties keep the
+// search's order, then the figure list's.
+func fuseFigures(cands []*candidate, figs []index.Scored) []*candidate {
+	if len(figs) == 0 {
+		return cands
+	}
+	k := float64(DefaultRRFK)
+	out := make([]*candidate, 0, len(cands)+len(figs))
+	byID := make(map[string]*candidate, len(cands))
+	for i, c := range cands {
+		cp := *c
+		cp.score = 1 / (k + float64(i+1))
+		byID[c.id] = &cp
+		out = append(out, &cp)
+	}
+	for i, f := range figs {
+		c, ok := byID[f.ChunkID]
+		if !ok {
+			c = &candidate{id: f.ChunkID}
+			out = append(out, c)
+		}
+		c.figureRank = i + 1
+		c.score += FigureWeight / (k + float64(i+1))
+	}
+	slices.SortStableFunc(out, func(a, b *candidate) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	return out
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Screenshots of Settings' search models with the CLIP entry (figure search),
+# in the real native window (WebKitGTK) under Xvfb, in English and French,
+# into build/screenshots/:
+#   native-clip-settings-<lang>.png
+# Same machinery as scripts/screenshots.sh (scripts/lib/window.sh):
+# build/bin/vika (make build); no document, no download.
+#
+# Environment: VIKA_BIN, VIKA_SHOTS as in screenshots.sh; VIKA_SHOT_LANGS
+# (default "en fr").
+set -euo pipefail
+shopt -s inherit_errexit
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+bin=${VIKA_BIN:-$root/build/bin/vika}
+shots=${VIKA_SHOTS:-$root/build/screenshots}
+size=1280x800
+
+say() { printf 'screenshots-clip: %s\n' "$*" >&2; }
+die() { printf 'screenshots-clip: error: %s\n' "$*" >&2; exit 2; }
+
+source "$root/scripts/lib/window.sh"
+window_require
+
+work=$(mktemp -d /tmp/vika-screenshots.XXXXXX)
+window_trap
+mkdir -p "$shots"
+
+window_xvfb "$size"
+window_fake_gemini
+window_env
+
+for lang in ${VIKA_SHOT_LANGS:-en fr}; do
+  printf '{"locale": "%s"}\n' "$lang" >"$XDG_CONFIG_HOME/vika/settings.json"
+  start_app
+  sleep 2
+  # Settings, in the navigation above the centre column (its place follows the labels' length).
+  case $lang in
+  fr) click 805 27 ;;
+  *) click 706 27 ;;
+  esac
+  sleep 1
+  # The search models are the last card: scroll the view to its end.
+  xdotool mousemove --sync $((X + 800)) $((Y + 450))
+  for _ in $(seq 30); do xdotool click 5; done
+  sleep 1
+  settle 20 "$shots/native-clip-settings-$lang.png"
+  stop_app
+done
