@@ -5,6 +5,7 @@ package retrieve
 import (
 	"context"
 	"encoding/gob"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,6 +31,7 @@ import (
 //	VIKA_DIAG_CACHE=DIR VIKA_DIAG_IDS=rouviere-20,okasaki-14 \
 //	  go test -count=1 -tags "tune webkit2_41" -run TestExplainPages -v ./backend/retrieve
 //
+// VIKA_DIAG_PROFILE (JSON) overrides fields of the model's profile.
 // VIKA_DIAG_WHOLE=1 also prints the first whole pages with their scores,
 // VIKA_DIAG_DUMP=1 the chunks of the answer pages, and VIKA_DIAG_REPEAT=1
 // the first pages of 30 searches of the question (one line if the search
@@ -70,7 +72,10 @@ func TestExplainPages(t *testing.T) {
 		}
 		r := rets[q.File]
 		if r == nil {
-			paths, _ := filepath.Glob(filepath.Join(dir, q.File+".*.use-lite.gob"))
+			paths, _ := filepath.Glob(filepath.Join(dir, q.File+".*.use-lite.regions.gob")) // as the app ingests
+			if len(paths) == 0 {
+				paths, _ = filepath.Glob(filepath.Join(dir, q.File+".*.use-lite.gob"))
+			}
 			if len(paths) != 1 {
 				t.Fatalf("%s: cache %v", q.File, paths)
 			}
@@ -85,7 +90,13 @@ func TestExplainPages(t *testing.T) {
 			f.Close()
 			lex, _ := index.NewLexical()
 			dense := index.NewDense(emb.Dim())
-			if r, err = New(lex, dense, emb, Options{}); err != nil {
+			prof := ProfileFor(emb.Name())
+			if js := os.Getenv("VIKA_DIAG_PROFILE"); js != "" {
+				if err := json.Unmarshal([]byte(js), &prof); err != nil {
+					t.Fatalf("VIKA_DIAG_PROFILE: %v", err)
+				}
+			}
+			if r, err = New(lex, dense, emb, Options{Profile: &prof}); err != nil {
 				t.Fatal(err)
 			}
 			if err := r.AddEmbedded(ctx, dc.Result.Chunks, dc.Vecs); err != nil {
