@@ -31,7 +31,7 @@ type DescribeOptions struct {
 
 // DescribeReport counts what Describe did.
 type DescribeReport struct {
-	Figures int `json:"figures"`  // figures described now
+	Figures  int `json:"figures"`  // figures described now
 	Tables   int `json:"tables"`   // tables summarised now
 	Formulas int `json:"formulas"` // formulas transcribed into LaTeX now
 	// Refused counts the transcriptions that were not LaTeX (package
