@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"strings"
@@ -134,13 +135,16 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 			t.r.Image = img
 		}
 		text, err := d(ctx, t.r, t.c.Lang)
-		if err != nil {
+		if err != nil && !(t.r.Kind == corpus.ChunkFormula && errors.Is(err, latex.ErrRefused)) {
 			return rep, err
 		}
 		text = strings.TrimSpace(text)
 		switch {
 		case t.r.Kind == corpus.ChunkFormula:
-			if text, err = latex.Check(text); err != nil {
+			if err == nil {
+				text, err = latex.Check(text)
+			}
+			if err != nil {
 				rep.Refused++
 				log.Printf("engine: the LaTeX of the formula on page %d is refused: %v", t.r.Page, err)
 				err = nil // the formula keeps its text; the others go on
