@@ -62,6 +62,8 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   settle 15 "$work/settings.png"
   click 460 76
   key End
+  sleep 0.5
+  key Prior
   sleep 1
   settle 15 "$out-1-settings.png"
   key Escape
