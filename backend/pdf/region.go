@@ -144,9 +144,15 @@ func (d *Document) DetectRegions(p *Page) error {
 			paths = nil
 		}
 	}
+	var capBoxes []Rect
+	for _, c := range caps {
+		capBoxes = append(capBoxes, c.block)
+	}
 	var found []region
 	found = append(found, tables(p, caps, paths)...)
+	found = append(found, bareTables(p, paths, found, capBoxes)...)
 	found = append(found, figures(p, caps, paths, found)...)
+	found = append(found, bareDiagrams(p, paths, found, capBoxes)...)
 	found = append(found, formulas(p, found)...)
 	if len(found) > maxRegions {
 		found = found[:maxRegions]
