@@ -76,6 +76,5 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   click "${VIKA_FORMULAS_TAB_X:-1066}" "${VIKA_FORMULAS_TAB_Y:-246}"
   sleep 1
   settle 20 "$out-2-explorer.png"
-  cp "$work/explorer.png" "$shots/native-formulas-$lang-0-explorer-first.png"
   stop_app
 done
