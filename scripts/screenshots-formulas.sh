@@ -43,8 +43,8 @@ window_env
 
 for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   case $lang in
-  en) export LANGUAGE=en_US LANG=en_US.UTF-8 ;;
-  fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 ;;
+  en) export LANGUAGE=en_US LANG=en_US.UTF-8 settings_x=703 ;;
+  fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 settings_x=803 ;;
   *) die "unknown language $lang" ;;
   esac
   mkdir -p "$XDG_CONFIG_HOME/vika"
@@ -56,8 +56,8 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   # The add, then the describing job (figures, then formulas) with its progress.
   settle 150 "$work/ready.png" 5
 
-  # Settings (the gear at the top right), scrolled to "Figures and tables".
-  click "${VIKA_SETTINGS_X:-703}" "${VIKA_SETTINGS_Y:-27}"
+  # Settings (the last tab at the top; its x depends on the language), scrolled to "Figures and tables".
+  click "$settings_x" 27
   sleep 1
   settle 15 "$work/settings.png"
   click 460 76
