@@ -9,9 +9,9 @@ import (
 	"vika/backend/corpus"
 )
 
-// Region detection (region.go, table.go, figure.go, formula.go) finds a
-// page's tables, figures and display formulas from what MuPDF already
-// gives: text fragments with their boxes and fonts, image blocks, and the
+// Region detection (region.go, table.go, figure.go, uncaptioned.go,
+// formula.go) finds a page's tables, figures and display formulas from
+// what MuPDF already gives: text fragments with their boxes and fonts, image blocks, and the
 // boxes of the page's vector paths (a device of our own, mupdf.c). It is
 // bounded like the rest of the package: one more run of a page that has a
 // caption, under the same deadline, at most maxPaths path boxes, at most
