@@ -138,4 +138,6 @@ var layout = map[string]bool{
 	"left": true, "right": true, "big": true, "Big": true, "bigg": true, "Bigg": true,
 	"quad": true, "qquad": true, "displaystyle": true, "textstyle": true, "mathrm": true,
 	"text": true, "begin": true, "end": true, "label": true, "tag": true, "nonumber": true,
+	"mathcal": true, "mathbf": true, "mathbb": true, "mathit": true, "mathsf": true, "boldsymbol": true,
+	"operatorname": true,
 }

@@ -47,7 +47,7 @@ func TestCheckRefuses(t *testing.T) {
 }
 
 func TestWords(t *testing.T) {
-	got := Words(`\frac{\partial L}{\partial \sigma_{i}} = \left( \sum_i \sigma_i \right) \, \mathrm{softmax}`)
+	got := Words(`\frac{\partial \mathcal{L}}{\partial \sigma_{i}} = \left( \sum_i \sigma_i \right) \, \mathrm{softmax}`)
 	if got != "frac partial sigma sum" {
 		t.Errorf("Words = %q", got)
 	}
