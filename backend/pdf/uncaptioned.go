@@ -32,10 +32,14 @@ const (
 // bareTables returns the tables without caption framed by chains of rules
 // outside taken.
 func bareTables(p *Page, paths []pathBox, taken []region, captions []Rect) []region {
-	var hrules []Rect
+	var hrules, shapes []Rect
 	for _, pb := range paths {
-		if r := pb.Box; isHRule(r) && r.Dx() >= 0.15*p.Width && !insideAny(r, taken) {
+		r := pb.Box
+		switch {
+		case isHRule(r) && r.Dx() >= 0.15*p.Width && !insideAny(r, taken):
 			hrules = append(hrules, Rect{r.X0, r.Y0 - 0.25, r.X1, r.Y1 + 0.25})
+		case !isHRule(r) && !isVRule(r) && r.Dx() > 2 && r.Dy() > 2:
+			shapes = append(shapes, r)
 		}
 	}
 	slices.SortFunc(hrules, func(a, b Rect) int { return cmpFloat(a.Y0, b.Y0) })
@@ -59,8 +63,9 @@ func bareTables(p *Page, paths []pathBox, taken []region, captions []Rect) []reg
 				continue
 			}
 			between := Rect{box.X0, last.Y1, box.X1, r.Y0}
-			if slices.ContainsFunc(captions, func(c Rect) bool { _, ok := c.Intersect(between); return ok }) {
-				break
+			if slices.ContainsFunc(captions, func(c Rect) bool { _, ok := c.Intersect(between); return ok }) ||
+				slices.ContainsFunc(shapes, func(s Rect) bool { return centredIn(s, between) }) {
+				break // a caption, or a drawing (a table's paths are rules)
 			}
 			chain = append(chain, r)
 			box = box.Union(r)

@@ -107,7 +107,12 @@ func TestDetectUncaptionedTable(t *testing.T) {
 }
 
 func TestDetectUncaptionedDiagram(t *testing.T) {
-	p := detect(t, drawFigure, drawBareDiagram)
+	// The table above the diagram ends at its bottom rule: the diagram's
+	// axis, a rule too, does not extend it across the drawing.
+	p := detect(t, drawFigure, drawBareTable, drawBareDiagram)
+	if ts := regionsOf(p, corpus.ChunkTable); len(ts) != 1 || ts[0].BBox[3] > 522 {
+		t.Errorf("the table: %+v", ts)
+	}
 	fs := regionsOf(p, corpus.ChunkFigure)
 	if len(fs) != 2 {
 		t.Fatalf("want 2 figures, got %+v", p.Regions)
@@ -138,8 +143,8 @@ func TestUncaptionedNeedsTheShape(t *testing.T) {
 			t.Errorf("%s: want only the captioned figure, got %+v", name, p.Regions)
 		}
 	}
-	// Without any caption on the page the paths are not read: nothing
-	// uncaptioned is looked for (most pages pay nothing).
+	// Without any caption on a portrait page the paths are not read:
+	// nothing uncaptioned is looked for (most pages pay nothing).
 	if p := detect(t, drawBareTable, drawBareDiagram); len(p.Regions) != 0 {
 		t.Errorf("a page without caption: %+v", p.Regions)
 	}
