@@ -21,8 +21,9 @@ func (a *App) describeAfterAdd(p engine.Progress) {
 	_, _ = a.DescribeDocument(p.Doc.ID)
 }
 
-// DescribeDocument starts describing a document's figures (and
-// summarising its tables) with the model the settings name, and returns
+// DescribeDocument starts describing a document's figures (summarising
+// its tables, transcribing its formulas into LaTeX, as the settings ask)
+// with the model the settings name, and returns
 // the job id; its progress goes out as ingest progress ("describing"),
 // and Cancel stops it.
 func (a *App) DescribeDocument(docID string) (string, error) {
@@ -38,5 +39,5 @@ func (a *App) DescribeDocument(docID string) (string, error) {
 		return "", err
 	}
 	emit := func(p engine.Progress) { runtime.EventsEmit(a.ctx, engine.EventIngestProgress, p) }
-	return a.eng.StartDescribe(docID, d, engine.DescribeOptions{Max: s.DescribeMax, Tables: s.DescribeTables}, emit), nil
+	return a.eng.StartDescribe(docID, d, engine.DescribeOptions{Max: s.DescribeMax, Tables: s.DescribeTables, Formulas: s.DescribeFormulas}, emit), nil
 }

@@ -27,8 +27,25 @@ function goRoutes(): Plugin {
   };
 }
 
+/**
+ * The dev server's port: VIKA_E2E_VITE_PORT when set (scripts/e2e.sh gives
+ * each run its own, and then a taken port is an error, never a silent move to
+ * the next one that another run may be using), else Vite's default 5173.
+ */
+function devServer(): { port: number; strictPort: boolean } {
+  const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+  const raw = env.VIKA_E2E_VITE_PORT;
+  if (raw === undefined || raw === '') return { port: 5173, strictPort: false };
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`VIKA_E2E_VITE_PORT must be a port number (1-65535), not ${JSON.stringify(raw)}`);
+  }
+  return { port, strictPort: true };
+}
+
 export default defineConfig({
   plugins: [svelte(), svelteTesting(), devContentSecurityPolicy(), goRoutes()],
+  server: devServer(),
   build: {
     outDir: 'dist',
     emptyOutDir: true,

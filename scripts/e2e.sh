@@ -12,7 +12,9 @@
 # pointing at it and GEMINI_API_KEY=fake, no other provider's key, and a
 # private config folder (no saved settings of the user's).
 #
-# Environment: VIKA_E2E_PORT (default 34115), VIKA_E2E_BOOT_TIMEOUT (seconds to
+# Environment: VIKA_E2E_PORT (default 34115), VIKA_E2E_VITE_PORT (the Vite dev
+# server behind it, default 5173: give concurrent runs each their own),
+# VIKA_E2E_BOOT_TIMEOUT (seconds to
 # wait for wails dev, default 240: a cold compile), VIKA_E2E_TEST_TIMEOUT
 # (default 300), VIKA_E2E_LOG (default build/e2e/wails-dev.log),
 # VIKA_E2E_GENERATED=1 (use a generated PDF instead of ../shared's ResNet paper).
@@ -27,6 +29,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 port=${VIKA_E2E_PORT:-34115}
+vite_port=${VIKA_E2E_VITE_PORT:-5173}
+[[ $vite_port =~ ^[0-9]+$ ]] && ((vite_port >= 1 && vite_port <= 65535)) || die "VIKA_E2E_VITE_PORT must be a port number, not '$vite_port'"
+export VIKA_E2E_VITE_PORT=$vite_port # read by frontend/vite.config.ts
 boot_timeout=${VIKA_E2E_BOOT_TIMEOUT:-240}
 test_timeout=${VIKA_E2E_TEST_TIMEOUT:-300}
 log=${VIKA_E2E_LOG:-$root/build/e2e/wails-dev.log}
@@ -50,6 +55,9 @@ listening() {
 }
 if listening "$port"; then
   die "port $port is already in use (another 'wails dev' or app?): stop it, or set VIKA_E2E_PORT"
+fi
+if listening "$vite_port"; then
+  die "port $vite_port (Vite) is already in use (another e2e run?): stop it, or set VIKA_E2E_VITE_PORT"
 fi
 
 mkdir -p "$(dirname "$log")" build/screenshots

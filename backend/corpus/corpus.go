@@ -137,8 +137,9 @@ type Region struct {
 	// Text is the table as Markdown, the text inside a figure (text layer
 	// or OCR), or the formula's text with its Unicode math.
 	Text string `json:"text"`
-	// Description is a model's description of a figure, or summary of a
-	// table, when the student asked for one ("" otherwise).
+	// Description is a model's description of a figure, summary of a
+	// table, or LaTeX of a formula, when the student asked for one (""
+	// otherwise).
 	Description string `json:"description,omitempty"`
 	// Image is a figure's crop as PNG, kept in the session's memory like
 	// the PDF bytes; nil for tables and formulas.

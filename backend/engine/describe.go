@@ -2,10 +2,13 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log"
 	"strings"
 
 	"vika/backend/corpus"
+	"vika/backend/latex"
 )
 
 // DescribedSuffix ends the id of a passage holding a figure's description
@@ -14,30 +17,39 @@ const DescribedSuffix = "~described"
 
 // DescribeOptions bound the describing of one document.
 type DescribeOptions struct {
-	// Max is the most regions described (figures first, then tables);
+	// Max is the most regions described (figures first, then tables,
+	// then formulas);
 	// the others are counted in DescribeReport.OverCap. 0 means none.
 	Max int
 	// Tables adds a summary of each table (written from its text).
 	Tables bool
+	// Formulas adds the LaTeX of each display formula, transcribed from
+	// its crop (made now: formulas have no crop from ingest).
+	Formulas bool
 	// Progress, when set, is told each region done, out of the total.
 	Progress func(done, total int)
 }
 
 // DescribeReport counts what Describe did.
 type DescribeReport struct {
-	Figures int `json:"figures"`  // figures described now
-	Tables  int `json:"tables"`   // tables summarised now
+	Figures  int `json:"figures"`  // figures described now
+	Tables   int `json:"tables"`   // tables summarised now
+	Formulas int `json:"formulas"` // formulas transcribed into LaTeX now
+	// Refused counts the transcriptions that were not LaTeX (package
+	// latex): their formulas keep their text only.
+	Refused int `json:"refused"`
 	Already int `json:"already"`  // regions described before, left as they are
 	OverCap int `json:"over_cap"` // regions left out by Max
 }
 
-// Describer writes the description of a figure (from its crop) or a short
-// summary of a table (from its Markdown text); lang is the language of its
-// passage.
+// Describer writes the description of a figure (from its crop), a short
+// summary of a table (from its Markdown text) or the LaTeX of a formula
+// (from its crop); lang is the language of its passage.
 type Describer func(ctx context.Context, r corpus.Region, lang string) (string, error)
 
-// Describe has the document's figures (those with a crop) described, and
-// its tables summarised when o.Tables, by d, up to o.Max regions. Each
+// Describe has the document's figures (those with a crop) described, its
+// tables summarised when o.Tables and its formulas transcribed into LaTeX
+// when o.Formulas, by d, up to o.Max regions. Each
 // description is kept with its region (corpus.Region.Description) and
 // indexed (BM25 and dense) as a passage of the region's kind, page and
 // box, beside the region's own passage, so that search finds the figure
@@ -82,7 +94,7 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 		c corpus.Chunk
 		r corpus.Region
 	}
-	var figures, tables []target
+	var figures, tables, formulas []target
 	seen := map[regionKey]bool{}
 	for _, c := range chunks {
 		if strings.HasSuffix(c.ID, DescribedSuffix) {
@@ -100,32 +112,58 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 			figures = append(figures, target{c, r})
 		case r.Kind == corpus.ChunkTable && o.Tables && strings.TrimSpace(r.Text) != "":
 			tables = append(tables, target{c, r})
+		case r.Kind == corpus.ChunkFormula && o.Formulas:
+			formulas = append(formulas, target{c, r})
 		}
 	}
-	todo := append(figures, tables...)
+	todo := append(append(figures, tables...), formulas...)
 	if len(todo) > o.Max {
 		rep.OverCap = len(todo) - max(o.Max, 0)
 		todo = todo[:max(o.Max, 0)]
 	}
+	crops := e.formulaCropper(docID)
+	defer crops.close()
 	for i, t := range todo {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
+		if t.r.Kind == corpus.ChunkFormula {
+			img, err := crops.crop(ctx, t.r)
+			if err != nil {
+				return rep, err
+			}
+			t.r.Image = img
+		}
 		text, err := d(ctx, t.r, t.c.Lang)
-		if err != nil {
+		if err != nil && !(t.r.Kind == corpus.ChunkFormula && errors.Is(err, latex.ErrRefused)) {
 			return rep, err
 		}
 		text = strings.TrimSpace(text)
-		if text == "" {
+		switch {
+		case t.r.Kind == corpus.ChunkFormula:
+			if err == nil {
+				text, err = latex.Check(text)
+			}
+			if err != nil {
+				rep.Refused++
+				log.Printf("engine: the LaTeX of the formula on page %d is refused: %v", t.r.Page, err)
+				err = nil // the formula keeps its text; the others go on
+				break
+			}
+			err = e.addDescription(ctx, t.c, t.r, text)
+			rep.Formulas++
+		case text == "":
 			return rep, fmt.Errorf("the model wrote no description of the %s on page %d", t.r.Kind, t.r.Page)
+		default:
+			err = e.addDescription(ctx, t.c, t.r, text)
+			if t.r.Kind == corpus.ChunkFigure {
+				rep.Figures++
+			} else {
+				rep.Tables++
+			}
 		}
-		if err := e.addDescription(ctx, t.c, t.r, text); err != nil {
+		if err != nil {
 			return rep, err
-		}
-		if t.r.Kind == corpus.ChunkFigure {
-			rep.Figures++
-		} else {
-			rep.Tables++
 		}
 		if o.Progress != nil {
 			o.Progress(i+1, len(todo))
@@ -143,8 +181,12 @@ func (e *Engine) addDescription(ctx context.Context, c corpus.Chunk, r corpus.Re
 	if head == "" {
 		head = strings.ToUpper(string(r.Kind[:1])) + string(r.Kind[1:]) + fmt.Sprintf(" on page %d", r.Page)
 	}
+	body := text
+	if r.Kind == corpus.ChunkFormula {
+		body = formulaPassage(r, text)
+	}
 	dc := corpus.Chunk{ID: c.ID + DescribedSuffix, DocID: c.DocID, Page: c.Page, CharStart: c.CharStart, CharEnd: c.CharEnd,
-		Text: head + "\n" + text, SectionTitle: c.SectionTitle, PageType: c.PageType, Lang: c.Lang, Kind: c.Kind, BBox: c.BBox}
+		Text: head + "\n" + body, SectionTitle: c.SectionTitle, PageType: c.PageType, Lang: c.Lang, Kind: c.Kind, BBox: c.BBox}
 	if dc.BBox == nil {
 		box := r.BBox
 		dc.BBox = &box

@@ -170,8 +170,12 @@ const (
 )
 
 // crop renders r of page n as a gray PNG of bounded size.
-func (d *Document) crop(n int, r Rect) ([]byte, error) {
-	dpi := float64(cropDPI)
+func (d *Document) crop(n int, r Rect) ([]byte, error) { return d.Crop(n, r, cropDPI) }
+
+// Crop renders r of page n as a gray PNG at dpi, or at the lower
+// resolution that keeps it within maxCropPixels pixels: figure crops at
+// ingest, and formula crops a vision model is asked to transcribe.
+func (d *Document) Crop(n int, r Rect, dpi float64) ([]byte, error) {
 	if px := r.Area() * (dpi / 72) * (dpi / 72); px > maxCropPixels {
 		dpi *= math.Sqrt(maxCropPixels / px)
 	}

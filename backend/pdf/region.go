@@ -9,9 +9,9 @@ import (
 	"vika/backend/corpus"
 )
 
-// Region detection (region.go, table.go, figure.go, formula.go) finds a
-// page's tables, figures and display formulas from what MuPDF already
-// gives: text fragments with their boxes and fonts, image blocks, and the
+// Region detection (region.go, table.go, figure.go, uncaptioned.go,
+// formula.go) finds a page's tables, figures and display formulas from
+// what MuPDF already gives: text fragments with their boxes and fonts, image blocks, and the
 // boxes of the page's vector paths (a device of our own, mupdf.c). It is
 // bounded like the rest of the package: one more run of a page that has a
 // caption, under the same deadline, at most maxPaths path boxes, at most
@@ -144,9 +144,15 @@ func (d *Document) DetectRegions(p *Page) error {
 			paths = nil
 		}
 	}
+	var capBoxes []Rect
+	for _, c := range caps {
+		capBoxes = append(capBoxes, c.block)
+	}
 	var found []region
 	found = append(found, tables(p, caps, paths)...)
+	found = append(found, bareTables(p, paths, found, capBoxes)...)
 	found = append(found, figures(p, caps, paths, found)...)
+	found = append(found, bareDiagrams(p, paths, found, capBoxes)...)
 	found = append(found, formulas(p, found)...)
 	if len(found) > maxRegions {
 		found = found[:maxRegions]

@@ -299,6 +299,9 @@ func columns(rows []row, box Rect) [][2]float64 {
 			start = -1
 		}
 	}
+	if len(cols) == 0 { // no x covered by enough rows: one column, never none
+		return [][2]float64{{box.X0, box.X1}}
+	}
 	return cols
 }
 

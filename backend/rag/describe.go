@@ -8,6 +8,7 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/engine"
+	"vika/backend/latex"
 	"vika/backend/llm"
 	"vika/backend/prompt"
 )
@@ -16,8 +17,9 @@ import (
 var ErrNotVision = errors.New("this model reads no images")
 
 // Describer returns the engine.Describer that has model ("provider/id", a
-// vision model) describe figures from their crops and summarise tables
-// from their text. Only that model is asked, never a fallback: figure
+// vision model) describe figures from their crops, summarise tables from
+// their text and transcribe formulas into LaTeX from their crops (the
+// engine checks the LaTeX; a transcription cut short is refused here). Only that model is asked, never a fallback: figure
 // images and table text go to the provider the student chose and to no
 // other.
 func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describer, error) {
@@ -32,9 +34,14 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 		return nil, fmt.Errorf("%w: %s cannot describe figures; pick a vision model", ErrNotVision, m.Name)
 	}
 	return func(ctx context.Context, r corpus.Region, lang string) (string, error) {
-		req := prompt.TableRequest(r, lang)
-		if r.Kind == corpus.ChunkFigure {
+		var req llm.Request
+		switch r.Kind {
+		case corpus.ChunkFigure:
 			req = prompt.FigureRequest(r, lang)
+		case corpus.ChunkFormula:
+			req = prompt.FormulaRequest(r)
+		default:
+			req = prompt.TableRequest(r, lang)
 		}
 		var b strings.Builder
 		res, err := s.llm.AskWith(ctx, model, req, llm.Sink{Delta: func(d llm.Delta) error {
@@ -45,6 +52,9 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 		}})
 		if err != nil {
 			return "", err
+		}
+		if res.Truncated && r.Kind == corpus.ChunkFormula {
+			return "", fmt.Errorf("%w: the answer was cut at the model's token limit", latex.ErrRefused)
 		}
 		if res.Truncated {
 			return strings.TrimSpace(b.String()) + " […]", nil

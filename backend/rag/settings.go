@@ -29,13 +29,15 @@ type Settings struct {
 	Locale             string `json:"locale"`
 	// Describe has every document added describe its figures with
 	// DescribeModel (a vision model, "provider/id"), and summarise its
-	// tables when DescribeTables, up to DescribeMax regions a document.
-	// Off by default: the figure images and table text go to that model's
-	// provider.
-	Describe       bool   `json:"describe"`
-	DescribeModel  string `json:"describe_model"`
-	DescribeTables bool   `json:"describe_tables"`
-	DescribeMax    int    `json:"describe_max"`
+	// tables when DescribeTables and transcribe its display formulas into
+	// LaTeX when DescribeFormulas, up to DescribeMax regions a document.
+	// Off by default: the figure and formula images and the table text go
+	// to that model's provider.
+	Describe         bool   `json:"describe"`
+	DescribeModel    string `json:"describe_model"`
+	DescribeTables   bool   `json:"describe_tables"`
+	DescribeFormulas bool   `json:"describe_formulas"`
+	DescribeMax      int    `json:"describe_max"`
 }
 
 // DefaultDescribeMax is the default cap of regions described a document;

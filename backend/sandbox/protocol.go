@@ -17,6 +17,7 @@ const (
 	opOpen = "open" // open Data as the worker's document (closing any other)
 	opPage = "page" // read page Page
 	opOCR  = "ocr"  // OCR Target
+	opCrop = "crop" // render Crop of page Page at DPI as a PNG
 )
 
 // request is one call to the worker.
@@ -26,6 +27,8 @@ type request struct {
 	Opts   options
 	Page   int
 	Target ingest.OCRTarget
+	Crop   pdf.Rect
+	DPI    float64
 	// Fault makes the worker crash ("crash"), hang ("hang") or allocate
 	// without bound ("alloc") instead of serving the request. Honoured
 	// only by workers started with envFaults (tests).
@@ -49,6 +52,7 @@ type response struct {
 	Outline   []corpus.OutlineEntry // with Pages, on open
 	Page      ingest.PageResult
 	Text      ingest.OCRText
+	Image     []byte // the PNG of a crop
 	// CPU is the worker's CPU time so far (user + system), to retire
 	// workers before RLIMIT_CPU kills them.
 	CPU time.Duration

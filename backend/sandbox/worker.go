@@ -111,6 +111,15 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 				resp.Text, err = doc.OCR(ctx, req.Target)
 			}
 			resp.Err = toWire(err)
+		case opCrop:
+			c, ok := doc.(ingest.Cropper)
+			if !ok {
+				resp.Err = toWire(errors.New("no document is open"))
+				break
+			}
+			var err error
+			resp.Image, err = c.Crop(ctx, req.Page, req.Crop, req.DPI)
+			resp.Err = toWire(err)
 		default:
 			resp.Err = toWire(fmt.Errorf("unknown request %q", req.Op))
 		}

@@ -85,12 +85,44 @@ export function imagesOf(body) {
   return out;
 }
 
+/** Unicode math a fake transcription writes as LaTeX commands. */
+const LATEX = {
+  α: '\\alpha', β: '\\beta', γ: '\\gamma', δ: '\\delta', ε: '\\epsilon', θ: '\\theta', λ: '\\lambda',
+  μ: '\\mu', π: '\\pi', σ: '\\sigma', τ: '\\tau', φ: '\\phi', ω: '\\omega', Σ: '\\Sigma', '∑': '\\sum',
+  '√': '\\sqrt', '∞': '\\infty', '≤': '\\leq', '≥': '\\geq', '≠': '\\neq', '≈': '\\approx', '∈': '\\in',
+  '→': '\\to', '·': '\\cdot', '×': '\\times', '∂': '\\partial', '−': '-',
+};
+
+/**
+ * The fake's LaTeX of a formula (a request asking for LaTeX only): the
+ * extracted text sent with the crop, its Unicode math as commands, its words
+ * of two letters or more in \\mathrm{}, without the equation number.
+ */
+export function latexOf(prompt) {
+  const text = /<extracted_text>\n([\s\S]*?)\n<\/extracted_text>/.exec(prompt)?.[1] ?? 'x';
+  return text
+    .replace(/\(\d+\)\s*$/, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/[A-Za-z]{2,}/g, (w) => `\\mathrm{${w}}`)
+    .replace(/./gu, (c) => (LATEX[c] ? `${LATEX[c]} ` : c))
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /** The answer to a request body (GenerateContentRequest JSON). */
 export function answerFor(body) {
   const users = (body.contents ?? []).filter((c) => c.role !== 'model');
   const prompt = (users.at(-1)?.parts ?? []).map((p) => (p.inlineData ? '' : (p.text ?? ''))).join('');
   const sources = sourcesOf(prompt);
   const images = imagesOf(body);
+  if (images.length > 0 && prompt.includes('Answer with the LaTeX only.')) {
+    return latexOf(prompt);
+  }
+  if (images.length > 0 && prompt.includes('Describe the figure in the image.')) {
+    return `A figure of ${images[0].width} by ${images[0].height} pixels, as the fake vision model sees it.`;
+  }
   if (sources.length > 0 && images.length > 0) {
     // Describe the first image from its source's text, cited with its label.
     const n = Number(/^Image of source (\d+) /.exec(images[0].label)?.[1] ?? 0);

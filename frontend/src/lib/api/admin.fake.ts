@@ -47,6 +47,7 @@ export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
     describe: false,
     describe_model: '',
     describe_tables: false,
+    describe_formulas: false,
     describe_max: 20,
     ...overrides,
   };

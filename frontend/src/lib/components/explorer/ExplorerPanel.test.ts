@@ -132,6 +132,21 @@ describe('ExplorerPanel', () => {
     api.regions.mockResolvedValue([]);
   });
 
+  it("shows a formula's LaTeX as code, as text (never rendered nor interpreted)", async () => {
+    const tex = '\\mathcal{F}(x) = \\frac{H(x)}{2} - x <img src=x>';
+    api.regions.mockResolvedValue([
+      sampleRegion({ kind: 'formula', page: 2, bbox: [100, 300, 400, 330], caption: '(1)', text: 'F(x) = H(x)/2 − x', description: tex, image: '' }),
+    ]);
+    setup();
+    await userEvent.click(await screen.findByRole('button', { name: '1 formula' }));
+    expect(screen.getByText('LaTeX (transcribed by the vision model)')).toBeTruthy();
+    const code = screen.getByText(tex);
+    expect(code.tagName).toBe('CODE');
+    expect(code.querySelector('img')).toBeNull();
+    expect(screen.queryByText(/^Description:/)).toBeNull();
+    api.regions.mockResolvedValue([]);
+  });
+
   it('switches documents', async () => {
     setup([sampleDocument(), sampleDocument({ doc_id: 'b7', label: 'paper.pdf' })]);
     await screen.findByText('Exercice scanné');

@@ -118,12 +118,20 @@ describe('SettingsPanel figures', () => {
     expect(names).toEqual(['Gemini 2.5 Flash', 'Pixtral 12B — no API key']);
 
     await userEvent.click(screen.getByRole('checkbox', { name: /Also summarise tables/ }));
-    const cap = screen.getByLabelText('Figures and tables described per PDF');
+    await userEvent.click(screen.getByRole('checkbox', { name: /Also transcribe formulas into LaTeX/ }));
+    expect(screen.getByRole('note').textContent).toContain('its formula images if LaTeX is on');
+    const cap = screen.getByLabelText('Figures, tables and formulas described per PDF');
     await userEvent.clear(cap);
     await userEvent.type(cap, '5');
     await userEvent.tab();
     expect(api.setSettings).toHaveBeenLastCalledWith(
-      defaultSettings({ describe: true, describe_model: 'gemini/gemini-2.5-flash', describe_tables: true, describe_max: 5 }),
+      defaultSettings({
+        describe: true,
+        describe_model: 'gemini/gemini-2.5-flash',
+        describe_tables: true,
+        describe_formulas: true,
+        describe_max: 5,
+      }),
     );
     await userEvent.clear(cap);
     await userEvent.type(cap, '0');

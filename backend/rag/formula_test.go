@@ -1,0 +1,123 @@
+package rag
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image/png"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/go-pdf/fpdf"
+
+	"vika/backend/corpus"
+	"vika/backend/engine"
+	"vika/backend/llm/llmtest"
+	"vika/backend/testpdf"
+)
+
+// attentionPaper is a page with two display formulas (numbered (1) and
+// (2)), as the detector finds them.
+func attentionPaper() []byte {
+	return testpdf.Drawn(func(f *fpdf.Fpdf) {
+		f.SetFont("Helvetica", "", 10)
+		f.Text(72, 100, "We call our particular attention the scaled dot-product attention, computed as below.")
+		f.SetFont("Helvetica", "", 11)
+		f.Text(200, 130, "A = f(Q + K) + V")
+		f.SetFont("Helvetica", "", 10)
+		f.Text(500, 130, "(1)")
+		f.Text(72, 160, "where the scale is the square root of the dimension of the keys, as in the text.")
+		f.Text(72, 200, "The positional encodings use sine and cosine functions of different frequencies.")
+		f.SetFont("Helvetica", "", 11)
+		f.Text(200, 230, "P = s(p) + c")
+		f.SetFont("Helvetica", "", 10)
+		f.Text(500, 230, "(2)")
+		f.Text(72, 260, "where p is the position and the constant is chosen so that the model can learn.")
+	})
+}
+
+// TestDescriberTranscribesFormulas: with formulas on, each formula's crop
+// goes to the chosen vision model (Gemini's inline image part, PNG) with a
+// prompt asking for LaTeX only and the formula's extracted text; the
+// LaTeX kept is found by a search written in LaTeX words; an answer in
+// prose is refused and the formula keeps its text.
+func TestDescriberTranscribesFormulas(t *testing.T) {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	doc, err := eng.AddBytes(ctx, "attention.pdf", attentionPaper(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var bodies []string
+	p := newProviders(t, func(r llmtest.Request) llmtest.Reply {
+		mu.Lock()
+		bodies = append(bodies, r.Body)
+		n := len(bodies)
+		mu.Unlock()
+		if n == 1 {
+			return geminiSays("```latex\n\\mathrm{Attention}(Q, K, V) = \\mathrm{softmax}", "\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V\n```")
+		}
+		return geminiSays("This formula defines the positional encoding with a sine of the position.")
+	}, func(llmtest.Request) llmtest.Reply { return groqSays("unused") }, 0)
+	s := New(eng, p.svc, Config{})
+	d, err := s.Describer(ctx, "gemini/gemini-2.5-flash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eng.Describe(ctx, doc.ID, d, engine.DescribeOptions{Max: 10, Formulas: true})
+	if err != nil || rep != (engine.DescribeReport{Formulas: 1, Refused: 1}) {
+		t.Fatalf("report %+v, %v", rep, err)
+	}
+	if len(bodies) != 2 {
+		t.Fatalf("%d requests, want 2", len(bodies))
+	}
+	var sys struct {
+		SystemInstruction struct {
+			Parts []struct {
+				Text string `json:"text"`
+			} `json:"parts"`
+		} `json:"systemInstruction"`
+	}
+	if err := json.Unmarshal([]byte(bodies[0]), &sys); err != nil || len(sys.SystemInstruction.Parts) == 0 ||
+		!strings.Contains(sys.SystemInstruction.Parts[0].Text, "LaTeX") {
+		t.Errorf("system instruction %+v, %v", sys, err)
+	}
+	texts, images := geminiImages(t, bodies[0])
+	prompt := strings.Join(texts, "\n")
+	if len(images) != 1 || !strings.Contains(prompt, "Answer with the LaTeX only.") || !strings.Contains(prompt, "A = f(Q + K) + V") {
+		t.Fatalf("request: texts %q, %d images", texts, len(images))
+	}
+	img, err := png.Decode(bytes.NewReader(images[0]))
+	if err != nil || img.Bounds().Dx() < 400 || img.Bounds().Dy() < 40 {
+		t.Errorf("the crop sent: %v, %v", img.Bounds(), err)
+	}
+
+	hits, err := eng.SearchWith(ctx, `\frac \sqrt softmax`, engine.SearchOptions{Mode: "bm25", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits.Hits) == 0 || hits.Hits[0].Kind != corpus.ChunkFormula || !strings.HasSuffix(hits.Hits[0].ChunkID, engine.DescribedSuffix) ||
+		!strings.Contains(hits.Hits[0].Text, `\frac{QK^T}{\sqrt{d_k}}`) {
+		t.Fatalf("search by LaTeX: %+v", hits.Hits)
+	}
+	regions, err := eng.Regions(ctx, doc.ID, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, r := range regions {
+		if r.Kind == corpus.ChunkFormula {
+			kept = append(kept, r.Caption+"="+r.Description)
+		}
+	}
+	want := []string{`(1)=\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right)V`, "(2)="}
+	if strings.Join(kept, "|") != strings.Join(want, "|") {
+		t.Errorf("formulas keep %q, want %q", kept, want)
+	}
+}
