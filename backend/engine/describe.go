@@ -38,8 +38,11 @@ type DescribeReport struct {
 	// Refused counts the transcriptions that were not LaTeX (package
 	// latex): their formulas keep their text only.
 	Refused int `json:"refused"`
-	Already int `json:"already"`  // regions described before, left as they are
-	OverCap int `json:"over_cap"` // regions left out by Max
+	// Uncropped counts the formulas whose crop could not be rendered (a
+	// worker crash or timeout on that page): skipped, the others go on.
+	Uncropped int `json:"uncropped"`
+	Already   int `json:"already"`  // regions described before, left as they are
+	OverCap   int `json:"over_cap"` // regions left out by Max
 }
 
 // Describer writes the description of a figure (from its crop), a short
@@ -130,7 +133,12 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 		if t.r.Kind == corpus.ChunkFormula {
 			img, err := crops.crop(ctx, t.r)
 			if err != nil {
-				return rep, err
+				if ctx.Err() != nil {
+					return rep, ctx.Err()
+				}
+				rep.Uncropped++
+				log.Printf("engine: the formula on page %d is skipped, its crop failed: %v", t.r.Page, err)
+				continue
 			}
 			t.r.Image = img
 		}

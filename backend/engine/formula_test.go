@@ -11,6 +11,8 @@ import (
 	"github.com/go-pdf/fpdf"
 
 	"vika/backend/corpus"
+	"vika/backend/ingest"
+	"vika/backend/pdf"
 	"vika/backend/testpdf"
 )
 
@@ -178,4 +180,42 @@ func hasInk(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// cropFailing opens readers whose Crop always fails, as when the PDF
+// worker that renders a crop crashes or runs over its budget.
+type cropFailing struct{ ingest.Opener }
+
+func (o cropFailing) Open(ctx context.Context, data []byte, opts ingest.Options) (ingest.Reader, error) {
+	r, err := o.Opener.Open(ctx, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	return cropFails{r}, nil
+}
+
+type cropFails struct{ ingest.Reader }
+
+func (cropFails) Crop(context.Context, int, pdf.Rect, float64) ([]byte, error) {
+	return nil, errors.New("the PDF worker crashed")
+}
+
+// TestDescribeFormulasCropFails: a formula whose crop cannot be rendered
+// is skipped and counted; the job goes on, and a later run transcribes it.
+func TestDescribeFormulasCropFails(t *testing.T) {
+	ctx := context.Background()
+	e := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	id, _ := formulaPaper(t, e)
+	tex := func(context.Context, corpus.Region, string) (string, error) { return `y = f(x) + \varepsilon`, nil }
+	real := e.opts.Opener
+	e.opts.Opener = cropFailing{real}
+	rep, err := e.Describe(ctx, id, tex, DescribeOptions{Max: 10, Formulas: true})
+	if err != nil || rep != (DescribeReport{Uncropped: 2}) {
+		t.Fatalf("crops failing: %+v %v", rep, err)
+	}
+	e.opts.Opener = real
+	rep, err = e.Describe(ctx, id, tex, DescribeOptions{Max: 10, Formulas: true})
+	if err != nil || rep != (DescribeReport{Formulas: 2}) {
+		t.Fatalf("crops back: %+v %v", rep, err)
+	}
 }
