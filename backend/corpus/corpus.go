@@ -170,6 +170,15 @@ type Chunk struct {
 	BBox *[4]float64 `json:"bbox,omitempty"`
 }
 
+// DescribedSuffix ends the id of a passage holding a region's description
+// by a model (a figure's description, a table's summary, a formula's
+// LaTeX): the id of the region's own passage + this suffix.
+const DescribedSuffix = "~described"
+
+// Described reports whether c holds a model's description of its region
+// rather than text read from the PDF.
+func (c Chunk) Described() bool { return strings.HasSuffix(c.ID, DescribedSuffix) }
+
 // Hit is one search result.
 type Hit struct {
 	File    string  `json:"file"`

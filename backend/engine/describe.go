@@ -11,9 +11,9 @@ import (
 	"vika/backend/latex"
 )
 
-// DescribedSuffix ends the id of a passage holding a figure's description
-// or a table's summary: the id of the region's own passage + this suffix.
-const DescribedSuffix = "~described"
+// DescribedSuffix ends the id of a passage holding a region's description
+// (corpus.DescribedSuffix).
+const DescribedSuffix = corpus.DescribedSuffix
 
 // DescribeOptions bound the describing of one document.
 type DescribeOptions struct {
@@ -100,7 +100,7 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 	var figures, tables, formulas []target
 	seen := map[regionKey]bool{}
 	for _, c := range chunks {
-		if strings.HasSuffix(c.ID, DescribedSuffix) {
+		if c.Described() {
 			continue
 		}
 		r, ok := regionFor(c)
