@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -232,10 +233,44 @@ func printPages(out io.Writer, rep pagesReport, byFile bool) error {
 			}
 		}
 	}
+	fmt.Fprintln(out, "\nsources@K (an answer page among the pages of the first K passages), and packed to a budget:")
+	for _, r := range rep.Rows {
+		fmt.Fprintf(out, "  %-18s %-36s %s\n", r.Search, r.Pages, sourcesSweep(r.Results))
+	}
 	fmt.Fprintln(out, "\nmissed at sources@8:")
 	for _, r := range rep.Rows {
 		fmt.Fprintf(out, "  %s, %s: %v\n", r.Search, r.Pages, r.Misses)
 	}
 	_, err := fmt.Fprintf(out, "\ntotal %.0f s\n", rep.Seconds)
 	return err
+}
+
+// sourcesSweep scores sources@K for K = 6..12 and for a prompt packed to
+// eval.SourceBudget runes (at least 8 passages, more while they fit), with
+// the mean number of passages and runes of the fixed 8 and of the packing.
+func sourcesSweep(rs []eval.PageResult) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	n := float64(len(rs))
+	for k := 6; k <= 12; k++ {
+		hit := 0
+		for _, r := range rs {
+			if r.SourceRank >= 1 && r.SourceRank <= k {
+				hit++
+			}
+		}
+		fmt.Fprintf(&b, "@%d %.3f  ", k, float64(hit)/n)
+	}
+	hit, packed, runes8 := 0, 0, 0
+	for _, r := range rs {
+		if r.SourceRank >= 1 && r.SourceRank <= r.Packed {
+			hit++
+		}
+		packed += r.Packed
+		runes8 += r.Runes8
+	}
+	fmt.Fprintf(&b, "| @budget %.3f (%.1f passages; fixed 8: %.0f runes)", float64(hit)/n, float64(packed)/n, float64(runes8)/n)
+	return b.String()
 }

@@ -30,7 +30,8 @@ import (
 //	VIKA_DIAG_CACHE=DIR VIKA_DIAG_IDS=rouviere-20,okasaki-14 \
 //	  go test -count=1 -tags "tune webkit2_41" -run TestExplainPages -v ./backend/retrieve
 //
-// VIKA_DIAG_WHOLE=1 also prints the first whole pages with their scores,
+// VIKA_DIAG_REGIONS=1 reads the cache of a run with region passages
+// (tables, figures, formulas). VIKA_DIAG_WHOLE=1 also prints the first whole pages with their scores,
 // VIKA_DIAG_DUMP=1 the chunks of the answer pages, and VIKA_DIAG_REPEAT=1
 // the first pages of 30 searches of the question (one line if the search
 // is deterministic). -count=1 matters: a cached test result would hide a
@@ -70,7 +71,11 @@ func TestExplainPages(t *testing.T) {
 		}
 		r := rets[q.File]
 		if r == nil {
-			paths, _ := filepath.Glob(filepath.Join(dir, q.File+".*.use-lite.gob"))
+			suffix := ".use-lite.gob"
+			if os.Getenv("VIKA_DIAG_REGIONS") != "" {
+				suffix = ".use-lite.regions.gob" // the cache of a run with region passages
+			}
+			paths, _ := filepath.Glob(filepath.Join(dir, q.File+".*"+suffix))
 			if len(paths) != 1 {
 				t.Fatalf("%s: cache %v", q.File, paths)
 			}
@@ -177,8 +182,8 @@ func explain(t *testing.T, r *Retriever, q eval.PageQuestion, chunks map[string]
 			mark = "*"
 		}
 		pos := slices.IndexFunc(cands, func(x *candidate) bool { return x.id == c.id }) + 1
-		fmt.Printf(" %s%2d p%-4d chunk#%-3d lexR %-4d denseR %-4d score %6.3f wholeR %-3d %q\n", mark, n, ch.Page, pos, c.lexicalRank, c.denseRank, c.score,
-			wr[pageKey{doc: ch.DocID, page: ch.Page}], trim(ch.Text, 110))
+		fmt.Printf(" %s%2d p%-4d chunk#%-3d lexR %-4d denseR %-4d score %6.3f wholeR %-3d %-7s %q\n", mark, n, ch.Page, pos, c.lexicalRank, c.denseRank, c.score,
+			wr[pageKey{doc: ch.DocID, page: ch.Page}], ch.Kind, trim(ch.Text, 100))
 		if n == 10 {
 			break
 		}
