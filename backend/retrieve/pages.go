@@ -183,6 +183,38 @@ func isRegion(k corpus.ChunkKind) bool {
 	return k == corpus.ChunkTable || k == corpus.ChunkFigure || k == corpus.ChunkFormula
 }
 
+// searchable reports whether a chunk is a search passage. A display
+// formula's passage is not: its text is a line of symbols that the page's
+// own passage already holds, with the words around it, and as passages of
+// their own (73 on the 85 slides of a French statistics deck) they changed
+// the BM25 statistics of the page text enough to move answer pages down
+// (backend/eval/PAGES.md, "Region passages"). Nor is a passage without
+// text (a figure with neither caption nor words in it): nothing can match
+// it. Both stay in the store, shown and highlighted by the viewer.
+func searchable(c corpus.Chunk) bool {
+	return c.Kind != corpus.ChunkFormula && strings.TrimSpace(c.Text) != ""
+}
+
+// searchableOnly returns the searchable chunks of chunks (and their
+// vectors, when vecs is not nil).
+func searchableOnly(chunks []corpus.Chunk, vecs [][]float32) ([]corpus.Chunk, [][]float32) {
+	if !slices.ContainsFunc(chunks, func(c corpus.Chunk) bool { return !searchable(c) }) {
+		return chunks, vecs
+	}
+	cs := make([]corpus.Chunk, 0, len(chunks))
+	var vs [][]float32
+	for i, c := range chunks {
+		if !searchable(c) {
+			continue
+		}
+		cs = append(cs, c)
+		if vecs != nil {
+			vs = append(vs, vecs[i])
+		}
+	}
+	return cs, vs
+}
+
 // rankPages reorders cands (best first) by p; see PageRanking. whole holds
 // the rank of pages in a whole-page search (nil without one).
 func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[pageKey]int) []*candidate {

@@ -341,12 +341,15 @@ func (r *Retriever) Add(ctx context.Context, chunks []corpus.Chunk, progress fun
 
 // AddEmbedded indexes chunks whose vectors were computed by Embed (vecs
 // is ignored without an embedder). A chunk id already held by another
-// model's index moves to the one its language is routed to now.
+// model's index moves to the one its language is routed to now. A display
+// formula's passage and a passage without text are not searched (see
+// searchable); their page still knows them.
 func (r *Retriever) AddEmbedded(ctx context.Context, chunks []corpus.Chunk, vecs [][]float32) error {
 	if len(r.spaces) > 0 {
 		if len(vecs) != len(chunks) {
 			return fmt.Errorf("retrieve: %d chunks but %d vectors", len(chunks), len(vecs))
 		}
+		chunks, vecs := searchableOnly(chunks, vecs)
 		groups := r.groups(chunks)
 		for s, idx := range groups { // check every dimension before changing anything
 			for _, i := range idx {
@@ -371,10 +374,12 @@ func (r *Retriever) AddEmbedded(ctx context.Context, chunks []corpus.Chunk, vecs
 			}
 		}
 	}
+	all := chunks
+	chunks, _ = searchableOnly(chunks, nil)
 	if err := r.lex.Add(ctx, chunks); err != nil {
 		return err
 	}
-	return r.whole.Add(ctx, r.book.add(chunks))
+	return r.whole.Add(ctx, r.book.add(all))
 }
 
 // DeleteDoc removes the chunks of docID from every index.
