@@ -115,6 +115,9 @@ type PageResult struct {
 	// would hold if packed to SourceBudget runes (PackCount).
 	Runes8 int `json:"runes@8"`
 	Packed int `json:"packed"`
+	// HitRunes holds the lengths of the first 3*SourcesCutoff hits, to
+	// score other packings.
+	HitRunes []int `json:"hit_runes,omitempty"`
 	// Top holds the first PageHitCutoff hits, to show what came instead.
 	Top []PageHit `json:"top"`
 }
@@ -290,6 +293,9 @@ func scoreQuestion(q PageQuestion, hits []PageHit) PageResult {
 		}
 	}
 	res.Packed = PackCount(runes, SourcesCutoff, SourceBudget)
+	if slices.ContainsFunc(runes, func(n int) bool { return n > 0 }) {
+		res.HitRunes = runes[:min(len(runes), 3*SourcesCutoff)]
+	}
 	return res
 }
 
