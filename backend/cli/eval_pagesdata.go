@@ -282,6 +282,7 @@ func fusedPages(a, b eval.PageRetriever) eval.PageRetriever {
 			rank := 0
 			seen := map[eval.PageHit]bool{}
 			for _, h := range hits {
+				h.Runes = 0 // a page, whichever of its passages
 				if seen[h] {
 					continue
 				}
