@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -232,10 +234,62 @@ func printPages(out io.Writer, rep pagesReport, byFile bool) error {
 			}
 		}
 	}
+	fmt.Fprintln(out, "\nsources@K (an answer page among the pages of the first K passages), and packed to a budget:")
+	for _, r := range rep.Rows {
+		fmt.Fprintf(out, "  %-18s %-36s %s\n", r.Search, r.Pages, sourcesSweep(r.Results))
+	}
 	fmt.Fprintln(out, "\nmissed at sources@8:")
 	for _, r := range rep.Rows {
 		fmt.Fprintf(out, "  %s, %s: %v\n", r.Search, r.Pages, r.Misses)
 	}
 	_, err := fmt.Fprintf(out, "\ntotal %.0f s\n", rep.Seconds)
 	return err
+}
+
+// sourcesSweep scores sources@K for K = 6..12 and prompts packed by
+// length: passages in rank order while their total stays within a budget
+// of runes (eval.PackCount), with no minimum and with at least 8, next to
+// the mean length of the fixed 8 (the prompt as it is).
+func sourcesSweep(rs []eval.PageResult) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	n := float64(len(rs))
+	share := func(in func(r eval.PageResult) int) float64 {
+		hit := 0
+		for _, r := range rs {
+			if r.SourceRank >= 1 && r.SourceRank <= in(r) {
+				hit++
+			}
+		}
+		return float64(hit) / n
+	}
+	for k := 6; k <= 12; k++ {
+		fmt.Fprintf(&b, "@%d %.3f  ", k, share(func(eval.PageResult) int { return k }))
+	}
+	runes8 := 0
+	for _, r := range rs {
+		runes8 += r.Runes8
+	}
+	known := !slices.ContainsFunc(rs, func(r eval.PageResult) bool { return len(r.HitRunes) == 0 || slices.Contains(r.HitRunes, 0) })
+	if !known { // the lengths of the passages are not known (pages of a baseline)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "(the 8: %.0f runes)\n     packed:", float64(runes8)/n)
+	for _, least := range []int{0, eval.SourcesCutoff} {
+		for _, budget := range []int{4400, 5200, 6000, eval.SourceBudget} {
+			passages, runes := 0, 0
+			count := func(r eval.PageResult) int { return eval.PackCount(r.HitRunes, least, budget) }
+			for _, r := range rs {
+				k := count(r)
+				passages += k
+				for _, x := range r.HitRunes[:k] {
+					runes += x
+				}
+			}
+			fmt.Fprintf(&b, " [>=%d, %d: %.3f, %.1f passages, %.0f runes]", least, budget, share(count), float64(passages)/n, float64(runes)/n)
+		}
+	}
+	return b.String()
 }

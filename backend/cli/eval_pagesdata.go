@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"vika/backend/corpus"
 	"vika/backend/embed"
@@ -217,13 +219,13 @@ func pageRetriever(docs map[string]*pagesDoc, mode retrieve.Mode, r func(*pagesD
 		if err != nil {
 			return nil, err
 		}
-		page := make(map[string]int, len(d.res.Chunks))
+		cite := make(map[string]eval.PageHit, len(d.res.Chunks))
 		for _, c := range d.res.Chunks {
-			page[c.ID] = c.Page
+			cite[c.ID] = eval.PageHit{File: file, Page: c.Page, Runes: utf8.RuneCountInString(strings.TrimSpace(c.Text))}
 		}
 		hits := make([]eval.PageHit, len(res.Hits))
 		for i, h := range res.Hits {
-			hits[i] = eval.PageHit{File: file, Page: page[h.ChunkID]}
+			hits[i] = cite[h.ChunkID]
 		}
 		return hits, nil
 	}
@@ -280,6 +282,7 @@ func fusedPages(a, b eval.PageRetriever) eval.PageRetriever {
 			rank := 0
 			seen := map[eval.PageHit]bool{}
 			for _, h := range hits {
+				h.Runes = 0 // a page, whichever of its passages
 				if seen[h] {
 					continue
 				}

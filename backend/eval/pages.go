@@ -77,6 +77,9 @@ func SelectSplit(qs []PageQuestion, split string) ([]PageQuestion, error) {
 type PageHit struct {
 	File string `json:"file"`
 	Page int    `json:"page"`
+	// Runes is the length of the hit's passage (0 when the retriever
+	// does not say); a packing of the prompt by length is measured with it.
+	Runes int `json:"runes,omitempty"`
 }
 
 // PageRetriever returns up to k hits for question, best first. file is the
@@ -103,8 +106,39 @@ type PageResult struct {
 	// Sources tells whether an answer page is among the pages of the first
 	// SourcesCutoff hits, the passages of an answer's prompt.
 	Sources bool `json:"sources"`
+	// SourceRank is the 1-based position of the first hit on an answer
+	// page among all the hits (0 if none): the answer page is among the
+	// sources of a prompt of K passages when 1 <= SourceRank <= K.
+	SourceRank int `json:"source_rank"`
+	// Runes8 is the length of the first SourcesCutoff passages (what
+	// the prompt holds now), and Packed the number of hits the prompt
+	// would hold if packed to SourceBudget runes (PackCount).
+	Runes8 int `json:"runes@8"`
+	Packed int `json:"packed"`
+	// HitRunes holds the lengths of the first 3*SourcesCutoff hits, to
+	// score other packings.
+	HitRunes []int `json:"hit_runes,omitempty"`
 	// Top holds the first PageHitCutoff hits, to show what came instead.
 	Top []PageHit `json:"top"`
+}
+
+// SourceBudget is the length, in runes, that a prompt packed by length
+// may hold: the SourcesCutoff passages of the chunker's target length
+// (chunk.DefaultTarget, 900 runes), the size the prompt was designed for.
+const SourceBudget = SourcesCutoff * 900
+
+// PackCount is the number of passages of the given lengths (best first) a
+// prompt packed to budget runes holds: at least min (as many as there
+// are), then more while their total stays within budget.
+func PackCount(runes []int, min, budget int) int {
+	total := 0
+	for i, r := range runes {
+		total += r
+		if i >= min && total > budget {
+			return i
+		}
+	}
+	return len(runes)
 }
 
 // PageScore aggregates the results of a set of questions.
@@ -236,16 +270,31 @@ func scoreQuestion(q PageQuestion, hits []PageHit) PageResult {
 		}
 	}
 	res.Hit = res.Rank >= 1 && res.Rank <= PageHitCutoff
-	seen := map[PageHit]bool{}
+	type page struct {
+		file string
+		n    int
+	}
+	seen := map[page]bool{}
+	runes := make([]int, len(hits))
 	for i, h := range hits {
-		if !seen[h] {
-			seen[h] = true
+		runes[i] = h.Runes
+		if i < SourcesCutoff {
+			res.Runes8 += h.Runes
+		}
+		if res.SourceRank == 0 && answer(h) {
+			res.SourceRank = i + 1
+		}
+		if p := (page{h.File, h.Page}); !seen[p] && res.PageRank == 0 {
+			seen[p] = true
 			if answer(h) {
 				res.PageRank = len(seen)
 				res.Sources = i < SourcesCutoff
-				break
 			}
 		}
+	}
+	res.Packed = PackCount(runes, SourcesCutoff, SourceBudget)
+	if slices.ContainsFunc(runes, func(n int) bool { return n > 0 }) {
+		res.HitRunes = runes[:min(len(runes), 3*SourcesCutoff)]
 	}
 	return res
 }

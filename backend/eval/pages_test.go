@@ -537,3 +537,46 @@ func pagesOf(hits []PageHit) []string {
 	}
 	return out
 }
+
+func TestPackCount(t *testing.T) {
+	for _, c := range []struct {
+		runes         []int
+		least, budget int
+		want          int
+	}{
+		{[]int{900, 900, 900}, 0, 1800, 2},      // the third would pass the budget
+		{[]int{900, 900, 900}, 3, 1000, 3},      // the minimum holds whatever their length
+		{[]int{100, 100, 100, 100}, 1, 350, 3},  // short passages: more of them
+		{[]int{100, 2000, 100}, 0, 1000, 1},     // a long one stops the packing
+		{nil, 8, 7200, 0},                       // no hit
+		{[]int{500, 500}, 8, 7200, 2},           // fewer than the minimum
+		{[]int{7300, 10}, 0, 7200, 0},           // the first alone is over the budget
+		{[]int{300, 300, 300, 300}, 2, 1200, 4}, // exactly the budget fits
+	} {
+		if got := PackCount(c.runes, c.least, c.budget); got != c.want {
+			t.Errorf("PackCount(%v, %d, %d) = %d, want %d", c.runes, c.least, c.budget, got, c.want)
+		}
+	}
+}
+
+func TestSourceRankAndLengths(t *testing.T) {
+	q := PageQuestion{ID: "q", File: "a.pdf", Question: "q", Pages: []int{4}, Kind: "text", Split: SplitTest}
+	var hits []PageHit
+	for p := 1; p <= 12; p++ {
+		hits = append(hits, PageHit{File: "a.pdf", Page: p%12 + 10, Runes: 100 * p})
+	}
+	hits[10].Page = 4 // the answer is the 11th passage
+	res := scoreQuestion(q, hits)
+	if res.SourceRank != 11 || res.Sources || res.PageRank != 11 {
+		t.Errorf("SourceRank %d, Sources %v, PageRank %d; want 11, false, 11", res.SourceRank, res.Sources, res.PageRank)
+	}
+	if want := 100 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8); res.Runes8 != want {
+		t.Errorf("Runes8 %d, want %d", res.Runes8, want)
+	}
+	if want := PackCount(res.HitRunes, SourcesCutoff, SourceBudget); res.Packed != want || want != 11 {
+		t.Errorf("Packed %d, want %d (11: 6600 runes, the 12th passes 7200)", res.Packed, want)
+	}
+	if len(res.HitRunes) != 12 || res.HitRunes[11] != 1200 {
+		t.Errorf("HitRunes %v", res.HitRunes)
+	}
+}

@@ -32,7 +32,8 @@ import (
 //	  go test -count=1 -tags "tune webkit2_41" -run TestExplainPages -v ./backend/retrieve
 //
 // VIKA_DIAG_PROFILE (JSON) overrides fields of the model's profile.
-// VIKA_DIAG_WHOLE=1 also prints the first whole pages with their scores,
+// VIKA_DIAG_REGIONS=1 reads the cache of a run with region passages
+// (tables, figures, formulas). VIKA_DIAG_WHOLE=1 also prints the first whole pages with their scores,
 // VIKA_DIAG_DUMP=1 the chunks of the answer pages, and VIKA_DIAG_REPEAT=1
 // the first pages of 30 searches of the question (one line if the search
 // is deterministic). -count=1 matters: a cached test result would hide a
@@ -67,15 +68,16 @@ func TestExplainPages(t *testing.T) {
 	langs := map[string]string{}
 	ctx := context.Background()
 	for _, q := range qs {
-		if !slices.Contains(strings.Split(ids, ","), q.ID) {
+		if ids != "all" && !slices.Contains(strings.Split(ids, ","), q.ID) {
 			continue
 		}
 		r := rets[q.File]
 		if r == nil {
-			paths, _ := filepath.Glob(filepath.Join(dir, q.File+".*.use-lite.regions.gob")) // as the app ingests
-			if len(paths) == 0 {
-				paths, _ = filepath.Glob(filepath.Join(dir, q.File+".*.use-lite.gob"))
+			suffix := ".use-lite.gob"
+			if os.Getenv("VIKA_DIAG_REGIONS") != "" {
+				suffix = ".use-lite.regions.gob" // the cache of a run with region passages
 			}
+			paths, _ := filepath.Glob(filepath.Join(dir, q.File+".*"+suffix))
 			if len(paths) != 1 {
 				t.Fatalf("%s: cache %v", q.File, paths)
 			}
@@ -116,8 +118,70 @@ func TestExplainPages(t *testing.T) {
 				}
 			}
 		}
+		if os.Getenv("VIKA_DIAG_OVERLAYS") != "" {
+			overlays(t, r, q, texts[q.File], langs[q.File])
+			continue
+		}
 		explain(t, r, q, texts[q.File], langs[q.File])
 	}
+}
+
+// overlays prints the pages of q's 8 sources and, for each source on a
+// page within two of an earlier source's page, the share of its word
+// 3-grams the earlier one holds (slide overlays repeat a slide).
+func overlays(t *testing.T, r *Retriever, q eval.PageQuestion, chunks map[string]corpus.Chunk, lang string) {
+	mode := ModeHybrid
+	if lang != "en" && lang != "" {
+		mode = ModeBM25
+	}
+	res, err := r.Search(context.Background(), q.Question, SearchOptions{Mode: mode, K: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line []string
+	dups := 0
+	for i, h := range res.Hits {
+		c := chunks[h.ChunkID]
+		note := ""
+		for _, e := range res.Hits[:i] {
+			p := chunks[e.ChunkID]
+			if d := c.Page - p.Page; d >= -2 && d <= 2 && d != 0 {
+				sim := containment(grams3(c.Text), grams3(p.Text))
+				note += fmt.Sprintf("~p%d:%.2f", p.Page, sim)
+				if sim >= 0.6 {
+					dups++
+				}
+			}
+		}
+		line = append(line, fmt.Sprintf("p%d%s", c.Page, note))
+	}
+	fmt.Printf("OVERLAY %s %s dups %d: %s\n", q.ID, q.Split, dups, strings.Join(line, " "))
+}
+
+func grams3(s string) map[string]bool {
+	w := strings.Fields(strings.ToLower(s))
+	out := map[string]bool{}
+	for i := 0; i+3 <= len(w); i++ {
+		out[w[i]+" "+w[i+1]+" "+w[i+2]] = true
+	}
+	return out
+}
+
+// containment is the share of the smaller set's grams the other holds.
+func containment(a, b map[string]bool) float64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(a) == 0 {
+		return 0
+	}
+	n := 0
+	for g := range a {
+		if b[g] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(a))
 }
 
 func explain(t *testing.T, r *Retriever, q eval.PageQuestion, chunks map[string]corpus.Chunk, lang string) {
@@ -188,8 +252,8 @@ func explain(t *testing.T, r *Retriever, q eval.PageQuestion, chunks map[string]
 			mark = "*"
 		}
 		pos := slices.IndexFunc(cands, func(x *candidate) bool { return x.id == c.id }) + 1
-		fmt.Printf(" %s%2d p%-4d chunk#%-3d lexR %-4d denseR %-4d score %6.3f wholeR %-3d %q\n", mark, n, ch.Page, pos, c.lexicalRank, c.denseRank, c.score,
-			wr[pageKey{doc: ch.DocID, page: ch.Page}], trim(ch.Text, 110))
+		fmt.Printf(" %s%2d p%-4d chunk#%-3d lexR %-4d denseR %-4d score %6.3f wholeR %-3d %-7s %q\n", mark, n, ch.Page, pos, c.lexicalRank, c.denseRank, c.score,
+			wr[pageKey{doc: ch.DocID, page: ch.Page}], ch.Kind, trim(ch.Text, 100))
 		if n == 10 {
 			break
 		}

@@ -183,6 +183,48 @@ func isRegion(k corpus.ChunkKind) bool {
 	return k == corpus.ChunkTable || k == corpus.ChunkFigure || k == corpus.ChunkFormula
 }
 
+// inLexical reports whether a chunk goes into the BM25 index, inDense whether
+// it goes into the dense one. A display formula's passage is not a BM25
+// passage: its text is a line of symbols that the page's own passage
+// already holds, with the words around it, and as BM25 documents of their
+// own (73 on the 85 slides of a French statistics deck, 23 runes on
+// average) formula passages changed the statistics (document count,
+// document frequencies, mean length) by which every passage of the
+// document is scored, which moved answer pages down (backend/eval/
+// PAGES.md, "Region passages"). A dense index scores each passage alone,
+// so it keeps them. A formula's LaTeX, written by a vision model when the
+// student asks for it (corpus.Chunk.Described), is a BM25 passage: its
+// command names ("frac", "sigma") are words no other passage holds, and
+// there is one per transcribed formula, not one per formula of the deck.
+// A passage without text (a figure with neither caption nor words in it)
+// is in neither: nothing can match it. All stay in the store, shown and
+// highlighted by the viewer, and known to their page.
+func inLexical(c corpus.Chunk) bool {
+	return (c.Kind != corpus.ChunkFormula || c.Described()) && inDense(c)
+}
+
+func inDense(c corpus.Chunk) bool { return strings.TrimSpace(c.Text) != "" }
+
+// only returns the chunks of chunks that keep says are indexed (and
+// their vectors, when vecs is not nil); chunks itself when all are.
+func only(keep func(corpus.Chunk) bool, chunks []corpus.Chunk, vecs [][]float32) ([]corpus.Chunk, [][]float32) {
+	if !slices.ContainsFunc(chunks, func(c corpus.Chunk) bool { return !keep(c) }) {
+		return chunks, vecs
+	}
+	cs := make([]corpus.Chunk, 0, len(chunks))
+	var vs [][]float32
+	for i, c := range chunks {
+		if !keep(c) {
+			continue
+		}
+		cs = append(cs, c)
+		if vecs != nil {
+			vs = append(vs, vecs[i])
+		}
+	}
+	return cs, vs
+}
+
 // rankPages reorders cands (best first) by p; see PageRanking. whole holds
 // the rank of pages in a whole-page search (nil without one).
 func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[pageKey]int) []*candidate {

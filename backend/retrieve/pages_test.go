@@ -247,3 +247,67 @@ func TestRankPagesRegionCountsOnceWithItsPage(t *testing.T) {
 		}
 	}
 }
+
+// A display formula's passage repeats a line of its page's passage: it is
+// not a BM25 passage and does not change the BM25 scores of the others
+// (the page's own passage, which holds the formula, is found instead); a
+// dense index, which scores each passage alone, keeps it. An empty figure
+// passage has nothing to match and is in neither index.
+func TestFormulaPassagesNotInBM25(t *testing.T) {
+	ctx := context.Background()
+	body := corpus.Chunk{ID: "d-p1-c1", DocID: "d", Page: 1, Lang: "fr", Kind: corpus.ChunkBody,
+		Text: "Risque quadratique : décomposition biais-variance\nR(θ, ˆθ) = Biais2(ˆθ) + V(ˆθ)"}
+	other := corpus.Chunk{ID: "d-p2-c1", DocID: "d", Page: 2, Lang: "fr", Kind: corpus.ChunkBody,
+		Text: "Biais d'un estimateur : un estimateur sans biais tombe en moyenne sur la valeur"}
+	regions := []corpus.Chunk{
+		{ID: "d-p1-c2", DocID: "d", Page: 1, Lang: "fr", Kind: corpus.ChunkFormula, Text: "R(θ, ˆθ) = Biais2(ˆθ) + V(ˆθ)"},
+		{ID: "d-p1-c3", DocID: "d", Page: 1, Lang: "fr", Kind: corpus.ChunkFigure, Text: "  "},
+	}
+	table := corpus.Chunk{ID: "d-p2-c2", DocID: "d", Page: 2, Lang: "fr", Kind: corpus.ChunkTable, Text: "| biais | variance |\n|---|---|\n| 0 | 1 |"}
+	search := func(chunks []corpus.Chunk, mode Mode, q string) []corpus.Hit {
+		t.Helper()
+		lex, err := index.NewLexical()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lex.Close()
+		emb := newFakeEmbedder()
+		r, err := New(lex, index.NewDense(emb.Dim()), emb, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		if err := r.Add(ctx, chunks, nil); err != nil {
+			t.Fatal(err)
+		}
+		res, err := r.Search(ctx, q, SearchOptions{Mode: mode, K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Hits
+	}
+	for _, mode := range []Mode{ModeBM25, ModeDense, ModeHybrid} {
+		with := search(append([]corpus.Chunk{body, other, table}, regions...), mode, "Biais2 V R θ biais")
+		ids := hitIDs(with)
+		if slices.Contains(ids, "d-p1-c3") {
+			t.Errorf("%s: the empty passage was found: %v", mode, ids)
+		}
+		if formula := slices.Contains(ids, "d-p1-c2"); formula != (mode == ModeDense || mode == ModeHybrid) {
+			t.Errorf("%s: formula passage found %v: %v", mode, formula, ids)
+		}
+		if !slices.Contains(ids, body.ID) || !slices.Contains(ids, table.ID) {
+			t.Errorf("%s: hits %v, want the page's passage and the table's", mode, ids)
+		}
+	}
+	// BM25 scores are those of an index without the formula passages.
+	with := search(append([]corpus.Chunk{body, other}, regions...), ModeBM25, "biais variance")
+	without := search([]corpus.Chunk{body, other}, ModeBM25, "biais variance")
+	if len(with) != len(without) {
+		t.Fatalf("hits %v with the region passages, %v without", hitIDs(with), hitIDs(without))
+	}
+	for i := range with {
+		if with[i].ChunkID != without[i].ChunkID || with[i].Score != without[i].Score {
+			t.Errorf("hit %d: %s %.6f with the region passages, %s %.6f without", i, with[i].ChunkID, with[i].Score, without[i].ChunkID, without[i].Score)
+		}
+	}
+}

@@ -359,12 +359,15 @@ func (r *Retriever) Add(ctx context.Context, chunks []corpus.Chunk, progress fun
 
 // AddEmbedded indexes chunks whose vectors were computed by Embed (vecs
 // is ignored without an embedder). A chunk id already held by another
-// model's index moves to the one its language is routed to now.
+// model's index moves to the one its language is routed to now. A display
+// formula's passage is not put in the BM25 index, nor a passage without
+// text in either (see inLexical and inDense); their page still knows them.
 func (r *Retriever) AddEmbedded(ctx context.Context, chunks []corpus.Chunk, vecs [][]float32) error {
 	if len(r.spaces) > 0 {
 		if len(vecs) != len(chunks) {
 			return fmt.Errorf("retrieve: %d chunks but %d vectors", len(chunks), len(vecs))
 		}
+		chunks, vecs := only(inDense, chunks, vecs)
 		groups := r.groups(chunks)
 		for s, idx := range groups { // check every dimension before changing anything
 			for _, i := range idx {
@@ -389,7 +392,8 @@ func (r *Retriever) AddEmbedded(ctx context.Context, chunks []corpus.Chunk, vecs
 			}
 		}
 	}
-	if err := r.lex.Add(ctx, chunks); err != nil {
+	words, _ := only(inLexical, chunks, nil)
+	if err := r.lex.Add(ctx, words); err != nil {
 		return err
 	}
 	return r.whole.Add(ctx, r.book.add(chunks))
