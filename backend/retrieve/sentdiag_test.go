@@ -1,0 +1,368 @@
+//go:build tune
+
+package retrieve
+
+import (
+	"context"
+	"encoding/gob"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"vika/backend/corpus"
+	"vika/backend/embed"
+	"vika/backend/eval"
+	"vika/backend/index"
+	"vika/backend/models"
+)
+
+// TestSentenceSignal measures a finer dense signal on the page questions:
+// each chunk's text cut into short pieces (VIKA_SENT_SPLIT: "sent" one
+// sentence each, "wN" sentences packed up to N tokens), each piece
+// embedded by the same model, and a chunk scored by the best cosine of
+// the question with its pieces. It prints where each answer page ranks by
+// that score and by the chunk's own cosine, then the page metrics of the
+// default mode with the dense side of the hybrid fusion replaced by
+// mixes of both. A diagnostic: tag "tune", reads the regions cache of
+// `vika eval pages --cache DIR` and keeps the piece vectors in
+// VIKA_SENT_CACHE (the first run embeds every piece):
+//
+//	VIKA_DIAG_CACHE=DIR VIKA_SENT_CACHE=DIR2 VIKA_SENT_SPLIT=w64 VIKA_SENT_SPLIT_HALF=tune \
+//	  go test -count=1 -tags "tune webkit2_41" -run TestSentenceSignal -v ./backend/retrieve
+func TestSentenceSignal(t *testing.T) {
+	dir, sdir := os.Getenv("VIKA_DIAG_CACHE"), os.Getenv("VIKA_SENT_CACHE")
+	if dir == "" || sdir == "" {
+		t.Skip("VIKA_DIAG_CACHE and VIKA_SENT_CACHE not set")
+	}
+	split := cmpOr(os.Getenv("VIKA_SENT_SPLIT"), "w64")
+	half := cmpOr(os.Getenv("VIKA_SENT_SPLIT_HALF"), "tune")
+	qs, err := eval.LoadPageQuestions(filepath.Join("..", "..", "testdata", "pdf_questions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if qs, err = eval.SelectSplit(qs, half); err != nil {
+		t.Fatal(err)
+	}
+	c, err := models.Embedder(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := embed.Open(models.Root(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	ctx := context.Background()
+	type doc struct {
+		r      *Retriever
+		chunks map[string]corpus.Chunk
+		lang   string
+		sents  map[string][][]float32
+	}
+	docs := map[string]*doc{}
+	for _, q := range qs {
+		if docs[q.File] != nil {
+			continue
+		}
+		paths, _ := filepath.Glob(filepath.Join(dir, q.File+".*.use-lite.regions.gob"))
+		if len(paths) != 1 {
+			t.Fatalf("%s: cache %v", q.File, paths)
+		}
+		var dc diagCache
+		readGob(t, paths[0], &dc)
+		lex, _ := index.NewLexical()
+		prof := ProfileFor(emb.Name())
+		r, err := New(lex, index.NewDense(emb.Dim()), emb, Options{Profile: &prof})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.AddEmbedded(ctx, dc.Result.Chunks, dc.Vecs); err != nil {
+			t.Fatal(err)
+		}
+		d := &doc{r: r, chunks: map[string]corpus.Chunk{}, lang: dc.Result.Doc.Lang}
+		for _, ch := range dc.Result.Chunks {
+			d.chunks[ch.ID] = ch
+		}
+		if d.lang == "en" || d.lang == "" {
+			d.sents = pieceVectors(t, emb, dc.Result.Chunks, split, filepath.Join(sdir, fmt.Sprintf("%s.%s.sent.gob", filepath.Base(paths[0]), split)))
+		}
+		docs[q.File] = d
+	}
+
+	// Where the answer page ranks by the best chunk cosine and by the best
+	// piece cosine, over every page of the document.
+	var rc, rs []int
+	for _, q := range qs {
+		d := docs[q.File]
+		if d.sents == nil {
+			continue
+		}
+		qv, err := d.r.spaces[0].embedQuery(ctx, q.Question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunkBest, sentBest := map[int]float64{}, map[int]float64{}
+		for id, ch := range d.chunks {
+			v, ok := d.r.spaces[0].dense.Vector(id)
+			if !ok {
+				continue
+			}
+			cs := dot(qv, v)
+			ss := math.Inf(-1)
+			for _, sv := range d.sents[id] {
+				ss = max(ss, dot(qv, sv))
+			}
+			chunkBest[ch.Page] = max(cmpMap(chunkBest, ch.Page), cs)
+			sentBest[ch.Page] = max(cmpMap(sentBest, ch.Page), ss)
+		}
+		a, b := pageRankOf(chunkBest, q.Pages), pageRankOf(sentBest, q.Pages)
+		rc, rs = append(rc, a), append(rs, b)
+		fmt.Printf("RANK %-13s %-5s chunk-cos page rank %4d  best-piece page rank %4d\n", q.ID, q.Kind, a, b)
+	}
+	summary := func(name string, r []int) {
+		s := slices.Clone(r)
+		slices.Sort(s)
+		n1, n5, n8 := 0, 0, 0
+		for _, x := range s {
+			n1 += b2i(x <= 1)
+			n5 += b2i(x <= 5)
+			n8 += b2i(x <= 8)
+		}
+		fmt.Printf("SUMMARY %-10s %d questions: page rank median %d, first %d, top-5 %d, top-8 %d\n", name, len(s), s[len(s)/2], n1, n5, n8)
+	}
+	if len(rc) > 0 {
+		summary("chunk-cos", rc)
+		summary("piece-cos", rs)
+	}
+
+	// The default mode with the dense side of the fusion made of both.
+	type variant struct {
+		name string
+		mix  func(chunk, piece float64) float64
+		w    float64
+	}
+	vs := []variant{{"chunk (shipped)", func(c, _ float64) float64 { return c }, 0}}
+	for _, a := range []float64{0.25, 0.5, 0.75, 1} {
+		vs = append(vs, variant{fmt.Sprintf("mix %.2f", a), func(c, s float64) float64 { return (1-a)*c + a*s }, 0})
+	}
+	vs = append(vs, variant{"max", func(c, s float64) float64 { return max(c, s) }, 0})
+	if ws := os.Getenv("VIKA_SENT_WEIGHTS"); ws != "" {
+		for _, f := range strings.Split(ws, ",") {
+			w, _ := strconv.ParseFloat(f, 64)
+			for _, a := range []float64{0.5, 1} {
+				vs = append(vs, variant{fmt.Sprintf("mix %.2f w %.2f", a, w), func(c, s float64) float64 { return (1-a)*c + a*s }, w})
+			}
+		}
+	}
+	for _, v := range vs {
+		var h1, h5, h8, src int
+		var mrr float64
+		var misses []string
+		for _, q := range qs {
+			d := docs[q.File]
+			var ranked []*candidate
+			if d.sents == nil {
+				ranked, _, _, err = d.r.ranked(ctx, q.Question, ModeBM25, 50, 50, 0)
+			} else {
+				ranked, err = sentenceRanked(ctx, d.r, q.Question, d.sents, v.mix, v.w)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, sources := pageRankIn(ranked[:min(50, len(ranked))], d.chunks, q.Pages)
+			h1 += b2i(pr == 1)
+			h5 += b2i(pr >= 1 && pr <= 5)
+			h8 += b2i(pr >= 1 && pr <= 8)
+			src += b2i(sources)
+			if pr > 0 {
+				mrr += 1 / float64(pr)
+			}
+			if !sources {
+				misses = append(misses, q.ID)
+			}
+		}
+		fmt.Printf("VARIANT %-22s %s %s: %d / %d / %d of %d, MRR %.3f, sources %d; misses %v\n", v.name, split, half, h1, h5, h8, len(qs), mrr/float64(len(qs)), src, misses)
+	}
+}
+
+// sentenceRanked is the default hybrid search with each candidate's dense
+// score set to mix(its cosine, its best piece's cosine), then ranked by
+// page as the Retriever ranks. w, if not 0, replaces the dense weight.
+func sentenceRanked(ctx context.Context, r *Retriever, q string, sents map[string][][]float32, mix func(c, s float64) float64, w float64) ([]*candidate, error) {
+	cands, _, _, err := r.searchHybrid(ctx, q, 50, 0)
+	if err != nil {
+		return nil, err
+	}
+	s := r.spaces[0]
+	qv, err := s.embedQuery(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cands {
+		if !c.hasDense {
+			continue
+		}
+		best := c.cosine
+		if vs := sents[c.id]; len(vs) > 0 {
+			best = math.Inf(-1)
+			for _, v := range vs {
+				best = max(best, dot(qv, v))
+			}
+		}
+		c.dense = mix(c.cosine, best)
+	}
+	f := s.prof.fusion()
+	if w != 0 {
+		f.denseWeight = w
+	}
+	fuse(cands, f)
+	whole, err := r.whole.Search(ctx, q, 50)
+	if err != nil {
+		return nil, err
+	}
+	return rankPages(cands, r.pages, r.book, r.book.pageRanks(whole)), nil
+}
+
+// pageRankIn returns the rank of the first answer page among the distinct
+// pages of list and whether it is among the pages of the first 8.
+func pageRankIn(list []*candidate, chunks map[string]corpus.Chunk, pages []int) (int, bool) {
+	seen := map[int]bool{}
+	for i, c := range list {
+		p := chunks[c.id].Page
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if slices.Contains(pages, p) {
+			return len(seen), i < 8
+		}
+	}
+	return 0, false
+}
+
+// pageRankOf is the 1-based rank of the best of pages by score (ties
+// counted against the page).
+func pageRankOf(score map[int]float64, pages []int) int {
+	best := math.Inf(-1)
+	for _, p := range pages {
+		if s, ok := score[p]; ok {
+			best = max(best, s)
+		}
+	}
+	n := 1
+	for p, s := range score {
+		if s > best && !slices.Contains(pages, p) {
+			n++
+		}
+	}
+	return n
+}
+
+// pieceVectors returns the unit vectors of each chunk's pieces, read from
+// path or embedded and written there.
+func pieceVectors(t *testing.T, emb embed.Embedder, chunks []corpus.Chunk, split, path string) map[string][][]float32 {
+	out := map[string][][]float32{}
+	if _, err := os.Stat(path); err == nil {
+		readGob(t, path, &out)
+		return out
+	}
+	p := Passage{PerSentence: true, MaxTokens: 128}
+	if strings.HasPrefix(split, "w") {
+		n, err := strconv.Atoi(split[1:])
+		if err != nil {
+			t.Fatalf("VIKA_SENT_SPLIT %q", split)
+		}
+		p = Passage{MaxTokens: n}
+	}
+	count := counter(emb)
+	var texts, owner []string
+	for _, c := range chunks {
+		if !inDense(c) {
+			continue
+		}
+		for _, pc := range p.split(c.Text, count) {
+			texts = append(texts, pc.text)
+			owner = append(owner, c.ID)
+		}
+	}
+	var runes int
+	for _, s := range texts {
+		runes += len([]rune(s))
+	}
+	fmt.Printf("PIECES %s %s: %d chunks, %d pieces, %.0f runes per piece\n", filepath.Base(path), split, len(chunks), len(texts), float64(runes)/float64(max(len(texts), 1)))
+	for start := 0; start < len(texts); start += 256 {
+		end := min(start+256, len(texts))
+		vecs, err := emb.Embed(context.Background(), texts[start:end])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vecs {
+			out[owner[start+i]] = append(out[owner[start+i]], unit(v))
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := gob.NewEncoder(f).Encode(out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func unit(v []float32) []float32 {
+	m := make([]float64, len(v))
+	for i, x := range v {
+		m[i] = float64(x)
+	}
+	return toUnit(m, len(v))
+}
+
+func dot(a, b []float32) float64 {
+	var s float64
+	for i := range a {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+func readGob(t *testing.T, path string, v any) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := gob.NewDecoder(f).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func cmpMap(m map[int]float64, k int) float64 {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return math.Inf(-1)
+}
+
+func cmpOr(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
