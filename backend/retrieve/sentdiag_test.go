@@ -147,14 +147,14 @@ func TestSentenceSignal(t *testing.T) {
 		w    float64
 	}
 	vs := []variant{{"chunk (shipped)", func(c, _ float64) float64 { return c }, 0}}
-	for _, a := range []float64{0.25, 0.5, 0.75, 1} {
+	for _, a := range []float64{0.25, 0.5, 0.6, 0.75, 0.9, 1} {
 		vs = append(vs, variant{fmt.Sprintf("mix %.2f", a), func(c, s float64) float64 { return (1-a)*c + a*s }, 0})
 	}
 	vs = append(vs, variant{"max", func(c, s float64) float64 { return max(c, s) }, 0})
 	if ws := os.Getenv("VIKA_SENT_WEIGHTS"); ws != "" {
 		for _, f := range strings.Split(ws, ",") {
 			w, _ := strconv.ParseFloat(f, 64)
-			for _, a := range []float64{0.5, 1} {
+			for _, a := range []float64{0.5, 0.75, 1} {
 				vs = append(vs, variant{fmt.Sprintf("mix %.2f w %.2f", a, w), func(c, s float64) float64 { return (1-a)*c + a*s }, w})
 			}
 		}
