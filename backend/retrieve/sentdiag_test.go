@@ -145,22 +145,31 @@ func TestSentenceSignal(t *testing.T) {
 		name string
 		mix  func(chunk, piece float64) float64
 		w    float64
+		// pagew, if not 0, folds the pages ranked by their best piece
+		// into the whole-page ranks (RRF, this weight) before the page
+		// ranking fuses them with the chunks'.
+		pagew float64
 	}
-	vs := []variant{{"chunk (shipped)", func(c, _ float64) float64 { return c }, 0}}
+	vs := []variant{{"chunk (shipped)", func(c, _ float64) float64 { return c }, 0, 0}}
 	for _, a := range []float64{0.25, 0.5, 0.6, 0.75, 0.9, 1} {
-		vs = append(vs, variant{fmt.Sprintf("mix %.2f", a), func(c, s float64) float64 { return (1-a)*c + a*s }, 0})
+		vs = append(vs, variant{fmt.Sprintf("mix %.2f", a), func(c, s float64) float64 { return (1-a)*c + a*s }, 0, 0})
 	}
-	vs = append(vs, variant{"max", func(c, s float64) float64 { return max(c, s) }, 0})
+	vs = append(vs, variant{"max", func(c, s float64) float64 { return max(c, s) }, 0, 0})
+	for _, pw := range []float64{0.1, 0.25, 0.5, 1} {
+		vs = append(vs, variant{fmt.Sprintf("page list %.2f", pw), func(c, _ float64) float64 { return c }, 0, pw})
+	}
 	if ws := os.Getenv("VIKA_SENT_WEIGHTS"); ws != "" {
 		for _, f := range strings.Split(ws, ",") {
 			w, _ := strconv.ParseFloat(f, 64)
 			for _, a := range []float64{0.5, 0.75, 1} {
-				vs = append(vs, variant{fmt.Sprintf("mix %.2f w %.2f", a, w), func(c, s float64) float64 { return (1-a)*c + a*s }, w})
+				vs = append(vs, variant{fmt.Sprintf("mix %.2f w %.2f", a, w), func(c, s float64) float64 { return (1-a)*c + a*s }, w, 0})
 			}
 		}
 	}
-	for _, v := range vs {
+	shipped := map[string]int{} // page rank of each question, shipped ranking
+	for vi, v := range vs {
 		var h1, h5, h8, src int
+		var moved []string
 		var mrr float64
 		var misses []string
 		for _, q := range qs {
@@ -169,7 +178,7 @@ func TestSentenceSignal(t *testing.T) {
 			if d.sents == nil {
 				ranked, _, _, err = d.r.ranked(ctx, q.Question, ModeBM25, 50, 50, 0)
 			} else {
-				ranked, err = sentenceRanked(ctx, d.r, q.Question, d.sents, v.mix, v.w)
+				ranked, err = sentenceRanked(ctx, d.r, q.Question, d.sents, d.chunks, v.mix, v.w, v.pagew)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -185,6 +194,14 @@ func TestSentenceSignal(t *testing.T) {
 			if !sources {
 				misses = append(misses, q.ID)
 			}
+			if vi == 0 {
+				shipped[q.ID] = pr
+			} else if shipped[q.ID] != pr {
+				moved = append(moved, fmt.Sprintf("%s %d->%d", q.ID, shipped[q.ID], pr))
+			}
+		}
+		if os.Getenv("VIKA_SENT_MOVED") != "" && vi > 0 {
+			fmt.Printf("MOVED %s: %s\n", v.name, strings.Join(moved, ", "))
 		}
 		fmt.Printf("VARIANT %-22s %s %s: %d / %d / %d of %d, MRR %.3f, sources %d; misses %v\n", v.name, split, half, h1, h5, h8, len(qs), mrr/float64(len(qs)), src, misses)
 	}
@@ -193,7 +210,7 @@ func TestSentenceSignal(t *testing.T) {
 // sentenceRanked is the default hybrid search with each candidate's dense
 // score set to mix(its cosine, its best piece's cosine), then ranked by
 // page as the Retriever ranks. w, if not 0, replaces the dense weight.
-func sentenceRanked(ctx context.Context, r *Retriever, q string, sents map[string][][]float32, mix func(c, s float64) float64, w float64) ([]*candidate, error) {
+func sentenceRanked(ctx context.Context, r *Retriever, q string, sents map[string][][]float32, chunks map[string]corpus.Chunk, mix func(c, s float64) float64, w, pagew float64) ([]*candidate, error) {
 	cands, _, _, err := r.searchHybrid(ctx, q, 50, 0)
 	if err != nil {
 		return nil, err
@@ -225,7 +242,65 @@ func sentenceRanked(ctx context.Context, r *Retriever, q string, sents map[strin
 	if err != nil {
 		return nil, err
 	}
-	return rankPages(cands, r.pages, r.book, r.book.pageRanks(whole)), nil
+	wr := r.book.pageRanks(whole)
+	if pagew != 0 {
+		wr = foldPieceRanks(qv, wr, sents, chunks, pagew)
+	}
+	return rankPages(cands, r.pages, r.book, wr), nil
+}
+
+// foldPieceRanks returns the ranks of the pages by RRF of their whole-page
+// rank and, weighted by w, their rank by best piece cosine (the first 50
+// pages of each list).
+func foldPieceRanks(qv []float32, whole map[pageKey]int, sents map[string][][]float32, chunks map[string]corpus.Chunk, w float64) map[pageKey]int {
+	best := map[pageKey]float64{}
+	for id, vs := range sents {
+		ch := chunks[id]
+		k := pageKey{doc: ch.DocID, page: ch.Page}
+		for _, v := range vs {
+			if s, ok := best[k]; !ok || dot(qv, v) > s {
+				best[k] = dot(qv, v)
+			}
+		}
+	}
+	keys := make([]pageKey, 0, len(best))
+	for k := range best {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b pageKey) int {
+		if best[a] != best[b] {
+			if best[a] > best[b] {
+				return -1
+			}
+			return 1
+		}
+		return a.page - b.page
+	})
+	fused := map[pageKey]float64{}
+	for k, r := range whole {
+		fused[k] += 1 / float64(DefaultRRFK+r)
+	}
+	for i, k := range keys[:min(50, len(keys))] {
+		fused[k] += w / float64(DefaultRRFK+i+1)
+	}
+	order := make([]pageKey, 0, len(fused))
+	for k := range fused {
+		order = append(order, k)
+	}
+	slices.SortFunc(order, func(a, b pageKey) int {
+		if fused[a] != fused[b] {
+			if fused[a] > fused[b] {
+				return -1
+			}
+			return 1
+		}
+		return a.page - b.page
+	})
+	out := make(map[pageKey]int, len(order))
+	for i, k := range order {
+		out[k] = i + 1
+	}
+	return out
 }
 
 // pageRankIn returns the rank of the first answer page among the distinct
