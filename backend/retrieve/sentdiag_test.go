@@ -347,7 +347,7 @@ func pieceVectors(t *testing.T, emb embed.Embedder, chunks []corpus.Chunk, split
 		return out
 	}
 	p := Passage{PerSentence: true, MaxTokens: 128}
-	if strings.HasPrefix(split, "w") {
+	if strings.HasPrefix(split, "w") && split != "lines" {
 		n, err := strconv.Atoi(split[1:])
 		if err != nil {
 			t.Fatalf("VIKA_SENT_SPLIT %q", split)
@@ -358,6 +358,15 @@ func pieceVectors(t *testing.T, emb embed.Embedder, chunks []corpus.Chunk, split
 	var texts, owner []string
 	for _, c := range chunks {
 		if !inDense(c) {
+			continue
+		}
+		if split == "lines" {
+			for _, l := range linePieces(c.Text) {
+				for _, pc := range p.split(l, count) {
+					texts = append(texts, pc.text)
+					owner = append(owner, c.ID)
+				}
+			}
 			continue
 		}
 		for _, pc := range p.split(c.Text, count) {
@@ -390,6 +399,28 @@ func pieceVectors(t *testing.T, emb embed.Embedder, chunks []corpus.Chunk, split
 	defer f.Close()
 	if err := gob.NewEncoder(f).Encode(out); err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// linePieces cuts text at line ends (a slide's bullets), joining a line
+// to the next while the piece is shorter than 60 runes.
+func linePieces(text string) []string {
+	var out []string
+	cur := ""
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		cur = strings.TrimSpace(cur + " " + l)
+		if len([]rune(cur)) >= 60 {
+			out = append(out, cur)
+			cur = ""
+		}
+	}
+	if cur != "" {
+		out = append(out, cur)
 	}
 	return out
 }
