@@ -90,8 +90,9 @@ func BenchmarkSentenceCost(b *testing.B) {
 }
 
 // TestSentenceEmbedCost times the embedding of one cached document's
-// chunks as ingest does it (pieces of up to 128 tokens, averaged) and of
-// its sentences one by one, in turn, three times each, in one process:
+// chunks as ingest does it (pieces of up to 128 tokens, averaged), of its
+// sentences one by one and of its lines' sentences (linePieces), in turn,
+// three times each, in one process:
 //
 //	VIKA_DIAG_CACHE=DIR VIKA_SENT_FILE=shannon1948_mathematical_theory_of_communication.pdf \
 //	  go test -count=1 -tags "tune webkit2_41" -run TestSentenceEmbedCost -v ./backend/retrieve
@@ -115,20 +116,26 @@ func TestSentenceEmbedCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer emb.Close()
-	var texts []string
+	var texts, lines []string
 	for _, ch := range dc.Result.Chunks {
 		if inDense(ch) {
 			texts = append(texts, ch.Text)
+			lines = append(lines, linePieces(ch.Text)...)
 		}
 	}
 	ctx := context.Background()
 	for round := range 3 {
 		for _, p := range []struct {
-			name string
-			p    Passage
-		}{{"chunks (128-token pieces)", Passage{MaxTokens: 128}}, {"sentences", Passage{PerSentence: true, MaxTokens: 128}}} {
+			name  string
+			p     Passage
+			texts []string
+		}{
+			{"chunks (128-token pieces)", Passage{MaxTokens: 128}, texts},
+			{"sentences", Passage{PerSentence: true, MaxTokens: 128}, texts},
+			{"lines, then sentences", Passage{PerSentence: true, MaxTokens: 128}, lines},
+		} {
 			start := time.Now()
-			if _, err := EmbedPassages(ctx, emb, p.p, texts, EmbedOptions{}); err != nil {
+			if _, err := EmbedPassages(ctx, emb, p.p, p.texts, EmbedOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			fmt.Printf("EMBED round %d %-26s %d chunks: %v\n", round+1, p.name, len(texts), time.Since(start).Round(time.Millisecond))
