@@ -21,18 +21,20 @@ import (
 	"vika/backend/models"
 )
 
-// TestSentenceSignal measures a finer dense signal on the page questions:
-// each chunk's text cut into short pieces (VIKA_SENT_SPLIT: "sent" one
-// sentence each, "wN" sentences packed up to N tokens), each piece
-// embedded by the same model, and a chunk scored by the best cosine of
-// the question with its pieces. It prints where each answer page ranks by
-// that score and by the chunk's own cosine, then the page metrics of the
-// default mode with the dense side of the hybrid fusion replaced by
-// mixes of both. A diagnostic: tag "tune", reads the regions cache of
-// `vika eval pages --cache DIR` and keeps the piece vectors in
-// VIKA_SENT_CACHE (the first run embeds every piece):
+// TestSentenceSignal measures a finer dense signal on the page questions
+// (backend/eval/PAGES.md, "Fifth round"): each chunk's text cut into
+// short pieces (VIKA_SENT_SPLIT: "sent" one sentence each, "lines" its
+// lines then their sentences, "wN" sentences packed up to N tokens), each
+// piece embedded by the same model, and a chunk scored by the best cosine
+// of the question with its pieces. It prints where each answer page ranks
+// by that score and by the chunk's own cosine (RANK, SUMMARY), then the
+// page metrics of the default mode with the dense side of the hybrid
+// fusion made of both (VARIANT) and the questions each variant moves
+// (MOVED). A diagnostic, not a check: tag "tune"; it reads the regions
+// cache of `vika eval pages --cache DIR` and keeps the piece vectors in
+// VIKA_SENT_CACHE (the first run of a split embeds every piece):
 //
-//	VIKA_DIAG_CACHE=DIR VIKA_SENT_CACHE=DIR2 VIKA_SENT_SPLIT=w64 VIKA_SENT_SPLIT_HALF=tune \
+//	VIKA_DIAG_CACHE=DIR VIKA_SENT_CACHE=DIR2 VIKA_SENT_SPLIT=lines VIKA_SENT_HALF=tune \
 //	  go test -count=1 -tags "tune webkit2_41" -run TestSentenceSignal -v ./backend/retrieve
 func TestSentenceSignal(t *testing.T) {
 	dir, sdir := os.Getenv("VIKA_DIAG_CACHE"), os.Getenv("VIKA_SENT_CACHE")
@@ -40,7 +42,7 @@ func TestSentenceSignal(t *testing.T) {
 		t.Skip("VIKA_DIAG_CACHE and VIKA_SENT_CACHE not set")
 	}
 	split := cmpOr(os.Getenv("VIKA_SENT_SPLIT"), "w64")
-	half := cmpOr(os.Getenv("VIKA_SENT_SPLIT_HALF"), "tune")
+	half := cmpOr(os.Getenv("VIKA_SENT_HALF"), "tune")
 	qs, err := eval.LoadPageQuestions(filepath.Join("..", "..", "testdata", "pdf_questions.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -158,12 +160,9 @@ func TestSentenceSignal(t *testing.T) {
 	for _, pw := range []float64{0.1, 0.25, 0.5, 1} {
 		vs = append(vs, variant{fmt.Sprintf("page list %.2f", pw), func(c, _ float64) float64 { return c }, 0, pw})
 	}
-	if ws := os.Getenv("VIKA_SENT_WEIGHTS"); ws != "" {
-		for _, f := range strings.Split(ws, ",") {
-			w, _ := strconv.ParseFloat(f, 64)
-			for _, a := range []float64{0.5, 0.75, 1} {
-				vs = append(vs, variant{fmt.Sprintf("mix %.2f w %.2f", a, w), func(c, s float64) float64 { return (1-a)*c + a*s }, w, 0})
-			}
+	for _, w := range []float64{0.5, 0.6, 0.8} { // other dense weights
+		for _, a := range []float64{0.5, 0.75, 1} {
+			vs = append(vs, variant{fmt.Sprintf("mix %.2f w %.2f", a, w), func(c, s float64) float64 { return (1-a)*c + a*s }, w, 0})
 		}
 	}
 	shipped := map[string]int{} // page rank of each question, shipped ranking
@@ -200,7 +199,7 @@ func TestSentenceSignal(t *testing.T) {
 				moved = append(moved, fmt.Sprintf("%s %d->%d", q.ID, shipped[q.ID], pr))
 			}
 		}
-		if os.Getenv("VIKA_SENT_MOVED") != "" && vi > 0 {
+		if vi > 0 {
 			fmt.Printf("MOVED %s: %s\n", v.name, strings.Join(moved, ", "))
 		}
 		fmt.Printf("VARIANT %-22s %s %s: %d / %d / %d of %d, MRR %.3f, sources %d; misses %v\n", v.name, split, half, h1, h5, h8, len(qs), mrr/float64(len(qs)), src, misses)
