@@ -178,6 +178,7 @@ func (d *pagesDoc) index(ctx context.Context, emb embed.Embedder, opts retrieve.
 	if d.r, err = retrieve.New(d.lex, dense, emb, opts); err != nil {
 		return err
 	}
+	qexpApply(d.lex, d.whole, d.r)
 	chunks := d.res.Chunks
 	if emb != nil && len(d.vecs) != len(chunks) {
 		fmt.Fprintf(errOut, "embedding %d chunks of %s\n", len(chunks), d.res.Doc.File)

@@ -1,0 +1,57 @@
+package wordnet
+
+import "vika/backend/index"
+
+// Expander expands the English terms of a BM25 query with related terms
+// from a Table.
+type Expander struct {
+	Table    Table
+	Analyzer string  // the analyzer whose queries are expanded (English)
+	Rare     float64 // expand a term whose document share is at most Rare (< 0: every term)
+	Max      int     // related terms per query term, at most (<= 0: all)
+	Boost    map[Relation]float64
+	Senses   int // senses of the query term used; <= 0: all
+	Log      func(term string, added []index.Boosted)
+}
+
+// Expand implements index.Expander.
+func (e *Expander) Expand(analyzer string, terms []string, df func(string) int, docs int) []index.Boosted {
+	if analyzer != e.Analyzer || docs == 0 {
+		return nil
+	}
+	in := map[string]bool{}
+	for _, t := range terms {
+		in[t] = true
+	}
+	var out []index.Boosted
+	done := map[string]bool{}
+	for _, t := range terms {
+		if done[t] {
+			continue
+		}
+		done[t] = true
+		if e.Rare >= 0 && float64(df(t))/float64(docs) > e.Rare {
+			continue
+		}
+		var added []index.Boosted
+		for _, r := range e.Table[t] {
+			if e.Max > 0 && len(added) >= e.Max {
+				break
+			}
+			b, ok := e.Boost[r.Rel]
+			if !ok || b == 0 || in[r.Term] || (e.Senses > 0 && r.Sense > e.Senses) {
+				continue
+			}
+			if df(r.Term) == 0 {
+				continue
+			}
+			in[r.Term] = true
+			added = append(added, index.Boosted{Term: r.Term, Boost: b})
+		}
+		if e.Log != nil && len(added) > 0 {
+			e.Log(t, added)
+		}
+		out = append(out, added...)
+	}
+	return out
+}
