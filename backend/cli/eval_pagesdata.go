@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -188,6 +189,15 @@ func (d *pagesDoc) index(ctx context.Context, emb embed.Embedder, opts retrieve.
 	}
 	if err := d.r.AddEmbedded(ctx, chunks, d.vecs); err != nil {
 		return err
+	}
+	if e := qexpVec(ctx, emb, chunks); e != nil && qexpChunk != nil && os.Getenv("QEXPF") != "" {
+		c, _ := strconv.ParseFloat(os.Getenv("QEXPF"), 64)
+		d.lex.SetExpander(newSenseFilter(qexpChunk, e.(*vecExpander), c))
+	} else if e != nil {
+		d.lex.SetExpander(e)
+		if os.Getenv("QEXPV_WHOLE") == "1" {
+			d.r.SetExpander(e)
+		}
 	}
 	return d.whole.Add(ctx, wholePages(d.res))
 }

@@ -30,6 +30,7 @@ func qexpSetup() {
 	if spec == "" {
 		return
 	}
+	index.ExpandCombine = os.Getenv("QEXP_COMBINE")
 	kv := map[string]string{}
 	for _, f := range strings.Split(spec, ";") {
 		k, v, _ := strings.Cut(f, "=")
@@ -69,7 +70,7 @@ func qexpSetup() {
 			b[r] = w * scale
 		}
 		e := &wordnet.Expander{Table: tab, Analyzer: en.AnalyzerName, Rare: num("rare", -1), Max: int(num("max", 0)),
-			Senses: int(num("senses", 0)), Boost: b}
+			Senses: int(num("senses", 0)), Boost: b, MaxFan: int(num("fan", 0)), Spread: kv["spread"] == "1"}
 		if kv["log"] == "1" {
 			e.Log = func(t string, added []index.Boosted) { fmt.Fprintf(os.Stderr, "qexp %s -> %v\n", t, added) }
 		}

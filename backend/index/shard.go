@@ -149,6 +149,11 @@ func (s *shard) apply(chunks []corpus.Chunk, drop []string) error {
 // search until the run of equal scores ends; equal scores are then
 // ordered by id.
 func (s *shard) search(ctx context.Context, q string, k int, e Expander) ([]Scored, error) {
+	if e != nil && ExpandCombine != "" {
+		if out, ok, err := s.combinedSearch(ctx, q, k, e); ok || err != nil {
+			return out, err
+		}
+	}
 	var mq query.Query
 	if e != nil {
 		mq = s.expandedQuery(ctx, q, e)

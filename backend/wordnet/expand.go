@@ -11,11 +11,17 @@ type Expander struct {
 	Max      int     // related terms per query term, at most (<= 0: all)
 	Boost    map[Relation]float64
 	Senses   int // senses of the query term used; <= 0: all
-	Log      func(term string, added []index.Boosted)
+	// MaxFan skips a query term with more related terms in the index
+	// than MaxFan (an ambiguous word); <= 0: no limit.
+	MaxFan int
+	// Spread divides each added term's boost by the number of terms
+	// added for its query term.
+	Spread bool
+	Log    func(term string, added []index.Boosted)
 }
 
 // Expand implements index.Expander.
-func (e *Expander) Expand(analyzer string, terms []string, df func(string) int, docs int) []index.Boosted {
+func (e *Expander) Expand(analyzer, _ string, terms []string, df func(string) int, docs int) []index.Boosted {
 	if analyzer != e.Analyzer || docs == 0 {
 		return nil
 	}
@@ -46,7 +52,15 @@ func (e *Expander) Expand(analyzer string, terms []string, df func(string) int, 
 				continue
 			}
 			in[r.Term] = true
-			added = append(added, index.Boosted{Term: r.Term, Boost: b})
+			added = append(added, index.Boosted{Term: r.Term, Boost: b, For: t})
+		}
+		if e.MaxFan > 0 && len(added) > e.MaxFan {
+			continue
+		}
+		if e.Spread {
+			for i := range added {
+				added[i].Boost /= float64(len(added))
+			}
 		}
 		if e.Log != nil && len(added) > 0 {
 			e.Log(t, added)
