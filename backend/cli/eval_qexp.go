@@ -70,7 +70,7 @@ func qexpSetup() {
 			b[r] = w * scale
 		}
 		e := &wordnet.Expander{Table: tab, Analyzer: en.AnalyzerName, Rare: num("rare", -1), Max: int(num("max", 0)),
-			Senses: int(num("senses", 0)), Boost: b, MaxFan: int(num("fan", 0)), Spread: kv["spread"] == "1"}
+			Senses: int(num("senses", 0)), Boost: b, MaxFan: int(num("fan", 0)), Spread: kv["spread"] == "1", Spelling: kv["spell"] == "1"}
 		if kv["log"] == "1" {
 			e.Log = func(t string, added []index.Boosted) { fmt.Fprintf(os.Stderr, "qexp %s -> %v\n", t, added) }
 		}

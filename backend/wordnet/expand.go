@@ -17,7 +17,10 @@ type Expander struct {
 	// Spread divides each added term's boost by the number of terms
 	// added for its query term.
 	Spread bool
-	Log    func(term string, added []index.Boosted)
+	// Spelling keeps only synonyms spelt nearly the same (at most two
+	// edits: British and American spellings).
+	Spelling bool
+	Log      func(term string, added []index.Boosted)
 }
 
 // Expand implements index.Expander.
@@ -48,6 +51,9 @@ func (e *Expander) Expand(analyzer, _ string, terms []string, df func(string) in
 			if !ok || b == 0 || in[r.Term] || (e.Senses > 0 && r.Sense > e.Senses) {
 				continue
 			}
+			if e.Spelling && (r.Rel != Synonym || edits(r.From, r.Word) > 2) {
+				continue
+			}
 			if df(r.Term) == 0 {
 				continue
 			}
@@ -68,4 +74,26 @@ func (e *Expander) Expand(analyzer, _ string, terms []string, df func(string) in
 		out = append(out, added...)
 	}
 	return out
+}
+
+// edits is the Levenshtein distance of a and b.
+func edits(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			c := prev[j-1]
+			if ra[i-1] != rb[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }

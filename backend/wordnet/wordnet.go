@@ -37,6 +37,8 @@ type Options struct {
 // Related is a term related to a key.
 type Related struct {
 	Term  string
+	Word  string // the related lemma
+	From  string // the key's lemma
 	Rel   Relation
 	Sense int // 1-based sense of the key's word that led to it
 }
@@ -78,7 +80,7 @@ func Load(dir string, analyze func(string) []string, o Options) (Table, error) {
 	}
 	t := Table{}
 	seen := map[string]map[string]bool{}
-	add := func(key string, words []string, rel Relation, sense int) {
+	add := func(key, from string, words []string, rel Relation, sense int) {
 		for _, w := range words {
 			if strings.Contains(w, "_") && !o.Collocations {
 				continue
@@ -91,7 +93,7 @@ func Load(dir string, analyze func(string) []string, o Options) (Table, error) {
 					seen[key] = map[string]bool{}
 				}
 				seen[key][term] = true
-				t[key] = append(t[key], Related{Term: term, Rel: rel, Sense: sense})
+				t[key] = append(t[key], Related{Term: term, Word: w, From: from, Rel: rel, Sense: sense})
 			}
 		}
 	}
@@ -128,7 +130,7 @@ func Load(dir string, analyze func(string) []string, o Options) (Table, error) {
 				}
 				word := indexOf(ss.words, fs[0])
 				if o.Relations&Synonym != 0 {
-					add(key, ss.words, Synonym, i+1)
+					add(key, fs[0], ss.words, Synonym, i+1)
 				}
 				for _, p := range ss.ptrs {
 					target := data[posOf(p.pos)][p.offset]
@@ -137,11 +139,11 @@ func Load(dir string, analyze func(string) []string, o Options) (Table, error) {
 					}
 					switch {
 					case o.Relations&Hypernym != 0 && (p.sym == "@" || p.sym == "@i") && p.src == 0:
-						add(key, target.words, Hypernym, i+1)
+						add(key, fs[0], target.words, Hypernym, i+1)
 					case o.Relations&Hyponym != 0 && (p.sym == "~" || p.sym == "~i") && p.src == 0:
-						add(key, target.words, Hyponym, i+1)
+						add(key, fs[0], target.words, Hyponym, i+1)
 					case o.Relations&Derivation != 0 && p.sym == "+" && p.src == word && p.dst > 0 && p.dst <= len(target.words):
-						add(key, target.words[p.dst-1:p.dst], Derivation, i+1)
+						add(key, fs[0], target.words[p.dst-1:p.dst], Derivation, i+1)
 					}
 				}
 			}
