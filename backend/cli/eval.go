@@ -115,9 +115,6 @@ func newEvalIndex(withEmbedder bool, flags *profileFlags, workers int) (*evalInd
 		return nil, err
 	}
 	e := &evalIndex{lex: lex}
-	if qexpOnce.Do(qexpSetup); qexpChunk != nil {
-		lex.SetExpander(qexpChunk)
-	}
 	var dense *index.Dense
 	if withEmbedder {
 		c, err := models.Embedder(true)

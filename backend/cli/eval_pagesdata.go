@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -179,7 +178,6 @@ func (d *pagesDoc) index(ctx context.Context, emb embed.Embedder, opts retrieve.
 	if d.r, err = retrieve.New(d.lex, dense, emb, opts); err != nil {
 		return err
 	}
-	qexpApply(d.lex, d.whole, d.r)
 	chunks := d.res.Chunks
 	if emb != nil && len(d.vecs) != len(chunks) {
 		fmt.Fprintf(errOut, "embedding %d chunks of %s\n", len(chunks), d.res.Doc.File)
@@ -189,15 +187,6 @@ func (d *pagesDoc) index(ctx context.Context, emb embed.Embedder, opts retrieve.
 	}
 	if err := d.r.AddEmbedded(ctx, chunks, d.vecs); err != nil {
 		return err
-	}
-	if e := qexpVec(ctx, emb, chunks); e != nil && qexpChunk != nil && os.Getenv("QEXPF") != "" {
-		c, _ := strconv.ParseFloat(os.Getenv("QEXPF"), 64)
-		d.lex.SetExpander(newSenseFilter(qexpChunk, e.(*vecExpander), c))
-	} else if e != nil {
-		d.lex.SetExpander(e)
-		if os.Getenv("QEXPV_WHOLE") == "1" {
-			d.r.SetExpander(e)
-		}
 	}
 	return d.whole.Add(ctx, wholePages(d.res))
 }

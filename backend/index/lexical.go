@@ -74,7 +74,6 @@ type Lexical struct {
 	shards map[string]*shard              // by analyzer name; guarded by mu
 	chunks map[string]entry               // by chunk id; guarded by mu
 	byDoc  map[string]map[string]struct{} // doc id -> chunk ids; guarded by mu
-	expand Expander                       // guarded by mu
 }
 
 // entry is what Lexical remembers of an indexed chunk.
@@ -252,7 +251,6 @@ func (l *Lexical) Search(ctx context.Context, q string, k int) ([]Scored, error)
 	}
 	var targets []*shard
 	l.mu.Lock()
-	e := l.expand
 	for _, s := range l.shards {
 		if s.docs > 0 {
 			targets = append(targets, s)
@@ -262,7 +260,7 @@ func (l *Lexical) Search(ctx context.Context, q string, k int) ([]Scored, error)
 
 	var out []Scored
 	for _, s := range targets {
-		hits, err := s.search(ctx, q, k, e)
+		hits, err := s.search(ctx, q, k)
 		if err != nil {
 			return nil, err
 		}

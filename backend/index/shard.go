@@ -148,22 +148,10 @@ func (s *shard) apply(chunks []corpus.Chunk, drop []string) error {
 // it keeps and, while the k-th and the last score are equal, widens the
 // search until the run of equal scores ends; equal scores are then
 // ordered by id.
-func (s *shard) search(ctx context.Context, q string, k int, e Expander) ([]Scored, error) {
-	if e != nil && ExpandCombine != "" {
-		if out, ok, err := s.combinedSearch(ctx, q, k, e); ok || err != nil {
-			return out, err
-		}
-	}
-	var mq query.Query
-	if e != nil {
-		mq = s.expandedQuery(ctx, q, e)
-	}
-	if mq == nil {
-		m := query.NewMatchQuery(q)
-		m.SetField(fieldText)
-		m.Analyzer = s.analyzer
-		mq = m
-	}
+func (s *shard) search(ctx context.Context, q string, k int) ([]Scored, error) {
+	mq := query.NewMatchQuery(q)
+	mq.SetField(fieldText)
+	mq.Analyzer = s.analyzer
 	for size := k + 1; ; size *= 2 {
 		req := bleve.NewSearchRequestOptions(mq, size, 0, false)
 		res, err := s.idx.SearchInContext(ctx, req)

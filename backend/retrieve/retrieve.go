@@ -418,6 +418,3 @@ func (r *Retriever) DeleteDoc(ctx context.Context, docID string) error {
 // given to New stay their owner's to close). Copies made by WithProfile
 // and WithPages share it: close one of them, once.
 func (r *Retriever) Close() error { return r.whole.Close() }
-
-// SetExpander expands the BM25 queries of the whole-page index with e.
-func (r *Retriever) SetExpander(e index.Expander) { r.whole.SetExpander(e) }
