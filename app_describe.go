@@ -39,5 +39,5 @@ func (a *App) DescribeDocument(docID string) (string, error) {
 		return "", err
 	}
 	emit := func(p engine.Progress) { runtime.EventsEmit(a.ctx, engine.EventIngestProgress, p) }
-	return a.eng.StartDescribe(docID, d, engine.DescribeOptions{Max: s.DescribeMax, Tables: s.DescribeTables, Formulas: s.DescribeFormulas}, emit), nil
+	return a.eng.StartDescribe(docID, d, engine.DescribeOptions{Max: s.DescribeMax, Tables: s.DescribeTables, Formulas: s.DescribeFormulas, Model: s.DescribeModel}, emit), nil
 }
