@@ -81,6 +81,11 @@ const en = {
   'page.ocr_language_data': 'Text recognition (OCR) failed: its language data is missing (reinstall Vika).',
   'page.ocr_failed': 'Text recognition (OCR) failed on this page.',
 
+  'keyring.no_bus':
+    'No D-Bus session was found, so the system keyring is not used: keys come from the environment variables.',
+  'keyring.timeout': 'The system keyring did not answer within {limit} (is it locked?).',
+  'keyring.failed': 'The system keyring failed: {detail}',
+
   'refused.empty': 'the answer is empty',
   'refused.too_long': 'the answer has {chars} characters, more than {limit}',
   'refused.not_utf8': 'the answer is not valid text (UTF-8)',
@@ -194,6 +199,11 @@ const fr: Record<Key, Message> = {
   'page.ocr_crashed': 'La reconnaissance de texte (OCR) de cette page a fait planter le lecteur : elle a été ignorée.',
   'page.ocr_language_data': 'La reconnaissance de texte (OCR) a échoué : ses données de langue manquent (réinstallez Vika).',
   'page.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur cette page.',
+
+  'keyring.no_bus':
+    'Aucune session D-Bus n’a été trouvée : le trousseau système n’est pas utilisé, les clés viennent des variables d’environnement.',
+  'keyring.timeout': 'Le trousseau système n’a pas répondu en {limit} (est-il verrouillé ?).',
+  'keyring.failed': 'Le trousseau système a échoué : {detail}',
 
   'refused.empty': 'la réponse est vide',
   'refused.too_long': 'la réponse a {chars} caractères, plus de {limit}',

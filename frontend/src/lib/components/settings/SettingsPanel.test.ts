@@ -51,7 +51,8 @@ describe('SettingsPanel keys', () => {
   });
 
   it('says once, readably, that the keyring is unavailable, and still lists every provider', async () => {
-    const problem = "the system keyring is not available: could not read the groq key: failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'";
+    const detail = "failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'";
+    const problem = { code: 'keyring.failed', params: { detail } };
     api.keyStatus.mockResolvedValue([
       sampleKeyStatus({ provider: 'groq', configured: false, source: '', env_var: 'GROQ_API_KEY', keyring_error: problem }),
       sampleKeyStatus({ provider: 'mistral', configured: true, source: 'env', env_var: 'MISTRAL_API_KEY', keyring_error: problem }),
@@ -62,6 +63,10 @@ describe('SettingsPanel keys', () => {
     expect(screen.getAllByText(/Your system keyring is locked/)).toHaveLength(1);
     expect(screen.getByLabelText('Groq')).toHaveProperty('type', 'password');
     expect(screen.getByText('Configured (environment variable MISTRAL_API_KEY)')).toBeTruthy();
+    // The details: a code translated, with the keyring's own text.
+    expect(screen.getByText(`The system keyring failed: ${detail}`)).toBeTruthy();
+    locale.set('fr');
+    expect(await screen.findByText(`Le trousseau système a échoué : ${detail}`)).toBeTruthy();
   });
 
   it('saves a key, then empties the input so the key is nowhere in the page or the state', async () => {
