@@ -107,7 +107,7 @@ describe('SettingsPanel figures', () => {
     api.models.mockResolvedValue([
       sampleModel(),
       sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', vision: true }),
-      sampleModel({ provider: 'mistral', id: 'pixtral-12b-latest', name: 'Pixtral 12B', vision: true, available: false, reason: 'no API key' }),
+      sampleModel({ provider: 'mistral', id: 'pixtral-12b-latest', name: 'Pixtral 12B', vision: true, available: false, why: 'no_key' }),
     ]);
     setup();
     const toggle = (await screen.findByRole('checkbox', { name: /Describe figures with a vision model/ })) as HTMLInputElement;
@@ -165,7 +165,7 @@ describe('SettingsPanel answers', () => {
     api.settings.mockResolvedValue(defaultSettings({ routing: 'manual' }));
     api.models.mockResolvedValue([
       sampleModel(),
-      sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', available: false, reason: 'no API key' }),
+      sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', available: false, why: 'no_key' }),
     ]);
     setup();
     const select = (await screen.findByLabelText('Model used for answers')) as HTMLSelectElement;
@@ -173,6 +173,10 @@ describe('SettingsPanel answers', () => {
     const gemini = within(select).getByRole('option', { name: 'Gemini 2.5 Flash — no API key' }) as HTMLOptionElement;
     expect(llama.disabled).toBe(false);
     expect(gemini.disabled).toBe(true);
+    // The reason is a code (why), translated.
+    locale.set('fr');
+    expect(await within(select).findByRole('option', { name: 'Gemini 2.5 Flash — pas de clé d’API' })).toBeTruthy();
+    locale.set('en');
 
     await userEvent.selectOptions(select, 'groq/llama-3.1-8b-instant');
     expect(api.setSettings).toHaveBeenLastCalledWith(
