@@ -81,6 +81,14 @@ const en = {
   'page.ocr_language_data': 'Text recognition (OCR) failed: its language data is missing (reinstall Vika).',
   'page.ocr_failed': 'Text recognition (OCR) failed on this page.',
 
+  'cite.unknown_file': 'unknown document',
+  'cite.no_page': 'no page given',
+  'cite.page_not_source': 'page not among the sources',
+  'cite.no_source': 'no source with that number',
+  'cite.no_claim': 'no sentence to check',
+  'cite.no_overlap': 'the sentence does not match the cited passage',
+  'cite.numbers': 'its numbers are not in the cited passage',
+
   'keyring.no_bus':
     'No D-Bus session was found, so the system keyring is not used: keys come from the environment variables.',
   'keyring.timeout': 'The system keyring did not answer within {limit} (is it locked?).',
@@ -200,6 +208,14 @@ const fr: Record<Key, Message> = {
   'page.ocr_crashed': 'La reconnaissance de texte (OCR) de cette page a fait planter le lecteur : elle a été ignorée.',
   'page.ocr_language_data': 'La reconnaissance de texte (OCR) a échoué : ses données de langue manquent (réinstallez Vika).',
   'page.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur cette page.',
+
+  'cite.unknown_file': 'document inconnu',
+  'cite.no_page': 'aucune page indiquée',
+  'cite.page_not_source': 'page absente des sources',
+  'cite.no_source': 'aucune source de ce numéro',
+  'cite.no_claim': 'aucune phrase à vérifier',
+  'cite.no_overlap': 'la phrase ne correspond pas au passage cité',
+  'cite.numbers': 'ses nombres ne sont pas dans le passage cité',
 
   'keyring.no_bus':
     'Aucune session D-Bus n’a été trouvée : le trousseau système n’est pas utilisé, les clés viennent des variables d’environnement.',
