@@ -189,7 +189,7 @@ func TestFigureFusion(t *testing.T) {
 				t.Errorf("%q k %d: %v, want %v (search alone %v)", q.Text, k, hitIDs(got.Hits), want, base)
 			}
 			st := got.Stats
-			if english && (st.ImageModel != clip.Name || st.FigureCandidates != FigureDepth || st.FigureError != "") ||
+			if english && (st.ImageModel != clip.Name || st.FigureCandidates != FigureDepth || st.FigureError != nil) ||
 				!english && (st.ImageModel != "" || st.FigureCandidates != 0) {
 				t.Errorf("%q (English %v): stats %+v", q.Text, english, st)
 			}

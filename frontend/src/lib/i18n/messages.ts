@@ -81,6 +81,9 @@ const en = {
   'page.ocr_language_data': 'Text recognition (OCR) failed: its language data is missing (reinstall Vika).',
   'page.ocr_failed': 'Text recognition (OCR) failed on this page.',
 
+  'search.rerank_failed': 'The reranker {reranker} failed: the passages are in retrieval order ({detail}).',
+  'search.figures_failed': 'The figure search failed: the text search stands ({detail}).',
+
   'cite.unknown_file': 'unknown document',
   'cite.no_page': 'no page given',
   'cite.page_not_source': 'page not among the sources',
@@ -208,6 +211,9 @@ const fr: Record<Key, Message> = {
   'page.ocr_crashed': 'La reconnaissance de texte (OCR) de cette page a fait planter le lecteur : elle a été ignorée.',
   'page.ocr_language_data': 'La reconnaissance de texte (OCR) a échoué : ses données de langue manquent (réinstallez Vika).',
   'page.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur cette page.',
+
+  'search.rerank_failed': 'Le reclassement par {reranker} a échoué : les passages restent dans l’ordre de la recherche ({detail}).',
+  'search.figures_failed': 'La recherche de figures a échoué : la recherche dans le texte reste valable ({detail}).',
 
   'cite.unknown_file': 'document inconnu',
   'cite.no_page': 'aucune page indiquée',
