@@ -6,6 +6,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"vika/backend/engine"
+	"vika/backend/message"
 )
 
 // describeAfterAdd starts describing a document just added when the
@@ -32,7 +33,7 @@ func (a *App) DescribeDocument(docID string) (string, error) {
 		return "", err
 	}
 	if s.DescribeModel == "" {
-		return "", errors.New("no model is chosen to describe figures: pick one in Settings")
+		return "", message.Wrap(errors.New("no model is chosen to describe figures: pick one in Settings"), message.DescribeNoModel)
 	}
 	d, err := a.rag.Describer(a.ctx, s.DescribeModel)
 	if err != nil {

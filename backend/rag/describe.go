@@ -34,7 +34,7 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 	case !ok:
 		return nil, fmt.Errorf("%w: %q is not in the catalogue nor pulled into Ollama", llm.ErrModelNotFound, model)
 	case !m.Vision:
-		return nil, fmt.Errorf("%w: %s cannot describe figures; pick a vision model", ErrNotVision, m.Name)
+		return nil, message.Wrap(fmt.Errorf("%w: %s cannot describe figures; pick a vision model", ErrNotVision, m.Name), message.DescribeNotVision, "model", m.Name)
 	}
 	return func(ctx context.Context, r corpus.Region, lang string) (string, error) {
 		var req llm.Request
@@ -58,6 +58,10 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 			// recorded so that it is not asked again.
 			return "", message.Wrap(fmt.Errorf("%w: %w", engine.ErrRefused, err), message.RefusedBlocked)
 		}
+		if err != nil && ctx.Err() == nil {
+			// The job stops here: the window says which model failed and how.
+			return "", message.Wrap(err, message.DescribeFailed, "model", m.Name, "reason", failureKind(err))
+		}
 		if err != nil {
 			return "", err
 		}
@@ -69,4 +73,14 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 		}
 		return b.String(), nil
 	}, nil
+}
+
+// failureKind is how the describing model failed (llm.KindOf): the kind
+// of its attempt when the call gave up on it, as it tries that model only.
+func failureKind(err error) string {
+	var ex *llm.ExhaustedError
+	if errors.As(err, &ex) && ex.Last != nil {
+		return llm.KindOf(ex.Last)
+	}
+	return llm.KindOf(err)
 }

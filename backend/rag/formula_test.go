@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"image/png"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/llm/llmtest"
+	"vika/backend/message"
 	"vika/backend/testpdf"
 )
 
@@ -195,5 +197,37 @@ func TestDescribeRefusalsAreNotResent(t *testing.T) {
 	}
 	if got := refusals(); len(got) != 0 {
 		t.Errorf("refusals left after the LaTeX was kept: %q", got)
+	}
+}
+
+// TestDescribeFailureIsCoded: a describing model that fails (rate
+// limited) stops the job with a code the window translates, naming the
+// model and the kind of failure; a model that reads no images is refused
+// with its own code.
+func TestDescribeFailureIsCoded(t *testing.T) {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	doc, err := eng.AddBytes(ctx, "attention.pdf", attentionPaper(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProviders(t, func(llmtest.Request) llmtest.Reply { return rateLimited },
+		func(llmtest.Request) llmtest.Reply { return groqSays("unused") }, 0)
+	s := New(eng, p.svc, Config{})
+	d, err := s.Describer(ctx, "gemini/gemini-2.5-flash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = eng.Describe(ctx, doc.ID, d, engine.DescribeOptions{Max: 10, Formulas: true, Model: "gemini/gemini-2.5-flash"})
+	m := message.Of(err)
+	if m.Code != message.DescribeFailed || m.Params["model"] != "Gemini 2.5 Flash" || m.Params["reason"] != "rate_limited" {
+		t.Fatalf("failure: %+v (%v)", m, err)
+	}
+	if _, err := s.Describer(ctx, "groq/llama-3.1-8b-instant"); message.Of(err).Code != message.DescribeNotVision || !errors.Is(err, ErrNotVision) {
+		t.Errorf("a text model: %v", err)
 	}
 }

@@ -81,6 +81,11 @@ const en = {
   'page.ocr_language_data': 'Text recognition (OCR) failed: its language data is missing (reinstall Vika).',
   'page.ocr_failed': 'Text recognition (OCR) failed on this page.',
 
+  'describe.no_model': 'No model is chosen to describe figures: pick one in Settings.',
+  'describe.not_vision': '{model} cannot describe figures: it reads no images. Pick a vision model in Settings.',
+  'describe.failed':
+    '{model} could not describe this document ({reason}); what was described is kept. Try again later, or pick another model in Settings.',
+
   'search.rerank_failed': 'The reranker {reranker} failed: the passages are in retrieval order ({detail}).',
   'search.figures_failed': 'The figure search failed: the text search stands ({detail}).',
 
@@ -211,6 +216,12 @@ const fr: Record<Key, Message> = {
   'page.ocr_crashed': 'La reconnaissance de texte (OCR) de cette page a fait planter le lecteur : elle a été ignorée.',
   'page.ocr_language_data': 'La reconnaissance de texte (OCR) a échoué : ses données de langue manquent (réinstallez Vika).',
   'page.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur cette page.',
+
+  'describe.no_model': 'Aucun modèle n’est choisi pour décrire les figures : choisissez-en un dans les Réglages.',
+  'describe.not_vision':
+    '{model} ne peut pas décrire les figures : il ne lit pas les images. Choisissez un modèle qui voit les images dans les Réglages.',
+  'describe.failed':
+    '{model} n’a pas pu décrire ce document ({reason}) ; ce qui a été décrit est conservé. Réessayez plus tard ou choisissez un autre modèle dans les Réglages.',
 
   'search.rerank_failed': 'Le reclassement par {reranker} a échoué : les passages restent dans l’ordre de la recherche ({detail}).',
   'search.figures_failed': 'La recherche de figures a échoué : la recherche dans le texte reste valable ({detail}).',
