@@ -78,7 +78,9 @@ var ErrRefused = errors.New("the model's answer was refused")
 // box, beside the region's own passage, so that search finds the figure
 // by what it shows. What is done stays when ctx ends or d fails; the
 // error then says why the rest was not done. A region described before
-// is not described again.
+// is not described again, nor one whose answer by the same model
+// (o.Model) was refused: a refused answer (ErrRefused, latex.ErrRefused,
+// an empty description) is recorded on its region and the run goes on.
 func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o DescribeOptions) (DescribeReport, error) {
 	var rep DescribeReport
 	if e.isClosed() {

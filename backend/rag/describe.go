@@ -68,8 +68,8 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 		if res.Truncated && r.Kind == corpus.ChunkFormula {
 			return "", message.Wrap(fmt.Errorf("%w: the answer was cut at the model's token limit", latex.ErrRefused), message.RefusedTruncated)
 		}
-		if res.Truncated {
-			return strings.TrimSpace(b.String()) + " […]", nil
+		if t := strings.TrimSpace(b.String()); res.Truncated && t != "" {
+			return t + " […]", nil
 		}
 		return b.String(), nil
 	}, nil
