@@ -6,6 +6,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"vika/backend/engine"
+	"vika/backend/message"
 )
 
 // describeAfterAdd starts describing a document just added when the
@@ -32,12 +33,12 @@ func (a *App) DescribeDocument(docID string) (string, error) {
 		return "", err
 	}
 	if s.DescribeModel == "" {
-		return "", errors.New("no model is chosen to describe figures: pick one in Settings")
+		return "", message.Wrap(errors.New("no model is chosen to describe figures: pick one in Settings"), message.DescribeNoModel)
 	}
 	d, err := a.rag.Describer(a.ctx, s.DescribeModel)
 	if err != nil {
 		return "", err
 	}
 	emit := func(p engine.Progress) { runtime.EventsEmit(a.ctx, engine.EventIngestProgress, p) }
-	return a.eng.StartDescribe(docID, d, engine.DescribeOptions{Max: s.DescribeMax, Tables: s.DescribeTables, Formulas: s.DescribeFormulas}, emit), nil
+	return a.eng.StartDescribe(docID, d, engine.DescribeOptions{Max: s.DescribeMax, Tables: s.DescribeTables, Formulas: s.DescribeFormulas, Model: s.DescribeModel}, emit), nil
 }

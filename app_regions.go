@@ -14,13 +14,16 @@ type RegionView struct {
 	Caption     string           `json:"caption"`
 	Text        string           `json:"text"`
 	Description string           `json:"description"`
+	// Refusal is the last description refused (a code the window
+	// translates, and the model), absent when none was.
+	Refusal *corpus.Refusal `json:"refusal,omitempty"`
 	// Image is the figure's crop as a PNG data URL; "" when it has none.
 	Image string `json:"image"`
 }
 
 func regionView(r corpus.Region) RegionView {
 	return RegionView{Kind: r.Kind, Page: r.Page, BBox: r.BBox, Caption: r.Caption, Text: r.Text,
-		Description: r.Description, Image: docserve.FigureURL(r.Image)}
+		Description: r.Description, Refusal: r.Refusal, Image: docserve.FigureURL(r.Image)}
 }
 
 // Regions returns a document's tables, figures and formulas in page

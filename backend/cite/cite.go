@@ -5,7 +5,7 @@
 // number of that sentence is in the passage (by value: "9,999", "9999",
 // "9 999" and "9.999" are the same number, so are "3.57%" and "3,57 %",
 // and "800M" and "800 million"); otherwise it
-// is flagged with the reason, for the UI, and counted against
+// is flagged with the reason (a message code), for the UI, and counted against
 // citation_valid_pct.
 //
 // Call sites read: cite.Check(answer, hits), cite.ValidPct(citations).
@@ -13,17 +13,20 @@ package cite
 
 import (
 	"vika/backend/corpus"
+	"vika/backend/message"
 )
 
-// Why a citation could not be verified (Citation.Reason).
+// Why a citation could not be verified (Citation.Reason): message codes,
+// which the window translates; message.New(reason).English() is the
+// English of one.
 const (
-	ReasonUnknownFile   = "unknown document"
-	ReasonNoPage        = "no page given"
-	ReasonPageNotSource = "page not among the sources"
-	ReasonNoSource      = "no source with that number"
-	ReasonNoClaim       = "no sentence to check"
-	ReasonNoOverlap     = "the sentence does not match the cited passage"
-	ReasonNumbers       = "its numbers are not in the cited passage"
+	ReasonUnknownFile   = message.CiteUnknownFile
+	ReasonNoPage        = message.CiteNoPage
+	ReasonPageNotSource = message.CitePageNotSource
+	ReasonNoSource      = message.CiteNoSource
+	ReasonNoClaim       = message.CiteNoClaim
+	ReasonNoOverlap     = message.CiteNoOverlap
+	ReasonNumbers       = message.CiteNumbers
 )
 
 // Citation is one checked citation of an answer.
@@ -43,7 +46,8 @@ type Citation struct {
 	// claim best among those of the cited page; 0 when none is.
 	SourceIndex int  `json:"source_index"`
 	Verified    bool `json:"verified"`
-	// Reason says why the citation is not verified ("" when it is).
+	// Reason says why the citation is not verified, a Reason* code (""
+	// when it is verified).
 	Reason string `json:"reason,omitempty"`
 	// Overlap is the share of the claim's content words found in the
 	// cited passage (the best of them), in [0, 1].

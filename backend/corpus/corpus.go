@@ -141,9 +141,22 @@ type Region struct {
 	// table, or LaTeX of a formula, when the student asked for one (""
 	// otherwise).
 	Description string `json:"description,omitempty"`
+	// Refusal says why the last model asked for the Description wrote
+	// one that was not kept; nil when none was refused (or one was kept
+	// since).
+	Refusal *Refusal `json:"refusal,omitempty"`
 	// Image is a figure's crop as PNG, kept in the session's memory like
 	// the PDF bytes; nil for tables and formulas.
 	Image []byte `json:"-"`
+}
+
+// Refusal is a model's description of a region (a figure's description,
+// a table's summary, a formula's LaTeX) that was not kept: which model
+// wrote it, and why (a message.Refused* code and its parameters). A
+// later run with the same model does not ask it again.
+type Refusal struct {
+	Model  string          `json:"model"` // "provider/id"
+	Reason message.Message `json:"reason"`
 }
 
 // Chunk is a retrievable passage. It never spans pages: CharStart and

@@ -9,6 +9,7 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/latex"
+	"vika/backend/message"
 )
 
 // DescribedSuffix ends the id of a passage holding a region's description
@@ -26,6 +27,12 @@ type DescribeOptions struct {
 	// Formulas adds the LaTeX of each display formula, transcribed from
 	// its crop (made now: formulas have no crop from ingest).
 	Formulas bool
+	// Model names the describing model ("provider/id"). An answer of it
+	// that is refused is recorded with this name on its region
+	// (corpus.Refusal), and later runs with the same model skip that
+	// region instead of paying for the same answer again; a run with
+	// another model asks again, since that model may succeed.
+	Model string
 	// Progress, when set, is told each region done, out of the total.
 	Progress func(done, total int)
 }
@@ -35,9 +42,14 @@ type DescribeReport struct {
 	Figures  int `json:"figures"`  // figures described now
 	Tables   int `json:"tables"`   // tables summarised now
 	Formulas int `json:"formulas"` // formulas transcribed into LaTeX now
-	// Refused counts the transcriptions that were not LaTeX (package
-	// latex): their formulas keep their text only.
+	// Refused counts the answers refused now: transcriptions that were
+	// not LaTeX (package latex), empty descriptions, answers the
+	// provider's filter blocked. Their regions keep their text only, and
+	// the refusal is recorded with them (corpus.Region.Refusal).
 	Refused int `json:"refused"`
+	// RefusedBefore counts the regions whose answer by this same model
+	// was refused by an earlier run: not asked again.
+	RefusedBefore int `json:"refused_before"`
 	// Uncropped counts the formulas whose crop could not be rendered (a
 	// worker crash or timeout on that page): skipped, the others go on.
 	Uncropped int `json:"uncropped"`
@@ -47,8 +59,16 @@ type DescribeReport struct {
 
 // Describer writes the description of a figure (from its crop), a short
 // summary of a table (from its Markdown text) or the LaTeX of a formula
-// (from its crop); lang is the language of its passage.
+// (from its crop); lang is the language of its passage. An error wrapping
+// ErrRefused (or latex.ErrRefused) is the model's answer refused, not a
+// failure: it is recorded on the region and the run goes on; any other
+// error stops the run.
 type Describer func(ctx context.Context, r corpus.Region, lang string) (string, error)
+
+// ErrRefused is a describing model's answer that cannot be kept (blocked
+// by the provider's filter, say); wrap it with message.Wrap to give the
+// reason its message.Refused* code.
+var ErrRefused = errors.New("the model's answer was refused")
 
 // Describe has the document's figures (those with a crop) described, its
 // tables summarised when o.Tables and its formulas transcribed into LaTeX
@@ -58,7 +78,9 @@ type Describer func(ctx context.Context, r corpus.Region, lang string) (string, 
 // box, beside the region's own passage, so that search finds the figure
 // by what it shows. What is done stays when ctx ends or d fails; the
 // error then says why the rest was not done. A region described before
-// is not described again.
+// is not described again, nor one whose answer by the same model
+// (o.Model) was refused: a refused answer (ErrRefused, latex.ErrRefused,
+// an empty description) is recorded on its region and the run goes on.
 func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o DescribeOptions) (DescribeReport, error) {
 	var rep DescribeReport
 	if e.isClosed() {
@@ -111,11 +133,14 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 		switch {
 		case described[keyOf(r)]:
 			rep.Already++
-		case r.Kind == corpus.ChunkFigure && len(r.Image) > 0:
+		case r.Refusal != nil && r.Refusal.Model == o.Model && wanted(r, o):
+			rep.RefusedBefore++
+		case !wanted(r, o):
+		case r.Kind == corpus.ChunkFigure:
 			figures = append(figures, target{c, r})
-		case r.Kind == corpus.ChunkTable && o.Tables && strings.TrimSpace(r.Text) != "":
+		case r.Kind == corpus.ChunkTable:
 			tables = append(tables, target{c, r})
-		case r.Kind == corpus.ChunkFormula && o.Formulas:
+		default:
 			formulas = append(formulas, target{c, r})
 		}
 	}
@@ -143,31 +168,30 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 			t.r.Image = img
 		}
 		text, err := d(ctx, t.r, t.c.Lang)
-		if err != nil && !(t.r.Kind == corpus.ChunkFormula && errors.Is(err, latex.ErrRefused)) {
-			return rep, err
-		}
 		text = strings.TrimSpace(text)
 		switch {
-		case t.r.Kind == corpus.ChunkFormula:
-			if err == nil {
-				text, err = latex.Check(text)
-			}
-			if err != nil {
-				rep.Refused++
-				log.Printf("engine: the LaTeX of the formula on page %d is refused: %v", t.r.Page, err)
-				err = nil // the formula keeps its text; the others go on
-				break
-			}
-			err = e.addDescription(ctx, t.c, t.r, text)
-			rep.Formulas++
-		case text == "":
-			return rep, fmt.Errorf("the model wrote no description of the %s on page %d", t.r.Kind, t.r.Page)
+		case err == nil && t.r.Kind == corpus.ChunkFormula:
+			text, err = latex.Check(text)
+		case err == nil && text == "":
+			err = message.Wrap(fmt.Errorf("%w: the model wrote no description of the %s on page %d", ErrRefused, t.r.Kind, t.r.Page), message.RefusedEmpty)
+		}
+		switch {
+		case errors.Is(err, ErrRefused) || errors.Is(err, latex.ErrRefused):
+			// The region keeps its text; the others go on.
+			rep.Refused++
+			log.Printf("engine: the %s on page %d: %s refused: %v", t.r.Kind, t.r.Page, o.Model, err)
+			err = e.store.SetRefusal(ctx, docID, t.r, corpus.Refusal{Model: o.Model, Reason: message.Of(err)})
+		case err != nil:
+			return rep, err
 		default:
 			err = e.addDescription(ctx, t.c, t.r, text)
-			if t.r.Kind == corpus.ChunkFigure {
+			switch t.r.Kind {
+			case corpus.ChunkFigure:
 				rep.Figures++
-			} else {
+			case corpus.ChunkTable:
 				rep.Tables++
+			default:
+				rep.Formulas++
 			}
 		}
 		if err != nil {
@@ -178,6 +202,19 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 		}
 	}
 	return rep, nil
+}
+
+// wanted reports whether a run with o describes regions of r's kind.
+func wanted(r corpus.Region, o DescribeOptions) bool {
+	switch r.Kind {
+	case corpus.ChunkFigure:
+		return len(r.Image) > 0
+	case corpus.ChunkTable:
+		return o.Tables && strings.TrimSpace(r.Text) != ""
+	case corpus.ChunkFormula:
+		return o.Formulas
+	}
+	return false
 }
 
 // addDescription stores and indexes the passage of a region's description

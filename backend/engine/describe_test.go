@@ -3,11 +3,13 @@ package engine
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
 	"vika/backend/corpus"
 	"vika/backend/ingest"
+	"vika/backend/message"
 	"vika/backend/testpdf"
 )
 
@@ -19,7 +21,7 @@ func describedPaper(t *testing.T, e *Engine) string {
 	id := ingest.DocID(data)
 	figBox, tabBox := [4]float64{72, 100, 300, 260}, [4]float64{72, 80, 520, 200}
 	res := ingest.Result{
-		Doc: corpus.Document{ID: id, File: "paper.pdf", Pages: 2},
+		Doc: corpus.Document{ID: id, File: "paper.pdf", Pages: 2, Chunks: 4},
 		Pages: []corpus.Page{
 			{DocID: id, Number: 1, Type: corpus.PageText, Text: "Residual networks ease the training of deep networks.",
 				Regions: []corpus.Region{{Kind: corpus.ChunkFigure, Page: 1, BBox: figBox, Caption: "Figure 1: Residual learning: a building block.", Image: pngOf(t, 60)}}},
@@ -135,7 +137,12 @@ func TestStartDescribe(t *testing.T) {
 		}
 		if p.Stage == StageDone {
 			if p.Doc == nil || p.Doc.ID != id {
-				t.Errorf("done without the document: %+v", p)
+				t.Fatalf("done without the document: %+v", p)
+			}
+			// The library's card shows this count: it includes the two
+			// passages written now.
+			if chunks, err := e.Chunks(context.Background(), id); err != nil || p.Doc.Chunks != len(chunks) || p.Doc.Chunks != 6 {
+				t.Errorf("done: the document counts %d passages, the session holds %d (%v), want 6", p.Doc.Chunks, len(chunks), err)
 			}
 			break
 		}
@@ -167,5 +174,44 @@ func TestStartDescribe(t *testing.T) {
 	}
 	if p := <-final; p.Stage != StageCancelled {
 		t.Errorf("final stage %s (%s)", p.Stage, p.Error)
+	}
+}
+
+// TestDescribeEmptyIsRefused: an empty description of a figure is a
+// refusal recorded on the figure, not the end of the run (the table after
+// it is summarised); the same model is not asked again about it, another
+// one is.
+func TestDescribeEmptyIsRefused(t *testing.T) {
+	ctx := context.Background()
+	e := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	id := describedPaper(t, e)
+	var asked []string
+	d := func(_ context.Context, r corpus.Region, _ string) (string, error) {
+		asked = append(asked, string(r.Kind))
+		if r.Kind == corpus.ChunkFigure {
+			return "  \n", nil
+		}
+		return "Both architectures start with a seven by seven convolution.", nil
+	}
+	rep, err := e.Describe(ctx, id, d, DescribeOptions{Max: 10, Tables: true, Model: "ollama/llava"})
+	if err != nil || rep != (DescribeReport{Tables: 1, Refused: 1}) || strings.Join(asked, ",") != "figure,table" {
+		t.Fatalf("first run: %+v %v, asked %v", rep, err, asked)
+	}
+	rs := e.RegionsOn(ctx, id, 1)
+	if len(rs) != 1 || rs[0].Description != "" || rs[0].Refusal == nil ||
+		!reflect.DeepEqual(*rs[0].Refusal, corpus.Refusal{Model: "ollama/llava", Reason: message.New(message.RefusedEmpty)}) {
+		t.Fatalf("the figure: %+v", rs)
+	}
+	asked = nil
+	rep, err = e.Describe(ctx, id, d, DescribeOptions{Max: 10, Tables: true, Model: "ollama/llava"})
+	if err != nil || rep != (DescribeReport{Already: 1, RefusedBefore: 1}) || len(asked) != 0 {
+		t.Fatalf("the same model again: %+v %v, asked %v", rep, err, asked)
+	}
+	rep, err = e.Describe(ctx, id, d, DescribeOptions{Max: 10, Tables: true, Model: "gemini/gemini-2.5-flash"})
+	if err != nil || rep != (DescribeReport{Already: 1, Refused: 1}) || strings.Join(asked, ",") != "figure" {
+		t.Fatalf("another model: %+v %v, asked %v", rep, err, asked)
+	}
+	if rs := e.RegionsOn(ctx, id, 1); rs[0].Refusal == nil || rs[0].Refusal.Model != "gemini/gemini-2.5-flash" {
+		t.Errorf("the refusal names the last model: %+v", rs[0].Refusal)
 	}
 }

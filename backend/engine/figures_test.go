@@ -83,7 +83,7 @@ func TestFiguresFoundByWhatTheyShow(t *testing.T) {
 		t.Errorf("no CLIP: %d figure vectors", n)
 	}
 
-	for _, q := range []string{"the bar chart of the error rate", "a photo of a cat"} {
+	for _, q := range []string{"the bar chart of the error rate", "a photo of a cat sitting on the chair"} {
 		res, err := with.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeHybrid, K: 10})
 		if err != nil {
 			t.Fatal(err)
@@ -135,5 +135,53 @@ func TestFiguresFoundByWhatTheyShow(t *testing.T) {
 	}
 	if n := plain.models.Load().ret.FigureVectors(); n != 0 {
 		t.Errorf("removed document left %d figure vectors", n)
+	}
+}
+
+// TestFigureListEnglishQuestionsOnly: with CLIP and a multilingual text
+// model installed, a session of English and French documents searches in
+// hybrid mode by default; CLIP reads English only, so the figure list
+// joins the search of an English question and not that of a French one,
+// whose hits are those of the text search alone.
+func TestFigureListEnglishQuestionsOnly(t *testing.T) {
+	for _, k := range assets.Kinds {
+		assetstest.Require(t, k)
+	}
+	t.Setenv(models.EnvModelEN, "")
+	t.Setenv(models.EnvModelMulti, "")
+	ctx := context.Background()
+	root := t.TempDir()
+	modelstest.InstallCLIP(t, root)
+	install(t, root, models.DefaultMulti, "encoder_b.onnx")
+	e := newEngine(t, Config{ModelsRoot: root})
+	mustAdd(t, e, "figures.pdf", figuresPDF(t))
+	mustAdd(t, e, "cours.pdf", coursPDF)
+
+	for _, c := range []struct {
+		q       string
+		figures bool
+	}{
+		{"Which figure shows the error rate of each network?", true},
+		{"What does Figure 2 show?", true},
+		{"Quelle figure montre le taux d'erreur de chaque réseau ?", false},
+		{"Que montre la courbe d'apprentissage ?", false},
+		{"Was zeigt die Abbildung über die Fehlerrate?", false},
+	} {
+		res, err := e.SearchWith(ctx, c.q, SearchOptions{K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Mode != retrieve.ModeHybrid {
+			t.Fatalf("%q: mode %q, want the default hybrid", c.q, res.Stats.Mode)
+		}
+		ran := res.Stats.ImageModel == clip.Name && res.Stats.FigureCandidates == retrieve.FigureDepth
+		if ran != c.figures || (!c.figures && (res.Stats.ImageModel != "" || res.Stats.FigureCandidates != 0 || res.Stats.FoundBy.Image != 0)) {
+			t.Errorf("%q: figure list ran %v, want %v: %+v", c.q, ran, c.figures, res.Stats)
+		}
+		for _, h := range res.Hits {
+			if !c.figures && h.FoundBy == retrieve.FoundImage {
+				t.Errorf("%q: a hit of the figure list: %+v", c.q, h)
+			}
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"vika/backend/message"
 	"vika/backend/metrics"
 	"vika/backend/rag"
 )
@@ -82,7 +83,7 @@ func exportMarkdown(w io.Writer, turns []rag.Answer) error {
 			for _, c := range t.Citations {
 				mark := "verified"
 				if !c.Verified {
-					mark = "not verified: " + c.Reason
+					mark = "not verified: " + message.New(c.Reason).English()
 				}
 				fmt.Fprintf(&b, "- %s — %s\n", oneLineMD(c.Label), mark)
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"vika/backend/message"
 	"vika/backend/metrics"
 	"vika/backend/rag"
 )
@@ -121,7 +122,7 @@ func writeCitations(b *strings.Builder, t rag.Answer) {
 		if c.Verified {
 			fmt.Fprintf(b, "<li><span class=\"ok\">verified</span> %s (claim overlap %.0f%%)</li>\n", esc(c.Label), 100*c.Overlap)
 		} else {
-			fmt.Fprintf(b, "<li><span class=\"bad\">not verified</span> %s: %s</li>\n", esc(c.Label), esc(c.Reason))
+			fmt.Fprintf(b, "<li><span class=\"bad\">not verified</span> %s: %s</li>\n", esc(c.Label), esc(message.New(c.Reason).English()))
 		}
 	}
 	b.WriteString("</ul>\n</details>\n")

@@ -18,6 +18,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"vika/backend/cite"
+	"vika/backend/message"
 	"vika/backend/metrics"
 )
 
@@ -122,7 +123,7 @@ func Markdown(answer string, cits []cite.Citation) string {
 func citeSpan(c cite.Citation) string {
 	class, title := "cite", "verified against "+c.Label
 	if !c.Verified {
-		class, title = "cite unverified", "not verified: "+c.Reason
+		class, title = "cite unverified", "not verified: "+message.New(c.Reason).English()
 	}
 	return fmt.Sprintf(`<span class="%s" title="%s">%s</span>`, class, esc(title), esc(c.Raw))
 }

@@ -6,7 +6,9 @@
 // a table of numbers, a title page): a wrong guess would send the page to
 // the wrong analyzer and embedding model, while an undetermined page simply
 // takes the document's language. Document weighs the pages of a document by
-// their letters and says whether it is mixed.
+// their letters and says whether it is mixed. Question labels a short text
+// such as a question, which Detect's thresholds for pages would mostly
+// leave undetermined.
 //
 // The detector is built on first use, once per process, and is safe for
 // concurrent use. It runs in lingua's low-accuracy mode (trigram models

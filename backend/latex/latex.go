@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"vika/backend/message"
 )
 
 // MaxRunes bounds a transcription: a display formula of a few lines is
@@ -38,9 +40,16 @@ var (
 // delimiters are the math delimiters a model may wrap its answer in.
 var delimiters = [][2]string{{"$$", "$$"}, {`\[`, `\]`}, {`\(`, `\)`}, {"$", "$"}}
 
+// refuse is ErrRefused with why, in English, and its message code
+// (message.Refused*) with kv as its parameters.
+func refuse(why, code string, kv ...any) error {
+	return message.Wrap(fmt.Errorf("%w: %s", ErrRefused, why), code, kv...)
+}
+
 // Check returns the LaTeX of a model's answer, without the code fence or
 // math delimiters it may be wrapped in, or an error wrapping ErrRefused
-// that says why it is not a formula.
+// that says why it is not a formula (its message.Refused* code:
+// message.Of).
 func Check(answer string) (string, error) {
 	s := strings.TrimSpace(answer)
 	if m := fence.FindStringSubmatch(s); m != nil {
@@ -54,27 +63,27 @@ func Check(answer string) (string, error) {
 	}
 	switch n := utf8.RuneCountInString(s); {
 	case n == 0:
-		return "", fmt.Errorf("%w: the answer is empty", ErrRefused)
+		return "", refuse("the answer is empty", message.RefusedEmpty)
 	case n > MaxRunes:
-		return "", fmt.Errorf("%w: the answer has %d characters, more than %d", ErrRefused, n, MaxRunes)
+		return "", refuse(fmt.Sprintf("the answer has %d characters, more than %d", n, MaxRunes), message.RefusedTooLong, "chars", n, "limit", MaxRunes)
 	case !utf8.ValidString(s):
-		return "", fmt.Errorf("%w: the answer is not valid UTF-8", ErrRefused)
+		return "", refuse("the answer is not valid UTF-8", message.RefusedNotUTF8)
 	}
 	if strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) {
-		return "", fmt.Errorf("%w: the answer holds control characters", ErrRefused)
+		return "", refuse("the answer holds control characters", message.RefusedControl)
 	}
 	if strings.Contains(s, "```") {
-		return "", fmt.Errorf("%w: the answer holds a code block among other text", ErrRefused)
+		return "", refuse("the answer holds a code block among other text", message.RefusedCodeBlock)
 	}
 	if err := balanced(s); err != nil {
 		return "", err
 	}
 	math := textArg.ReplaceAllString(s, " ")
 	if sentence.MatchString(math) {
-		return "", fmt.Errorf("%w: the answer holds sentences", ErrRefused)
+		return "", refuse("the answer holds sentences", message.RefusedSentences)
 	}
 	if n := proseWords(math); n > maxProseWords {
-		return "", fmt.Errorf("%w: the answer holds %d words of prose", ErrRefused, n)
+		return "", refuse(fmt.Sprintf("the answer holds %d words of prose", n), message.RefusedProse, "words", n)
 	}
 	return s, nil
 }
@@ -92,12 +101,12 @@ func balanced(s string) error {
 		case '}':
 			depth--
 			if depth < 0 {
-				return fmt.Errorf("%w: a brace closes that was not opened", ErrRefused)
+				return refuse("a brace closes that was not opened", message.RefusedBraceUnopened)
 			}
 		}
 	}
 	if depth != 0 {
-		return fmt.Errorf("%w: %d braces are left open", ErrRefused, depth)
+		return refuse(fmt.Sprintf("%d braces are left open", depth), message.RefusedBracesOpen, "count", depth)
 	}
 	return nil
 }

@@ -2,8 +2,11 @@ package latex
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+
+	"vika/backend/message"
 )
 
 func TestCheckKeepsFormulas(t *testing.T) {
@@ -25,23 +28,33 @@ func TestCheckKeepsFormulas(t *testing.T) {
 	}
 }
 
+// TestCheckRefuses: each refusal wraps ErrRefused and carries the code
+// the window shows (message.Of), with its parameters.
 func TestCheckRefuses(t *testing.T) {
-	for name, in := range map[string]string{
-		"empty":          "  \n ",
-		"empty fence":    "```latex\n```",
-		"prose":          "The image shows the equation for the attention mechanism used in the Transformer.",
-		"apology":        "I cannot read this image clearly.",
-		"prose + latex":  "Here is the formula: $x = y$. It defines the identity.",
-		"unbalanced {":   `\frac{a}{b`,
-		"unbalanced }":   `a}{b`,
-		"too long":       strings.Repeat(`x_{1} + `, 300),
-		"two blocks":     "```latex\nx\n```\nand\n```latex\ny\n```",
-		"control chars":  "x = y\x00",
-		"only delimiter": "$$",
+	for name, c := range map[string]struct {
+		in   string
+		want message.Message
+	}{
+		"empty":          {"  \n ", message.New(message.RefusedEmpty)},
+		"empty fence":    {"```latex\n```", message.New(message.RefusedEmpty)},
+		"prose":          {"The image shows the equation for the attention mechanism used in the Transformer.", message.New(message.RefusedProse, "words", 7)},
+		"apology":        {"I cannot read this image clearly.", message.New(message.RefusedProse, "words", 5)},
+		"prose + latex":  {"Here is the formula: $x = y$. It defines the identity.", message.New(message.RefusedProse, "words", 4)},
+		"sentences":      {"x = yes. No", message.New(message.RefusedSentences)},
+		"unbalanced {":   {`\frac{a}{b`, message.New(message.RefusedBracesOpen, "count", 1)},
+		"unbalanced }":   {`a}{b`, message.New(message.RefusedBraceUnopened)},
+		"too long":       {strings.Repeat(`x_{1} + `, 300), message.New(message.RefusedTooLong, "chars", 2399, "limit", MaxRunes)},
+		"two blocks":     {"```latex\nx\n```\nand\n```latex\ny\n```", message.New(message.RefusedCodeBlock)},
+		"control chars":  {"x = y\x00", message.New(message.RefusedControl)},
+		"only delimiter": {"$$", message.New(message.RefusedEmpty)},
 	} {
-		got, err := Check(in)
+		got, err := Check(c.in)
 		if !errors.Is(err, ErrRefused) {
-			t.Errorf("%s: Check(%q) = %q, %v; want refused", name, in, got, err)
+			t.Errorf("%s: Check(%q) = %q, %v; want refused", name, c.in, got, err)
+			continue
+		}
+		if m := message.Of(err); !reflect.DeepEqual(m, c.want) {
+			t.Errorf("%s: message %+v, want %+v", name, m, c.want)
 		}
 	}
 }

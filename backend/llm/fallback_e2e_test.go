@@ -116,11 +116,16 @@ func TestFallbackEndToEnd(t *testing.T) {
 		t.Error("the rate-limited model was tried again")
 	}
 	for _, m := range e.svc.Models(t.Context()) {
-		if m.Key() == "gemini/gemini-2.5-flash-lite" && (m.Available || m.Reason != "rate limited (429), retry in 43s") {
+		if m.Key() == "gemini/gemini-2.5-flash-lite" && (m.Available || m.Reason != "rate limited (429), retry in 43s" || m.Why != "rate_limited") {
 			t.Errorf("Flash-Lite status = %+v", m)
 		}
-		if m.Provider == "mistral" && (m.Available || m.Reason != "no API key for Mistral AI") {
+		if m.Provider == "mistral" && (m.Available || m.Reason != "no API key for Mistral AI" || m.Why != "no_key") {
 			t.Errorf("Mistral status = %+v", m)
+		}
+		// The window gets the kind, a code it translates, and no English.
+		j, _ := json.Marshal(m)
+		if m.Provider == "mistral" && (!strings.Contains(string(j), `"why":"no_key"`) || strings.Contains(string(j), "API key for")) {
+			t.Errorf("Mistral status JSON %s", j)
 		}
 	}
 

@@ -13,8 +13,15 @@ import (
 // ModelStatus is a model with whether it can be used now, and why not.
 type ModelStatus struct {
 	Model
-	Available bool   `json:"available"`
-	Reason    string `json:"reason,omitempty"` // "no API key", "Ollama is not running", "rate limited (429) this session"
+	Available bool `json:"available"`
+	// Why is the kind of reason it cannot be used, a code of
+	// message.Reasons ("no_key", "keyring", "rate_limited", "quota", ...)
+	// the window shows as "reason." + Why; "" when it can be used.
+	Why string `json:"why,omitempty"`
+	// Reason says the same in English with its detail, for the command
+	// line and error texts: "no API key for Mistral AI", "rate limited
+	// (429), retry in 43s".
+	Reason string `json:"-"`
 }
 
 // Notice tells the user something about routing or fallback. Message is a

@@ -75,14 +75,14 @@ func (s *Service) KeyChanged(provider string) { s.down.ClearProvider(provider) }
 // this session.
 func (s *Service) Models(ctx context.Context) []ModelStatus {
 	var out []ModelStatus
-	keyState := map[string]string{} // provider -> reason it cannot be used ("" when it can)
+	keyState := map[string][2]string{} // provider -> kind and reason it cannot be used ("" when it can)
 	for _, m := range s.cfg.Catalogue.Models {
-		reason, seen := keyState[m.Provider]
+		why, seen := keyState[m.Provider]
 		if !seen {
-			reason = s.keyReason(m.Provider)
-			keyState[m.Provider] = reason
+			why[0], why[1] = s.keyReason(m.Provider)
+			keyState[m.Provider] = why
 		}
-		out = append(out, s.status(m, reason))
+		out = append(out, s.status(m, why[0], why[1]))
 	}
 	for _, p := range s.cfg.Catalogue.Providers {
 		if p.API != "ollama" {
@@ -93,32 +93,36 @@ func (s *Service) Models(ctx context.Context) []ModelStatus {
 			continue
 		}
 		for _, om := range pulled {
-			out = append(out, s.status(s.cfg.Catalogue.localModel(p.ID, om), ""))
+			out = append(out, s.status(s.cfg.Catalogue.localModel(p.ID, om), "", ""))
 		}
 	}
 	return out
 }
 
-func (s *Service) status(m Model, reason string) ModelStatus {
+// status is m's status: unavailable for want of a key (kind, reason), else
+// if the session marked it so.
+func (s *Service) status(m Model, kind, reason string) ModelStatus {
 	if reason == "" {
-		reason = s.down.Why(m)
+		kind, reason = s.down.Status(m)
 	}
-	return ModelStatus{Model: m, Available: reason == "", Reason: reason}
+	return ModelStatus{Model: m, Available: reason == "", Why: kind, Reason: reason}
 }
 
-func (s *Service) keyReason(provider string) string {
+// keyReason says why the provider's models cannot be used for want of a
+// key: its kind (message.Reasons) and in English; "", "" when they can.
+func (s *Service) keyReason(provider string) (kind, reason string) {
 	p, ok := s.cfg.Catalogue.Provider(provider)
 	if !ok || !p.NeedsKey {
-		return ""
+		return "", ""
 	}
 	key, err := s.keys.Key(provider)
 	switch {
 	case err != nil:
-		return reasonKeyring
+		return "keyring", reasonKeyring
 	case key == "":
-		return "no API key for " + p.Name
+		return "no_key", "no API key for " + p.Name
 	}
-	return ""
+	return "", ""
 }
 
 // localModels lists the models pulled into Ollama, reusing a listing for

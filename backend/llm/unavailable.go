@@ -19,6 +19,7 @@ type Unavailable struct {
 }
 
 type mark struct {
+	kind   string // KindOf the error
 	reason string
 	until  time.Time // zero: for the session
 }
@@ -52,11 +53,18 @@ func (u *Unavailable) MarkError(m Model, err error) {
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.marks[key] = mark{reason: reason, until: until}
+	u.marks[key] = mark{kind: KindOf(err), reason: reason, until: until}
 }
 
 // Why returns why m is unavailable, or "" when it is available.
 func (u *Unavailable) Why(m Model) string {
+	_, reason := u.Status(m)
+	return reason
+}
+
+// Status returns the kind of the error that made m unavailable (KindOf)
+// and why in English; "", "" when it is available.
+func (u *Unavailable) Status(m Model) (kind, reason string) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	now := u.now()
@@ -69,9 +77,9 @@ func (u *Unavailable) Why(m Model) string {
 			delete(u.marks, key)
 			continue
 		}
-		return mk.reason
+		return mk.kind, mk.reason
 	}
-	return ""
+	return "", ""
 }
 
 // ClearProvider forgets the marks of a provider and its models (after its

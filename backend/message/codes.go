@@ -47,6 +47,7 @@ const (
 var Reasons = []string{
 	"rate_limited", "quota", "unavailable", "auth", "timeout", "stream", "bad_response",
 	"model_not_found", "bad_request", "blocked", "no_key", "no_model", "canceled", "error",
+	"keyring", // the system keyring could not be read for the provider's key
 }
 
 // Attempt is one model an answer tried, in Exhausted's "attempts".
@@ -84,6 +85,7 @@ var reasons = map[string]string{
 	"bad_request":     "request rejected",
 	"blocked":         "blocked by the content filter",
 	"no_key":          "no API key",
+	"keyring":         "the system keyring could not be read",
 	"no_model":        "no model available",
 	"canceled":        "stopped",
 	"error":           "failed",

@@ -10,6 +10,7 @@ import (
 	"vika/backend/engine"
 	"vika/backend/latex"
 	"vika/backend/llm"
+	"vika/backend/message"
 	"vika/backend/prompt"
 )
 
@@ -19,7 +20,9 @@ var ErrNotVision = errors.New("this model reads no images")
 // Describer returns the engine.Describer that has model ("provider/id", a
 // vision model) describe figures from their crops, summarise tables from
 // their text and transcribe formulas into LaTeX from their crops (the
-// engine checks the LaTeX; a transcription cut short is refused here). Only that model is asked, never a fallback: figure
+// engine checks the LaTeX; a transcription cut short is refused here, and
+// so is an answer the provider's content filter blocked, whatever the
+// region). Only that model is asked, never a fallback: figure
 // images and table text go to the provider the student chose and to no
 // other.
 func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describer, error) {
@@ -31,7 +34,7 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 	case !ok:
 		return nil, fmt.Errorf("%w: %q is not in the catalogue nor pulled into Ollama", llm.ErrModelNotFound, model)
 	case !m.Vision:
-		return nil, fmt.Errorf("%w: %s cannot describe figures; pick a vision model", ErrNotVision, m.Name)
+		return nil, message.Wrap(fmt.Errorf("%w: %s cannot describe figures; pick a vision model", ErrNotVision, m.Name), message.DescribeNotVision, "model", m.Name)
 	}
 	return func(ctx context.Context, r corpus.Region, lang string) (string, error) {
 		var req llm.Request
@@ -50,15 +53,34 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 			}
 			return nil
 		}})
+		if errors.Is(err, llm.ErrBlocked) {
+			// The same model would block the same region again: a refusal,
+			// recorded so that it is not asked again.
+			return "", message.Wrap(fmt.Errorf("%w: %w", engine.ErrRefused, err), message.RefusedBlocked)
+		}
+		if err != nil && ctx.Err() == nil {
+			// The job stops here: the window says which model failed and how.
+			return "", message.Wrap(err, message.DescribeFailed, "model", m.Name, "reason", failureKind(err))
+		}
 		if err != nil {
 			return "", err
 		}
 		if res.Truncated && r.Kind == corpus.ChunkFormula {
-			return "", fmt.Errorf("%w: the answer was cut at the model's token limit", latex.ErrRefused)
+			return "", message.Wrap(fmt.Errorf("%w: the answer was cut at the model's token limit", latex.ErrRefused), message.RefusedTruncated)
 		}
-		if res.Truncated {
-			return strings.TrimSpace(b.String()) + " […]", nil
+		if t := strings.TrimSpace(b.String()); res.Truncated && t != "" {
+			return t + " […]", nil
 		}
 		return b.String(), nil
 	}, nil
+}
+
+// failureKind is how the describing model failed (llm.KindOf): the kind
+// of its attempt when the call gave up on it, as it tries that model only.
+func failureKind(err error) string {
+	var ex *llm.ExhaustedError
+	if errors.As(err, &ex) && ex.Last != nil {
+		return llm.KindOf(ex.Last)
+	}
+	return llm.KindOf(err)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"image/png"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/llm/llmtest"
+	"vika/backend/message"
 	"vika/backend/testpdf"
 )
 
@@ -119,5 +121,113 @@ func TestDescriberTranscribesFormulas(t *testing.T) {
 	want := []string{`(1)=\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right)V`, "(2)="}
 	if strings.Join(kept, "|") != strings.Join(want, "|") {
 		t.Errorf("formulas keep %q, want %q", kept, want)
+	}
+}
+
+// TestDescribeRefusalsAreNotResent: an answer refused (one blocked by
+// Gemini's content filter, one in prose) is recorded on its formula with
+// its reason and the model; describing again with the same model sends
+// nothing (it would pay for the same answer), another model is asked and
+// its LaTeX, once kept, clears the refusal.
+func TestDescribeRefusalsAreNotResent(t *testing.T) {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	doc, err := eng.AddBytes(ctx, "attention.pdf", attentionPaper(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var models []string
+	p := newProviders(t, func(r llmtest.Request) llmtest.Reply {
+		mu.Lock()
+		models = append(models, geminiModel(r.Path))
+		n := len(models)
+		mu.Unlock()
+		switch n {
+		case 1:
+			return llmtest.Reply{Chunks: llmtest.SSE("\r\n\r\n", `{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"SAFETY","index":0}],"usageMetadata":{"promptTokenCount":31,"totalTokenCount":31}}`)}
+		case 2:
+			return geminiSays("This formula defines the positional encoding with a sine of the position.")
+		}
+		return geminiSays(`x = \frac{a}{b}`)
+	}, func(llmtest.Request) llmtest.Reply { return groqSays("unused") }, 0)
+	s := New(eng, p.svc, Config{})
+	run := func(model string) engine.DescribeReport {
+		t.Helper()
+		d, err := s.Describer(ctx, model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := eng.Describe(ctx, doc.ID, d, engine.DescribeOptions{Max: 10, Formulas: true, Model: model})
+		if err != nil {
+			t.Fatalf("%s: %v", model, err)
+		}
+		return rep
+	}
+	refusals := func() []string {
+		rs, err := eng.Regions(ctx, doc.ID, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rs {
+			if r.Refusal != nil {
+				out = append(out, r.Caption+" "+r.Refusal.Model+" "+r.Refusal.Reason.Code)
+			}
+		}
+		return out
+	}
+
+	if rep := run("gemini/gemini-2.5-flash"); rep != (engine.DescribeReport{Refused: 2}) || len(models) != 2 {
+		t.Fatalf("first run: %+v, %d requests", rep, len(models))
+	}
+	want := []string{"(1) gemini/gemini-2.5-flash refused.blocked", "(2) gemini/gemini-2.5-flash refused.prose"}
+	if got := refusals(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("refusals %q, want %q", got, want)
+	}
+	if rep := run("gemini/gemini-2.5-flash"); rep != (engine.DescribeReport{RefusedBefore: 2}) || len(models) != 2 {
+		t.Fatalf("the same model again: %+v, %d requests (want none sent)", rep, len(models))
+	}
+	if rep := run("gemini/gemini-2.5-pro"); rep != (engine.DescribeReport{Formulas: 2}) || len(models) != 4 || models[3] != "gemini-2.5-pro" {
+		t.Fatalf("another model: %+v, requests to %v", rep, models)
+	}
+	if got := refusals(); len(got) != 0 {
+		t.Errorf("refusals left after the LaTeX was kept: %q", got)
+	}
+}
+
+// TestDescribeFailureIsCoded: a describing model that fails (rate
+// limited) stops the job with a code the window translates, naming the
+// model and the kind of failure; a model that reads no images is refused
+// with its own code.
+func TestDescribeFailureIsCoded(t *testing.T) {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	doc, err := eng.AddBytes(ctx, "attention.pdf", attentionPaper(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProviders(t, func(llmtest.Request) llmtest.Reply { return rateLimited },
+		func(llmtest.Request) llmtest.Reply { return groqSays("unused") }, 0)
+	s := New(eng, p.svc, Config{})
+	d, err := s.Describer(ctx, "gemini/gemini-2.5-flash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = eng.Describe(ctx, doc.ID, d, engine.DescribeOptions{Max: 10, Formulas: true, Model: "gemini/gemini-2.5-flash"})
+	m := message.Of(err)
+	if m.Code != message.DescribeFailed || m.Params["model"] != "Gemini 2.5 Flash" || m.Params["reason"] != "rate_limited" {
+		t.Fatalf("failure: %+v (%v)", m, err)
+	}
+	if _, err := s.Describer(ctx, "groq/llama-3.1-8b-instant"); message.Of(err).Code != message.DescribeNotVision || !errors.Is(err, ErrNotVision) {
+		t.Errorf("a text model: %v", err)
 	}
 }

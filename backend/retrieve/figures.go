@@ -7,6 +7,7 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/index"
+	"vika/backend/langid"
 )
 
 // ImageModel puts questions and figure crops in one vector space (CLIP:
@@ -80,12 +81,18 @@ func (r *Retriever) AddFigures(chunks []corpus.Chunk, vecs [][]float32) error {
 	return r.figs.Index.Add(chunks, vecs)
 }
 
+// FigureLang is the language of the questions the figure list serves:
+// CLIP's text side learnt English captions only, so its vector of a
+// question in another language ranks figures by chance.
+const FigureLang = "en"
+
 // figureList returns the FigureDepth figures nearest question, best
-// first; none without a figure list, in bm25 mode (lexical search only,
-// also the mode of sessions in languages the embedders do not cover:
-// CLIP reads English only), or when no figure has a vector.
+// first; none without a figure list, in bm25 mode (lexical search only),
+// for a question not detected as FigureLang (langid.Question: a French
+// question searched in hybrid mode, which a multilingual text model
+// allows, gets no figure list), or when no figure has a vector.
 func (r *Retriever) figureList(ctx context.Context, question string, mode Mode, st *Stats) ([]index.Scored, error) {
-	if r.figs == nil || mode == ModeBM25 || r.figs.Index.Len() == 0 {
+	if r.figs == nil || mode == ModeBM25 || r.figs.Index.Len() == 0 || langid.Question(question).Lang != FigureLang {
 		return nil, nil
 	}
 	t := r.now()

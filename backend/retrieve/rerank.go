@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"vika/backend/message"
 	"vika/backend/rerank"
 )
 
@@ -93,7 +94,8 @@ func (r *Retriever) rerank(ctx context.Context, q string, cands []*candidate, o 
 		}
 		// A failing cross-encoder must not cost the search: the retrieval
 		// order stands, no score is invented, and the stats say why.
-		st.RerankError = fmt.Sprintf("the reranker %s failed, passages are in retrieval order: %v", st.Reranker, err)
+		m := message.New(message.SearchRerankFailed, "reranker", st.Reranker, "detail", err.Error())
+		st.RerankError = &m
 		st.Reranker = rerank.None
 		return cands, nil
 	}

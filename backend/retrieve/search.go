@@ -8,6 +8,7 @@ import (
 
 	"vika/backend/embed"
 	"vika/backend/index"
+	"vika/backend/message"
 	"vika/backend/rerank"
 )
 
@@ -90,7 +91,8 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	case err != nil && ctx.Err() != nil:
 		return Result{}, ctx.Err()
 	case err != nil:
-		st.FigureError = err.Error() // the text's ranking stands
+		m := message.New(message.SearchFiguresFailed, "detail", err.Error()) // the text's ranking stands
+		st.FigureError = &m
 	}
 	cands = fuseFigures(cands, figs)
 	st.Reranker = rerank.None

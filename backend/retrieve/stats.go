@@ -6,6 +6,7 @@ import (
 	"vika/backend/corpus"
 
 	"vika/backend/index"
+	"vika/backend/message"
 )
 
 // Result is the outcome of a search.
@@ -44,9 +45,10 @@ type Stats struct {
 	// rescored, used or not, best first (Recall@5 counts the relevant
 	// ones among all of them); nil when none was rescored.
 	RerankScores []float64 `json:"rerank_scores,omitempty"`
-	// RerankError says why an installed reranker did not rescore ("" when
-	// it did or none ran); the hits are then in retrieval order.
-	RerankError string `json:"rerank_error,omitempty"`
+	// RerankError says why an installed reranker did not rescore
+	// (message.SearchRerankFailed; nil when it did or none ran); the hits
+	// are then in retrieval order.
+	RerankError *message.Message `json:"rerank_error,omitempty"`
 	// Embedders are the embedding models the query was embedded with.
 	Embedders []string `json:"embedders,omitempty"`
 	// Candidates retrieved by each retriever, distinct ones fused, and
@@ -73,11 +75,12 @@ type Stats struct {
 	// ImageModel names the text-to-image model whose figure list joined
 	// the ranking, FigureCandidates how many figures it gave and Figures
 	// the time it took (question embedded, figures scored); empty when no
-	// figure list ran. FigureError says why one failed.
-	ImageModel       string        `json:"image_model,omitempty"`
-	FigureCandidates int           `json:"figure_candidates,omitempty"`
-	Figures          time.Duration `json:"figures_ns,omitempty"`
-	FigureError      string        `json:"figure_error,omitempty"`
+	// figure list ran. FigureError says why one failed
+	// (message.SearchFiguresFailed).
+	ImageModel       string           `json:"image_model,omitempty"`
+	FigureCandidates int              `json:"figure_candidates,omitempty"`
+	Figures          time.Duration    `json:"figures_ns,omitempty"`
+	FigureError      *message.Message `json:"figure_error,omitempty"`
 }
 
 // FoundByCounts counts hits by Hit.FoundBy.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"vika/backend/message"
 )
 
 // DefaultTimeout bounds every keyring call: a locked keyring whose unlock
@@ -38,7 +40,7 @@ func (g *guarded) do(fn func() (string, error)) (string, error) {
 	g.mu.Lock()
 	if g.stuck {
 		g.mu.Unlock()
-		return "", ErrNotAnswering
+		return "", message.Wrap(ErrNotAnswering, message.KeyringTimeout, "limit", g.timeout.String())
 	}
 	g.mu.Unlock()
 	type result struct {
@@ -68,7 +70,7 @@ func (g *guarded) do(fn func() (string, error)) (string, error) {
 		}
 		g.stuck = true
 		g.mu.Unlock()
-		return "", fmt.Errorf("%w after %s", ErrNotAnswering, g.timeout)
+		return "", message.Wrap(fmt.Errorf("%w after %s", ErrNotAnswering, g.timeout), message.KeyringTimeout, "limit", g.timeout.String())
 	}
 }
 
@@ -93,7 +95,9 @@ type noKeyring struct{ why string }
 func (n noKeyring) Get(string, string) (string, error) { return "", n.err() }
 func (n noKeyring) Set(string, string, string) error   { return n.err() }
 func (n noKeyring) Delete(string, string) error        { return n.err() }
-func (n noKeyring) err() error                         { return fmt.Errorf("%w: %s", ErrNoBus, n.why) }
+func (n noKeyring) err() error {
+	return message.Wrap(fmt.Errorf("%w: %s", ErrNoBus, n.why), message.KeyringNoBus)
+}
 
 // ErrNoBus is the keyring of a process without a D-Bus session bus: Vika
 // does not start one (it would outlive Vika); it wraps ErrKeyring.

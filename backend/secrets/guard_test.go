@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 	"time"
+	"vika/backend/message"
 )
 
 // blockingKeyring is a locked keyring whose unlock prompt nobody answers:
@@ -75,7 +76,7 @@ func TestLockedKeyringTimesOut(t *testing.T) {
 		if st.Provider == "gemini" && (!st.Configured || st.Source != SourceEnv) {
 			t.Errorf("gemini status = %+v", st)
 		}
-		if st.Provider != "gemini" && (st.Configured || st.KeyringError == "") {
+		if st.Provider != "gemini" && (st.Configured || st.KeyringError == nil || st.KeyringError.Code != message.KeyringTimeout || st.KeyringError.Params["limit"] == "") {
 			t.Errorf("%s status = %+v, want not configured with the keyring's error", st.Provider, st)
 		}
 	}
@@ -123,7 +124,7 @@ func TestSessionBusDetection(t *testing.T) {
 		}
 	}
 	var n noKeyring = noKeyring{why: "test"}
-	if _, err := n.Get("vika", "groq"); !errors.Is(err, ErrKeyring) || !IsNoBus(err) {
+	if _, err := n.Get("vika", "groq"); !errors.Is(err, ErrKeyring) || !IsNoBus(err) || message.Of(err).Code != message.KeyringNoBus {
 		t.Errorf("noKeyring error = %v", err)
 	}
 }

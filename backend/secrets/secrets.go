@@ -28,6 +28,8 @@ import (
 	"unicode"
 
 	"github.com/zalando/go-keyring"
+
+	"vika/backend/message"
 )
 
 // Service is the keyring service name of Vika's entries.
@@ -91,8 +93,9 @@ type Status struct {
 	Source     string `json:"source"`  // SourceEnv, SourceKeyring, or "" when not configured
 	EnvVar     string `json:"env_var"` // the variable that would override the keyring
 	// KeyringError says why the keyring could not be read for this
-	// provider ("" when it could); a key from the environment still counts.
-	KeyringError string `json:"keyring_error,omitempty"`
+	// provider (a message.Keyring* code; nil when it could); a key from
+	// the environment still counts.
+	KeyringError *message.Message `json:"keyring_error,omitempty"`
 }
 
 // Store reads and writes the keys. Its methods are safe for concurrent
@@ -214,7 +217,8 @@ func (s *Store) Status(provider string) (Status, error) {
 	}
 	st := Status{Provider: provider, Name: Names[provider], Configured: source != "", Source: source, EnvVar: EnvVars[provider]}
 	if err != nil {
-		st.KeyringError = err.Error()
+		m := message.Of(err)
+		st.KeyringError = &m
 	}
 	return st, err
 }
@@ -247,5 +251,5 @@ func keyringError(op, provider string, err error, keys ...string) error {
 			msg = strings.ReplaceAll(msg, k, "[redacted]")
 		}
 	}
-	return fmt.Errorf("%w: could not %s the %s key: %s", ErrKeyring, op, provider, msg)
+	return message.Wrap(fmt.Errorf("%w: could not %s the %s key: %s", ErrKeyring, op, provider, msg), message.KeyringFailed, "detail", msg)
 }

@@ -44,7 +44,7 @@ func (s *Store) Regions(ctx context.Context, docID string, withImages bool) ([]c
 	if withImages {
 		img = "image"
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT page, kind, bbox, caption, text, description, `+img+` FROM regions WHERE doc_id = ? ORDER BY page, ord`, docID)
+	rows, err := s.db.QueryContext(ctx, `SELECT page, kind, bbox, caption, text, description, refusal, `+img+` FROM regions WHERE doc_id = ? ORDER BY page, ord`, docID)
 	if err != nil {
 		return nil, fmt.Errorf("read regions: %w", err)
 	}
@@ -52,18 +52,25 @@ func (s *Store) Regions(ctx context.Context, docID string, withImages bool) ([]c
 }
 
 // scanRegions reads rows of (page, kind, bbox, caption, text,
-// description, image) into regions, and closes them.
+// description, refusal, image) into regions, and closes them.
 func scanRegions(rows *sql.Rows) ([]corpus.Region, error) {
 	defer rows.Close()
 	var out []corpus.Region
 	for rows.Next() {
 		var r corpus.Region
 		var bbox string
-		if err := rows.Scan(&r.Page, &r.Kind, &bbox, &r.Caption, &r.Text, &r.Description, &r.Image); err != nil {
+		var refusal sql.NullString
+		if err := rows.Scan(&r.Page, &r.Kind, &bbox, &r.Caption, &r.Text, &r.Description, &refusal, &r.Image); err != nil {
 			return nil, fmt.Errorf("read regions: %w", err)
 		}
 		if err := json.Unmarshal([]byte(bbox), &r.BBox); err != nil {
 			return nil, fmt.Errorf("read regions: page %d: %w", r.Page, err)
+		}
+		if refusal.Valid {
+			r.Refusal = new(corpus.Refusal)
+			if err := json.Unmarshal([]byte(refusal.String), r.Refusal); err != nil {
+				return nil, fmt.Errorf("read regions: page %d: refusal: %w", r.Page, err)
+			}
 		}
 		out = append(out, r)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 )
 
 // Regions, figure crops and region chunks' boxes are stored with their
@@ -62,5 +63,55 @@ func TestRegionsRoundTrip(t *testing.T) {
 	}
 	if _, err := s.DocumentByID(ctx, "r1"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("document after delete: %v", err)
+	}
+}
+
+// TestDescribedPassagesAndRefusals: passages added after the document
+// (descriptions, LaTeX) count in its passage count, which the library's
+// card shows; a refusal is kept with its region, with the model and the
+// code, until a description is kept.
+func TestDescribedPassagesAndRefusals(t *testing.T) {
+	s := open(t)
+	ctx := context.Background()
+	doc, pages, chunks := fixture("r2", "r2.pdf", 2)
+	formula := corpus.Region{Kind: corpus.ChunkFormula, Page: 2, BBox: [4]float64{100, 100, 300, 120}, Text: "E = mc2 (1)", Caption: "(1)"}
+	pages[1].Regions = []corpus.Region{formula}
+	doc.Chunks = len(chunks)
+	if err := s.AddDocument(ctx, doc, pages, chunks); err != nil {
+		t.Fatal(err)
+	}
+	box := formula.BBox
+	described := corpus.Chunk{ID: chunks[0].ID + corpus.DescribedSuffix, DocID: "r2", Page: 2, Text: "(1)\nLaTeX: E = mc^2", PageType: corpus.PageText, Kind: corpus.ChunkFormula, BBox: &box}
+	if err := s.AddChunks(ctx, "r2", []corpus.Chunk{described}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := s.DocumentByID(ctx, "r2")
+	if err != nil || d.Chunks != len(chunks)+1 {
+		t.Fatalf("passage count %d after a description, want %d (%v)", d.Chunks, len(chunks)+1, err)
+	}
+	if docs, err := s.Documents(ctx); err != nil || len(docs) != 1 || docs[0].Chunks != len(chunks)+1 {
+		t.Fatalf("documents: %+v %v", docs, err)
+	}
+
+	refusal := corpus.Refusal{Model: "gemini/gemini-2.5-flash", Reason: message.New(message.RefusedProse, "words", 7)}
+	if err := s.SetRefusal(ctx, "r2", formula, refusal); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Regions(ctx, "r2", false)
+	if err != nil || len(rs) != 1 || rs[0].Refusal == nil || rs[0].Refusal.Model != refusal.Model ||
+		rs[0].Refusal.Reason.Code != message.RefusedProse {
+		t.Fatalf("refusal kept: %+v %v", rs, err)
+	}
+	if got := rs[0].Refusal.Reason.English(); got != "the answer holds 7 words of prose" {
+		t.Errorf("refusal read back: %q", got)
+	}
+	if err := s.SetDescription(ctx, "r2", formula, "E = mc^2"); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _ := s.Regions(ctx, "r2", false); rs[0].Refusal != nil || rs[0].Description != "E = mc^2" {
+		t.Errorf("after a description: %+v", rs[0])
+	}
+	if err := s.SetRefusal(ctx, "r2", corpus.Region{Kind: corpus.ChunkFigure, Page: 2, BBox: box}, refusal); !errors.Is(err, ErrNotFound) {
+		t.Errorf("refusal of a region that is not there: %v", err)
 	}
 }

@@ -85,6 +85,7 @@ CREATE TABLE regions (
 	caption     TEXT    NOT NULL,
 	text        TEXT    NOT NULL,
 	description TEXT    NOT NULL,
+	refusal     TEXT,             -- JSON corpus.Refusal: the last description refused, NULL when none
 	image       BLOB,             -- a figure's PNG crop, NULL otherwise
 	PRIMARY KEY (doc_id, page, ord)
 ) WITHOUT ROWID;

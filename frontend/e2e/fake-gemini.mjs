@@ -16,6 +16,8 @@
 //   FAKE_GEMINI_RATE_LIMIT=N        the first N answer requests (prompts with
 //                                   sources) get Gemini's 429 RESOURCE_EXHAUSTED,
 //                                   so the app falls back to its next model
+//   FAKE_GEMINI_PROSE_EVERY=N       every Nth formula transcription is an
+//                                   apology in prose, which the app refuses
 //
 // Anything else answers 404 in Gemini's error format.
 
@@ -24,6 +26,8 @@ import { pathToFileURL } from 'node:url';
 
 export const DELAY_MS = Number(process.env.FAKE_GEMINI_DELAY_MS ?? 120);
 const RATE_LIMIT = Number(process.env.FAKE_GEMINI_RATE_LIMIT ?? 0);
+const PROSE_EVERY = Number(process.env.FAKE_GEMINI_PROSE_EVERY ?? 0);
+let formulas = 0;
 export const UNSUPPORTED_CLAIM = 'The fake model also claims that the moon is made of green cheese';
 
 const unescape = (s) =>
@@ -118,6 +122,10 @@ export function answerFor(body) {
   const sources = sourcesOf(prompt);
   const images = imagesOf(body);
   if (images.length > 0 && prompt.includes('Answer with the LaTeX only.')) {
+    formulas++;
+    if (PROSE_EVERY > 0 && formulas % PROSE_EVERY === 0) {
+      return 'I am sorry, but the image is too small for me to read this formula reliably.';
+    }
     return latexOf(prompt);
   }
   if (images.length > 0 && prompt.includes('Describe the figure in the image.')) {

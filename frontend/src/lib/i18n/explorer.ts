@@ -29,6 +29,8 @@ export const en = {
   'explorer.openRegion': 'Open page {page} at {caption}',
   'explorer.description': 'Description: {text}',
   'explorer.latex': 'LaTeX (transcribed by the vision model)',
+  'explorer.refused':
+    'Refused: the answer of {model} was not kept ({reason}). Describing again with this model skips it; another model chosen in Settings tries again.',
   'explorer.kind.table': 'table',
   'explorer.kind.figure': 'figure',
   'explorer.kind.formula': 'formula',
@@ -86,6 +88,8 @@ export const fr: Record<keyof typeof en, Message> = {
   'explorer.openRegion': 'Ouvrir la page {page} à {caption}',
   'explorer.description': 'Description : {text}',
   'explorer.latex': 'LaTeX (transcrit par le modèle de vision)',
+  'explorer.refused':
+    'Refusé : la réponse de {model} n’a pas été gardée ({reason}). Décrire de nouveau avec ce modèle l’ignore ; un autre modèle choisi dans les Réglages réessaie.',
   'explorer.kind.table': 'tableau',
   'explorer.kind.figure': 'figure',
   'explorer.kind.formula': 'formule',

@@ -51,6 +51,15 @@ group('messages from Go', () => {
     expect(describe('fr', m)).toContain('Gemini (limite de débit atteinte) ; Groq (échec)');
   });
 
+  it('says which describing model failed and how, and why a description was refused', () => {
+    const m = { code: 'describe.failed', params: { model: 'Gemini 2.5 Flash', reason: 'rate_limited' } };
+    expect(describe('fr', m)).toBe(
+      'Gemini 2.5 Flash n’a pas pu décrire ce document (limite de débit atteinte) ; ce qui a été décrit est conservé. Réessayez plus tard ou choisissez un autre modèle dans les Réglages.',
+    );
+    expect(describe('en', { code: 'refused.braces_open', params: { count: 2 } })).toBe('2 braces are left open');
+    expect(describe('fr', { code: 'cite.page_not_source' })).toBe('page absente des sources');
+  });
+
   it('shows the Go text of an unknown code rather than nothing', () => {
     expect(describe('fr', { code: 'no.such', params: { detail: 'disk full' } })).toBe(
       'Une erreur est survenue : disk full',

@@ -81,6 +81,39 @@ const en = {
   'page.ocr_language_data': 'Text recognition (OCR) failed: its language data is missing (reinstall Vika).',
   'page.ocr_failed': 'Text recognition (OCR) failed on this page.',
 
+  'describe.no_model': 'No model is chosen to describe figures: pick one in Settings.',
+  'describe.not_vision': '{model} cannot describe figures: it reads no images. Pick a vision model in Settings.',
+  'describe.failed':
+    '{model} could not describe this document ({reason}); what was described is kept. Try again later, or pick another model in Settings.',
+
+  'search.rerank_failed': 'The reranker {reranker} failed: the passages are in retrieval order ({detail}).',
+  'search.figures_failed': 'The figure search failed: the text search stands ({detail}).',
+
+  'cite.unknown_file': 'unknown document',
+  'cite.no_page': 'no page given',
+  'cite.page_not_source': 'page not among the sources',
+  'cite.no_source': 'no source with that number',
+  'cite.no_claim': 'no sentence to check',
+  'cite.no_overlap': 'the sentence does not match the cited passage',
+  'cite.numbers': 'its numbers are not in the cited passage',
+
+  'keyring.no_bus':
+    'No D-Bus session was found, so the system keyring is not used: keys come from the environment variables.',
+  'keyring.timeout': 'The system keyring did not answer within {limit} (is it locked?).',
+  'keyring.failed': 'The system keyring failed: {detail}',
+
+  'refused.empty': 'the answer is empty',
+  'refused.too_long': 'the answer has {chars} characters, more than {limit}',
+  'refused.not_utf8': 'the answer is not valid text (UTF-8)',
+  'refused.control': 'the answer holds control characters',
+  'refused.code_block': 'the answer holds a code block among other text',
+  'refused.brace_unopened': 'a brace closes that was not opened',
+  'refused.braces_open': '{count} braces are left open',
+  'refused.sentences': 'the answer holds sentences, not only LaTeX',
+  'refused.prose': 'the answer holds {words} words of prose',
+  'refused.truncated': 'the answer was cut at the model’s token limit',
+  'refused.blocked': 'the provider’s content filter blocked the answer',
+
   'reason.rate_limited': 'rate limited',
   'reason.quota': 'quota used up',
   'reason.unavailable': 'unavailable',
@@ -92,6 +125,7 @@ const en = {
   'reason.bad_request': 'request rejected',
   'reason.blocked': 'blocked by the content filter',
   'reason.no_key': 'no API key',
+  'reason.keyring': 'the system keyring could not be read',
   'reason.no_model': 'no model available',
   'reason.canceled': 'stopped',
   'reason.error': 'failed',
@@ -183,6 +217,40 @@ const fr: Record<Key, Message> = {
   'page.ocr_language_data': 'La reconnaissance de texte (OCR) a échoué : ses données de langue manquent (réinstallez Vika).',
   'page.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur cette page.',
 
+  'describe.no_model': 'Aucun modèle n’est choisi pour décrire les figures : choisissez-en un dans les Réglages.',
+  'describe.not_vision':
+    '{model} ne peut pas décrire les figures : il ne lit pas les images. Choisissez un modèle qui voit les images dans les Réglages.',
+  'describe.failed':
+    '{model} n’a pas pu décrire ce document ({reason}) ; ce qui a été décrit est conservé. Réessayez plus tard ou choisissez un autre modèle dans les Réglages.',
+
+  'search.rerank_failed': 'Le reclassement par {reranker} a échoué : les passages restent dans l’ordre de la recherche ({detail}).',
+  'search.figures_failed': 'La recherche de figures a échoué : la recherche dans le texte reste valable ({detail}).',
+
+  'cite.unknown_file': 'document inconnu',
+  'cite.no_page': 'aucune page indiquée',
+  'cite.page_not_source': 'page absente des sources',
+  'cite.no_source': 'aucune source de ce numéro',
+  'cite.no_claim': 'aucune phrase à vérifier',
+  'cite.no_overlap': 'la phrase ne correspond pas au passage cité',
+  'cite.numbers': 'ses nombres ne sont pas dans le passage cité',
+
+  'keyring.no_bus':
+    'Aucune session D-Bus n’a été trouvée : le trousseau système n’est pas utilisé, les clés viennent des variables d’environnement.',
+  'keyring.timeout': 'Le trousseau système n’a pas répondu en {limit} (est-il verrouillé ?).',
+  'keyring.failed': 'Le trousseau système a échoué : {detail}',
+
+  'refused.empty': 'la réponse est vide',
+  'refused.too_long': 'la réponse a {chars} caractères, plus de {limit}',
+  'refused.not_utf8': 'la réponse n’est pas du texte valide (UTF-8)',
+  'refused.control': 'la réponse contient des caractères de contrôle',
+  'refused.code_block': 'la réponse contient un bloc de code au milieu d’autre texte',
+  'refused.brace_unopened': 'une accolade se ferme sans avoir été ouverte',
+  'refused.braces_open': '{count} accolades restent ouvertes',
+  'refused.sentences': 'la réponse contient des phrases, pas seulement du LaTeX',
+  'refused.prose': 'la réponse contient {words} mots de prose',
+  'refused.truncated': 'la réponse a été coupée à la limite de jetons du modèle',
+  'refused.blocked': 'le filtre de contenu du fournisseur a bloqué la réponse',
+
   'reason.rate_limited': 'limite de débit atteinte',
   'reason.quota': 'quota épuisé',
   'reason.unavailable': 'indisponible',
@@ -194,6 +262,7 @@ const fr: Record<Key, Message> = {
   'reason.bad_request': 'requête refusée',
   'reason.blocked': 'bloqué par le filtre de contenu',
   'reason.no_key': 'pas de clé d’API',
+  'reason.keyring': 'le trousseau système n’a pas pu être lu',
   'reason.no_model': 'aucun modèle disponible',
   'reason.canceled': 'arrêté',
   'reason.error': 'échec',

@@ -67,6 +67,10 @@ export class Library {
     const { job_id: id, stage } = progress;
     if (this.#finished.has(id)) return;
     if (isTerminalStage(stage)) this.#finished.add(id);
+    // A describing job that fails or is cancelled keeps what it wrote:
+    // the document's passage count has changed, reload it.
+    const describing = this.jobs.find((j) => j.id === id)?.stage === 'describing';
+    if (describing && (stage === 'cancelled' || stage === 'failed')) void this.load();
 
     switch (stage) {
       case 'done':

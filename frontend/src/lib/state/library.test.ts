@@ -49,6 +49,33 @@ describe('Library progress events', () => {
     await vi.waitFor(() => expect(library.documents).toEqual([doc]));
   });
 
+  it('shows the passage count a describing job leaves, done, failed or cancelled', async () => {
+    const library = started();
+    const before = sampleDocument({ chunks: 87 });
+    emitProgress(progress({ job_id: 'j1', stage: 'done', doc: before }));
+    emitProgress(progress({ job_id: 'j2', stage: 'describing', done: 3, total: 13 }));
+    emitProgress(progress({ job_id: 'j2', stage: 'done', doc: sampleDocument({ chunks: 100 }) }));
+    expect(library.documents).toMatchObject([{ doc_id: before.doc_id, chunks: 100 }]);
+    expect(api.documents).not.toHaveBeenCalled();
+
+    // Failed or cancelled: the event has no document, but what was
+    // described stays, so the documents are read again.
+    api.documents.mockResolvedValue([sampleDocument({ chunks: 104 })]);
+    emitProgress(progress({ job_id: 'j3', stage: 'describing', done: 1, total: 5 }));
+    emitProgress(progress({ job_id: 'j3', stage: 'failed', error: 'rate limited' }));
+    await vi.waitFor(() => expect(library.documents).toMatchObject([{ chunks: 104 }]));
+    api.documents.mockResolvedValue([sampleDocument({ chunks: 106 })]);
+    emitProgress(progress({ job_id: 'j4', stage: 'describing', done: 1, total: 5 }));
+    emitProgress(progress({ job_id: 'j4', stage: 'cancelled' }));
+    await vi.waitFor(() => expect(library.documents).toMatchObject([{ chunks: 106 }]));
+    expect(api.documents).toHaveBeenCalledTimes(2);
+
+    // A failed add changes no document: nothing is read again.
+    emitProgress(progress({ job_id: 'j5', stage: 'validating' }));
+    emitProgress(progress({ job_id: 'j5', stage: 'failed', error: 'not a PDF' }));
+    expect(api.documents).toHaveBeenCalledTimes(2);
+  });
+
   it('keeps a failed file on its row with its message, and the other documents', () => {
     const library = started();
     const kept = sampleDocument();

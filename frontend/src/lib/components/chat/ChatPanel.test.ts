@@ -172,15 +172,22 @@ describe('ChatPanel', () => {
       type: 'done',
       answer: sampleAnswer({
         answer: text,
-        citations: [sampleCitation({ start: 6, end: 28, verified: false, reason: 'the claim is not on page 42' })],
+        citations: [sampleCitation({ start: 6, end: 28, verified: false, reason: 'cite.no_overlap' })],
       }),
     });
     const chip = await screen.findByRole('button', {
-      name: 'Citation lecture_sat.pdf p.42, not verified: the claim is not on page 42. Open page 42 of lecture_sat.pdf',
+      name: 'Citation lecture_sat.pdf p.42, not verified: the sentence does not match the cited passage. Open page 42 of lecture_sat.pdf',
     });
     expect(chip.className).toBe('cite unverified');
-    expect(chip.getAttribute('title')).toBe('Not verified: the claim is not on page 42');
+    expect(chip.getAttribute('title')).toBe('Not verified: the sentence does not match the cited passage');
     expect(chip.querySelector('.cite-icon')).not.toBeNull();
+    // The reason is a code from Go: the French window says it in French.
+    locale.set('fr');
+    await vi.waitFor(() =>
+      expect(screen.getByRole('button', { name: /la phrase ne correspond pas au passage cité/ }).getAttribute('title')).toContain(
+        'la phrase ne correspond pas au passage cité',
+      ),
+    );
   });
 
   it('renders a hostile answer inert, and opens http links only through the system browser', async () => {

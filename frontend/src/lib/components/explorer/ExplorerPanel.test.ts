@@ -147,6 +147,35 @@ describe('ExplorerPanel', () => {
     api.regions.mockResolvedValue([]);
   });
 
+  it('says why a formula’s LaTeX was refused and by which model, in English and French', async () => {
+    api.regions.mockResolvedValue([
+      sampleRegion({
+        kind: 'formula',
+        page: 2,
+        bbox: [100, 300, 400, 330],
+        caption: '(2)',
+        text: 'P = s(p) + c',
+        image: '',
+        refusal: { model: 'gemini/gemini-2.5-flash', reason: { code: 'refused.prose', params: { words: 7 } } },
+      }),
+    ]);
+    setup();
+    await userEvent.click(await screen.findByRole('button', { name: '1 formula' }));
+    expect(
+      screen.getByText(
+        'Refused: the answer of gemini/gemini-2.5-flash was not kept (the answer holds 7 words of prose). Describing again with this model skips it; another model chosen in Settings tries again.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText('LaTeX (transcribed by the vision model)')).toBeNull();
+    locale.set('fr');
+    expect(
+      await screen.findByText(
+        'Refusé : la réponse de gemini/gemini-2.5-flash n’a pas été gardée (la réponse contient 7 mots de prose). Décrire de nouveau avec ce modèle l’ignore ; un autre modèle choisi dans les Réglages réessaie.',
+      ),
+    ).toBeTruthy();
+    api.regions.mockResolvedValue([]);
+  });
+
   it('switches documents', async () => {
     setup([sampleDocument(), sampleDocument({ doc_id: 'b7', label: 'paper.pdf' })]);
     await screen.findByText('Exercice scanné');

@@ -51,7 +51,8 @@ describe('SettingsPanel keys', () => {
   });
 
   it('says once, readably, that the keyring is unavailable, and still lists every provider', async () => {
-    const problem = "the system keyring is not available: could not read the groq key: failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'";
+    const detail = "failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'";
+    const problem = { code: 'keyring.failed', params: { detail } };
     api.keyStatus.mockResolvedValue([
       sampleKeyStatus({ provider: 'groq', configured: false, source: '', env_var: 'GROQ_API_KEY', keyring_error: problem }),
       sampleKeyStatus({ provider: 'mistral', configured: true, source: 'env', env_var: 'MISTRAL_API_KEY', keyring_error: problem }),
@@ -62,6 +63,10 @@ describe('SettingsPanel keys', () => {
     expect(screen.getAllByText(/Your system keyring is locked/)).toHaveLength(1);
     expect(screen.getByLabelText('Groq')).toHaveProperty('type', 'password');
     expect(screen.getByText('Configured (environment variable MISTRAL_API_KEY)')).toBeTruthy();
+    // The details: a code translated, with the keyring's own text.
+    expect(screen.getByText(`The system keyring failed: ${detail}`)).toBeTruthy();
+    locale.set('fr');
+    expect(await screen.findByText(`Le trousseau système a échoué : ${detail}`)).toBeTruthy();
   });
 
   it('saves a key, then empties the input so the key is nowhere in the page or the state', async () => {
@@ -102,7 +107,7 @@ describe('SettingsPanel figures', () => {
     api.models.mockResolvedValue([
       sampleModel(),
       sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', vision: true }),
-      sampleModel({ provider: 'mistral', id: 'pixtral-12b-latest', name: 'Pixtral 12B', vision: true, available: false, reason: 'no API key' }),
+      sampleModel({ provider: 'mistral', id: 'pixtral-12b-latest', name: 'Pixtral 12B', vision: true, available: false, why: 'no_key' }),
     ]);
     setup();
     const toggle = (await screen.findByRole('checkbox', { name: /Describe figures with a vision model/ })) as HTMLInputElement;
@@ -160,7 +165,7 @@ describe('SettingsPanel answers', () => {
     api.settings.mockResolvedValue(defaultSettings({ routing: 'manual' }));
     api.models.mockResolvedValue([
       sampleModel(),
-      sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', available: false, reason: 'no API key' }),
+      sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', available: false, why: 'no_key' }),
     ]);
     setup();
     const select = (await screen.findByLabelText('Model used for answers')) as HTMLSelectElement;
@@ -168,6 +173,10 @@ describe('SettingsPanel answers', () => {
     const gemini = within(select).getByRole('option', { name: 'Gemini 2.5 Flash — no API key' }) as HTMLOptionElement;
     expect(llama.disabled).toBe(false);
     expect(gemini.disabled).toBe(true);
+    // The reason is a code (why), translated.
+    locale.set('fr');
+    expect(await within(select).findByRole('option', { name: 'Gemini 2.5 Flash — pas de clé d’API' })).toBeTruthy();
+    locale.set('en');
 
     await userEvent.selectOptions(select, 'groq/llama-3.1-8b-instant');
     expect(api.setSettings).toHaveBeenLastCalledWith(
