@@ -40,8 +40,10 @@ type proxConfig struct {
 	w     float64
 	where string
 	n     int
-	tv    bool
 }
+
+// termVectors is whether new shards keep term positions (PROX_TV=0: no).
+var termVectors = os.Getenv("PROX_TV") != "0"
 
 var (
 	proxOnce sync.Once
@@ -50,7 +52,7 @@ var (
 
 func prox() proxConfig {
 	proxOnce.Do(func() {
-		proxCfg = proxConfig{mode: os.Getenv("PROX_MODE"), w: 0.1, where: "chunks", n: 100, tv: os.Getenv("PROX_TV") != "0"}
+		proxCfg = proxConfig{mode: os.Getenv("PROX_MODE"), w: 0.1, where: "chunks", n: 100}
 		if v, err := strconv.ParseFloat(os.Getenv("PROX_W"), 64); err == nil {
 			proxCfg.w = v
 		}

@@ -108,7 +108,7 @@ func newMapping(analyzer string) (mapping.IndexMapping, error) {
 	text := bleve.NewTextFieldMapping()
 	text.Analyzer = analyzer
 	text.Store = false
-	text.IncludeTermVectors = prox().tv
+	text.IncludeTermVectors = termVectors
 	text.IncludeInAll = false
 	dm := bleve.NewDocumentStaticMapping()
 	dm.AddFieldMappingsAt(fieldText, text)
