@@ -74,7 +74,6 @@ type Lexical struct {
 	shards map[string]*shard              // by analyzer name; guarded by mu
 	chunks map[string]entry               // by chunk id; guarded by mu
 	byDoc  map[string]map[string]struct{} // doc id -> chunk ids; guarded by mu
-	role   string                         // see SetRole; guarded by mu
 }
 
 // entry is what Lexical remembers of an indexed chunk.
@@ -257,12 +256,11 @@ func (l *Lexical) Search(ctx context.Context, q string, k int) ([]Scored, error)
 			targets = append(targets, s)
 		}
 	}
-	role := l.role
 	l.mu.Unlock()
 
 	var out []Scored
 	for _, s := range targets {
-		hits, err := s.search(ctx, q, k, role)
+		hits, err := s.search(ctx, q, k)
 		if err != nil {
 			return nil, err
 		}

@@ -108,7 +108,7 @@ func newMapping(analyzer string) (mapping.IndexMapping, error) {
 	text := bleve.NewTextFieldMapping()
 	text.Analyzer = analyzer
 	text.Store = false
-	text.IncludeTermVectors = termVectors
+	text.IncludeTermVectors = false
 	text.IncludeInAll = false
 	dm := bleve.NewDocumentStaticMapping()
 	dm.AddFieldMappingsAt(fieldText, text)
@@ -148,25 +148,12 @@ func (s *shard) apply(chunks []corpus.Chunk, drop []string) error {
 // it keeps and, while the k-th and the last score are equal, widens the
 // search until the run of equal scores ends; equal scores are then
 // ordered by id.
-func (s *shard) search(ctx context.Context, q string, k int, role string) ([]Scored, error) {
+func (s *shard) search(ctx context.Context, q string, k int) ([]Scored, error) {
 	mq := query.NewMatchQuery(q)
 	mq.SetField(fieldText)
 	mq.Analyzer = s.analyzer
-	c := prox()
-	on := c.on(role)
-	var qy query.Query = mq
-	want := k
-	var qs []qterm
-	if on {
-		if c.rescores() {
-			want, qs = max(k, c.n), s.analyse(q)
-		} else {
-			qy = s.proxQuery(mq, q, c)
-		}
-	}
-	for size := want + 1; ; size *= 2 {
-		req := bleve.NewSearchRequestOptions(qy, size, 0, false)
-		req.IncludeLocations = on && c.rescores()
+	for size := k + 1; ; size *= 2 {
+		req := bleve.NewSearchRequestOptions(mq, size, 0, false)
 		res, err := s.idx.SearchInContext(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("lexical search: %w", err)
@@ -178,12 +165,8 @@ func (s *shard) search(ctx context.Context, q string, k int, role string) ([]Sco
 			}
 			out = append(out, Scored{ChunkID: h.ID, Score: round(h.Score)})
 		}
-		if len(res.Hits) == size && len(out) > want && out[want-1].Score == out[len(out)-1].Score {
+		if len(res.Hits) == size && len(out) > k && out[k-1].Score == out[len(out)-1].Score {
 			continue // the run of scores equal to the k-th goes on past size
-		}
-		if req.IncludeLocations {
-			out = out[:min(want, len(out))]
-			rescore(res.Hits, out, qs, c)
 		}
 		slices.SortFunc(out, byScoreThenID)
 		return out[:min(k, len(out))], nil

@@ -149,8 +149,6 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 	if err != nil {
 		return nil, err
 	}
-	lex.SetRole("chunks")
-	whole.SetRole("whole")
 	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile(""),
 		pages: DefaultPageRanking, book: newPageBook(), whole: whole}
 	if opts.Pages != nil {
