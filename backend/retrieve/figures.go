@@ -88,11 +88,25 @@ const FigureLang = "en"
 
 // figureList returns the FigureDepth figures nearest question, best
 // first; none without a figure list, in bm25 mode (lexical search only),
-// for a question not detected as FigureLang (langid.Question: a French
-// question searched in hybrid mode, which a multilingual text model
-// allows, gets no figure list), or when no figure has a vector.
+// for a question in another language than FigureLang, or when no figure
+// has a vector. The question's language is chosen among FigureLang and
+// the languages of the session's passages (langid.Question): in a
+// session of English documents every question is taken for English, so
+// a keyword query that lingua alone would call French ("confusion
+// matrix") keeps its figure list; in a session that also holds French
+// documents, a French question searched in hybrid mode (which a
+// multilingual text model allows) gets none. A question in a language no
+// document is in (German in an English session) is taken for the nearest
+// of those; one too short to tell keeps its figure list.
 func (r *Retriever) figureList(ctx context.Context, question string, mode Mode, st *Stats) ([]index.Scored, error) {
-	if r.figs == nil || mode == ModeBM25 || r.figs.Index.Len() == 0 || langid.Question(question).Lang != FigureLang {
+	if r.figs == nil || mode == ModeBM25 || r.figs.Index.Len() == 0 {
+		return nil, nil
+	}
+	among := r.book.languages()
+	if !slices.Contains(among, FigureLang) {
+		among = append(among, FigureLang)
+	}
+	if l := langid.Question(question, among...).Lang; l != langid.Undetermined && l != FigureLang {
 		return nil, nil
 	}
 	t := r.now()

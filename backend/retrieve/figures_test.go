@@ -18,7 +18,6 @@ import (
 	"vika/backend/clip"
 	"vika/backend/corpus"
 	"vika/backend/index"
-	"vika/backend/langid"
 	"vika/backend/models/modelstest"
 )
 
@@ -81,8 +80,10 @@ func figureSetup(t *testing.T) (*clip.Model, [][]float32, tinyCLIPGolden) {
 	return m, vecs, g
 }
 
-// figureRetriever indexes testChunks and figureChunks; with figs set, the
-// figures' image vectors go to the figure list.
+// figureRetriever indexes the English passages of testChunks and
+// figureChunks (a session of English documents: every question gets the
+// figure list); with figs set, the figures' image vectors go to the
+// figure list.
 func figureRetriever(t *testing.T, figs *Figures, vecs [][]float32) *Retriever {
 	t.Helper()
 	lex, err := index.NewLexical()
@@ -97,7 +98,13 @@ func figureRetriever(t *testing.T, figs *Figures, vecs [][]float32) *Retriever {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
-	all := append(slices.Clone(testChunks), figureChunks...)
+	var all []corpus.Chunk
+	for _, c := range testChunks {
+		if c.Lang == FigureLang {
+			all = append(all, c)
+		}
+	}
+	all = append(all, figureChunks...)
 	if err := r.Add(context.Background(), all, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +163,7 @@ func TestFigureFusion(t *testing.T) {
 		t.Fatalf("image model %q with %d figures; plain %q", with.ImageModel(), with.FigureVectors(), plain.ImageModel())
 	}
 	ctx := context.Background()
-	onlyImage, asked := 0, 0
+	onlyImage := 0
 	for _, q := range g.Text {
 		if strings.TrimSpace(q.Text) == "" {
 			continue
@@ -176,22 +183,14 @@ func TestFigureFusion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// CLIP reads English: a question in another language (or
-			// none) is the search alone.
-			english := langid.Question(q.Text).Lang == FigureLang
-			want := base
-			if english {
-				want = expectedFusion(base, q.Vector, g)
-				asked++
-			}
+			want := expectedFusion(base, q.Vector, g)
 			want = want[:min(k, len(want))]
 			if !slices.Equal(hitIDs(got.Hits), want) {
 				t.Errorf("%q k %d: %v, want %v (search alone %v)", q.Text, k, hitIDs(got.Hits), want, base)
 			}
 			st := got.Stats
-			if english && (st.ImageModel != clip.Name || st.FigureCandidates != FigureDepth || st.FigureError != nil) ||
-				!english && (st.ImageModel != "" || st.FigureCandidates != 0) {
-				t.Errorf("%q (English %v): stats %+v", q.Text, english, st)
+			if st.ImageModel != clip.Name || st.FigureCandidates != FigureDepth || st.FigureError != nil {
+				t.Errorf("%q: stats %+v", q.Text, st)
 			}
 			n := 0
 			for _, h := range got.Hits {
@@ -211,9 +210,47 @@ func TestFigureFusion(t *testing.T) {
 	if onlyImage == 0 {
 		t.Error("no figure came from the figure list alone: the test misses that case")
 	}
-	if asked < 4 {
-		t.Errorf("%d searches of English questions: the figure list is barely tested", asked)
+}
+
+// TestFigureListLanguage: the figure list serves English questions, the
+// question's language chosen among English and the session's languages.
+// In a session of English documents every question gets it, even those
+// lingua alone calls French; once a French document joins, a French
+// question gets none (its hits are the text search's alone), an English
+// one still does; when the French document goes, so does the exception.
+func TestFigureListLanguage(t *testing.T) {
+	m, vecs, _ := figureSetup(t)
+	r := figureRetriever(t, &Figures{Model: m, Index: index.NewDense(m.Dim())}, vecs)
+	ctx := context.Background()
+	check := func(q string, want bool) {
+		t.Helper()
+		res, err := r.Search(ctx, q, SearchOptions{Mode: ModeHybrid, K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := res.Stats
+		ran := st.ImageModel == clip.Name && st.FigureCandidates == FigureDepth
+		if ran != want || !want && (st.ImageModel != "" || st.FigureCandidates != 0 || st.FoundBy.Image != 0) {
+			t.Errorf("%q (languages %v): figure list ran %v, want %v: %+v", q, r.book.languages(), ran, want, st)
+		}
 	}
+	french := "Quelle figure montre le taux d'erreur de chaque réseau ?"
+	for _, q := range []string{"confusion matrix", "Café naïve ÉLÈVES", french, "Which figure shows the error rate?"} {
+		check(q, true) // English documents only
+	}
+	doc := corpus.Chunk{ID: "fr1", DocID: "dfr", Page: 1, Lang: "fr", Text: "Le taux d'erreur de chaque réseau est donné par la figure 2."}
+	if err := r.Add(ctx, []corpus.Chunk{doc}, nil); err != nil {
+		t.Fatal(err)
+	}
+	check(french, false)
+	check("Que montre la courbe d'apprentissage ?", false)
+	check("Which figure shows the error rate?", true)
+	check("What is BERT?", true) // German among every language, English between English and French
+	check("loss curve", true)    // too short to tell
+	if err := r.DeleteDoc(ctx, doc.DocID); err != nil {
+		t.Fatal(err)
+	}
+	check(french, true)
 }
 
 // TestFiguresAbsentLeaveSearchAlone: without an image model, with one

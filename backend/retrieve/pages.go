@@ -61,6 +61,9 @@ type pageBook struct {
 	// text repeats their page's, so they count once with it (never in a
 	// page's share, never in its whole-page entry).
 	regions map[string]bool
+	// langs holds the languages of each document's passages (those with a
+	// page and those without), for the questions' language (languages).
+	langs map[string]map[string]bool
 }
 
 // pageChunk is what a page's entry in the whole-page index needs of one
@@ -72,7 +75,8 @@ type pageChunk struct {
 
 func newPageBook() *pageBook {
 	return &pageBook{byID: map[string]pageKey{}, byDocs: map[string][]string{},
-		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}, regions: map[string]bool{}}
+		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}, regions: map[string]bool{},
+		langs: map[string]map[string]bool{}}
 }
 
 // add records chunks and returns the whole-page entries of the pages they
@@ -82,6 +86,12 @@ func (b *pageBook) add(chunks []corpus.Chunk) []corpus.Chunk {
 	defer b.mu.Unlock()
 	var touched []pageKey
 	for _, c := range chunks {
+		if c.Lang != "" {
+			if b.langs[c.DocID] == nil {
+				b.langs[c.DocID] = map[string]bool{}
+			}
+			b.langs[c.DocID][c.Lang] = true
+		}
 		if c.Page < 1 {
 			continue // a passage without a page (a BEIR document) is a page of its own
 		}
@@ -144,6 +154,23 @@ func (b *pageBook) deleteDoc(docID string) {
 		delete(b.regions, id)
 	}
 	delete(b.byDocs, docID)
+	delete(b.langs, docID)
+}
+
+// languages returns the languages of the passages indexed, sorted.
+func (b *pageBook) languages() []string {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	var out []string
+	for _, ls := range b.langs {
+		for l := range ls {
+			if !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // pageRanks returns the 1-based rank of each page in a whole-page search.

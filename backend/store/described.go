@@ -74,7 +74,7 @@ func (s *Store) updateRegion(ctx context.Context, docID string, r corpus.Region,
 	res, err := s.db.ExecContext(ctx, `UPDATE regions SET `+set+` WHERE doc_id = ? AND page = ? AND kind = ? AND bbox = ?`,
 		arg, docID, r.Page, string(r.Kind), string(bbox))
 	if err != nil {
-		return fmt.Errorf("keep the description: %w", err)
+		return fmt.Errorf("update the region: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("%w: no %s at %v on page %d", ErrNotFound, r.Kind, r.BBox, r.Page)
