@@ -68,6 +68,11 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 		if res.Truncated && r.Kind == corpus.ChunkFormula {
 			return "", message.Wrap(fmt.Errorf("%w: the answer was cut at the model's token limit", latex.ErrRefused), message.RefusedTruncated)
 		}
+		if res.Truncated && strings.TrimSpace(b.String()) == "" {
+			// Cut before any text (a model that reasons first spent its
+			// budget): refused as cut, not as empty.
+			return "", message.Wrap(fmt.Errorf("%w: the answer was cut at the model's token limit before any text", engine.ErrRefused), message.RefusedTruncated)
+		}
 		if t := strings.TrimSpace(b.String()); res.Truncated && t != "" {
 			return t + " […]", nil
 		}

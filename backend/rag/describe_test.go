@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"vika/backend/corpus"
+	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/llm/llmtest"
+	"vika/backend/message"
 	"vika/backend/testpdf"
 )
 
@@ -86,5 +88,31 @@ func TestDescribeSettingsValidate(t *testing.T) {
 		if err := s.Validate(); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestDescriptionCutBeforeAnyText: a figure's description cut at the
+// token limit before any text (a model that reasons first spent its
+// budget) is refused as cut, not taken for an empty description; one cut
+// after some text is kept, marked as cut.
+func TestDescriptionCutBeforeAnyText(t *testing.T) {
+	eng := newEngine(t)
+	crop := cropOf(t, testpdf.Text(figurePage))
+	var text string
+	p := newProviders(t, func(llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Chunks: llmtest.SSE("\r\n\r\n", `{"candidates":[{"content":{"parts":[{"text":"`+text+`"}],"role":"model"},"finishReason":"MAX_TOKENS","index":0}],"usageMetadata":{"promptTokenCount":31,"candidatesTokenCount":2048,"totalTokenCount":2079}}`)}
+	}, func(llmtest.Request) llmtest.Reply { return groqSays("unused") }, 0)
+	d, err := New(eng, p.svc, Config{}).Describer(t.Context(), "gemini/gemini-2.5-flash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig := corpus.Region{Kind: corpus.ChunkFigure, Page: 1, Caption: "Figure 3: Training on ImageNet.", Image: crop}
+	got, err := d(t.Context(), fig, "en")
+	if !errors.Is(err, engine.ErrRefused) || message.Of(err).Code != message.RefusedTruncated || got != "" {
+		t.Fatalf("cut before any text: %q, %v (code %q), want a refusal coded %s", got, err, message.Of(err).Code, message.RefusedTruncated)
+	}
+	text = "Two curves of training error"
+	if got, err := d(t.Context(), fig, "en"); err != nil || got != "Two curves of training error […]" {
+		t.Fatalf("cut after some text: %q, %v", got, err)
 	}
 }
