@@ -76,6 +76,19 @@ func KindOf(err error) string {
 	return "error"
 }
 
+// UnavailableError is a model that cannot be used now (Service.AskWith):
+// Why is the kind of reason (ModelStatus.Why: "rate_limited" while a 429
+// holds, "no_key", ...), Reason says it in English. It wraps ErrNoModel.
+type UnavailableError struct {
+	Model, Why, Reason string
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("%v: %s cannot be used now (%s)", ErrNoModel, e.Model, e.Reason)
+}
+
+func (e *UnavailableError) Unwrap() error { return ErrNoModel }
+
 // ProviderError is a failure reported by (or while talking to) a provider.
 // Its Error text is safe to show: the provider's message is redacted of the
 // API key, stripped of control characters and shortened.

@@ -220,15 +220,15 @@ func (s *Service) ollama(p ProviderInfo) *ollama {
 // AskWith runs req on the model with that key ("provider/id") only, with
 // no fallback: describing figures sends them to the provider the student
 // chose and to no other. An error wraps ErrModelNotFound when the model is
-// unknown, ErrNoModel when it cannot be used now (no key, Ollama not
-// running, unavailable this session).
+// unknown, ErrNoModel when it cannot be used now (an *UnavailableError:
+// no key, Ollama not running, unavailable this session).
 func (s *Service) AskWith(ctx context.Context, key string, req Request, sink Sink) (Result, error) {
 	m, ok := s.Model(ctx, key)
 	switch {
 	case !ok:
 		return Result{}, fmt.Errorf("%w: %q is not in the catalogue nor pulled into Ollama", ErrModelNotFound, key)
 	case !m.Available:
-		return Result{}, fmt.Errorf("%w: %s cannot be used now (%s)", ErrNoModel, m.Name, m.Reason)
+		return Result{}, &UnavailableError{Model: m.Name, Why: m.Why, Reason: m.Reason}
 	}
 	return s.run(ctx, Plan{Mode: "manual", Order: []Model{m.Model}}, nil, Fixed(req), sink)
 }

@@ -81,8 +81,13 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 }
 
 // failureKind is how the describing model failed (llm.KindOf): the kind
-// of its attempt when the call gave up on it, as it tries that model only.
+// of its attempt when the call gave up on it, as it tries that model only,
+// or why it could not be asked at all (llm.UnavailableError).
 func failureKind(err error) string {
+	var un *llm.UnavailableError
+	if errors.As(err, &un) && un.Why != "" {
+		return un.Why // marked down by an earlier failure: that failure's kind
+	}
 	var ex *llm.ExhaustedError
 	if errors.As(err, &ex) && ex.Last != nil {
 		return llm.KindOf(ex.Last)

@@ -14,6 +14,7 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/engine"
+	"vika/backend/llm"
 	"vika/backend/llm/llmtest"
 	"vika/backend/message"
 	"vika/backend/testpdf"
@@ -226,6 +227,13 @@ func TestDescribeFailureIsCoded(t *testing.T) {
 	m := message.Of(err)
 	if m.Code != message.DescribeFailed || m.Params["model"] != "Gemini 2.5 Flash" || m.Params["reason"] != "rate_limited" {
 		t.Fatalf("failure: %+v (%v)", m, err)
+	}
+	// Run again while the 429 holds: the model is not asked, and the
+	// failure still says it is rate limited (not "no model available").
+	asked := p.gemini.Count()
+	_, err = eng.Describe(ctx, doc.ID, d, engine.DescribeOptions{Max: 10, Formulas: true, Model: "gemini/gemini-2.5-flash"})
+	if m := message.Of(err); m.Code != message.DescribeFailed || m.Params["reason"] != "rate_limited" || !errors.Is(err, llm.ErrNoModel) || p.gemini.Count() != asked {
+		t.Fatalf("again while rate limited: %+v (%v), %d requests", m, err, p.gemini.Count()-asked)
 	}
 	if _, err := s.Describer(ctx, "groq/llama-3.1-8b-instant"); message.Of(err).Code != message.DescribeNotVision || !errors.Is(err, ErrNotVision) {
 		t.Errorf("a text model: %v", err)
