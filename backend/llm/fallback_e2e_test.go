@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -116,10 +117,12 @@ func TestFallbackEndToEnd(t *testing.T) {
 		t.Error("the rate-limited model was tried again")
 	}
 	for _, m := range e.svc.Models(t.Context()) {
-		if m.Key() == "gemini/gemini-2.5-flash-lite" && (m.Available || m.Reason != "rate limited (429), retry in 43s" || m.Why != "rate_limited") {
-			t.Errorf("Flash-Lite status = %+v", m)
+		// Until: when the window may say the model can be asked again.
+		if left := time.Until(time.UnixMilli(m.Until)); m.Key() == "gemini/gemini-2.5-flash-lite" &&
+			(m.Available || m.Reason != "rate limited (429), retry in 43s" || m.Why != "rate_limited" || m.ThisSession || left <= 30*time.Second || left > 43*time.Second) {
+			t.Errorf("Flash-Lite status = %+v (until in %v)", m, left)
 		}
-		if m.Provider == "mistral" && (m.Available || m.Reason != "no API key for Mistral AI" || m.Why != "no_key") {
+		if m.Provider == "mistral" && (m.Available || m.Reason != "no API key for Mistral AI" || m.Why != "no_key" || m.Until != 0 || m.ThisSession) {
 			t.Errorf("Mistral status = %+v", m)
 		}
 		// The window gets the kind, a code it translates, and no English.

@@ -18,6 +18,12 @@ type ModelStatus struct {
 	// message.Reasons ("no_key", "keyring", "rate_limited", "quota", ...)
 	// the window shows as "reason." + Why; "" when it can be used.
 	Why string `json:"why,omitempty"`
+	// Until is when a model marked down for a while (a rate limit's
+	// Retry-After) can be asked again, in Unix milliseconds; ThisSession
+	// says that a mark lasts until the app quits. Neither is set for a
+	// missing key or an unreachable Ollama.
+	Until       int64 `json:"until,omitempty"`
+	ThisSession bool  `json:"this_session,omitempty"`
 	// Reason says the same in English with its detail, for the command
 	// line and error texts: "no API key for Mistral AI", "rate limited
 	// (429), retry in 43s".

@@ -317,6 +317,9 @@ func TestUnavailableMarks(t *testing.T) {
 	if u.Why(a2) != "" {
 		t.Error("a rate limit of one model marked another")
 	}
+	if kind, _, until := u.Status(modelA); kind != "rate_limited" || !until.Equal(now.Add(30*time.Second)) {
+		t.Errorf("Status = %q until %v, want rate_limited until %v", kind, until, now.Add(30*time.Second))
+	}
 	now = now.Add(31 * time.Second)
 	if u.Why(modelA) != "" {
 		t.Error("the mark outlived the provider's Retry-After")
@@ -325,6 +328,9 @@ func TestUnavailableMarks(t *testing.T) {
 	u.MarkError(modelA, &ProviderError{Provider: "pa", Kind: ErrQuota, Status: 402, ProviderWide: true})
 	if u.Why(a2) != "quota or credits exhausted (402) this session" {
 		t.Errorf("provider-wide mark: %q", u.Why(a2))
+	}
+	if kind, _, until := u.Status(a2); kind != "quota" || !until.IsZero() {
+		t.Errorf("Status = %q until %v, want quota for the session", kind, until)
 	}
 	now = now.Add(24 * time.Hour)
 	if u.Why(a2) == "" {

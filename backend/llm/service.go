@@ -102,10 +102,19 @@ func (s *Service) Models(ctx context.Context) []ModelStatus {
 // status is m's status: unavailable for want of a key (kind, reason), else
 // if the session marked it so.
 func (s *Service) status(m Model, kind, reason string) ModelStatus {
-	if reason == "" {
-		kind, reason = s.down.Status(m)
+	if reason != "" {
+		return ModelStatus{Model: m, Why: kind, Reason: reason}
 	}
-	return ModelStatus{Model: m, Available: reason == "", Why: kind, Reason: reason}
+	kind, reason, until := s.down.Status(m)
+	st := ModelStatus{Model: m, Available: reason == "", Why: kind, Reason: reason}
+	switch {
+	case reason == "":
+	case until.IsZero():
+		st.ThisSession = true
+	default:
+		st.Until = until.UnixMilli()
+	}
+	return st
 }
 
 // keyReason says why the provider's models cannot be used for want of a

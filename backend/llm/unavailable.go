@@ -58,13 +58,14 @@ func (u *Unavailable) MarkError(m Model, err error) {
 
 // Why returns why m is unavailable, or "" when it is available.
 func (u *Unavailable) Why(m Model) string {
-	_, reason := u.Status(m)
+	_, reason, _ := u.Status(m)
 	return reason
 }
 
-// Status returns the kind of the error that made m unavailable (KindOf)
-// and why in English; "", "" when it is available.
-func (u *Unavailable) Status(m Model) (kind, reason string) {
+// Status returns the kind of the error that made m unavailable (KindOf),
+// why in English, and when the mark ends (zero: for the session); "", ""
+// when it is available.
+func (u *Unavailable) Status(m Model) (kind, reason string, until time.Time) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	now := u.now()
@@ -77,9 +78,9 @@ func (u *Unavailable) Status(m Model) (kind, reason string) {
 			delete(u.marks, key)
 			continue
 		}
-		return mk.kind, mk.reason
+		return mk.kind, mk.reason, mk.until
 	}
-	return "", ""
+	return "", "", time.Time{}
 }
 
 // ClearProvider forgets the marks of a provider and its models (after its

@@ -15,7 +15,7 @@ import * as api from '../api/index.ts';
 import type { AskOptions, KeyStatus, ModelStatus, RetrievalMode, Settings } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { LANGS, pickLang, type Lang } from '../i18n/index.ts';
-import { locale, systemLanguages, t } from './locale.svelte.ts';
+import { locale, systemLanguages, t, tm } from './locale.svelte.ts';
 
 /** The retrieval modes, in the order the views offer them ("" = the engine's choice). */
 export const RETRIEVAL_MODES: readonly RetrievalMode[] = ['', 'dense', 'bm25', 'hybrid'];
@@ -57,6 +57,20 @@ const PROVIDER_NAMES: Record<string, string> = Object.fromEntries(catalogue.prov
 /** A provider's display name, for a backend that sends none. */
 export function providerName(provider: string): string {
   return PROVIDER_NAMES[provider] ?? provider;
+}
+
+/**
+ * Why a model cannot answer now, in the UI language: the kind of reason
+ * and, for a model the session marked down, until when (a rate limit's
+ * Retry-After, as a clock time) or that it lasts the session.
+ */
+export function unavailableText(m: ModelStatus): string {
+  const reason = m.why ? tm({ code: `reason.${m.why}` }) : t('settings.modelUnavailable');
+  if (m.until) {
+    const time = new Date(m.until).toLocaleTimeString(locale.lang, { hour: '2-digit', minute: '2-digit' });
+    return t('settings.unavailableUntil', { reason, time });
+  }
+  return m.this_session ? t('settings.unavailableSession', { reason }) : reason;
 }
 
 /** The UI language a saved locale means ("" follows the system). */

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../api/fake.ts';
 import { defaultSettings, resetAdminFake, sampleKeyStatus, sampleModel } from '../api/fake.ts';
 import { locale } from './locale.svelte.ts';
-import { askOptionsOf, redact, SettingsState } from './settings.svelte.ts';
+import { askOptionsOf, redact, SettingsState, unavailableText } from './settings.svelte.ts';
 
 vi.mock('../api/index.ts', () => import('../api/fake.ts'));
 
@@ -172,5 +172,20 @@ describe('redact', () => {
   it('removes every copy of the secret and ignores tiny ones', () => {
     expect(redact('a KEY1234 b KEY1234', 'KEY1234')).toBe('a ••• b •••');
     expect(redact('abc', 'ab')).toBe('abc');
+  });
+});
+
+describe('unavailableText', () => {
+  it('says why a model cannot answer, until when a rate limit holds, or that a mark lasts the session', () => {
+    const until = new Date(2026, 11, 1, 21, 34).getTime();
+    const limited = sampleModel({ available: false, why: 'rate_limited', until });
+    expect(unavailableText(limited)).toBe(`rate limited until ${new Date(until).toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' })}`);
+    expect(unavailableText(limited)).toMatch(/21:34|9:34/);
+    expect(unavailableText(sampleModel({ available: false, why: 'quota', this_session: true }))).toBe('quota used up for this session');
+    expect(unavailableText(sampleModel({ available: false, why: 'no_key' }))).toBe('no API key');
+    expect(unavailableText(sampleModel({ available: false }))).toBe('unavailable');
+    locale.set('fr');
+    expect(unavailableText(limited)).toBe('limite de débit atteinte jusqu’à 21:34');
+    expect(unavailableText(sampleModel({ available: false, why: 'quota', this_session: true }))).toMatch(/ pour cette session$/);
   });
 });
