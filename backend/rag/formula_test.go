@@ -40,6 +40,21 @@ func attentionPaper() []byte {
 	})
 }
 
+// attentionSession is an engine without embeddings holding attentionPaper.
+func attentionSession(t *testing.T) (*engine.Engine, corpus.Document) {
+	t.Helper()
+	eng, err := engine.New(t.Context(), engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	doc, err := eng.AddBytes(t.Context(), "attention.pdf", attentionPaper(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng, doc
+}
+
 // TestDescriberTranscribesFormulas: with formulas on, each formula's crop
 // goes to the chosen vision model (Gemini's inline image part, PNG) with a
 // prompt asking for LaTeX only and the formula's extracted text; the
@@ -47,15 +62,7 @@ func attentionPaper() []byte {
 // prose is refused and the formula keeps its text.
 func TestDescriberTranscribesFormulas(t *testing.T) {
 	ctx := context.Background()
-	eng, err := engine.New(ctx, engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	doc, err := eng.AddBytes(ctx, "attention.pdf", attentionPaper(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, doc := attentionSession(t)
 	var mu sync.Mutex
 	var bodies []string
 	p := newProviders(t, func(r llmtest.Request) llmtest.Reply {
@@ -132,15 +139,7 @@ func TestDescriberTranscribesFormulas(t *testing.T) {
 // its LaTeX, once kept, clears the refusal.
 func TestDescribeRefusalsAreNotResent(t *testing.T) {
 	ctx := context.Background()
-	eng, err := engine.New(ctx, engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	doc, err := eng.AddBytes(ctx, "attention.pdf", attentionPaper(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, doc := attentionSession(t)
 	var mu sync.Mutex
 	var models []string
 	p := newProviders(t, func(r llmtest.Request) llmtest.Reply {
@@ -207,15 +206,7 @@ func TestDescribeRefusalsAreNotResent(t *testing.T) {
 // with its own code.
 func TestDescribeFailureIsCoded(t *testing.T) {
 	ctx := context.Background()
-	eng, err := engine.New(ctx, engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	doc, err := eng.AddBytes(ctx, "attention.pdf", attentionPaper(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, doc := attentionSession(t)
 	p := newProviders(t, func(llmtest.Request) llmtest.Reply { return rateLimited },
 		func(llmtest.Request) llmtest.Reply { return groqSays("unused") }, 0)
 	s := New(eng, p.svc, Config{})
