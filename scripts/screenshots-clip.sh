@@ -14,23 +14,10 @@ shopt -s inherit_errexit
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-bin=${VIKA_BIN:-$root/build/bin/vika}
-shots=${VIKA_SHOTS:-$root/build/screenshots}
-size=1280x800
-
-say() { printf 'screenshots-clip: %s\n' "$*" >&2; }
-die() { printf 'screenshots-clip: error: %s\n' "$*" >&2; exit 2; }
-
 source "$root/scripts/lib/window.sh"
-window_require
+window_script screenshots-clip "${VIKA_SHOTS:-$root/build/screenshots}"
 
-work=$(mktemp -d /tmp/vika-screenshots.XXXXXX)
-window_trap
-mkdir -p "$shots"
-
-window_xvfb "$size"
-window_fake_gemini
-window_env
+window_start 1280x800
 
 for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   printf '{"locale": "%s"}\n' "$lang" >"$XDG_CONFIG_HOME/vika/settings.json"

@@ -18,28 +18,16 @@ shopt -s inherit_errexit
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-bin=${VIKA_BIN:-$root/build/bin/vika}
-shots=${VIKA_SHOTS:-$root/build/screenshots}
-size=1280x800
-
-say() { printf 'screenshots-formulas: %s\n' "$*" >&2; }
-die() { printf 'screenshots-formulas: error: %s\n' "$*" >&2; exit 2; }
-
 source "$root/scripts/lib/window.sh"
-window_require
+window_script screenshots-formulas "${VIKA_SHOTS:-$root/build/screenshots}"
 
 paper=$root/../shared/data/pdfs/vaswani2017_attention_is_all_you_need.pdf
 [[ -f $paper ]] || die "needs $paper (the generated PDF has no display formula)"
 
-work=$(mktemp -d /tmp/vika-screenshots.XXXXXX)
-window_trap
-mkdir -p "$shots"
 pdf=$work/vaswani2017_attention_is_all_you_need.pdf
 cp "$paper" "$pdf"
 
-window_xvfb "$size"
-window_fake_gemini
-window_env
+window_start 1280x800
 
 for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   case $lang in

@@ -19,33 +19,21 @@ shopt -s inherit_errexit
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-bin=${VIKA_BIN:-$root/build/bin/vika}
-shots=${VIKA_SHOTS:-$root/build/screenshots}
-size=1280x800
-
-say() { printf 'screenshots-regions: %s\n' "$*" >&2; }
-die() { printf 'screenshots-regions: error: %s\n' "$*" >&2; exit 2; }
-
 source "$root/scripts/lib/window.sh"
-window_require
+window_script screenshots-regions "${VIKA_SHOTS:-$root/build/screenshots}"
 
 resnet=$root/../shared/data/pdfs/he2015_resnet.pdf
 [[ -f $resnet ]] || die "needs $resnet (the generated PDF has no table or figure)"
 
-work=$(mktemp -d /tmp/vika-screenshots.XXXXXX)
-window_trap
-mkdir -p "$shots"
 pdf=$work/he2015_resnet.pdf
 cp "$resnet" "$pdf"
 
-window_xvfb "$size"
-window_fake_gemini
-window_env
+window_start 1280x800
 
 for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   case $lang in
-  en) export LANGUAGE=en_US LANG=en_US.UTF-8 ;;
-  fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 ;;
+  en) export LANGUAGE=en_US LANG=en_US.UTF-8 figures_x=993 ;;
+  fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 figures_x=1029 ;;
   *) die "unknown language $lang" ;;
   esac
   mkdir -p "$XDG_CONFIG_HOME/vika"
@@ -80,11 +68,12 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   sleep 1
   settle 15 "$out-4-figure-source.png"
 
-  # The explorer, its Figures tab (the fourth of the tabs right of the document, at 1280x800).
+  # The explorer, its Figures tab (the fourth of the tabs right of the document, at 1280x800;
+  # its place follows the labels' length, hence one x per language).
   click 481 27
   sleep 1
   settle 20 "$work/explorer.png"
-  click "${VIKA_FIGURES_TAB_X:-1100}" "${VIKA_FIGURES_TAB_Y:-246}"
+  click "${VIKA_FIGURES_TAB_X:-$figures_x}" "${VIKA_FIGURES_TAB_Y:-246}"
   sleep 1
   settle 20 "$out-5-explorer-figures.png"
   stop_app

@@ -26,19 +26,8 @@ shopt -s inherit_errexit
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-bin=${VIKA_BIN:-$root/build/bin/vika}
-shots=${VIKA_SHOTS:-$root/build/screenshots}
-size=1280x800
-
-say() { printf 'screenshots: %s\n' "$*" >&2; }
-die() { printf 'screenshots: error: %s\n' "$*" >&2; exit 2; }
-
 source "$root/scripts/lib/window.sh"
-window_require
-
-work=$(mktemp -d /tmp/vika-screenshots.XXXXXX)
-window_trap
-mkdir -p "$shots"
+window_script screenshots "${VIKA_SHOTS:-$root/build/screenshots}"
 
 resnet=$root/../shared/data/pdfs/he2015_resnet.pdf
 if [[ ${VIKA_SCREENSHOTS_GENERATED:-} != 1 && -f $resnet ]]; then
@@ -52,9 +41,7 @@ else
   question='xylophonic probing sequence'
 fi
 
-window_xvfb "$size"
-window_fake_gemini
-window_env
+window_start 1280x800
 
 # --- the first-run model offer, in English then in French (nothing is downloaded) ----------------
 rm -f "$XDG_CONFIG_HOME/vika/model-offer.json"

@@ -19,19 +19,8 @@ shopt -s inherit_errexit
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-bin=${VIKA_BIN:-$root/build/bin/vika}
-shots=${VIKA_MESSAGE_SHOTS:-$root/build/screenshots}
-
-say() { printf 'window-messages: %s\n' "$*" >&2; }
-die() { printf 'window-messages: error: %s\n' "$*" >&2; exit 2; }
-fail() { printf 'window-messages: FAILED: %s\n' "$*" >&2; exit 1; }
-
 source "$root/scripts/lib/window.sh"
-window_require tesseract curl
-
-work=$(mktemp -d /tmp/vika-window-messages.XXXXXX)
-window_trap
-mkdir -p "$shots"
+window_script window-messages "${VIKA_MESSAGE_SHOTS:-$root/build/screenshots}" tesseract curl
 
 pdf=$work/vika_e2e_generated.pdf
 node frontend/e2e/pdf.mjs "$pdf"
@@ -41,9 +30,7 @@ printf 'These are lecture notes saved as plain text, not a PDF.\n' >"$work/notes
 perl -0pe '$n = 0; s{/MediaBox \[0 0 612 792\]}{++$n == 2 ? "/MediaBox [0 0 99999 9]" : $&}ge' "$pdf" >"$work/pages.pdf"
 
 export FAKE_GEMINI_RATE_LIMIT=1
-window_xvfb 1280x800
-window_fake_gemini
-window_env
+window_start 1280x800
 mkdir -p "$XDG_CONFIG_HOME/vika"
 printf '{"locale": "fr"}\n' >"$XDG_CONFIG_HOME/vika/settings.json"
 

@@ -22,18 +22,9 @@ shopt -s inherit_errexit
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-bin=${VIKA_BIN:-$root/build/bin/vika}
-shots=${VIKA_WINDOW_SHOTS:-$root/build/window-test}
-
-say() { printf 'window-test: %s\n' "$*" >&2; }
-die() { printf 'window-test: error: %s\n' "$*" >&2; exit 2; }
-fail() { printf 'window-test: FAILED: %s\n' "$*" >&2; exit 1; }
-
 source "$root/scripts/lib/window.sh"
-window_require tesseract curl
+window_script window-test "${VIKA_WINDOW_SHOTS:-$root/build/window-test}" tesseract curl
 
-work=$(mktemp -d /tmp/vika-window-test.XXXXXX)
-window_trap
 rm -rf "$shots"
 mkdir -p "$shots"
 
@@ -42,9 +33,7 @@ node frontend/e2e/pdf.mjs "$pdf"
 question='xylophonic probing sequence'
 label='vika_e2e_generated.pdf p.2'
 
-window_xvfb 1280x800
-window_fake_gemini
-window_env
+window_start 1280x800
 
 # The text of a screenshot, read by Tesseract (scaled up twice: UI text is
 # small), twice: as a page (--psm 3) and as sparse text (--psm 11), which

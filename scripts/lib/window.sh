@@ -1,15 +1,44 @@
 # Driving the real native window (WebKitGTK) under Xvfb, for
 # scripts/screenshots.sh and scripts/window-test.sh, which source this file.
 #
-# The caller sets root (the repository), bin (the app), work (a fresh temporary
-# folder, removed on exit) and defines say and die, then calls, in order:
-#   window_trap           teardown on every exit path (the app, Xvfb, the fake provider)
-#   window_xvfb WxH       Xvfb on a free display; exports DISPLAY
-#   window_fake_gemini    frontend/e2e/fake-gemini.mjs; sets fake_port, points the app at it
-#   window_env            private config, runtime dir and session bus for the app
+# The caller sets root (the repository) and cds there, then calls
+#   window_script NAME SHOTS [TOOL...]   say, die and fail prefixed with NAME; bin
+#                         (VIKA_BIN, else build/bin/vika); the tools checked; work (a
+#                         fresh temporary folder, removed on exit with all that the
+#                         script started: window_trap); SHOTS made
+#   window_start WxH      Xvfb (window_xvfb), the fake provider (window_fake_gemini: sets
+#                         fake_port, points the app at it), the app's private config,
+#                         runtime dir and session bus (window_env)
 # and then start_app FILE..., stop_app, settle, click, key. The app's stdout and
 # stderr go to $work/app.log.
 # Needs: Xvfb, xdotool, imagemagick (import, compare), setsid, node.
+
+window_script() {
+  script_name=$1
+  shots=$2
+  shift 2
+  bin=${VIKA_BIN:-$root/build/bin/vika}
+  window_require "$@"
+  work=$(mktemp -d "/tmp/vika-$script_name.XXXXXX")
+  window_trap
+  mkdir -p "$shots"
+}
+
+say() { printf '%s: %s\n' "$script_name" "$*" >&2; }
+die() {
+  printf '%s: error: %s\n' "$script_name" "$*" >&2
+  exit 2
+}
+fail() {
+  printf '%s: FAILED: %s\n' "$script_name" "$*" >&2
+  exit 1
+}
+
+window_start() {
+  window_xvfb "$1"
+  window_fake_gemini
+  window_env
+}
 
 window_require() {
   local cmd
