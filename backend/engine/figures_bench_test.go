@@ -5,10 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"vika/backend/assets"
-	"vika/backend/assets/assetstest"
 	"vika/backend/ingest"
-	"vika/backend/models"
 	"vika/backend/models/modelstest"
 	"vika/backend/retrieve"
 )
@@ -16,11 +13,7 @@ import (
 // benchEngines returns two sessions, without CLIP and with the tiny CLIP of
 // testdata/clip.
 func benchEngines(b *testing.B) (off, on *Engine) {
-	for _, k := range assets.Kinds {
-		assetstest.Require(b, k)
-	}
-	b.Setenv(models.EnvModelEN, "")
-	b.Setenv(models.EnvModelMulti, "")
+	onlyInstalledModels(b)
 	offRoot, onRoot := b.TempDir(), b.TempDir()
 	modelstest.InstallCLIP(b, onRoot)
 	mk := func(root string) *Engine {

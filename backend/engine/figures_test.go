@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"testing"
 
-	"vika/backend/assets"
-	"vika/backend/assets/assetstest"
 	"vika/backend/clip"
 	"vika/backend/corpus"
 	"vika/backend/models"
@@ -57,11 +55,7 @@ func figureChunksOf(t *testing.T, e *Engine, docID string) []corpus.Chunk {
 // searches exactly as before. Installing CLIP in a running session and
 // switching models gives the figures their vectors.
 func TestFiguresFoundByWhatTheyShow(t *testing.T) {
-	for _, k := range assets.Kinds {
-		assetstest.Require(t, k)
-	}
-	t.Setenv(models.EnvModelEN, "")
-	t.Setenv(models.EnvModelMulti, "")
+	onlyInstalledModels(t)
 	ctx := context.Background()
 	data := figuresPDF(t)
 
@@ -144,11 +138,7 @@ func TestFiguresFoundByWhatTheyShow(t *testing.T) {
 // joins the search of an English question and not that of a French one,
 // whose hits are those of the text search alone.
 func TestFigureListEnglishQuestionsOnly(t *testing.T) {
-	for _, k := range assets.Kinds {
-		assetstest.Require(t, k)
-	}
-	t.Setenv(models.EnvModelEN, "")
-	t.Setenv(models.EnvModelMulti, "")
+	onlyInstalledModels(t)
 	ctx := context.Background()
 	root := t.TempDir()
 	modelstest.InstallCLIP(t, root)

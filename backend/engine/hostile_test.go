@@ -135,7 +135,7 @@ func TestHostileFilesFailAlone(t *testing.T) {
 func peakRSS(t *testing.T) int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		t.Skipf("no /proc/self/status: %v", err)
+		t.Skipf("no /proc/self/status (the peak RSS is read from Linux's /proc): %v", err)
 	}
 	for _, l := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {

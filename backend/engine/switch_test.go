@@ -17,6 +17,18 @@ import (
 	"vika/backend/retrieve"
 )
 
+// onlyInstalledModels requires the runtime assets and clears the model
+// variables, so that an engine uses the models installed under its own
+// ModelsRoot and nothing the machine's environment names.
+func onlyInstalledModels(tb testing.TB) {
+	tb.Helper()
+	for _, k := range assets.Kinds {
+		assetstest.Require(tb, k)
+	}
+	tb.Setenv(models.EnvModelEN, "")
+	tb.Setenv(models.EnvModelMulti, "")
+}
+
 // TestReembedSwitchesWithoutRestart is the path of a user who accepts the
 // model offer: the session starts with USE-lite and a French document
 // searched by BM25; the tiny fixtures are installed as bge-small-en-v1.5
@@ -25,11 +37,7 @@ import (
 // switches searches at once. Searches run without pause meanwhile: every
 // one succeeds, and one asked during the embedding uses the old model.
 func TestReembedSwitchesWithoutRestart(t *testing.T) {
-	for _, k := range assets.Kinds {
-		assetstest.Require(t, k)
-	}
-	t.Setenv(models.EnvModelEN, "")
-	t.Setenv(models.EnvModelMulti, "")
+	onlyInstalledModels(t)
 	ctx := context.Background()
 	root := t.TempDir()
 	e := newEngine(t, Config{ModelsRoot: root})
@@ -227,11 +235,7 @@ func TestSwitchKeepsWorkingModels(t *testing.T) {
 // switch that follows (what the app runs when an embedder finishes
 // installing) puts it to use.
 func TestDownloadThenSwitch(t *testing.T) {
-	for _, k := range assets.Kinds {
-		assetstest.Require(t, k)
-	}
-	t.Setenv(models.EnvModelEN, "")
-	t.Setenv(models.EnvModelMulti, "")
+	onlyInstalledModels(t)
 	ctx := context.Background()
 	root := t.TempDir()
 	e := newEngine(t, Config{ModelsRoot: root})

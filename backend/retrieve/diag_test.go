@@ -45,15 +45,10 @@ type diagCache struct {
 	Vecs   [][]float32
 }
 
-func TestExplainPages(t *testing.T) {
-	dir, ids := os.Getenv("VIKA_DIAG_CACHE"), os.Getenv("VIKA_DIAG_IDS")
-	if dir == "" || ids == "" {
-		t.Skip("VIKA_DIAG_CACHE and VIKA_DIAG_IDS not set")
-	}
-	qs, err := eval.LoadPageQuestions(filepath.Join("..", "..", "testdata", "pdf_questions.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+// diagEmbedder is the shipped English embedder (USE-lite), closed when
+// the test ends.
+func diagEmbedder(t *testing.T) embed.Embedder {
+	t.Helper()
 	c, err := models.Embedder(true)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +57,33 @@ func TestExplainPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer emb.Close()
+	t.Cleanup(func() { emb.Close() })
+	return emb
+}
+
+// readGob decodes the gob file at path into v.
+func readGob(t *testing.T, path string, v any) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := gob.NewDecoder(f).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExplainPages(t *testing.T) {
+	dir, ids := os.Getenv("VIKA_DIAG_CACHE"), os.Getenv("VIKA_DIAG_IDS")
+	if dir == "" || ids == "" {
+		t.Skip("a diagnostic run by hand (see its comment): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir and VIKA_DIAG_IDS to question ids or all")
+	}
+	qs, err := eval.LoadPageQuestions(filepath.Join("..", "..", "testdata", "pdf_questions.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := diagEmbedder(t)
 	rets := map[string]*Retriever{}
 	texts := map[string]map[string]corpus.Chunk{}
 	langs := map[string]string{}
@@ -81,15 +102,8 @@ func TestExplainPages(t *testing.T) {
 			if len(paths) != 1 {
 				t.Fatalf("%s: cache %v", q.File, paths)
 			}
-			f, err := os.Open(paths[0])
-			if err != nil {
-				t.Fatal(err)
-			}
 			var dc diagCache
-			if err := gob.NewDecoder(f).Decode(&dc); err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
+			readGob(t, paths[0], &dc)
 			lex, _ := index.NewLexical()
 			dense := index.NewDense(emb.Dim())
 			prof := ProfileFor(emb.Name())

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"vika/backend/assets"
 	"vika/backend/assets/assetstest"
@@ -86,17 +85,7 @@ func figureSetup(t *testing.T) (*clip.Model, [][]float32, tinyCLIPGolden) {
 // figure list.
 func figureRetriever(t *testing.T, figs *Figures, vecs [][]float32) *Retriever {
 	t.Helper()
-	lex, err := index.NewLexical()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lex.Close() })
-	emb := newFakeEmbedder()
-	clock := &fakeClock{step: time.Millisecond}
-	r, err := New(lex, index.NewDense(emb.Dim()), emb, Options{Now: clock.now, Figures: figs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _ := emptyRetriever(t, Options{Figures: figs})
 	t.Cleanup(func() { r.Close() })
 	var all []corpus.Chunk
 	for _, c := range testChunks {

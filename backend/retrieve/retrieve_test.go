@@ -92,18 +92,29 @@ var testChunks = []corpus.Chunk{
 
 func newTestRetriever(t *testing.T, prof *Profile) (*Retriever, *fakeEmbedder) {
 	t.Helper()
+	r, emb := emptyRetriever(t, Options{Profile: prof})
+	if err := r.Add(context.Background(), testChunks, nil); err != nil {
+		t.Fatal(err)
+	}
+	return r, emb
+}
+
+// emptyRetriever is a Retriever with no passages over a fresh BM25 index,
+// an exact dense index and the fake embedder, on a clock that steps a
+// millisecond a reading (o.Now, when unset).
+func emptyRetriever(t *testing.T, o Options) (*Retriever, *fakeEmbedder) {
+	t.Helper()
 	lex, err := index.NewLexical()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lex.Close() })
 	emb := newFakeEmbedder()
-	clock := &fakeClock{step: time.Millisecond}
-	r, err := New(lex, index.NewDense(emb.Dim()), emb, Options{Profile: prof, Now: clock.now})
-	if err != nil {
-		t.Fatal(err)
+	if o.Now == nil {
+		o.Now = (&fakeClock{step: time.Millisecond}).now
 	}
-	if err := r.Add(context.Background(), testChunks, nil); err != nil {
+	r, err := New(lex, index.NewDense(emb.Dim()), emb, o)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return r, emb

@@ -12,9 +12,7 @@ import (
 	"time"
 
 	"vika/backend/corpus"
-	"vika/backend/embed"
 	"vika/backend/index"
-	"vika/backend/models"
 )
 
 // The cost of sentence vectors (TestSentenceSignal), measured against
@@ -98,7 +96,7 @@ func BenchmarkSentenceCost(b *testing.B) {
 func TestSentenceEmbedCost(t *testing.T) {
 	dir, file := os.Getenv("VIKA_DIAG_CACHE"), "shannon1948_mathematical_theory_of_communication.pdf"
 	if dir == "" {
-		t.Skip("VIKA_DIAG_CACHE not set")
+		t.Skip("a measurement run by hand (command above; PAGES.md, fifth round): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir")
 	}
 	paths, _ := filepath.Glob(filepath.Join(dir, file+".*.use-lite.regions.gob"))
 	if len(paths) != 1 {
@@ -106,15 +104,7 @@ func TestSentenceEmbedCost(t *testing.T) {
 	}
 	var dc diagCache
 	readGob(t, paths[0], &dc)
-	c, err := models.Embedder(true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb, err := embed.Open(models.Root(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
+	emb := diagEmbedder(t)
 	var texts, lines []string
 	for _, ch := range dc.Result.Chunks {
 		if inDense(ch) {

@@ -3,6 +3,7 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -13,10 +14,8 @@ import (
 	"testing"
 
 	"vika/backend/corpus"
-	"vika/backend/embed"
 	"vika/backend/eval"
 	"vika/backend/index"
-	"vika/backend/models"
 )
 
 // TestSentenceSignal measures a finer dense signal on the page questions
@@ -37,10 +36,10 @@ import (
 func TestSentenceSignal(t *testing.T) {
 	dir, sdir := os.Getenv("VIKA_DIAG_CACHE"), os.Getenv("VIKA_SENT_CACHE")
 	if dir == "" || sdir == "" {
-		t.Skip("VIKA_DIAG_CACHE and VIKA_SENT_CACHE not set")
+		t.Skip("a measurement run by hand (command above; PAGES.md, fifth round): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir and VIKA_SENT_CACHE to a dir for the sentence vectors")
 	}
-	split := cmpOr(os.Getenv("VIKA_SENT_SPLIT"), "w64")
-	half := cmpOr(os.Getenv("VIKA_SENT_HALF"), "tune")
+	split := cmp.Or(os.Getenv("VIKA_SENT_SPLIT"), "w64")
+	half := cmp.Or(os.Getenv("VIKA_SENT_HALF"), "tune")
 	qs, err := eval.LoadPageQuestions(filepath.Join("..", "..", "testdata", "pdf_questions.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -48,15 +47,7 @@ func TestSentenceSignal(t *testing.T) {
 	if qs, err = eval.SelectSplit(qs, half); err != nil {
 		t.Fatal(err)
 	}
-	c, err := models.Embedder(true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb, err := embed.Open(models.Root(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
+	emb := diagEmbedder(t)
 	ctx := context.Background()
 	type doc struct {
 		r      *Retriever

@@ -123,29 +123,11 @@ func dot(a, b []float32) float64 {
 	return s
 }
 
-func readGob(t *testing.T, path string, v any) {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := gob.NewDecoder(f).Decode(v); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func cmpMap(m map[int]float64, k int) float64 {
 	if v, ok := m[k]; ok {
 		return v
 	}
 	return math.Inf(-1)
-}
-
-func cmpOr(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
 }
 
 func b2i(b bool) int {
