@@ -8,13 +8,12 @@ import (
 	"io"
 	"strings"
 
-	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/message"
 	"vika/backend/prompt"
 	"vika/backend/rag"
 	"vika/backend/retrieve"
-	"vika/backend/secrets"
+	"vika/backend/session"
 )
 
 // errPartial reports an answer that broke off (what arrived was printed).
@@ -80,28 +79,20 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 		return fmt.Errorf("%w: give --auto or --provider and --model, not both", errUsage)
 	}
 
-	svc, err := llm.FromEnv(secrets.New())
-	if err != nil {
-		return err
-	}
-	ragCfg, err := rag.DefaultConfig()
-	if err != nil {
-		return err
-	}
-	eng, err := openEngine(ctx, mode)
+	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, errOut)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
 	opts := rag.Options{Provider: *provider, Model: *model, Mode: string(mode), K: *k, HyDE: *hyde, MultiQuery: *multi, MultiQueryVariants: *variants, Rerank: true}
 	if qs != nil {
-		return runBatch(ctx, eng, rag.New(eng, svc, ragCfg), pdfs, qs, opts, batchOut{jsonl: *jsonlPath, report: *reportPath}, out, errOut)
+		return runBatch(ctx, eng, pdfs, qs, opts, batchOut{jsonl: *jsonlPath, report: *reportPath}, out, errOut)
 	}
 	if err := addAll(ctx, eng, pdfs, errOut); err != nil {
 		return err
 	}
 
-	a, err := rag.New(eng, svc, ragCfg).Ask(ctx, question, opts, askPrinter(out, errOut, *asJSON))
+	a, err := eng.Ask(ctx, question, opts, askPrinter(out, errOut, *asJSON))
 	if *asJSON && (err == nil || a.Answer != "") {
 		if jerr := json.NewEncoder(out).Encode(a); jerr != nil {
 			return jerr
@@ -136,10 +127,10 @@ func askPrinter(out, errOut io.Writer, asJSON bool) func(rag.Event) {
 
 // addAll ingests the PDFs, waiting for each; a file that fails is reported
 // on errOut and the others are still used.
-func addAll(ctx context.Context, eng *engine.Engine, paths []string, errOut io.Writer) error {
+func addAll(ctx context.Context, eng *session.Session, paths []string, errOut io.Writer) error {
 	failed := 0
 	for _, p := range paths {
-		if _, err := eng.AddFile(ctx, p, nil); err != nil {
+		if _, err := eng.Ingest(ctx, p, nil); err != nil {
 			failed++
 			fmt.Fprintf(errOut, "vika ask: could not add %s: %v\n", p, err)
 		}

@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"vika/backend/corpus"
-	"vika/backend/engine"
 	"vika/backend/ingest"
+	"vika/backend/session"
 )
 
 // ingestReport is one line of `vika ingest --json`. Field names are a
@@ -88,9 +88,7 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return fmt.Errorf("%w: no files given", errUsage)
 	}
 	// Ingestion reports what was extracted; it needs no embeddings.
-	cfg := engine.DefaultConfig()
-	cfg.NoEmbeddings = true
-	eng, err := engine.New(ctx, cfg)
+	eng, err := openSession(ctx, "", true, errOut)
 	if err != nil {
 		return err
 	}
@@ -112,8 +110,8 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 	return nil
 }
 
-func ingestOne(ctx context.Context, eng *engine.Engine, path string, withPages bool) ingestReport {
-	r, err := eng.AddFileReport(ctx, path, nil)
+func ingestOne(ctx context.Context, eng *session.Session, path string, withPages bool) ingestReport {
+	r, err := eng.Ingest(ctx, path, nil)
 	if err != nil {
 		return ingestReport{File: filepath.Base(path), Error: err.Error()}
 	}

@@ -14,6 +14,7 @@ import (
 	"vika/backend/models"
 	"vika/backend/rerank"
 	"vika/backend/retrieve"
+	"vika/backend/session"
 )
 
 func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error {
@@ -55,7 +56,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return fmt.Errorf("%w: -k must be at least 1", errUsage)
 	}
 
-	eng, err := openEngine(ctx, mode)
+	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, errOut)
 	if err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	}
 	failed := 0
 	for _, p := range pdfs {
-		if _, err := eng.AddFile(ctx, p, nil); err != nil {
+		if _, err := eng.Ingest(ctx, p, nil); err != nil {
 			failed++
 			fmt.Fprintf(errOut, "vika search: %v\n", err)
 		}
@@ -79,7 +80,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if *queries != "" {
 		return searchQueries(ctx, eng, *queries, opts, out)
 	}
-	res, err := eng.SearchWith(ctx, question, opts)
+	res, err := eng.Search(ctx, question, opts)
 	if err != nil {
 		return err
 	}
@@ -87,7 +88,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 }
 
 // requireReranker fails unless a cross-encoder is installed and loads.
-func requireReranker(eng *engine.Engine) error {
+func requireReranker(eng *session.Session) error {
 	label, err := eng.Reranker()
 	switch {
 	case err != nil:
@@ -100,7 +101,7 @@ func requireReranker(eng *engine.Engine) error {
 
 // searchQueries answers every {"id","question"} line of path after the
 // single ingestion, printing one {"id","hits"} line per query.
-func searchQueries(ctx context.Context, eng *engine.Engine, path string, opts engine.SearchOptions, out io.Writer) error {
+func searchQueries(ctx context.Context, eng *session.Session, path string, opts engine.SearchOptions, out io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -120,7 +121,7 @@ func searchQueries(ctx context.Context, eng *engine.Engine, path string, opts en
 		if err := json.Unmarshal(sc.Bytes(), &q); err != nil || strings.TrimSpace(q.Question) == "" {
 			return fmt.Errorf("%s line %d: want {\"id\",\"question\"}", path, line)
 		}
-		res, err := eng.SearchWith(ctx, q.Question, opts)
+		res, err := eng.Search(ctx, q.Question, opts)
 		if err != nil {
 			return fmt.Errorf("query %s: %w", q.ID, err)
 		}
@@ -175,20 +176,24 @@ func oneLine(s string, n int) string {
 	return string(r)
 }
 
-// openEngine opens the session of a search or ask command in mode: without
-// the embedding model in bm25 mode (nothing to load), and failing early
-// when mode needs a model that cannot be loaded ("" lets the engine choose).
-func openEngine(ctx context.Context, mode retrieve.Mode) (*engine.Engine, error) {
+// openSession opens the session of a command (session.Open, as the window
+// does, without the user's settings): without the embedding model when
+// noEmbeddings (nothing to load), and failing early when mode needs a
+// model that cannot be loaded ("" lets the engine choose). A configuration
+// problem is told on errOut; answers then say it too.
+func openSession(ctx context.Context, mode retrieve.Mode, noEmbeddings bool, errOut io.Writer) (*session.Session, error) {
 	cfg := engine.DefaultConfig()
-	cfg.NoEmbeddings = mode == retrieve.ModeBM25
-	eng, err := engine.New(ctx, cfg)
+	cfg.NoEmbeddings = noEmbeddings
+	s, err := session.Open(ctx, session.Options{Engine: &cfg, NoSettings: true})
 	if err != nil {
 		return nil, err
 	}
-	if (mode == retrieve.ModeDense || mode == retrieve.ModeHybrid) && eng.DenseUnavailable() != nil {
-		err := fmt.Errorf("%s search needs the embedding model: %w", mode, eng.DenseUnavailable())
-		eng.Close()
+	if err := s.NeedMode(mode); err != nil {
+		s.Close()
 		return nil, err
 	}
-	return eng, nil
+	if p := s.Problem(); p != nil {
+		fmt.Fprintf(errOut, "vika: %v\n", p)
+	}
+	return s, nil
 }
