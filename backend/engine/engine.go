@@ -167,8 +167,8 @@ type Engine struct {
 	switchMu sync.Mutex // one SwitchModels at a time
 	rr       *lazyReranker
 	cache    atomic.Pointer[cache.Cache] // the processed-document cache, nil when off (SetCache)
-	reader   *sandbox.Opener // the PDF workers
-	slots    chan struct{}   // semaphore of MaxJobs background jobs
+	reader   *sandbox.Opener             // the PDF workers
+	slots    chan struct{}               // semaphore of MaxJobs background jobs
 	now      func() time.Time
 
 	ctx    context.Context    // cancelled by Close: stops every add in flight
