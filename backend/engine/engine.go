@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"vika/backend/cache"
 	"vika/backend/chunk"
 	"vika/backend/config"
 	"vika/backend/corpus"
@@ -165,8 +166,9 @@ type Engine struct {
 	models   atomic.Pointer[modelSet]
 	switchMu sync.Mutex // one SwitchModels at a time
 	rr       *lazyReranker
-	reader   *sandbox.Opener // the PDF workers
-	slots    chan struct{}   // semaphore of MaxJobs background jobs
+	cache    atomic.Pointer[cache.Cache] // the processed-document cache, nil when off (SetCache)
+	reader   *sandbox.Opener             // the PDF workers
+	slots    chan struct{}               // semaphore of MaxJobs background jobs
 	now      func() time.Time
 
 	ctx    context.Context    // cancelled by Close: stops every add in flight
