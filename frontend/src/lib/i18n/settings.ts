@@ -21,6 +21,11 @@ export const en = {
   'settings.keyEmpty': 'Paste a key first.',
   'settings.answers': 'Answers',
   'settings.saveFailed': 'Your settings could not be saved.',
+  'settings.local': 'Local models',
+  'settings.localUse': 'Use the Ollama server on this computer',
+  'settings.localHelp':
+    'At {endpoint}. Off, nothing is sent to it. On, your questions and passages go to it, and only if you or the system run it (a server started by another user of this computer is refused).',
+  'settings.localNone': 'No local server address is configured.',
   'settings.describe': 'Figures and tables',
   'settings.describeToggle': 'Describe figures with a vision model',
   'settings.describeHelp':
@@ -140,6 +145,11 @@ export const fr: Record<keyof typeof en, Message> = {
   'settings.keyEmpty': 'Collez d’abord une clé.',
   'settings.answers': 'Réponses',
   'settings.saveFailed': 'Vos réglages n’ont pas pu être enregistrés.',
+  'settings.local': 'Modèles locaux',
+  'settings.localUse': 'Utiliser le serveur Ollama de cet ordinateur',
+  'settings.localHelp':
+    'À l’adresse {endpoint}. Désactivé, rien ne lui est envoyé. Activé, vos questions et les passages lui sont envoyés, seulement si c’est vous ou le système qui le lancez (un serveur lancé par un autre utilisateur de cet ordinateur est refusé).',
+  'settings.localNone': 'Aucune adresse de serveur local n’est configurée.',
   'settings.describe': 'Figures et tableaux',
   'settings.describeToggle': 'Décrire les figures avec un modèle de vision',
   'settings.describeHelp':
