@@ -176,5 +176,8 @@ func (a *App) SetSettings(s rag.Settings) error {
 	if a.settingsPath == "" {
 		return errors.New("settings cannot be saved: there is no configuration directory")
 	}
-	return settings.Save(a.settingsPath, s)
+	if err := settings.Save(a.settingsPath, s); err != nil {
+		return err
+	}
+	return a.applyRemember(s)
 }

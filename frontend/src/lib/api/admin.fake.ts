@@ -49,6 +49,8 @@ export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
     describe_tables: false,
     describe_formulas: false,
     describe_max: 20,
+    remember: false,
+    cache_max_mb: 2048,
     ...overrides,
   };
 }
