@@ -191,6 +191,9 @@ func (c *Cache) setAside() error {
 	return nil
 }
 
+// MaxBytes is the size cap.
+func (c *Cache) MaxBytes() int64 { return c.max }
+
 // Path is the database file.
 func (c *Cache) Path() string { return c.path }
 

@@ -15,6 +15,7 @@ import (
 	"vika/backend/cache"
 	"vika/backend/corpus"
 	"vika/backend/ingest"
+	"vika/backend/message"
 	"vika/backend/models"
 	"vika/backend/ocr"
 )
@@ -201,4 +202,78 @@ func modelHash(name string) (string, bool) {
 		sums = append(sums, f.Path+":"+f.SHA256)
 	}
 	return fmt.Sprint(sums), true
+}
+
+// Remember turns the document cache in the user's cache directory
+// (cache.Dir) on, with the cap maxBytes and notice for what it reports,
+// or off; the engine closes it with the session. A cache that cannot be
+// opened leaves it off (the error says why; adds go on without it).
+func (e *Engine) Remember(ctx context.Context, on bool, maxBytes int64, notice func(message.Message)) error {
+	e.rememberMu.Lock()
+	defer e.rememberMu.Unlock()
+	cur := e.remembered
+	if cur != nil && on && cur.MaxBytes() == maxBytes && !cur.Off() {
+		return nil
+	}
+	if cur != nil {
+		e.cache.CompareAndSwap(cur, nil)
+		cur.Close()
+		e.remembered = nil
+	}
+	if !on || e.isClosed() {
+		return nil
+	}
+	dir, err := cache.Dir()
+	if err != nil {
+		return err
+	}
+	c, err := cache.Open(ctx, dir, cache.Options{MaxBytes: maxBytes, Notice: notice})
+	if err != nil {
+		return message.Wrap(err, message.CacheOpen, "detail", err.Error())
+	}
+	e.remembered = c
+	e.cache.Store(c)
+	return nil
+}
+
+// CacheInfo says whether the document cache is on and what it holds (zero
+// counts when it is off).
+type CacheInfo struct {
+	On        bool   `json:"on"`
+	Dir       string `json:"dir"`
+	Documents int    `json:"documents"`  // PDFs remembered
+	Bytes     int64  `json:"bytes"`      // their entries' size
+	FileBytes int64  `json:"file_bytes"` // the cache's files on disk
+	MaxBytes  int64  `json:"max_bytes"`  // the cap
+}
+
+// CacheInfo reports on the document cache.
+func (e *Engine) CacheInfo(ctx context.Context) (CacheInfo, error) {
+	c := e.cache.Load()
+	if c == nil || c.Off() {
+		return CacheInfo{}, nil
+	}
+	in, err := c.Info(ctx)
+	return CacheInfo{On: err == nil, Dir: in.Dir, Documents: in.Documents, Bytes: in.Bytes, FileBytes: in.FileBytes, MaxBytes: in.MaxBytes}, err
+}
+
+// ForgetCached deletes what the document cache keeps of a PDF (by its
+// SHA-256, which is its document id); nothing when the cache is off.
+func (e *Engine) ForgetCached(ctx context.Context, docID string) error {
+	if c := e.cache.Load(); c != nil {
+		if err := c.Forget(ctx, docID); err != nil && !errors.Is(err, cache.ErrOff) {
+			return err
+		}
+	}
+	return nil
+}
+
+// ClearCache empties the document cache; nothing when it is off.
+func (e *Engine) ClearCache(ctx context.Context) error {
+	if c := e.cache.Load(); c != nil {
+		if err := c.Clear(ctx); err != nil && !errors.Is(err, cache.ErrOff) {
+			return err
+		}
+	}
+	return nil
 }
