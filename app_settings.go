@@ -13,7 +13,7 @@ import (
 func (a *App) Settings() (session.Settings, error) { return a.s.Settings() }
 
 // SetSettings validates and saves the settings.
-func (a *App) SetSettings(s session.Settings) error { return a.s.SetSettings(s) }
+func (a *App) SetSettings(s session.Settings) error { return a.s.SetSettings(a.ctx, s) }
 
 // Models lists the LLM catalogue's models and whether each can be used now.
 func (a *App) Models() ([]llm.ModelStatus, error) { return a.s.LLMs(a.ctx) }
@@ -27,3 +27,7 @@ func (a *App) SetKey(provider, key string) error { return a.s.SetKey(provider, k
 
 // ClearKey removes a provider's key from the keyring.
 func (a *App) ClearKey(provider string) error { return a.s.ClearKey(provider) }
+
+// LocalEndpoint is the address of the local Ollama server, which Settings
+// shows beside the switch that turns it on ("" when none is configured).
+func (a *App) LocalEndpoint() (string, error) { return a.s.LocalEndpoint() }

@@ -33,6 +33,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	queries := fs.String("queries", "", "a JSON-lines file of questions ({\"question\": \"...\", \"id\": \"...\"} a line): answer each of them after one ingestion")
 	jsonlPath := fs.String("jsonl", "-", "with --queries: where the JSON lines of the answers go (- for standard output)")
 	reportPath := fs.String("report", "vika-report.html", "with --queries: where the HTML report goes")
+	local := fs.Bool("ollama", false, "use the local Ollama server too (off unless given, or unless --provider is ollama)")
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to ask about (repeatable)")
 	fs.Usage = func() {
@@ -79,7 +80,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 		return fmt.Errorf("%w: give --auto or --provider and --model, not both", errUsage)
 	}
 
-	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, errOut)
+	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, *local || *provider == "ollama", errOut)
 	if err != nil {
 		return err
 	}

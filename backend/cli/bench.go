@@ -43,7 +43,7 @@ func runBenchChild(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) != 1 {
 		return fmt.Errorf("%w: bench %s takes one file", errUsage, childCommand)
 	}
-	eng, err := openSession(ctx, "", false, io.Discard)
+	eng, err := openSession(ctx, "", false, false, io.Discard)
 	if err != nil {
 		return err
 	}

@@ -16,4 +16,7 @@ const (
 	// EventAnswerPrefix + an answer's id names the channel of its
 	// rag.Event values.
 	EventAnswerPrefix = "answer:"
+	// EventCacheNotice carries a message.Message from the document cache
+	// (an entry damaged and rebuilt, the disk full).
+	EventCacheNotice = "cache:notice"
 )

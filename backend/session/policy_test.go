@@ -115,7 +115,7 @@ func TestDescribeAfterAddFromSettingsInMemory(t *testing.T) {
 
 	off := on
 	off.Describe = false
-	if err := s.SetSettings(off); err != nil {
+	if err := s.SetSettings(t.Context(), off); err != nil {
 		t.Fatal(err)
 	}
 	h.mu.Lock()

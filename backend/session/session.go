@@ -11,7 +11,9 @@
 //     settings held in memory, not reread at every add (AddFile, AddBytes);
 //   - an embedding or image model that finishes installing is put to use
 //     at once: the session's passages are embedded again (DownloadModel);
-//   - accepting the model offer downloads its models (AnswerModelOffer).
+//   - accepting the model offer downloads its models (AnswerModelOffer);
+//   - the settings' switches apply at Open and as soon as they are saved:
+//     the local Ollama server, the document cache (SetSettings).
 //
 // The window (package main's app_*.go) and the command line (package cli)
 // are adapters over a Session: they convert, call and print or emit. The
@@ -54,6 +56,9 @@ type Options struct {
 	// Models is the ONNX model manager; nil downloads the registry's
 	// models into models.Root().
 	Models *models.Manager
+	// Ollama turns the local Ollama server on whatever the settings say
+	// (the command line's --ollama); otherwise Settings.Ollama decides.
+	Ollama bool
 	// Emit sends an event (its name, from events.go, and its payload) to
 	// whoever listens; nil sends none.
 	Emit func(name string, payload any)
@@ -101,6 +106,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.svc, answerCfg, s.problem = configure(s.keys, o.LLM, o.Answer)
 	s.assistant = rag.New(eng, s.svc, answerCfg)
 	s.openSettings(o)
+	st, _ := s.Settings()
+	s.useLocal(o.Ollama || st.Ollama)
+	_ = s.remember(ctx, st) // a cache that cannot open leaves it off
 	return s, nil
 }
 

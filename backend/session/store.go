@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,16 +99,20 @@ func (s *Session) Settings() (Settings, error) {
 }
 
 // SetSettings validates and saves the settings; the session uses them at
-// once.
-func (s *Session) SetSettings(st Settings) error {
+// once (the local Ollama switch, the document cache).
+func (s *Session) SetSettings(ctx context.Context, st Settings) error {
 	if s.path == "" {
 		return errors.New("settings cannot be saved: there is no configuration directory")
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := SaveSettings(s.path, st); err != nil {
+	err := SaveSettings(s.path, st)
+	if err == nil {
+		s.settings, s.loadErr = st, nil
+	}
+	s.mu.Unlock()
+	if err != nil {
 		return err
 	}
-	s.settings, s.loadErr = st, nil
-	return nil
+	s.useLocal(st.Ollama)
+	return s.remember(ctx, st)
 }
