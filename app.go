@@ -31,7 +31,12 @@ func NewApp(eng *engine.Engine) *App {
 	return a
 }
 
-func (a *App) startup(ctx context.Context) { a.ctx = ctx }
+func (a *App) startup(ctx context.Context) {
+	a.ctx = ctx
+	if s, err := a.Settings(); err == nil {
+		_ = a.applyRemember(s) // a cache that cannot open leaves it off
+	}
+}
 
 func (a *App) domReady(context.Context) {
 	files := a.initialFiles

@@ -186,7 +186,7 @@ func (a *App) SetSettings(s rag.Settings) error {
 	if svc := a.rag.LLM(); svc != nil {
 		svc.SetLocal(s.Ollama)
 	}
-	return nil
+	return a.applyRemember(s)
 }
 
 // LocalEndpoint is the address of the local Ollama server, which Settings

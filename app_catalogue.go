@@ -39,6 +39,7 @@ type events struct {
 	ModelProgress  string `json:"model_progress"`
 	ModelReembed   string `json:"model_reembed"`
 	AnswerPrefix   string `json:"answer_prefix"` // + the answer's id
+	CacheNotice    string `json:"cache_notice"`
 }
 
 func buildCatalogue() (catalogue, error) {
@@ -53,6 +54,7 @@ func buildCatalogue() (catalogue, error) {
 			ModelProgress:  EventModelProgress,
 			ModelReembed:   EventModelReembed,
 			AnswerPrefix:   rag.EventPrefix,
+			CacheNotice:    engine.EventCacheNotice,
 		},
 		FlushMS: int(rag.FlushInterval.Milliseconds()),
 	}

@@ -20,13 +20,14 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	fs := newFlagSet("search", errOut)
 	asJSON := fs.Bool("json", false, `print {"hits":[...]} as JSON`)
 	k := fs.Int("k", 5, "number of passages")
+	cacheDir := fs.String("cache", "", "keep and reuse processed documents and their vectors in the document cache in DIR (see vika cache)")
 	modeName := fs.String("mode", "auto", "retrieval mode: dense, bm25, hybrid, or auto (hybrid when an embedding model covers every document's language, else bm25)")
 	rerankFlag := fs.String("rerank", "auto", "rerank the best candidates with the cross-encoder: auto (when one is installed), on (fail without one) or off")
 	queries := fs.String("queries", "", `a JSONL file of {"id","question"} lines: print one {"id","hits"} line each`)
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to search (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
+		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
 		fs.PrintDefaults()
 	}
 	rest, err := parse(fs, args)
@@ -60,6 +61,11 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return err
 	}
 	defer eng.Close()
+	closeCache, err := useCache(ctx, eng, *cacheDir, errOut)
+	if err != nil {
+		return err
+	}
+	defer closeCache()
 	if *rerankFlag == "on" {
 		if err := requireReranker(eng); err != nil {
 			return err

@@ -53,6 +53,9 @@ const progressEvery = 100 * time.Millisecond
 type Report struct {
 	Doc     corpus.Document
 	Timings ingest.Timings
+	// Cached is set when the document came from the processed-document
+	// cache (no PDF worker ran).
+	Cached bool
 }
 
 // AddFile reads the PDF at path and adds it under its base name. The file
@@ -103,17 +106,14 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 			progress(Progress{JobID: jobID, File: name, Stage: stage, Done: done, Total: total})
 		}
 	}
-	res, err := ingest.Run(ctx, name, data, e.opts, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
+	c := e.cache.Load()
+	res, hit, err := e.ingestCached(ctx, c, name, data, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
 	if err != nil {
 		return Report{}, err
 	}
 	start := e.now()
 	set, releaseSet := e.acquire()
-	vecs, err := set.ret.Embed(ctx, res.Chunks, func(done, total int) { report(StageEmbedding, done, total) })
-	var figs figureVecs
-	if err == nil {
-		figs, err = figureVectors(ctx, set.loadedModels, res.Chunks, pageRegions(res.Pages))
-	}
+	vecs, figs, err := e.vectorsCached(ctx, c, set, res, func(done, total int) { report(StageEmbedding, done, total) })
 	releaseSet()
 	if err != nil {
 		return Report{}, err
@@ -123,7 +123,7 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 	start = e.now()
 	doc, err := e.commitFigures(ctx, res, set, vecs, figs, data)
 	res.Timings.Index = e.now().Sub(start).Seconds()
-	return Report{Doc: doc, Timings: res.Timings}, err
+	return Report{Doc: doc, Timings: res.Timings, Cached: hit}, err
 }
 
 // reserve marks id as being added, failing with ErrDuplicate if it is in

@@ -6,4 +6,7 @@ const (
 	// EventIngestProgress carries a Progress for every step of a job
 	// started with StartFile or StartBytes.
 	EventIngestProgress = "ingest:progress"
+	// EventCacheNotice carries a message.Message from the document cache
+	// (an entry damaged and rebuilt, the disk full).
+	EventCacheNotice = "cache:notice"
 )

@@ -1,6 +1,7 @@
 package rag
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -42,7 +43,20 @@ type Settings struct {
 	// by default, since whatever listens at its address would receive
 	// every question and passage.
 	Ollama bool `json:"ollama"`
+	// Remember keeps the documents processed on this computer (package
+	// cache), up to CacheMaxMB (0: DefaultCacheMaxMB); off by default:
+	// sessions forget.
+	Remember   bool `json:"remember"`
+	CacheMaxMB int  `json:"cache_max_mb"`
 }
+
+// DefaultCacheMaxMB is the default cap of the document cache (2 GB);
+// MinCacheMaxMB and MaxCacheMaxMB bound Settings.CacheMaxMB.
+const (
+	DefaultCacheMaxMB = 2048
+	MinCacheMaxMB     = 100
+	MaxCacheMaxMB     = 1 << 20
+)
 
 // DefaultDescribeMax is the default cap of regions described a document;
 // MaxDescribe bounds Settings.DescribeMax.
@@ -63,7 +77,12 @@ const MaxK = 50
 
 // DefaultSettings are used when no settings file exists.
 func DefaultSettings() Settings {
-	return Settings{Routing: RoutingAuto, K: DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings, DescribeMax: DefaultDescribeMax}
+	return Settings{Routing: RoutingAuto, K: DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings, DescribeMax: DefaultDescribeMax, CacheMaxMB: DefaultCacheMaxMB}
+}
+
+// CacheMaxBytes is the document cache's cap in bytes.
+func (s Settings) CacheMaxBytes() int64 {
+	return int64(cmp.Or(s.CacheMaxMB, DefaultCacheMaxMB)) << 20
 }
 
 // Options returns the per-question options the settings describe.
@@ -89,6 +108,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d, not %d", ErrInvalid, prompt.MaxRephrasings, s.MultiQueryVariants)
 	case s.DescribeMax < 0 || s.DescribeMax > MaxDescribe:
 		return fmt.Errorf("%w: the figures described a document must be between 0 and %d, not %d", ErrInvalid, MaxDescribe, s.DescribeMax)
+	case s.CacheMaxMB != 0 && (s.CacheMaxMB < MinCacheMaxMB || s.CacheMaxMB > MaxCacheMaxMB):
+		return fmt.Errorf("%w: the document cache's cap must be between %d and %d MB, not %d", ErrInvalid, MinCacheMaxMB, MaxCacheMaxMB, s.CacheMaxMB)
 	case s.Describe && s.DescribeModel == "":
 		return fmt.Errorf("%w: describing figures needs a vision model", ErrInvalid)
 	case len(s.Locale) > 35 || strings.ContainsAny(s.Locale, " /\\\n"):

@@ -50,6 +50,8 @@ export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
     describe_formulas: false,
     describe_max: 20,
     ollama: false,
+    remember: false,
+    cache_max_mb: 2048,
     ...overrides,
   };
 }

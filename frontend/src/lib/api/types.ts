@@ -26,6 +26,9 @@ type Nilable<V> = V extends unknown[] ? true : V extends object ? (string extend
 
 /** One PDF added to the session (corpus.Document). */
 export type Document = Wire<corpus.Document>;
+
+/** Whether the processed-document cache is on, and what it holds (engine.CacheInfo). */
+export type CacheInfo = Wire<engine.CacheInfo>;
 /** One bookmark of a document's outline (corpus.OutlineEntry). */
 export type OutlineEntry = Wire<corpus.OutlineEntry>;
 

@@ -16,6 +16,7 @@ import {
 import { locale } from '../../state/locale.svelte.ts';
 import { ModelManager } from '../../state/modelmanager.svelte.ts';
 import { SettingsState } from '../../state/settings.svelte.ts';
+import { CacheState } from '../../state/cache.svelte.ts';
 import SettingsPanel from './SettingsPanel.svelte';
 
 vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
@@ -25,8 +26,9 @@ const KEY = 'gsk_live_9f8e7d6c5b4a39281706';
 function setup() {
   const settings = new SettingsState();
   const models = new ModelManager();
-  const view = render(SettingsPanel, { settings, models });
-  return { settings, models, ...view };
+  const cache = new CacheState();
+  const view = render(SettingsPanel, { settings, models, cache });
+  return { settings, models, cache, ...view };
 }
 
 beforeEach(() => {
