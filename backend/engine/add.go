@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,7 +11,6 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/message"
-	"vika/backend/pdf"
 )
 
 // Stages of Progress.Stage.
@@ -83,35 +80,11 @@ func (e *Engine) AddBytes(ctx context.Context, name string, data []byte, progres
 }
 
 func (e *Engine) addFile(ctx context.Context, jobID, path string, progress func(Progress)) (Report, error) {
-	data, err := e.readFile(path)
+	data, err := readPDF(ctx, path, e.opts.Limits)
 	if err != nil {
 		return Report{}, err
 	}
 	return e.add(ctx, jobID, filepath.Base(path), data, progress)
-}
-
-func (e *Engine) readFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
-	}
-	if fi.IsDir() {
-		return nil, message.Wrap(fmt.Errorf("%w: %s is a folder", pdf.ErrNotPDF, filepath.Base(path)), message.Folder)
-	}
-	lim := e.opts.Limits
-	if err := pdf.CheckSize(fi.Size(), lim); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, lim.MaxBytes+1)) // the file may grow after Stat
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
-	}
-	return data, nil
 }
 
 func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progress func(Progress)) (Report, error) {
