@@ -20,7 +20,7 @@ const evalPagesUsage = `Usage:
   vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default]
                       [--split all|tune|test] [--cache DIR] [--json] [--by-file]
                       [--page-share S] [--page-window N] [--page-diverse=false]
-                      [--page-whole=false] [--regions=false]
+                      [--page-whole=false] [--regions=false] [--together]
                       [--sweep] [--dense-weight W ...]
 
 pages ingests the PDFs of DIR that the questions name (with OCR; --cache
@@ -34,7 +34,10 @@ BM25 over whole pages (k1 0.9, b 0.4). "default" is the engine's choice for
 a session holding that PDF alone: hybrid for English, BM25 otherwise.
 --sweep also scores the page ranking's share and window. --regions=false
 leaves out the passages of tables, figures and formulas (the app's
-VIKA_REGIONS=off), to measure what they bring.`
+VIKA_REGIONS=off), to measure what they bring. --together also indexes
+every PDF in one session and scores each question over all of them,
+unscoped and scoped to its own PDF (corpus.Scope, applied inside
+retrieval), with the page ranking on.`
 
 // pagesRow is one line of the page report.
 type pagesRow struct {
@@ -74,6 +77,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	window := fs.Int("page-window", def.Window, "page ranking: candidates ranked by page")
 	diverse := fs.Bool("page-diverse", def.Diverse, "page ranking: one chunk per page before any second one")
 	whole := fs.Bool("page-whole", def.WholePages, "page ranking: fuse BM25 over whole pages")
+	together := fs.Bool("together", false, "also score every question over all the PDFs in one session, unscoped and scoped to its PDF")
 	var pf profileFlags
 	pf.register(fs)
 	fs.Usage = func() { fmt.Fprintln(errOut, evalPagesUsage); fs.PrintDefaults() }
@@ -141,6 +145,24 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	}
 	if err := run("whole-page BM25", "-", wholePageRetriever(docs)); err != nil {
 		return err
+	}
+	if *together {
+		s, err := newSession(ctx, docs, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &on})
+		if err != nil {
+			return err
+		}
+		defer s.close()
+		for _, m := range modes {
+			for _, scoped := range []bool{false, true} {
+				label := modeName(m) + ", all PDFs, unscoped"
+				if scoped {
+					label = modeName(m) + ", all PDFs, scoped to its PDF"
+				}
+				if err := run(label, pagesLabel(on), s.retriever(m, on, scoped)); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	for _, m := range modes {
 		for _, pr := range []retrieve.PageRanking{off, on} {
