@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -161,7 +160,7 @@ func (a *App) save(title, name, ext string, data []byte) (string, error) {
 	if filepath.Ext(path) == "" {
 		path += "." + ext
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := export.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("could not write %s: %w", path, err)
 	}
 	return path, nil
