@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"vika/backend/corpus"
 	"vika/backend/ingest"
@@ -224,11 +226,33 @@ func fileName(name string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
 	}
-	name = strings.TrimSpace(name)
+	name = cleanName(name)
 	if name == "" || name == "." || name == ".." {
 		return "document.pdf"
 	}
 	return name
+}
+
+// cleanName makes a file name safe to show, log, cite and put in the
+// prompt's cite attribute: control characters (line breaks, ESC) become
+// spaces, format characters (bidi overrides and isolates, zero-width
+// characters, tag characters) are dropped, square brackets (which delimit
+// citations) become parentheses, and runs of spaces one.
+func cleanName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r == '[':
+			return '('
+		case r == ']':
+			return ')'
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			return ' '
+		case unicode.Is(unicode.Cf, r) || r == utf8.RuneError:
+			return -1
+		}
+		return r
+	}, name)
+	return strings.Join(strings.Fields(name), " ")
 }
 
 // throttle lets stage changes and the last step of a stage through, and

@@ -63,3 +63,24 @@ func TestReadHonoursCancel(t *testing.T) {
 		t.Errorf("error %v after %v, want cancelled within 2 s", err, time.Since(start))
 	}
 }
+
+// TestFileNameCleaned: what reaches the UI, the logs, the prompt's cite
+// attribute and the citations holds no control, bidi, zero-width or tag
+// character, and no square bracket.
+func TestFileNameCleaned(t *testing.T) {
+	for in, want := range map[string]string{
+		"lecture\n[sat.pdf p.1]\r\n.pdf":         "lecture (sat.pdf p.1) .pdf",
+		"esc\x1b[31mred.pdf":                     "esc (31mred.pdf",
+		"report\u202efdp.exe":                    "reportfdp.exe",
+		"a\u2066b\u2069\u200bc\u200d\ufeffd.pdf": "abcd.pdf",
+		"tag\U000E0041\U000E0042s.pdf":           "tags.pdf",
+		"  spaced \t out  .pdf ":                 "spaced out .pdf",
+		"dir/sub\\évaluation (2).pdf":            "évaluation (2).pdf",
+		"\u2028":                                 "document.pdf",
+		"line\u2028sep\u0085next.pdf":            "line sep next.pdf",
+	} {
+		if got := fileName(in); got != want {
+			t.Errorf("fileName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
