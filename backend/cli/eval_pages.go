@@ -22,7 +22,7 @@ const evalPagesUsage = `Usage:
                       [--split all|tune|test] [--cache DIR] [--json] [--by-file]
                       [--page-share S] [--page-window N] [--page-diverse=false]
                       [--page-whole=false] [--page-bring N] [--page-whole-weight W]
-                      [--regions=false]
+                      [--regions=false] [--together]
                       [--sweep] [--dense-weight W ...]
 
 pages ingests the PDFs of DIR that the questions name (with OCR; --cache
@@ -43,7 +43,10 @@ bring.
 --questions reads the repository's format or MMLongBench-Doc's JSONL as
 published (its unanswerable questions are not scored by page: they
 measure the abstain rule, reported with the share of answerable
-questions it wrongly abstains on).`
+questions it wrongly abstains on). --together also indexes every PDF in one
+session and scores each question over all of them, unscoped and scoped to
+its own PDF (corpus.Scope, applied inside retrieval), with the page ranking
+on.`
 
 // pagesRow is one line of the page report.
 type pagesRow struct {
@@ -89,6 +92,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	whole := fs.Bool("page-whole", def.WholePages, "page ranking: fuse BM25 over whole pages")
 	bring := fs.Int("page-bring", def.Bring, "page ranking: first pages of the whole-page list brought into the ranking")
 	wholeWeight := fs.Float64("page-whole-weight", def.WholeWeight, "page ranking: weight of the whole-page rank in the fusion (0: 1)")
+	together := fs.Bool("together", false, "also score every question over all the PDFs in one session, unscoped and scoped to its PDF")
 	var pf profileFlags
 	pf.register(fs)
 	fs.Usage = func() { fmt.Fprintln(errOut, evalPagesUsage); fs.PrintDefaults() }
@@ -157,6 +161,24 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	}
 	if err := run("whole-page BM25", "-", wholePageRetriever(docs)); err != nil {
 		return err
+	}
+	if *together {
+		s, err := newTogether(ctx, docs, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &on})
+		if err != nil {
+			return err
+		}
+		defer s.close()
+		for _, m := range modes {
+			for _, scoped := range []bool{false, true} {
+				label := modeName(m) + ", all PDFs, unscoped"
+				if scoped {
+					label = modeName(m) + ", all PDFs, scoped to its PDF"
+				}
+				if err := run(label, pagesLabel(on), s.retriever(m, on, scoped)); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	for _, m := range modes {
 		for _, pr := range []retrieve.PageRanking{off, on} {

@@ -45,7 +45,7 @@ type PageRanking struct {
 }
 
 // DefaultPageRanking is the ranking of a Retriever whose Options set none,
-// measured on the tuning half of backend/eval's question set (PAGES.md).
+// measured on the tuning half of backend/eval's question set (docs/eval/PAGES.md).
 var DefaultPageRanking = PageRanking{Share: 0.1, Window: 50, Diverse: true, WholePages: true}
 
 func (p PageRanking) off() bool { return p.Share == 0 && !p.Diverse && !p.WholePages }
@@ -234,7 +234,7 @@ func isRegion(k corpus.ChunkKind) bool {
 // average) formula passages changed the statistics (document count,
 // document frequencies, mean length) by which every passage of the
 // document is scored, which moved answer pages down (backend/eval/
-// PAGES.md, "Region passages"). A dense index scores each passage alone,
+// docs/eval/PAGES.md, "Region passages"). A dense index scores each passage alone,
 // so it keeps them. A formula's LaTeX, written by a vision model when the
 // student asks for it (corpus.Chunk.Described), is a BM25 passage: its
 // command names ("frac", "sigma") are words no other passage holds, and
