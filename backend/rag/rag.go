@@ -13,7 +13,6 @@ package rag
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -73,7 +72,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 
 // DefaultConfig is ConfigFromEnv of the process environment; an invalid
 // value is reported and the default used.
-func DefaultConfig() (Config, error) { return ConfigFromEnv(os.Getenv) }
+func DefaultConfig() (Config, error) { return ConfigFromEnv(config.Getenv) }
 
 func (c Config) withDefaults() Config {
 	if c.MinBM25 == 0 {
