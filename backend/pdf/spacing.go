@@ -14,7 +14,7 @@ const stextInhibitSpaces = 8
 // some scanning tools add, or wide tracking) comes out of MuPDF with a
 // space between every two letters ("T h e t o w n o f"), word spaces
 // lost among them: no word of such a page can match a question
-// (measured on an 1880s paper of MMLongBench-Doc, backend/eval/PAGES.md,
+// (measured on an 1880s paper of MMLongBench-Doc, docs/eval/PAGES.md,
 // where 15 of 17 pages came out so). Such a layer usually holds its word
 // spaces as glyphs: read without inserted spaces, the page reads
 // "The town of". letterSpaced tells such a text apart: most of its words

@@ -69,6 +69,8 @@ type pageBook struct {
 	// text repeats their page's, so they count once with it (never in a
 	// page's share, never in its whole-page entry).
 	regions map[string]bool
+	// refs marks the passages of reference lists (references.go).
+	refs map[string]bool
 	// langs holds the languages of each document's passages (those with a
 	// page and those without), for the questions' language (languages).
 	langs map[string]map[string]bool
@@ -83,7 +85,7 @@ type pageChunk struct {
 
 func newPageBook() *pageBook {
 	return &pageBook{byID: map[string]pageKey{}, byDocs: map[string][]string{},
-		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}, regions: map[string]bool{},
+		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}, regions: map[string]bool{}, refs: map[string]bool{},
 		langs: map[string]map[string]bool{}}
 }
 
@@ -102,6 +104,11 @@ func (b *pageBook) add(chunks []corpus.Chunk) []corpus.Chunk {
 		}
 		if c.Page < 1 {
 			continue // a passage without a page (a BEIR document) is a page of its own
+		}
+		if listsReferences(c) {
+			b.refs[c.ID] = true
+		} else {
+			delete(b.refs, c.ID)
 		}
 		k := pageKey{doc: c.DocID, page: c.Page}
 		if old, ok := b.byID[c.ID]; !ok {
@@ -160,6 +167,7 @@ func (b *pageBook) deleteDoc(docID string) {
 		}
 		delete(b.byID, id)
 		delete(b.regions, id)
+		delete(b.refs, id)
 	}
 	delete(b.byDocs, docID)
 	delete(b.langs, docID)

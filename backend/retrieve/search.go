@@ -110,6 +110,9 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book, nil)
 		}
 	}
+	if !r.pages.off() && !aboutReferences(question) {
+		cands = r.book.referencesLast(cands)
+	}
 	res := Result{found: cands[:min(k, len(cands))]}
 	res.Hits, res.Stats = hits(res.found, embedded, st)
 	res.Stats.Mode = mode
