@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -55,7 +54,7 @@ func (a *App) save(title, name, ext string, data []byte) (string, error) {
 	if filepath.Ext(path) == "" {
 		path += "." + ext
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := export.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("could not write %s: %w", path, err)
 	}
 	return path, nil

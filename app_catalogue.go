@@ -1,6 +1,7 @@
 package main
 
 import (
+	"vika/backend/docserve"
 	"vika/backend/llm"
 	"vika/backend/prompt"
 	"vika/backend/rag"
@@ -26,6 +27,8 @@ type catalogue struct {
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
 	FlushMS int `json:"flush_ms"`
+	// Viewer bounds the window's pdf.js (canvas, images, render watchdog).
+	Viewer docserve.ViewerLimits `json:"viewer"`
 }
 
 type provider struct {
@@ -57,6 +60,7 @@ func buildCatalogue() (catalogue, error) {
 			CacheNotice:    session.EventCacheNotice,
 		},
 		FlushMS: int(rag.FlushInterval.Milliseconds()),
+		Viewer:  docserve.Viewer,
 	}
 	llms, err := llm.LoadCatalogue()
 	if err != nil {

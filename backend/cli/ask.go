@@ -36,8 +36,10 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	local := fs.Bool("ollama", false, "use the local Ollama server too (off unless given, or unless --provider is ollama)")
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to ask about (repeatable)")
+	var scope scopeFlags
+	scope.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] --pdf FILE [--pdf FILE...] QUESTION")
+		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] [--doc NAME...] [--pages 10-20] --pdf FILE [--pdf FILE...] QUESTION")
 		fmt.Fprintln(errOut, "       vika ask --queries QUESTIONS.jsonl [--jsonl OUT.jsonl] [--report REPORT.html] [options] --pdf FILE [--pdf FILE...]")
 		fmt.Fprintln(errOut, "\nKeys come from GEMINI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY, OPENROUTER_API_KEY or the system keyring;\nVIKA_<PROVIDER>_BASE_URL overrides a provider's address.")
 		fs.PrintDefaults()
@@ -79,6 +81,12 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	case *auto && *provider != "":
 		return fmt.Errorf("%w: give --auto or --provider and --model, not both", errUsage)
 	}
+	if err := scope.check(); err != nil {
+		return err
+	}
+	if qs != nil && (len(scope.docs) > 0 || scope.pages != "") {
+		return fmt.Errorf("%w: --doc and --pages limit one question; with --queries, give each its own run", errUsage)
+	}
 
 	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, *local || *provider == "ollama", errOut)
 	if err != nil {
@@ -90,6 +98,9 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 		return runBatch(ctx, eng, pdfs, qs, opts, batchOut{jsonl: *jsonlPath, report: *reportPath}, out, errOut)
 	}
 	if err := addAll(ctx, eng, pdfs, errOut); err != nil {
+		return err
+	}
+	if opts.Scope, err = scope.resolve(ctx, eng); err != nil {
 		return err
 	}
 

@@ -156,7 +156,7 @@ func writeOut(path string, out io.Writer, data []byte) error {
 		_, err := out.Write(data)
 		return err
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := export.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

@@ -27,8 +27,10 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	queries := fs.String("queries", "", `a JSONL file of {"id","question"} lines: print one {"id","hits"} line each`)
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to search (repeatable)")
+	var scope scopeFlags
+	scope.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
+		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--doc NAME...] [--pages 10-20] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
 		fs.PrintDefaults()
 	}
 	rest, err := parse(fs, args)
@@ -55,6 +57,9 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return fmt.Errorf("%w: no --pdf given", errUsage)
 	case *k < 1:
 		return fmt.Errorf("%w: -k must be at least 1", errUsage)
+	}
+	if err := scope.check(); err != nil {
+		return err
 	}
 
 	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, false, errOut)
@@ -83,6 +88,9 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return fmt.Errorf("none of the PDFs could be read")
 	}
 	opts := engine.SearchOptions{Mode: mode, K: *k, Rerank: *rerankFlag != "off"}
+	if opts.Scope, err = scope.resolve(ctx, eng); err != nil {
+		return err
+	}
 	if *queries != "" {
 		return searchQueries(ctx, eng, *queries, opts, out)
 	}

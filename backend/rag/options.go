@@ -15,5 +15,8 @@ func (o Options) validate() error {
 		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d (0 for %d), not %d",
 			ErrInvalid, prompt.MaxRephrasings, prompt.DefaultRephrasings, o.MultiQueryVariants)
 	}
+	if sc := o.Scope; sc.From < 0 || sc.To < 0 || (sc.To > 0 && sc.From > sc.To) {
+		return fmt.Errorf("%w: the scope's pages %d-%d are not a range", ErrInvalid, sc.From, sc.To)
+	}
 	return nil
 }

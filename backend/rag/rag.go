@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"vika/backend/config"
+	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/metrics"
@@ -32,6 +33,7 @@ type Engine interface {
 	Retrieve(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error)
 	AddMetric(ctx context.Context, rec metrics.Record) (metrics.Record, error)
 	Metrics(ctx context.Context) ([]metrics.Record, error)
+	Documents(ctx context.Context) ([]corpus.Document, error)
 }
 
 // Config tunes an Assistant. Zero fields take their defaults.
