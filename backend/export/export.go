@@ -68,6 +68,9 @@ func exportMarkdown(w io.Writer, turns []rag.Answer) error {
 		if t.StandaloneQuestion != "" {
 			fmt.Fprintf(&b, "*Searched as: %s*\n\n", oneLineMD(t.StandaloneQuestion))
 		}
+		if t.Metrics.Scope != "" {
+			fmt.Fprintf(&b, "*Searched only in: %s*\n\n", oneLineMD(t.Metrics.Scope))
+		}
 		if label := kindLabel(t); label != "" {
 			fmt.Fprintf(&b, "**%s**\n\n", label)
 		}

@@ -109,6 +109,13 @@ func (d *Document) Page(n int) (Page, error) {
 	if err != nil {
 		return Page{Number: n}, fmt.Errorf("page %d: %w (%v)", n, ErrPage, err)
 	}
+	if letterSpaced(p.Text) { // read it again with the layer's own spaces (spacing.go)
+		if js2, _, err := stextJSON(d.fz, n-1, stextFlags|stextInhibitSpaces, d.deadline); err == nil {
+			if p2, u2, err := layout(n, js2, bounds); err == nil && wordy(p2.Text) {
+				p, unreadable = p2, u2
+			}
+		}
+	}
 	d.classify(&p, unreadable)
 	if p.rawImages > MaxPageImages && p.Class.Chars == 0 {
 		return p, fmt.Errorf("page %d draws %d images, more than the %d Vika reads on one page, and has no text layer: it was skipped (%w)", n, p.rawImages, MaxPageImages, ErrPage)
