@@ -48,6 +48,10 @@ func newAnswering(eng *engine.Engine) answering {
 		cfg.Warning = strings.ReplaceAll(setupErr.Error(), "\n", "; ")
 	}
 	path, _ := settings.Path()
+	if svc != nil && path != "" {
+		saved, _ := settings.Load(path) // a damaged file is reported by Settings
+		svc.SetLocal(saved.Ollama)
+	}
 	return answering{rag: rag.New(eng, svc, cfg), keys: keys, settingsPath: path, setupErr: setupErr}
 }
 
@@ -179,5 +183,17 @@ func (a *App) SetSettings(s rag.Settings) error {
 	if err := settings.Save(a.settingsPath, s); err != nil {
 		return err
 	}
+	if svc := a.rag.LLM(); svc != nil {
+		svc.SetLocal(s.Ollama)
+	}
 	return a.applyRemember(s)
+}
+
+// LocalEndpoint is the address of the local Ollama server, which Settings
+// shows beside the switch that turns it on ("" when none is configured).
+func (a *App) LocalEndpoint() (string, error) {
+	if svc := a.rag.LLM(); svc != nil {
+		return svc.LocalEndpoint(), nil
+	}
+	return "", a.setupErr
 }

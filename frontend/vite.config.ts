@@ -32,8 +32,11 @@ function goRoutes(): Plugin {
  * each run its own, and then a taken port is an error, never a silent move to
  * the next one that another run may be using), else Vite's default 5173.
  */
-function devServer(): { port: number; strictPort: boolean } {
+function devServer(): { port: number; strictPort: boolean; fs?: { allow: string[] } } {
   const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+  // Tests may also read the repository's shared fixtures (../testdata);
+  // the dev server serves the frontend only.
+  if (env.VITEST) return { port: 5173, strictPort: false, fs: { allow: ['.', '../testdata'] } };
   const raw = env.VIKA_E2E_VITE_PORT;
   if (raw === undefined || raw === '') return { port: 5173, strictPort: false };
   const port = Number(raw);

@@ -34,6 +34,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	queries := fs.String("queries", "", "a JSON-lines file of questions ({\"question\": \"...\", \"id\": \"...\"} a line): answer each of them after one ingestion")
 	jsonlPath := fs.String("jsonl", "-", "with --queries: where the JSON lines of the answers go (- for standard output)")
 	reportPath := fs.String("report", "vika-report.html", "with --queries: where the HTML report goes")
+	local := fs.Bool("ollama", false, "use the local Ollama server too (off unless given, or unless --provider is ollama)")
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to ask about (repeatable)")
 	fs.Usage = func() {
@@ -84,6 +85,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	svc.SetLocal(*local || *provider == "ollama")
 	ragCfg, err := rag.DefaultConfig()
 	if err != nil {
 		return err

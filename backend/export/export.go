@@ -76,7 +76,8 @@ func exportMarkdown(w io.Writer, turns []rag.Answer) error {
 		// Markdown viewers render it, and a document could have steered
 		// the model into writing <img src=remote>, ![](https://tracker)
 		// or a javascript: link.
-		b.WriteString(noHTML.Replace(safeMarkdown(strings.TrimSpace(metrics.Redact(t.Answer)))) + "\n\n")
+		// Formulas keep their LaTeX (texForMarkdown).
+		b.WriteString(texForMarkdown(safeMarkdown(strings.TrimSpace(metrics.Redact(t.Answer))), noHTML.Replace) + "\n\n")
 		fmt.Fprintf(&b, "*%s*\n", oneLineMD(t.Footer))
 		if len(t.Citations) > 0 {
 			b.WriteString("\nCitations:\n")

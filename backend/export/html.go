@@ -17,7 +17,8 @@ import (
 // may run; only the inline style applies.
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
-const pageCSS = `body{font:15px/1.55 system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}
+const pageCSS = `math[display=block]{display:block math;margin:.4em 0;overflow-x:auto}.math-display{display:block;overflow-x:auto}.math-error{border-bottom:1px dashed #b07d1a}
+body{font:15px/1.55 system-ui,sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}
 h1{font-size:1.4rem;margin-bottom:.2rem}h2{font-size:1.1rem;margin:2rem 0 .5rem}
 .answer{border-left:3px solid #d0d7de;padding:.1rem .9rem}
 .answer pre{background:#f6f8fa;padding:.5rem;overflow:auto}.answer code{background:#f6f8fa;padding:0 .2em}

@@ -83,12 +83,13 @@ func (rawAsText) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	})
 }
 
-// noMarkers removes the marker characters from an answer's own text.
-var noMarkers = strings.NewReplacer(citeOpen, "", citeClose, "")
+// noMarkers removes the marker characters (citations', formulas') from an
+// answer's own text.
+var noMarkers = strings.NewReplacer(citeOpen, "", citeClose, "", mathOpen, "", mathClose, "")
 
 // Markdown renders an answer's Markdown as safe HTML, each citation of
 // cits (byte offsets into answer) as a span saying whether it was
-// verified. Key-shaped strings are redacted (metrics.Redact).
+// verified, each formula as MathML (mathml.Render). Key-shaped strings are redacted (metrics.Redact).
 func Markdown(answer string, cits []cite.Citation) string {
 	cits = append([]cite.Citation(nil), cits...)
 	sort.Slice(cits, func(i, j int) bool { return cits[i].Start < cits[j].Start })
@@ -106,11 +107,13 @@ func Markdown(answer string, cits []cite.Citation) string {
 	}
 	src.WriteString(noMarkers.Replace(answer[pos:]))
 	text := safeMarkdown(metrics.Redact(src.String()))
+	marked, formulas := markMath(text)
 	var out bytes.Buffer
-	if err := md.Convert([]byte(text), &out); err != nil {
+	if err := md.Convert([]byte(marked), &out); err != nil {
 		return "<p>" + esc(answer) + "</p>"
 	}
-	return citeMarker.ReplaceAllStringFunc(out.String(), func(m string) string {
+	rendered := unmarkMath(out.String(), text, formulas)
+	return citeMarker.ReplaceAllStringFunc(rendered, func(m string) string {
 		n, _ := strconv.Atoi(m[len(citeOpen) : len(m)-len(citeClose)])
 		if n >= len(kept) {
 			return ""

@@ -39,6 +39,10 @@ type Settings struct {
 	DescribeTables   bool   `json:"describe_tables"`
 	DescribeFormulas bool   `json:"describe_formulas"`
 	DescribeMax      int    `json:"describe_max"`
+	// Ollama turns the local Ollama server on (llm.Service.SetLocal): off
+	// by default, since whatever listens at its address would receive
+	// every question and passage.
+	Ollama bool `json:"ollama"`
 	// Remember keeps the documents processed on this computer (package
 	// cache), up to CacheMaxMB (0: DefaultCacheMaxMB); off by default:
 	// sessions forget.

@@ -1,6 +1,7 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { guardWindow } from './lib/windowguard.ts';
+import 'temml/dist/Temml-Local.css'; // MathML layout rules (lib/math.ts): a stylesheet, not inline styles
 import './app.css';
 import { reportError } from './lib/api/index.ts';
 import { installErrorReporting } from './lib/errorreport.ts';

@@ -7,6 +7,7 @@ const strings: MarkdownStrings = {
   image: (alt) => `Image: ${alt}`,
   chipTitle: (chip: Chip) => (chip.state === 'unverified' ? `Not verified: ${chip.reason}` : 'Open'),
   chipLabel: (chip: Chip) => `${chip.raw} (${chip.state})`,
+  mathError: 'unreadable formula',
 };
 
 /** Renders into a detached element, as the view does. */

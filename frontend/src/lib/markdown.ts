@@ -6,10 +6,13 @@
 //   browser on click and never lets the webview navigate;
 // - images are never loaded: their alt text is shown instead;
 // - citations become <button data-cite="N"> chips; the view handles clicks
-//   by delegation (the chips' data lives in the Located list, not the HTML).
+//   by delegation (the chips' data lives in the Located list, not the HTML);
+// - formulas ($...$, $$...$$, \(...\), \[...\]) become MathML (lib/math.ts),
+//   or their source when they do not parse.
 
 import markdownIt, { type Env, type MarkdownIt, type StateCore, type Token } from 'markdown-it';
 import { chipText, type Chip, type Located } from './citations.ts';
+import { formulaHTML, mathAt } from './math.ts';
 
 /** Texts the renderer needs, in the UI's language. */
 export interface MarkdownStrings {
@@ -18,6 +21,8 @@ export interface MarkdownStrings {
   /** Tooltip and accessible name of a chip. */
   chipTitle: (chip: Chip) => string;
   chipLabel: (chip: Chip) => string;
+  /** Tooltip of a formula that does not parse (shown as its source). */
+  mathError: string;
 }
 
 // Private-use characters mark where a citation sits in the Markdown source.
@@ -57,6 +62,26 @@ function createRenderer(): MarkdownIt {
     const attrs = `class="cite ${chip.state}" data-cite="${n}" title="${esc(env.strings.chipTitle(chip))}" aria-label="${esc(env.strings.chipLabel(chip))}"`;
     if (chip.doc_id === '') return `<span role="note" ${attrs}>${icon}${esc(chipText(chip))}</span>`;
     return `<button type="button" ${attrs}>${icon}${esc(chipText(chip))}</button>`;
+  };
+
+  // Formulas, before backslash escapes (which would eat \( and \[). A
+  // formula holding a citation marker stays text, so the chip survives.
+  md.inline.ruler.before('escape', 'vika_math', (state, silent) => {
+    const span = mathAt(state.src, state.pos);
+    if (!span || span.tex.includes(OPEN)) return false;
+    if (!silent) {
+      const tok = state.push('vika_math', '', 0);
+      tok.content = span.tex;
+      tok.markup = state.src.slice(span.start, span.end);
+      tok.meta = { display: span.display };
+    }
+    state.pos = span.end;
+    return true;
+  });
+  md.renderer.rules.vika_math = (tokens, idx, _options, e) => {
+    const tok = tokens[idx];
+    if (!tok) return '';
+    return formulaHTML(tok.content, Boolean(tok.meta?.display), tok.markup, envOf(e).strings.mathError);
   };
 
   // After inline parsing: markers in text become citation tokens; in code

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isFigure, isTable, tableHTML } from './regionview.ts';
+import { displayFormulaHTML, isFigure, isTable, passageLaTeX, tableHTML } from './regionview.ts';
 
-const image = (alt: string) => `Image: ${alt}`;
+const image = { image: (alt: string) => `Image: ${alt}`, mathError: 'unreadable' };
 
 describe('tableHTML', () => {
   it('renders a table passage as a caption and an HTML table', () => {
@@ -19,6 +19,27 @@ describe('tableHTML', () => {
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('Image: chart');
+  });
+});
+
+describe('formula passages', () => {
+  // As the engine indexes a transcribed formula: text, LaTeX, command names.
+  const passage = 'Attention(Q,K,V) = softmax( QKT √dk )V\nLaTeX: \\mathrm{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V\nmathrm softmax left frac sqrt right';
+
+  it('finds the LaTeX line and renders it on display', () => {
+    const tex = passageLaTeX(passage);
+    expect(tex).toBe('\\mathrm{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V');
+    const div = document.createElement('div');
+    div.innerHTML = displayFormulaHTML(tex, 'unreadable');
+    expect(div.querySelector('math[display="block"] mfrac')).not.toBeNull();
+  });
+
+  it('has no LaTeX for a formula that was not transcribed, and shows a bad one as its source', () => {
+    expect(passageLaTeX('E = mc2')).toBe('');
+    const div = document.createElement('div');
+    div.innerHTML = displayFormulaHTML('\\frac{a', 'unreadable');
+    expect(div.querySelector('code.math-error')?.textContent).toBe('\\frac{a');
+    expect(div.querySelector('code.math-error')?.getAttribute('title')).toBe('unreadable');
   });
 });
 

@@ -33,3 +33,8 @@ export async function clearKey(provider: string): Promise<void> {
 export async function models(): Promise<ModelStatus[]> {
   return ((await call(() => App.Models())) ?? []) as ModelStatus[];
 }
+
+/** The local Ollama server's address, shown beside the switch that turns it on. */
+export async function localEndpoint(): Promise<string> {
+  return (await call(() => App.LocalEndpoint())) ?? '';
+}

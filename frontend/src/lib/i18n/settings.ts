@@ -21,6 +21,11 @@ export const en = {
   'settings.keyEmpty': 'Paste a key first.',
   'settings.answers': 'Answers',
   'settings.saveFailed': 'Your settings could not be saved.',
+  'settings.local': 'Local models',
+  'settings.localUse': 'Use the Ollama server on this computer',
+  'settings.localHelp':
+    'At {endpoint}. Off, nothing is sent to it. On, your questions and passages go to it, and only if you or the system run it (a server started by another user of this computer is refused).',
+  'settings.localNone': 'No local server address is configured.',
   'cache.title': 'Remembered documents',
   'cache.toggle': 'Remember processed documents on this computer',
   'cache.help':
@@ -150,6 +155,11 @@ export const fr: Record<keyof typeof en, Message> = {
   'settings.keyEmpty': 'Collez d’abord une clé.',
   'settings.answers': 'Réponses',
   'settings.saveFailed': 'Vos réglages n’ont pas pu être enregistrés.',
+  'settings.local': 'Modèles locaux',
+  'settings.localUse': 'Utiliser le serveur Ollama de cet ordinateur',
+  'settings.localHelp':
+    'À l’adresse {endpoint}. Désactivé, rien ne lui est envoyé. Activé, vos questions et les passages lui sont envoyés, seulement si c’est vous ou le système qui le lancez (un serveur lancé par un autre utilisateur de cet ordinateur est refusé).',
+  'settings.localNone': 'Aucune adresse de serveur local n’est configurée.',
   'cache.title': 'Documents mémorisés',
   'cache.toggle': 'Mémoriser les documents traités sur cet ordinateur',
   'cache.help':

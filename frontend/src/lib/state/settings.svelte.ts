@@ -95,6 +95,8 @@ export class SettingsState {
 
   models = $state.raw<ModelStatus[]>([]);
   modelsError = $state<string | null>(null);
+  /** The local Ollama server's address ("" when none is configured). */
+  localEndpoint = $state('');
 
   /** The options of the next question. */
   readonly askOptions: AskOptions = $derived(askOptionsOf(this.values));
@@ -116,7 +118,21 @@ export class SettingsState {
   }
 
   async #load(): Promise<void> {
-    await Promise.all([this.#loadValues(), this.refreshKeys(), this.refreshModels()]);
+    await Promise.all([this.#loadValues(), this.refreshKeys(), this.refreshModels(), this.#loadEndpoint()]);
+  }
+
+  async #loadEndpoint(): Promise<void> {
+    try {
+      this.localEndpoint = await api.localEndpoint();
+    } catch {
+      this.localEndpoint = ''; // the models' error already says what is wrong
+    }
+  }
+
+  /** Turns the local Ollama server on or off, then lists the models again. */
+  async setLocal(on: boolean): Promise<void> {
+    await this.update({ ollama: on });
+    await this.refreshModels();
   }
 
   async #loadValues(): Promise<void> {

@@ -132,7 +132,7 @@ describe('ExplorerPanel', () => {
     api.regions.mockResolvedValue([]);
   });
 
-  it("shows a formula's LaTeX as code, as text (never rendered nor interpreted)", async () => {
+  it("shows a formula's LaTeX rendered as MathML and as code, never interpreted as HTML", async () => {
     const tex = '\\mathcal{F}(x) = \\frac{H(x)}{2} - x <img src=x>';
     api.regions.mockResolvedValue([
       sampleRegion({ kind: 'formula', page: 2, bbox: [100, 300, 400, 330], caption: '(1)', text: 'F(x) = H(x)/2 − x', description: tex, image: '' }),
@@ -140,9 +140,10 @@ describe('ExplorerPanel', () => {
     setup();
     await userEvent.click(await screen.findByRole('button', { name: '1 formula' }));
     expect(screen.getByText('LaTeX (transcribed by the vision model)')).toBeTruthy();
-    const code = screen.getByText(tex);
-    expect(code.tagName).toBe('CODE');
-    expect(code.querySelector('img')).toBeNull();
+    const code = screen.getAllByText(tex).find((el) => el.tagName === 'CODE');
+    expect(code).toBeTruthy();
+    expect(document.querySelector('.rendered math[display="block"] mfrac')).not.toBeNull();
+    expect(document.querySelector('.rendered img, code img')).toBeNull();
     expect(screen.queryByText(/^Description:/)).toBeNull();
     api.regions.mockResolvedValue([]);
   });

@@ -324,3 +324,26 @@ describe('SettingsPanel model offer', () => {
     expect(screen.queryByText(/Better search for English and French/)).toBeNull();
   });
 });
+
+describe('SettingsPanel local Ollama', () => {
+  it('is off by default, shows its address, and lists the models again once turned on', async () => {
+    api.localEndpoint.mockResolvedValue('http://127.0.0.1:11434');
+    setup();
+    const box = await screen.findByRole('checkbox', { name: /Use the Ollama server on this computer/ });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    expect(await screen.findByText(/At http:\/\/127\.0\.0\.1:11434\. Off, nothing is sent to it\./)).toBeTruthy();
+    const before = api.models.mock.calls.length;
+    await userEvent.click(box);
+    expect(api.setSettings).toHaveBeenLastCalledWith(expect.objectContaining({ ollama: true }));
+    await vi.waitFor(() => expect(api.models.mock.calls.length).toBe(before + 1));
+  });
+
+  it('speaks French', async () => {
+    locale.set('fr');
+    api.settings.mockResolvedValue(defaultSettings({ locale: 'fr' }));
+    api.localEndpoint.mockResolvedValue('http://127.0.0.1:11434');
+    setup();
+    expect(await screen.findByRole('checkbox', { name: /Utiliser le serveur Ollama de cet ordinateur/ })).toBeTruthy();
+    expect(await screen.findByText(/À l’adresse http:\/\/127\.0\.0\.1:11434\./)).toBeTruthy();
+  });
+});
