@@ -186,3 +186,41 @@ func checkBelongs(cd cachedDocument, id string) error {
 	}
 	return nil
 }
+
+// CourseEntry is one PDF of a course file as ReadCourse reads it.
+type CourseEntry struct {
+	File  string
+	PDF   []byte
+	Setup string // the pipeline fingerprint its processed data was made with
+	// Result is its processed document, nil when the file holds none
+	// that belongs to the PDF.
+	Result *ingest.Result
+	// Vectors reports whether its vectors are kept.
+	Vectors bool
+}
+
+// ReadCourse checks the course file at path (the checks of OpenCourse,
+// within course.DefaultLimits) and returns its PDFs with their processed
+// data, without adding them to a session (vika course info, vika eval
+// pages --course), and the conversation's encoding (nil when none).
+func ReadCourse(ctx context.Context, path string) ([]CourseEntry, []byte, error) {
+	c, err := course.Open(ctx, path, course.DefaultLimits)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]CourseEntry, 0, len(c.Documents))
+	for _, d := range c.Documents {
+		e := CourseEntry{File: fileName(d.File), PDF: d.PDF, Setup: d.Setup}
+		if p := decodePrepared(d, d.Setup); p != nil {
+			res := p.res
+			res.Doc.File, res.Doc.Label = e.File, e.File
+			e.Result, e.Vectors = &res, p.models != ""
+		}
+		out = append(out, e)
+	}
+	return out, c.Conversation, nil
+}
+
+// Setup is the fingerprint of this session's pipeline: a course entry
+// made with another is processed again when opened.
+func (e *Engine) Setup() string { return e.setup() }
