@@ -18,8 +18,8 @@ import (
 
 const evalPagesUsage = `Usage:
   vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default]
-                      [--split all|tune|test] [--cache DIR] [--json] [--by-file]
-                      [--page-share S] [--page-window N] [--page-diverse=false]
+                      [--split all|tune|test] [--cache DIR] [--course FILE] [--json]
+                      [--by-file] [--page-share S] [--page-window N] [--page-diverse=false]
                       [--page-whole=false] [--regions=false]
                       [--sweep] [--dense-weight W ...]
 
@@ -34,7 +34,9 @@ BM25 over whole pages (k1 0.9, b 0.4). "default" is the engine's choice for
 a session holding that PDF alone: hybrid for English, BM25 otherwise.
 --sweep also scores the page ranking's share and window. --regions=false
 leaves out the passages of tables, figures and formulas (the app's
-VIKA_REGIONS=off), to measure what they bring.`
+VIKA_REGIONS=off), to measure what they bring. --course takes the PDFs'
+processed data from a course file (their bytes in DIR must match it):
+the figures then measure the course against a fresh ingest.`
 
 // pagesRow is one line of the page report.
 type pagesRow struct {
@@ -64,6 +66,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	modeFlag := fs.String("mode", "all", "all, bm25, dense, hybrid or default")
 	split := fs.String("split", "all", "questions of the tune or test half, or all")
 	cacheDir := fs.String("cache", "", "directory caching ingested and embedded PDFs")
+	coursePath := fs.String("course", "", "take each PDF's processed data from this course file (vika course save) instead of ingesting it")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	byFile := fs.Bool("by-file", false, "also print the scores per file")
 	sweep := fs.Bool("sweep", false, "also score page shares 0..0.5 and windows 50..200")
@@ -116,7 +119,11 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	}
 	off := retrieve.PageRanking{}
 	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole}
-	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, *regions, errOut)
+	given, err := courseResults(ctx, *coursePath)
+	if err != nil {
+		return err
+	}
+	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, given, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, *regions, errOut)
 	if err != nil {
 		return err
 	}
