@@ -206,6 +206,21 @@ func (s *Assistant) Conversation() []Answer {
 	return append([]Answer{}, s.turns...)
 }
 
+// MaxRestoredTurns bounds the turns RestoreConversation takes.
+const MaxRestoredTurns = 1000
+
+// RestoreConversation puts turns (from a course file: untrusted, shown
+// like any answer, through the sanitizing renderer) after the finished
+// ones, keeping at most MaxRestoredTurns of them.
+func (s *Assistant) RestoreConversation(turns []Answer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(turns) > MaxRestoredTurns {
+		turns = turns[len(turns)-MaxRestoredTurns:]
+	}
+	s.turns = append(s.turns, turns...)
+}
+
 // ClearConversation forgets the turns (the metrics stay in the session) and
 // stops the answers in flight: they belong to the conversation cleared, and
 // are not kept when they end.

@@ -14,4 +14,5 @@ export * from './models.ts';
 export * from './report.ts';
 export * from './regions.ts';
 export * from './cache.ts';
+export * from './course.ts';
 export { BackendUnavailableError, BridgeError } from './call.ts';
