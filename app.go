@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"vika/backend/corpus"
 	"vika/backend/docserve"
 	"vika/backend/engine"
+	"vika/backend/message"
 	"vika/backend/session"
 )
 
@@ -44,9 +46,19 @@ func (a *App) emit(name string, payload any) {
 func (a *App) startup(ctx context.Context) { a.ctx = ctx }
 
 func (a *App) domReady(context.Context) {
-	files := a.initialFiles
+	var pdfs []string
+	for _, f := range a.initialFiles {
+		if isCourse(f) { // a double-clicked course file; a refusal shows on its row
+			if _, err := a.OpenCourse(f); err != nil {
+				m := message.Of(err)
+				a.emit(session.EventIngestProgress, engine.Progress{JobID: "course-" + filepath.Base(f), File: filepath.Base(f), Stage: engine.StageFailed, Error: err.Error(), Problem: &m})
+			}
+			continue
+		}
+		pdfs = append(pdfs, f)
+	}
 	a.initialFiles = nil
-	_, _ = a.AddFiles(files)
+	_, _ = a.AddFiles(pdfs)
 }
 
 func (a *App) shutdown(context.Context) { _ = a.s.Close() }

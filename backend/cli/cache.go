@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"vika/backend/cache"
 	"vika/backend/message"
@@ -38,6 +40,15 @@ func runCache(ctx context.Context, args []string, out, errOut io.Writer) error {
 	if len(rest) > 0 {
 		return fmt.Errorf("%w: unexpected %q", errUsage, rest[0])
 	}
+	if *dir == "" {
+		if *dir, err = cache.Dir(); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(filepath.Join(*dir, cache.FileName)); err != nil && args[0] == "info" {
+		// Nothing remembered yet: say so without creating the cache.
+		return printCacheInfo(out, cache.Info{Dir: *dir, MaxBytes: cache.DefaultMaxBytes}, *asJSON)
+	}
 	c, err := openCache(ctx, *dir, errOut)
 	if err != nil {
 		return err
@@ -52,10 +63,14 @@ func runCache(ctx context.Context, args []string, out, errOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	return printCacheInfo(out, in, *asJSON)
+}
+
+func printCacheInfo(out io.Writer, in cache.Info, asJSON bool) error {
+	if asJSON {
 		return json.NewEncoder(out).Encode(in)
 	}
-	_, err = fmt.Fprintf(out, "%s: %d documents, %d entries, %.1f MB of entries, %.1f MB on disk (cap %.0f MB)\n",
+	_, err := fmt.Fprintf(out, "%s: %d documents, %d entries, %.1f MB of entries, %.1f MB on disk (cap %.0f MB)\n",
 		in.Dir, in.Documents, in.Entries, mb(in.Bytes), mb(in.FileBytes), mb(in.MaxBytes))
 	return err
 }

@@ -32,6 +32,12 @@ func TestIngestCacheInfoClear(t *testing.T) {
 		}
 		return out.String()
 	}
+	if out := run("cache", "info", "--dir", cdir); !strings.Contains(out, ": 0 documents") {
+		t.Errorf("info before anything: %s", out)
+	}
+	if _, err := os.Stat(cdir); err == nil {
+		t.Error("vika cache info created the cache")
+	}
 	var reps [2]ingestReport
 	for i := range reps {
 		if err := json.Unmarshal([]byte(run("ingest", "--json", "--cache", cdir, pdf)), &reps[i]); err != nil {

@@ -19,7 +19,7 @@ import (
 
 const evalPagesUsage = `Usage:
   vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default]
-                      [--split all|tune|test] [--cache DIR] [--json] [--by-file]
+                      [--split all|tune|test] [--cache DIR] [--course FILE] [--json] [--by-file]
                       [--page-share S] [--page-window N] [--page-diverse=false]
                       [--page-whole=false] [--page-bring N] [--page-whole-weight W]
                       [--regions=false] [--together]
@@ -46,7 +46,9 @@ measure the abstain rule, reported with the share of answerable
 questions it wrongly abstains on). --together also indexes every PDF in one
 session and scores each question over all of them, unscoped and scoped to
 its own PDF (corpus.Scope, applied inside retrieval), with the page ranking
-on.`
+on. --course takes the PDFs' processed data from a course file (their
+bytes in DIR must match it): the figures then measure the course against
+a fresh ingest.`
 
 // pagesRow is one line of the page report.
 type pagesRow struct {
@@ -80,6 +82,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	modeFlag := fs.String("mode", "all", "all, bm25, dense, hybrid or default")
 	split := fs.String("split", "all", "questions of the tune or test half, or all")
 	cacheDir := fs.String("cache", "", "directory caching ingested and embedded PDFs")
+	coursePath := fs.String("course", "", "take each PDF's processed data from this course file (vika course save) instead of ingesting it")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	byFile := fs.Bool("by-file", false, "also print the scores per file")
 	sweep := fs.Bool("sweep", false, "also score page shares 0..0.5 and windows 50..200")
@@ -135,7 +138,11 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	}
 	off := retrieve.PageRanking{}
 	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole, Bring: *bring, WholeWeight: *wholeWeight}
-	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, *regions, errOut)
+	given, err := courseResults(ctx, *coursePath)
+	if err != nil {
+		return err
+	}
+	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, given, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, *regions, errOut)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/embed"
+	"vika/backend/engine"
 	"vika/backend/eval"
 	"vika/backend/index"
 	"vika/backend/ingest"
@@ -98,7 +99,7 @@ func writeCache(path string, c pagesCache) error {
 // loadPagesDocs ingests (with OCR) and embeds the PDFs of dir that the
 // questions name, reusing cacheDir's copies of earlier runs, and indexes
 // each one alone.
-func loadPagesDocs(ctx context.Context, dir, cacheDir string, qs []eval.PageQuestion, emb embed.Embedder, opts retrieve.Options, regions bool, errOut io.Writer) (map[string]*pagesDoc, error) {
+func loadPagesDocs(ctx context.Context, dir, cacheDir string, given map[string]ingest.Result, qs []eval.PageQuestion, emb embed.Embedder, opts retrieve.Options, regions bool, errOut io.Writer) (map[string]*pagesDoc, error) {
 	var files []string
 	for _, q := range qs {
 		if !slices.Contains(files, q.File) {
@@ -133,6 +134,13 @@ func loadPagesDocs(ctx context.Context, dir, cacheDir string, qs []eval.PageQues
 		}
 		path := cachePath(cacheDir, file, ingest.DocID(data), model)
 		c, ok := readCache(path)
+		if given != nil {
+			res, found := given[file]
+			if !found || res.Doc.ID != ingest.DocID(data) {
+				return fail(fmt.Errorf("eval pages: %s: not in the course, or other bytes", file))
+			}
+			c, ok, path = pagesCache{Result: res, Model: model}, true, ""
+		}
 		if !ok {
 			if pool == nil {
 				if pool, err = ocr.NewPool(ocr.Config{}); err != nil {
@@ -297,4 +305,23 @@ func fusedPages(a, b eval.PageRetriever) eval.PageRetriever {
 		slices.SortStableFunc(order, func(x, y eval.PageHit) int { return cmp.Compare(score[y], score[x]) })
 		return order[:min(k, len(order))], nil
 	}
+}
+
+// courseResults reads the processed documents of a course file by file
+// name (nil when path is ""), for eval pages --course.
+func courseResults(ctx context.Context, path string) (map[string]ingest.Result, error) {
+	if path == "" {
+		return nil, nil
+	}
+	entries, _, err := engine.ReadCourse(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("eval pages: --course: %w", err)
+	}
+	out := map[string]ingest.Result{}
+	for _, e := range entries {
+		if e.Result != nil {
+			out[e.File] = *e.Result
+		}
+	}
+	return out, nil
 }

@@ -1,6 +1,6 @@
 // Package config declares every VIKA_* environment variable Vika reads: its
 // name, type, default and meaning, once. Code reads a variable through its
-// Var (Var.Get with an injected getenv, os.Getenv in the app), so that a
+// Var (Var.Get with an injected getenv, Getenv in the app), so that a
 // name is never spelled twice; the table of variables of
 // docs/configuration.md is checked
 // against Vars by this package's tests, and so is every VIKA_ name in the
@@ -8,7 +8,9 @@
 package config
 
 import (
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -36,13 +38,37 @@ type Var struct {
 	Test bool
 }
 
-// Get returns the variable's value from getenv (os.Getenv when nil),
-// without surrounding spaces; "" when unset.
+// Getenv reads the process environment. It and LookupEnv are the only
+// calls of os.Getenv and os.LookupEnv outside tests (config_test checks
+// it): other packages read a Var, or pass Getenv where a function of the
+// environment is injected (tests give their own).
+func Getenv(name string) string { return os.Getenv(name) }
+
+// LookupEnv is os.LookupEnv (see Getenv).
+func LookupEnv(name string) (string, bool) { return os.LookupEnv(name) }
+
+// Get returns the variable's value from getenv (the process environment
+// when nil), without surrounding spaces; "" when unset.
 func (v Var) Get(getenv func(string) string) string {
 	if getenv == nil {
-		getenv = os.Getenv
+		getenv = Getenv
 	}
 	return strings.TrimSpace(getenv(v.Name))
+}
+
+// Int parses the variable from getenv (the process environment when nil)
+// as an integer from lo to hi: unset gives def; a value that does not
+// parse or is out of range gives def and an error naming the variable.
+func (v Var) Int(getenv func(string) string, def, lo, hi int64) (int64, error) {
+	s := v.Get(getenv)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < lo || n > hi {
+		return def, fmt.Errorf("%s=%q: want an integer from %d to %d", v.Name, s, lo, hi)
+	}
+	return n, nil
 }
 
 // The settings a user may give (the table of docs/configuration.md).

@@ -90,6 +90,12 @@ func (e *Engine) addFile(ctx context.Context, jobID, path string, progress func(
 }
 
 func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progress func(Progress)) (Report, error) {
+	return e.addGiven(ctx, jobID, name, data, nil, progress)
+}
+
+// addGiven is add that takes what given holds (from a course file) instead
+// of computing it, when it was made by the same pipeline and models.
+func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, given *prepared, progress func(Progress)) (Report, error) {
 	name = fileName(name)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -109,13 +115,19 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 		}
 	}
 	c := e.cache.Load()
-	res, hit, err := e.ingestCached(ctx, c, name, data, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
+	res, hit, err := given.result(name)
+	if !hit {
+		res, hit, err = e.ingestCached(ctx, c, name, data, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
+	}
 	if err != nil {
 		return Report{}, err
 	}
 	start := e.now()
 	set, releaseSet := e.acquire()
-	vecs, figs, err := e.vectorsCached(ctx, c, set, res, func(done, total int) { report(StageEmbedding, done, total) })
+	vecs, figs, ok := given.vectors(set, res)
+	if !ok {
+		vecs, figs, err = e.vectorsCached(ctx, c, set, res, func(done, total int) { report(StageEmbedding, done, total) })
+	}
 	releaseSet()
 	if err != nil {
 		return Report{}, err

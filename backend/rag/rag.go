@@ -13,7 +13,6 @@ package rag
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -73,7 +72,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 
 // DefaultConfig is ConfigFromEnv of the process environment; an invalid
 // value is reported and the default used.
-func DefaultConfig() (Config, error) { return ConfigFromEnv(os.Getenv) }
+func DefaultConfig() (Config, error) { return ConfigFromEnv(config.Getenv) }
 
 func (c Config) withDefaults() Config {
 	if c.MinBM25 == 0 {
@@ -205,6 +204,21 @@ func (s *Assistant) Conversation() []Answer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Answer{}, s.turns...)
+}
+
+// MaxRestoredTurns bounds the turns RestoreConversation takes.
+const MaxRestoredTurns = 1000
+
+// RestoreConversation puts turns (from a course file: untrusted, shown
+// like any answer, through the sanitizing renderer) after the finished
+// ones, keeping at most MaxRestoredTurns of them.
+func (s *Assistant) RestoreConversation(turns []Answer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(turns) > MaxRestoredTurns {
+		turns = turns[len(turns)-MaxRestoredTurns:]
+	}
+	s.turns = append(s.turns, turns...)
 }
 
 // ClearConversation forgets the turns (the metrics stay in the session) and

@@ -38,8 +38,8 @@ import (
 
 // Options configure Open. The zero value is the desktop app's session.
 type Options struct {
-	// Engine configures the document engine; nil means
-	// engine.DefaultConfig() (the VIKA_* limits).
+	// Engine configures the document engine; nil reads the VIKA_* limits
+	// (engine.ConfigFromEnv: a bad value takes its default and is told).
 	Engine *engine.Config
 	// SettingsPath is the settings file; "" means SettingsPath(). With
 	// NoSettings the defaults are used and nothing is saved.
@@ -84,9 +84,12 @@ type Session struct {
 // configuration problem of the model service or the assistant is kept
 // (Problem) and told with every answer.
 func Open(ctx context.Context, o Options) (*Session, error) {
-	cfg := engine.DefaultConfig()
+	cfg, limitsErr := engine.ConfigFromEnv(nil)
 	if o.Engine != nil {
-		cfg = *o.Engine
+		cfg, limitsErr = *o.Engine, nil
+	}
+	if limitsErr != nil {
+		limitsErr = fmt.Errorf("%w: the default is used", limitsErr)
 	}
 	eng, err := engine.New(ctx, cfg)
 	if err != nil {
@@ -103,7 +106,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 		s.emit = func(string, any) {}
 	}
 	var answerCfg rag.Config
-	s.svc, answerCfg, s.problem = configure(s.keys, o.LLM, o.Answer)
+	s.svc, answerCfg, s.problem = configure(s.keys, o.LLM, o.Answer, limitsErr)
 	s.assistant = rag.New(eng, s.svc, answerCfg)
 	s.openSettings(o)
 	st, _ := s.Settings()
@@ -115,8 +118,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 // configure builds the model service and the assistant's configuration,
 // degrading rather than failing: a service that cannot be configured is
 // nil (answers quote the documents), a bad assistant value takes its
-// default, and the problem is returned and set as the answers' warning.
-func configure(keys llm.Keys, newLLM func(llm.Keys) (*llm.Service, error), answer func() (rag.Config, error)) (*llm.Service, rag.Config, error) {
+// default, and the problem (with limitsErr, the engine's) is returned and
+// set as the answers' warning.
+func configure(keys llm.Keys, newLLM func(llm.Keys) (*llm.Service, error), answer func() (rag.Config, error), limitsErr error) (*llm.Service, rag.Config, error) {
 	if newLLM == nil {
 		newLLM = func(k llm.Keys) (*llm.Service, error) { return llm.FromEnv(k) }
 	}
@@ -132,7 +136,7 @@ func configure(keys llm.Keys, newLLM func(llm.Keys) (*llm.Service, error), answe
 	if cfgErr != nil {
 		cfgErr = fmt.Errorf("%w: the default is used", cfgErr)
 	}
-	problem := errors.Join(err, cfgErr)
+	problem := errors.Join(err, cfgErr, limitsErr)
 	if problem != nil {
 		cfg.Warning = strings.ReplaceAll(problem.Error(), "\n", "; ")
 	}

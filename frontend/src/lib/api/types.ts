@@ -27,6 +27,12 @@ type Nilable<V> = V extends unknown[] ? true : V extends object ? (string extend
 /** One PDF added to the session (corpus.Document). */
 export type Document = Wire<corpus.Document>;
 
+/** A folder being added (main.FolderBatch): one job per PDF, what was skipped. */
+export type FolderBatch = Wire<main.FolderBatch>;
+
+/** What opening a course file added (engine.CourseResult). */
+export type CourseResult = Wire<engine.CourseResult>;
+
 /** Whether the processed-document cache is on, and what it holds (engine.CacheInfo). */
 export type CacheInfo = Wire<engine.CacheInfo>;
 /** One bookmark of a document's outline (corpus.OutlineEntry). */

@@ -3,6 +3,17 @@
 import type { Message } from './lookup.ts';
 
 export const en = {
+  'course.save': 'Save course…',
+  'course.open': 'Open course…',
+  'course.withConversation': 'with the conversation',
+  'course.saved': 'Course saved as {name}.',
+  'course.opened': 'Course {name} opened.',
+  'folder.add': 'Add folder…',
+  'folder.progress': 'Adding the folder {folder}: {done} of {total} PDFs',
+  'folder.finished': 'Folder {folder} added: {done} of {total} PDFs',
+  'folder.failed': '{count} could not be added (see their rows)',
+  'folder.skipped': '{count} other files skipped: {names}',
+  'folder.capped': 'Only the first {max} PDFs were added; {count} more were left out.',
   'library.title': 'Library',
   'library.add': 'Add PDFs…',
   'library.inputLabel': 'Choose PDF files to add',
@@ -41,6 +52,17 @@ export const en = {
 } as const satisfies Record<string, Message>;
 
 export const fr: Record<keyof typeof en, Message> = {
+  'course.save': 'Enregistrer le cours…',
+  'course.open': 'Ouvrir un cours…',
+  'course.withConversation': 'avec la conversation',
+  'course.saved': 'Cours enregistré sous {name}.',
+  'course.opened': 'Cours {name} ouvert.',
+  'folder.add': 'Ajouter un dossier…',
+  'folder.progress': 'Ajout du dossier {folder} : {done} PDF sur {total}',
+  'folder.finished': 'Dossier {folder} ajouté : {done} PDF sur {total}',
+  'folder.failed': '{count} n’ont pas pu être ajoutés (voir leurs lignes)',
+  'folder.skipped': '{count} autres fichiers ignorés : {names}',
+  'folder.capped': 'Seuls les {max} premiers PDF ont été ajoutés ; {count} autres ont été laissés de côté.',
   'library.title': 'Bibliothèque',
   'library.add': 'Ajouter des PDF…',
   'library.inputLabel': 'Choisir des fichiers PDF à ajouter',

@@ -28,6 +28,10 @@ const en = {
   'ingest.looks_like': ' (it looks like {what})',
   'ingest.folder': 'This is a folder, not a PDF.',
   'ingest.not_a_file': 'This is not a regular file (it is a pipe, a device or a socket), so it is not read.',
+  'ingest.text_budget':
+    'The document holds more text than Vika takes from one document ({limit} characters): only its first {pages} pages were read.',
+  'page.text_cut': 'Page {page} holds more text than a page may ({limit} characters): the rest was dropped.',
+  'page.over_budget': 'Page {page} was not read: the document reached its text budget ({limit} characters).',
   'ingest.encrypted':
     'The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again.',
   'ingest.corrupt': 'The PDF is damaged and cannot be read.',
@@ -84,6 +88,12 @@ const en = {
 
   'describe.no_model': 'No model is chosen to describe figures: pick one in Settings.',
   'describe.not_vision': '{model} cannot describe figures: it reads no images. Pick a vision model in Settings.',
+  'course.not_course': 'This file is not a Vika course file.',
+  'course.version': 'This course file was saved by a newer Vika: update Vika to open it.',
+  'course.tampered':
+    'This course file was changed after it was saved (a PDF in it does not match its fingerprint): it was not opened.',
+  'course.damaged': 'This course file is damaged: it was not opened.',
+  'course.too_large': 'This course file is larger than Vika accepts: it was not opened.',
   'cache.damaged':
     'A remembered copy of a processed PDF ({doc}) was damaged ({why}): it was deleted and the PDF is processed again.',
   'cache.reset': 'The file of remembered documents was damaged: it was set aside and started afresh.',
@@ -170,6 +180,10 @@ const fr: Record<Key, Message> = {
   'ingest.looks_like': ' (on dirait {what})',
   'ingest.folder': 'C’est un dossier, pas un PDF.',
   'ingest.not_a_file': 'Ce n’est pas un fichier ordinaire (c’est un tube, un périphérique ou une socket) : il n’est pas lu.',
+  'ingest.text_budget':
+    'Le document contient plus de texte que Vika n’en prend d’un document ({limit} caractères) : seules ses {pages} premières pages ont été lues.',
+  'page.text_cut': 'La page {page} contient plus de texte qu’une page ne peut en avoir ({limit} caractères) : le reste a été écarté.',
+  'page.over_budget': 'La page {page} n’a pas été lue : le document a atteint son budget de texte ({limit} caractères).',
   'ingest.encrypted':
     'Le PDF est protégé par un mot de passe : retirez la protection (par exemple en l’imprimant dans un nouveau PDF) puis ajoutez-le de nouveau.',
   'ingest.corrupt': 'Le PDF est endommagé et ne peut pas être lu.',
@@ -228,6 +242,12 @@ const fr: Record<Key, Message> = {
   'describe.no_model': 'Aucun modèle n’est choisi pour décrire les figures : choisissez-en un dans les Réglages.',
   'describe.not_vision':
     '{model} ne peut pas décrire les figures : il ne lit pas les images. Choisissez un modèle qui voit les images dans les Réglages.',
+  'course.not_course': 'Ce fichier n’est pas un fichier de cours Vika.',
+  'course.version': 'Ce fichier de cours a été enregistré par un Vika plus récent : mettez Vika à jour pour l’ouvrir.',
+  'course.tampered':
+    'Ce fichier de cours a été modifié après son enregistrement (un PDF ne correspond pas à son empreinte) : il n’a pas été ouvert.',
+  'course.damaged': 'Ce fichier de cours est endommagé : il n’a pas été ouvert.',
+  'course.too_large': 'Ce fichier de cours dépasse la taille acceptée par Vika : il n’a pas été ouvert.',
   'cache.damaged':
     'Une copie mémorisée d’un PDF traité ({doc}) était endommagée ({why}) : elle a été supprimée et le PDF est traité à nouveau.',
   'cache.reset': 'Le fichier des documents mémorisés était endommagé : il a été mis de côté et recommencé à neuf.',

@@ -40,6 +40,9 @@ export class Library {
   readonly running = $derived(this.jobs.filter((job) => job.stage !== 'failed'));
   readonly isEmpty = $derived(this.documents.length === 0 && this.jobs.length === 0);
 
+  /** Sees every progress event first; true keeps the event off the job rows (a folder batch counts it). */
+  onProgress: ((progress: IngestProgress) => boolean) | null = null;
+
   /** Backend job ids that reached a terminal stage; later events for them are stale. */
   readonly #finished = new Set<string>();
   #nextLocal = 0;
@@ -71,6 +74,10 @@ export class Library {
     // the document's passage count has changed, reload it.
     const describing = this.jobs.find((j) => j.id === id)?.stage === 'describing';
     if (describing && (stage === 'cancelled' || stage === 'failed')) void this.load();
+    if (this.onProgress?.(progress)) {
+      if (stage === 'done' && progress.doc) this.#putDocument(progress.doc);
+      return;
+    }
 
     switch (stage) {
       case 'done':
@@ -173,6 +180,11 @@ export class Library {
     } catch (err) {
       this.#report(err);
     }
+  }
+
+  /** Whether a backend job already reached its end (its last event came). */
+  hasFinished(id: string): boolean {
+    return this.#finished.has(id);
   }
 
   /** Hides a failed file's row. */

@@ -1,0 +1,87 @@
+// Package course reads and writes course files (.vika): one SQLite
+// database (modernc.org/sqlite) holding a session's PDFs, what processing
+// them produced and their vectors, so that a student can keep a course
+// pack or give it to a classmate.
+//
+// A course file is untrusted input. Open checks the format name and
+// version, bounds every size before reading it, re-checks each PDF's
+// SHA-256 against its bytes, ignores tables it does not know, and refuses
+// a file that fails any check with a coded error (ErrNotCourse,
+// ErrVersion, ErrTampered, ErrDamaged, ErrTooLarge); it never executes
+// or trusts anything in it. The processed data it returns is still to be
+// checked by its consumer against the PDF it belongs to.
+//
+// Save writes a temporary file beside the target and renames it over the
+// target once it is complete and synced: a crash mid-save leaves the old
+// file intact.
+package course
+
+import (
+	"errors"
+
+	"vika/backend/message"
+)
+
+// Format and Version name the layout; a file of a newer version is
+// refused (ErrVersion).
+const (
+	Format  = "vika-course"
+	Version = 1
+	// Ext is the file name extension.
+	Ext = ".vika"
+)
+
+// Errors, each with its message code.
+var (
+	ErrNotCourse = errors.New("not a Vika course file")
+	ErrVersion   = errors.New("course file of a newer Vika")
+	ErrTampered  = errors.New("a PDF of the course file does not match its fingerprint")
+	ErrDamaged   = errors.New("the course file is damaged")
+	ErrTooLarge  = errors.New("the course file is over a size limit")
+)
+
+func init() {
+	message.Register(ErrNotCourse, message.CourseNotCourse)
+	message.Register(ErrVersion, message.CourseVersion)
+	message.Register(ErrTampered, message.CourseTampered)
+	message.Register(ErrDamaged, message.CourseDamaged)
+	message.Register(ErrTooLarge, message.CourseTooLarge)
+}
+
+// Limits bound what Open reads.
+type Limits struct {
+	MaxDocuments int   // PDFs in one course
+	MaxPDFBytes  int64 // one PDF
+	MaxDataBytes int64 // one document's processed data, or its vectors
+	MaxTotal     int64 // the whole file
+}
+
+// DefaultLimits are generous for a term's course pack and small enough
+// that a hostile file cannot exhaust memory.
+var DefaultLimits = Limits{MaxDocuments: 500, MaxPDFBytes: 200 << 20, MaxDataBytes: 512 << 20, MaxTotal: 8 << 30}
+
+// Document is one PDF of a course.
+type Document struct {
+	File string // its original name
+	PDF  []byte // its bytes; SHA256 is their hash
+	// SHA256 is the PDF's hash, hex (the session's document id).
+	SHA256 string
+	// Setup fingerprints the pipeline that produced Processed; a reader
+	// with another setup processes the PDF again.
+	Setup string
+	// Processed is the consumer's encoding of the processed document
+	// (JSON), nil when absent.
+	Processed []byte
+	// Models fingerprints the models that computed Vectors; Vectors is
+	// the consumer's encoding of them, nil when absent.
+	Models  string
+	Vectors []byte
+}
+
+// Course is what a course file holds.
+type Course struct {
+	Documents []Document
+	// Conversation is the consumer's encoding of the conversation, nil
+	// when the student did not keep it.
+	Conversation []byte
+}

@@ -1,0 +1,239 @@
+package course
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func doc(name string, pdf []byte) Document {
+	sum := sha256.Sum256(pdf)
+	return Document{File: name, PDF: pdf, SHA256: hex.EncodeToString(sum[:]), Setup: "setup-1",
+		Processed: []byte(`{"pages":"` + name + `-processed-marker"}`), Models: "m", Vectors: bytes.Repeat([]byte{1, 2, 3, 4}, 64)}
+}
+
+func sample() Course {
+	return Course{Documents: []Document{
+		doc("a.pdf", []byte("%PDF-1.4 the bytes of the first PDF, with a recognisable run of text")),
+		doc("b.pdf", bytes.Repeat([]byte("%PDF-second "), 1000)),
+	}, Conversation: []byte(`[{"question":"q"}]`)}
+}
+
+func TestSaveOpenRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "stats"+Ext)
+	want := sample()
+	if err := Save(ctx, path, want); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, %v", fi.Mode().Perm(), err)
+	}
+	got, err := Open(ctx, path, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Error(diff)
+	}
+	// No conversation kept: none read back. Saving again replaces the file.
+	want.Conversation = nil
+	want.Documents = want.Documents[:1]
+	if err := Save(ctx, path, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Open(ctx, path, DefaultLimits); err != nil || got.Conversation != nil || len(got.Documents) != 1 {
+		t.Errorf("second save: %d documents, conversation %q, %v", len(got.Documents), got.Conversation, err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("files left beside the course: %v", entries)
+	}
+}
+
+// edit opens a saved course for writing and runs stmt on it.
+func edit(t *testing.T, path, stmt string, args ...any) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(stmt, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenRefusesBadFiles(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	saved := func(t *testing.T) string {
+		p := filepath.Join(t.TempDir(), "c.vika")
+		if err := Save(ctx, p, sample()); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	flip := func(t *testing.T, p string, marker string) {
+		data, _ := os.ReadFile(p)
+		i := bytes.Index(data, []byte(marker))
+		if i < 0 {
+			t.Fatalf("%q not in the file", marker)
+		}
+		data[i+3] ^= 0x01
+		os.WriteFile(p, data, 0o600)
+	}
+	cases := map[string]struct {
+		make func(t *testing.T) string
+		want error
+	}{
+		"text file": {func(t *testing.T) string {
+			p := filepath.Join(dir, "notes.vika")
+			os.WriteFile(p, []byte("just some notes, not a database at all"), 0o600)
+			return p
+		}, ErrNotCourse},
+		"another database": {func(t *testing.T) string {
+			p := filepath.Join(t.TempDir(), "other.vika")
+			edit(t, p, `CREATE TABLE t (x); INSERT INTO t VALUES (1)`)
+			return p
+		}, ErrNotCourse},
+		"newer version": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `UPDATE about SET v = '99' WHERE k = 'version'`)
+			return p
+		}, ErrVersion},
+		"PDF bytes changed, hash kept": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `UPDATE documents SET pdf = ? WHERE seq = 1`, []byte("%PDF-1.4 something else entirely"))
+			return p
+		}, ErrTampered},
+		"flipped byte in a PDF": {func(t *testing.T) string {
+			p := saved(t)
+			flip(t, p, "recognisable run of text")
+			return p
+		}, ErrTampered},
+		"flipped byte in the processed data": {func(t *testing.T) string {
+			p := saved(t)
+			flip(t, p, "a.pdf-processed-marker")
+			return p
+		}, ErrDamaged},
+		"truncated": {func(t *testing.T) string {
+			p := saved(t)
+			data, _ := os.ReadFile(p)
+			os.WriteFile(p, data[:len(data)/2], 0o600)
+			return p
+		}, ErrDamaged},
+		"too many documents": {func(t *testing.T) string {
+			p := saved(t)
+			for i := range 3 {
+				edit(t, p, `INSERT INTO documents SELECT seq + ?, file, sha256, pdf, setup, processed, models, vectors, sum FROM documents WHERE seq = 1`, 10+i)
+			}
+			return p
+		}, ErrTooLarge},
+	}
+	lim := DefaultLimits
+	lim.MaxDocuments = 4
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := tc.make(t)
+			c, err := Open(ctx, p, lim)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Open = %d documents, %v; want %v", len(c.Documents), err, tc.want)
+			}
+			t.Logf("%v", err)
+		})
+	}
+}
+
+func TestUnknownTablesIgnored(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "c.vika")
+	if err := Save(ctx, p, sample()); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, p, `CREATE TABLE from_the_future (x BLOB); INSERT INTO from_the_future VALUES (randomblob(100));
+		CREATE VIEW sneaky AS SELECT * FROM documents; INSERT INTO about (k, v) VALUES ('made_by', 'a classmate')`)
+	got, err := Open(ctx, p, DefaultLimits)
+	if err != nil || len(got.Documents) != 2 {
+		t.Fatalf("Open = %d documents, %v", len(got.Documents), err)
+	}
+}
+
+// TestHelperSaver is not a test: run by TestKillDuringSave with the
+// target path in VIKA_COURSE_TEST_SAVE, it saves large courses there in a
+// loop, printing "saved" after each.
+func TestHelperSaver(t *testing.T) {
+	path := os.Getenv("VIKA_COURSE_TEST_SAVE")
+	if path == "" {
+		t.Skip("helper process of TestKillDuringSave, not a test on its own")
+	}
+	big := sample()
+	big.Documents = append(big.Documents, doc("big.pdf", bytes.Repeat([]byte("%PDF-big "), 4<<20)))
+	for {
+		if err := Save(context.Background(), path, big); err != nil {
+			fmt.Println("save:", err)
+			os.Exit(2)
+		}
+		fmt.Println("saved")
+	}
+}
+
+// TestKillDuringSave kills a process saving over an existing course file
+// at several moments: the old file always opens intact (or is the new
+// one, complete).
+func TestKillDuringSave(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.vika")
+	if err := Save(ctx, path, sample()); err != nil {
+		t.Fatal(err)
+	}
+	for round, wait := range []time.Duration{0, 10 * time.Millisecond, 50 * time.Millisecond, 200 * time.Millisecond} {
+		left, _ := filepath.Glob(filepath.Join(dir, ".vika-course-*.tmp"))
+		for _, m := range left { // a killed save's: the next round waits for its own
+			os.Remove(m)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSaver$")
+		cmd.Env = append(os.Environ(), "VIKA_COURSE_TEST_SAVE="+path)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if !waitForTemp(dir, 30*time.Second) {
+			cmd.Process.Kill()
+			t.Fatal("the saver never started writing")
+		}
+		time.Sleep(wait) // into the write
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		c, err := Open(ctx, path, DefaultLimits)
+		if err != nil {
+			t.Fatalf("round %d (killed after %v): %v", round, wait, err)
+		}
+		left, _ = filepath.Glob(filepath.Join(dir, ".vika-course-*.tmp"))
+		t.Logf("round %d: killed %v into a save (%d temporary file left), the file holds %d documents", round, wait, len(left), len(c.Documents))
+	}
+}
+
+// waitForTemp waits until a save's temporary file in dir holds data.
+func waitForTemp(dir string, limit time.Duration) bool {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(2 * time.Millisecond) {
+		matches, _ := filepath.Glob(filepath.Join(dir, ".vika-course-*.tmp"))
+		for _, m := range matches {
+			if fi, err := os.Stat(m); err == nil && fi.Size() > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,273 @@
+package course
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+const schema = `
+CREATE TABLE about (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE documents (
+	seq       INTEGER PRIMARY KEY, -- order in the library
+	file      TEXT NOT NULL,       -- original name
+	sha256    TEXT NOT NULL,       -- of pdf
+	pdf       BLOB NOT NULL,
+	setup     TEXT NOT NULL,
+	processed BLOB,
+	models    TEXT NOT NULL,
+	vectors   BLOB,
+	sum       TEXT NOT NULL        -- SHA-256 of every other column (sumOf)
+);
+CREATE TABLE conversation (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
+`
+
+// sumOf is the checksum of a document row.
+func sumOf(d Document) string {
+	h := sha256.New()
+	for _, b := range [][]byte{[]byte(d.File), []byte(d.SHA256), d.PDF, []byte(d.Setup), d.Processed, []byte(d.Models), d.Vectors} {
+		fmt.Fprintf(h, "%d:", len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Save writes c to path (0600), replacing any file there only once the
+// new one is complete and on disk.
+func Save(ctx context.Context, path string, c Course) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".vika-course-*.tmp")
+	if err != nil {
+		return fmt.Errorf("save the course: %w", err)
+	}
+	name := tmp.Name()
+	tmp.Close()
+	defer func() {
+		if err != nil {
+			os.Remove(name)
+		}
+	}()
+	if err := os.Chmod(name, 0o600); err != nil {
+		return fmt.Errorf("save the course: %w", err)
+	}
+	if err := write(ctx, name, c); err != nil {
+		return fmt.Errorf("save the course: %w", err)
+	}
+	if err := syncFile(name); err != nil {
+		return fmt.Errorf("save the course: %w", err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		return fmt.Errorf("save the course: %w", err)
+	}
+	if d, err := os.Open(dir); err == nil { // the rename itself on disk
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+func write(ctx context.Context, name string, c Course) error {
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(name)+"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO about (k, v) VALUES ('format', ?), ('version', ?)`, Format, strconv.Itoa(Version)); err != nil {
+		return err
+	}
+	for i, d := range c.Documents {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO documents (seq, file, sha256, pdf, setup, processed, models, vectors, sum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			i+1, d.File, d.SHA256, d.PDF, d.Setup, d.Processed, d.Models, d.Vectors, sumOf(d)); err != nil {
+			return fmt.Errorf("%s: %w", d.File, err)
+		}
+	}
+	if c.Conversation != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO conversation (id, data) VALUES (1, ?)`, c.Conversation); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return db.Close()
+}
+
+func syncFile(name string) error {
+	f, err := os.OpenFile(name, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// sqliteHeader starts every SQLite database file.
+var sqliteHeader = []byte("SQLite format 3\x00")
+
+// Open reads and checks the course file at path within lim.
+func Open(ctx context.Context, path string, lim Limits) (Course, error) {
+	db, err := openChecked(ctx, path, lim)
+	if err != nil {
+		return Course{}, err
+	}
+	defer db.Close()
+	var c Course
+	if c.Documents, err = readDocuments(ctx, db, lim); err != nil {
+		return Course{}, err
+	}
+	if c.Conversation, err = readConversation(ctx, db, lim); err != nil {
+		return Course{}, err
+	}
+	return c, nil
+}
+
+// openChecked opens path read-only once its size, header, integrity and
+// format are checked.
+func openChecked(ctx context.Context, path string, lim Limits) (*sql.DB, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open the course: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && fi.Size() > lim.MaxTotal {
+		err = fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, fi.Size(), lim.MaxTotal)
+	}
+	head := make([]byte, len(sqliteHeader))
+	if err == nil {
+		if _, rerr := io.ReadFull(f, head); rerr != nil || !bytes.Equal(head, sqliteHeader) {
+			err = fmt.Errorf("%w: %s is not a database", ErrNotCourse, filepath.Base(path))
+		}
+	}
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	// immutable: no lock, no journal, nothing written beside it; the
+	// schema is not trusted to run functions.
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?mode=ro&immutable=1&_pragma=trusted_schema(0)")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+	}
+	if err := checkFormat(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func checkFormat(ctx context.Context, db *sql.DB) error {
+	var ok string
+	if err := db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&ok); err != nil || ok != "ok" {
+		return fmt.Errorf("%w: integrity check: %s%v", ErrDamaged, ok, errOrNil(err))
+	}
+	about := map[string]string{}
+	rows, err := db.QueryContext(ctx, `SELECT k, v FROM about WHERE k IN ('format', 'version')`)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotCourse, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return fmt.Errorf("%w: %v", ErrDamaged, err)
+		}
+		about[k] = v
+	}
+	if about["format"] != Format {
+		return fmt.Errorf("%w: format %q", ErrNotCourse, about["format"])
+	}
+	v, err := strconv.Atoi(about["version"])
+	switch {
+	case err != nil || v < 1:
+		return fmt.Errorf("%w: version %q", ErrDamaged, about["version"])
+	case v > Version:
+		return fmt.Errorf("%w: version %d, this Vika reads up to %d", ErrVersion, v, Version)
+	}
+	return nil
+}
+
+func errOrNil(err error) any {
+	if err == nil {
+		return ""
+	}
+	return err
+}
+
+// readDocuments reads the documents after checking their count and
+// sizes, and checks each row's checksum and PDF hash.
+func readDocuments(ctx context.Context, db *sql.DB, lim Limits) ([]Document, error) {
+	var n int
+	var maxPDF, maxData sql.NullInt64
+	err := db.QueryRowContext(ctx, `SELECT count(*), max(length(pdf)), max(max(coalesce(length(processed), 0), coalesce(length(vectors), 0))) FROM documents`).Scan(&n, &maxPDF, &maxData)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+	case n > lim.MaxDocuments:
+		return nil, fmt.Errorf("%w: %d PDFs, at most %d", ErrTooLarge, n, lim.MaxDocuments)
+	case maxPDF.Int64 > lim.MaxPDFBytes:
+		return nil, fmt.Errorf("%w: a PDF of %d bytes, at most %d", ErrTooLarge, maxPDF.Int64, lim.MaxPDFBytes)
+	case maxData.Int64 > lim.MaxDataBytes:
+		return nil, fmt.Errorf("%w: processed data of %d bytes, at most %d", ErrTooLarge, maxData.Int64, lim.MaxDataBytes)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT file, sha256, pdf, setup, processed, models, vectors, sum FROM documents ORDER BY seq`)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+	}
+	defer rows.Close()
+	var out []Document
+	for rows.Next() {
+		var d Document
+		var sum string
+		if err := rows.Scan(&d.File, &d.SHA256, &d.PDF, &d.Setup, &d.Processed, &d.Models, &d.Vectors, &sum); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+		}
+		if got := sha256.Sum256(d.PDF); hex.EncodeToString(got[:]) != d.SHA256 {
+			return nil, fmt.Errorf("%w: %s", ErrTampered, d.File)
+		}
+		if sumOf(d) != sum {
+			return nil, fmt.Errorf("%w: the data of %s does not match its checksum", ErrDamaged, d.File)
+		}
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+	}
+	return out, nil
+}
+
+func readConversation(ctx context.Context, db *sql.DB, lim Limits) ([]byte, error) {
+	var size sql.NullInt64
+	err := db.QueryRowContext(ctx, `SELECT length(data) FROM conversation WHERE id = 1`).Scan(&size)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+	case size.Int64 > lim.MaxDataBytes:
+		return nil, fmt.Errorf("%w: a conversation of %d bytes", ErrTooLarge, size.Int64)
+	}
+	var data []byte
+	if err := db.QueryRowContext(ctx, `SELECT data FROM conversation WHERE id = 1`).Scan(&data); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+	}
+	return data, nil
+}

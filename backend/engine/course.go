@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"vika/backend/corpus"
+	"vika/backend/course"
+	"vika/backend/ingest"
+	"vika/backend/message"
+)
+
+// A course file (package course) keeps the session's PDFs with what
+// processing them produced (cachedDocument, as JSON) and their vectors
+// (cachedVectors), fingerprinted like the cache's entries: opening it in
+// a session of the same pipeline and models skips the worker and the
+// embedder; otherwise the PDFs are processed again from their bytes.
+
+// prepared is a document as a course file gives it, checked against its
+// PDF; nil when there is none.
+type prepared struct {
+	res    ingest.Result
+	models string
+	vecs   cachedVectors
+}
+
+// result returns the given document under name, and whether there is one.
+func (p *prepared) result(name string) (ingest.Result, bool, error) {
+	if p == nil {
+		return ingest.Result{}, false, nil
+	}
+	res := p.res
+	res.Doc.File, res.Doc.Label = name, name
+	return res, true, nil
+}
+
+// vectors returns the given vectors when set's models made them.
+func (p *prepared) vectors(set *modelSet, res ingest.Result) ([][]float32, figureVecs, bool) {
+	if p == nil || p.models == "" || p.models != set.modelsKey() || len(p.vecs.Vecs) != len(res.Chunks) {
+		return nil, figureVecs{}, false
+	}
+	figs, ok := p.vecs.figures(res.Chunks)
+	return p.vecs.Vecs, figs, ok
+}
+
+// SaveCourse writes the session's documents, with their processed data
+// and vectors, and conversation when not nil (the caller's encoding), to
+// the course file at path.
+func (e *Engine) SaveCourse(ctx context.Context, path string, conversation []byte) (int, error) {
+	if e.isClosed() {
+		return 0, ErrClosed
+	}
+	docs, err := e.store.Documents(ctx)
+	if err != nil {
+		return 0, err
+	}
+	c := course.Course{Conversation: conversation}
+	set, release := e.acquire()
+	defer release()
+	setup, models := e.setup(), set.modelsKey()
+	for _, d := range docs {
+		cd, err := e.courseDocument(ctx, set, d, setup, models)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", d.Label, err)
+		}
+		c.Documents = append(c.Documents, cd)
+	}
+	return len(c.Documents), course.Save(ctx, path, c)
+}
+
+func (e *Engine) courseDocument(ctx context.Context, set *modelSet, d corpus.Document, setup, models string) (course.Document, error) {
+	data, err := e.store.File(ctx, d.ID)
+	if err != nil {
+		return course.Document{}, err
+	}
+	pages, err := e.store.Pages(ctx, d.ID)
+	if err != nil {
+		return course.Document{}, err
+	}
+	regions, err := e.store.Regions(ctx, d.ID, true)
+	if err != nil {
+		return course.Document{}, err
+	}
+	for _, r := range regions {
+		if i := r.Page - 1; i >= 0 && i < len(pages) {
+			pages[i].Regions = append(pages[i].Regions, r)
+		}
+	}
+	chunks, err := e.store.DocumentChunks(ctx, d.ID)
+	if err != nil {
+		return course.Document{}, err
+	}
+	processed, err := json.Marshal(cachedDocument{Doc: d, Pages: pages, Chunks: chunks})
+	if err != nil {
+		return course.Document{}, err
+	}
+	vecs, figs, figVecs := set.ret.Held(chunks)
+	cv := cachedVectors{Vecs: vecs, FigVectors: figVecs}
+	for _, f := range figs {
+		cv.FigChunks = append(cv.FigChunks, f.ID)
+	}
+	vj, err := json.Marshal(cv)
+	if err != nil {
+		return course.Document{}, err
+	}
+	return course.Document{File: d.File, PDF: data, SHA256: d.ID, Setup: setup, Processed: processed, Models: models, Vectors: vj}, nil
+}
+
+// CourseResult is what opening a course file added.
+type CourseResult struct {
+	Added        []corpus.Document `json:"added"`
+	Failed       []Progress        `json:"failed"` // one per PDF not added (a duplicate, say), with its problem
+	Conversation []byte            `json:"-"`      // the caller's encoding, nil when none was kept
+}
+
+// OpenCourse checks the course file at path (package course: refused
+// whole when it fails a check) and adds its PDFs to the session, each
+// from its processed data when this session's pipeline and models made
+// it, else processed again. A PDF already in the session is reported in
+// Failed; the others are added.
+func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Progress)) (CourseResult, error) {
+	if e.isClosed() {
+		return CourseResult{}, ErrClosed
+	}
+	lim := course.DefaultLimits
+	lim.MaxPDFBytes = min(lim.MaxPDFBytes, e.opts.Limits.MaxBytes)
+	c, err := course.Open(ctx, path, lim)
+	if err != nil {
+		return CourseResult{}, err
+	}
+	out := CourseResult{Conversation: c.Conversation}
+	setup := e.setup()
+	for _, d := range c.Documents {
+		given := decodePrepared(d, setup)
+		r, err := e.addGiven(ctx, "", d.File, d.PDF, given, progress)
+		if err != nil {
+			if ctx.Err() != nil {
+				return out, ctx.Err()
+			}
+			m := message.Of(err)
+			out.Failed = append(out.Failed, Progress{File: fileName(d.File), Stage: StageFailed, Error: err.Error(), Problem: &m})
+			continue
+		}
+		out.Added = append(out.Added, r.Doc)
+	}
+	return out, nil
+}
+
+// decodePrepared decodes and checks a course document's processed data
+// and vectors; nil (process the PDF again) when they were made by another
+// pipeline or do not belong to its PDF.
+func decodePrepared(d course.Document, setup string) *prepared {
+	if d.Setup != setup || d.Processed == nil {
+		return nil
+	}
+	var cd cachedDocument
+	if err := json.Unmarshal(d.Processed, &cd); err != nil || checkBelongs(cd, d.SHA256) != nil {
+		return nil
+	}
+	p := &prepared{res: ingest.Result{Doc: cd.Doc, Pages: cd.Pages, Chunks: cd.Chunks}}
+	if d.Vectors != nil && json.Unmarshal(d.Vectors, &p.vecs) == nil {
+		p.models = d.Models
+	}
+	return p
+}
+
+// errForeign marks processed data that does not belong to its PDF.
+var errForeign = errors.New("processed data of another document")
+
+// checkBelongs checks that every part of cd belongs to the document id.
+func checkBelongs(cd cachedDocument, id string) error {
+	if cd.Doc.ID != id || cd.Doc.Pages != len(cd.Pages) || cd.Doc.Chunks != len(cd.Chunks) {
+		return errForeign
+	}
+	for i, p := range cd.Pages {
+		if p.DocID != id || p.Number != i+1 {
+			return errForeign
+		}
+	}
+	for _, c := range cd.Chunks {
+		if c.DocID != id || c.Page < 1 || c.Page > len(cd.Pages) {
+			return errForeign
+		}
+	}
+	return nil
+}
+
+// CourseEntry is one PDF of a course file as ReadCourse reads it.
+type CourseEntry struct {
+	File  string
+	PDF   []byte
+	Setup string // the pipeline fingerprint its processed data was made with
+	// Result is its processed document, nil when the file holds none
+	// that belongs to the PDF.
+	Result *ingest.Result
+	// Vectors reports whether its vectors are kept.
+	Vectors bool
+}
+
+// ReadCourse checks the course file at path (the checks of OpenCourse,
+// within course.DefaultLimits) and returns its PDFs with their processed
+// data, without adding them to a session (vika course info, vika eval
+// pages --course), and the conversation's encoding (nil when none).
+func ReadCourse(ctx context.Context, path string) ([]CourseEntry, []byte, error) {
+	c, err := course.Open(ctx, path, course.DefaultLimits)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]CourseEntry, 0, len(c.Documents))
+	for _, d := range c.Documents {
+		e := CourseEntry{File: fileName(d.File), PDF: d.PDF, Setup: d.Setup}
+		if p := decodePrepared(d, d.Setup); p != nil {
+			res := p.res
+			res.Doc.File, res.Doc.Label = e.File, e.File
+			e.Result, e.Vectors = &res, p.models != ""
+		}
+		out = append(out, e)
+	}
+	return out, c.Conversation, nil
+}
+
+// Setup is the fingerprint of this session's pipeline: a course entry
+// made with another is processed again when opened.
+func (e *Engine) Setup() string { return e.setup() }

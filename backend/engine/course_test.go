@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"vika/backend/course"
+	"vika/backend/message"
+)
+
+// TestCourseSaveOpen: a course saved from one session opens in another
+// with the same documents, pages, passages and hits, without processing
+// anything again; a PDF already there is reported, the others added; a
+// tampered file is refused whole with its code.
+func TestCourseSaveOpen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "stats"+course.Ext)
+	a := newEngine(t, Config{})
+	da := mustAdd(t, a, "stats.pdf", paperA)
+	mustAdd(t, a, "info.pdf", paperB)
+	if n, err := a.SaveCourse(ctx, path, []byte(`["conv"]`)); err != nil || n != 2 {
+		t.Fatalf("SaveCourse = %d, %v", n, err)
+	}
+
+	b := newEngine(t, Config{})
+	var stages []string
+	res, err := b.OpenCourse(ctx, path, func(p Progress) { stages = append(stages, p.Stage) })
+	if err != nil || len(res.Added) != 2 || len(res.Failed) != 0 || string(res.Conversation) != `["conv"]` {
+		t.Fatalf("OpenCourse = %+v, %v", res, err)
+	}
+	for _, s := range stages {
+		if s == StageExtracting || s == StageEmbedding {
+			t.Errorf("opening the course ran the %s stage", s)
+		}
+	}
+	docsA, _ := a.Documents(ctx)
+	docsB, _ := b.Documents(ctx)
+	ignore := cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".AddedAt" }, cmp.Ignore())
+	if diff := cmp.Diff(docsA, docsB, ignore, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("documents (-saved +opened):\n%s", diff)
+	}
+	pa, _ := a.Pages(ctx, da.ID)
+	pb, _ := b.Pages(ctx, da.ID)
+	if diff := cmp.Diff(pa, pb); diff != "" {
+		t.Errorf("pages (-saved +opened):\n%s", diff)
+	}
+	for _, q := range []string{"quagga savannah", "channel capacity"} {
+		ha, _ := a.Search(ctx, q, 3)
+		hb, _ := b.Search(ctx, q, 3)
+		if len(ha) == 0 || !cmp.Equal(ha, hb) {
+			t.Errorf("Search(%q): saved %v, opened %v", q, labels(ha), labels(hb))
+		}
+	}
+	if b.DenseUnavailable() == nil && b.models.Load().ret.Vectors()["use-lite"] == 0 {
+		t.Error("no vectors after opening")
+	}
+
+	// Opened again: both are duplicates, nothing changes.
+	res, err = b.OpenCourse(ctx, path, nil)
+	if err != nil || len(res.Added) != 0 || len(res.Failed) != 2 || res.Failed[0].Problem.Code != message.Duplicate {
+		t.Errorf("second open = %+v, %v", res, err)
+	}
+
+	// A PDF's bytes changed: refused whole, with its code.
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE documents SET pdf = CAST(? AS BLOB) || pdf WHERE seq = 2`, "%PDF-1.4 "); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	c := newEngine(t, Config{})
+	_, err = c.OpenCourse(ctx, path, nil)
+	if !errors.Is(err, course.ErrTampered) || message.Of(err).Code != message.CourseTampered {
+		t.Errorf("tampered course: %v (%s)", err, message.Of(err).Code)
+	}
+	if docs, _ := c.Documents(ctx); len(docs) != 0 {
+		t.Errorf("a tampered course added %d documents", len(docs))
+	}
+}

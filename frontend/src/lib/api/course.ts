@@ -1,0 +1,33 @@
+// Course files (.vika) and whole folders: saving the session, opening a
+// course, adding every PDF of a folder.
+// Part of the API (index.ts re-exports every domain module): only lib/api
+// imports the generated wailsjs bindings, and every call goes through call.ts.
+
+import * as App from '../../../wailsjs/go/main/App';
+import { call } from './call.ts';
+import type { CourseResult, FolderBatch } from './types.ts';
+
+/** Asks where to save the session as a course file and saves it; '' when cancelled. */
+export async function saveCourse(withConversation: boolean): Promise<string> {
+  return (await call(() => App.SaveCourse(withConversation))) ?? '';
+}
+
+/** Asks for a course file to open; '' when cancelled. */
+export async function pickCourse(): Promise<string> {
+  return (await call(() => App.PickCourse())) ?? '';
+}
+
+/** Checks and opens a course file: its PDFs join the library. */
+export async function openCourse(path: string): Promise<CourseResult> {
+  return (await call(() => App.OpenCourse(path))) as CourseResult;
+}
+
+/** Asks for a folder to add; '' when cancelled. */
+export async function pickFolder(): Promise<string> {
+  return (await call(() => App.PickFolder())) ?? '';
+}
+
+/** Starts adding every PDF under a folder; returns the batch. */
+export async function addFolder(path: string): Promise<FolderBatch> {
+  return (await call(() => App.AddFolder(path))) as FolderBatch;
+}

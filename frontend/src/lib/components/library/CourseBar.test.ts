@@ -1,0 +1,67 @@
+import { render, screen } from '@testing-library/svelte';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as api from '../../api/fake.ts';
+import { BridgeError, emitProgress, progress, resetFakeApi, sampleDocument } from '../../api/fake.ts';
+import { CourseFiles } from '../../state/course.svelte.ts';
+import { Library } from '../../state/library.svelte.ts';
+import { locale } from '../../state/locale.svelte.ts';
+import LibraryPanel from './LibraryPanel.svelte';
+
+vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+
+function setup() {
+  const library = new Library();
+  library.start();
+  const course = new CourseFiles(library);
+  render(LibraryPanel, { library, course });
+  return { library, course };
+}
+
+beforeEach(() => {
+  resetFakeApi();
+  locale.set('en');
+});
+
+describe('Add folder', () => {
+  it('shows one line for the batch, the files skipped and the cap, and no row per PDF', async () => {
+    setup();
+    api.pickFolder.mockResolvedValue('/home/ana/term1');
+    api.addFolder.mockResolvedValue({
+      dir: '/home/ana/term1', pdfs: ['/home/ana/term1/a.pdf', '/home/ana/term1/w2/b.pdf'], found: 5,
+      skipped: ['notes.txt', 'photo.png'], skipped_count: 2, jobs: ['j1', 'j2'], capped: true, max: 2,
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Add folder…' }));
+    expect(await screen.findByText(/Adding the folder term1: 0 of 2 PDFs/)).toBeTruthy();
+    expect(screen.getByText('2 other files skipped: notes.txt, photo.png')).toBeTruthy();
+    expect(screen.getByText('Only the first 2 PDFs were added; 3 more were left out.')).toBeTruthy();
+
+    emitProgress(progress({ job_id: 'j1', stage: 'extracting', file: 'a.pdf', done: 1, total: 3 }));
+    emitProgress(progress({ job_id: 'j1', stage: 'done', file: 'a.pdf', doc: sampleDocument({ doc_id: 'd1', label: 'a.pdf' }) }));
+    expect(await screen.findByText(/Adding the folder term1: 1 of 2 PDFs/)).toBeTruthy();
+    expect(screen.queryByText('In progress')).toBeNull();
+    emitProgress(progress({ job_id: 'j2', stage: 'failed', file: 'b.pdf', error: 'not a PDF', problem: { code: 'ingest.not_pdf' } }));
+    expect(await screen.findByText(/Folder term1 added: 1 of 2 PDFs/)).toBeTruthy();
+    expect(screen.getByText(/1 could not be added/)).toBeTruthy();
+    expect(screen.getByText('a.pdf')).toBeTruthy();
+  });
+});
+
+describe('Course files', () => {
+  it('saves with the conversation when ticked, opens a course, and says why a tampered one is refused, in French too', async () => {
+    api.documents.mockResolvedValue([sampleDocument({ doc_id: 'd1', label: 'a.pdf' })]);
+    const { library } = setup();
+    await library.load();
+    api.saveCourse.mockResolvedValue('/home/ana/stats.vika');
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'with the conversation' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save course…' }));
+    expect(api.saveCourse).toHaveBeenCalledWith(true);
+    expect(await screen.findByText('Course saved as stats.vika.')).toBeTruthy();
+
+    api.pickCourse.mockResolvedValue('/home/ana/from-a-classmate.vika');
+    api.openCourse.mockRejectedValue(new BridgeError({ message: 'a PDF of the course file does not match its fingerprint: a.pdf', code: 'course.tampered' }));
+    locale.set('fr');
+    await userEvent.click(await screen.findByRole('button', { name: 'Ouvrir un cours…' }));
+    expect(await screen.findByText(/Ce fichier de cours a été modifié après son enregistrement/)).toBeTruthy();
+  });
+});

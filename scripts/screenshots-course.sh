@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Screenshots of the real native window (WebKitGTK) under Xvfb for the
+# course features, into build/screenshots/ (English, then French):
+#   course-01-library-en.png    two PDFs added with "Remember" on: Forget this PDF on each row,
+#                               Add folder…, Open course…, Save course…
+#   course-02-setting-en.png    Settings: "Remember processed documents on this computer", size, Clear all
+#   course-01b/c-*-en.png       Forget this PDF hovered, then clicked
+#   course-06-library-fr.png, course-06b-forget-hover-fr.png, course-08-setting-fr.png  the same in French
+# The cache lives in the run's own XDG_CACHE_HOME. Needs what
+# scripts/lib/window.sh needs.
+set -euo pipefail
+shopt -s inherit_errexit
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+source "$root/scripts/lib/window.sh"
+window_script screenshots-course "${VIKA_SHOTS:-$root/build/screenshots}"
+
+pdfs=$root/../shared/data/pdfs
+[[ -d $pdfs ]] || die "the shared PDFs are missing ($pdfs)"
+window_start 1280x800
+export XDG_CACHE_HOME=$work/cache
+
+mkdir -p "$work/docs" "$work/folder/week2" "$work/folder2"
+cp "$pdfs/shannon1948_mathematical_theory_of_communication.pdf" "$work/docs/"
+cp "$pdfs/he2015_resnet.pdf" "$work/docs/"
+cp "$pdfs/devlin2019_bert.pdf" "$work/folder/"
+cp "$pdfs/schutz2017_these_p20-22_SCANNED_MADE_fr.pdf" "$work/folder/week2/"
+printf 'reading list\n' >"$work/folder/notes.txt"
+printf 'x' >"$work/folder/week2/photo.png"
+ln -s "$work/docs" "$work/folder/linked"
+cp "$pdfs/vaswani2017_attention_is_all_you_need.pdf" "$work/folder2/"
+cp "$pdfs/flajolet_martin1985_probabilistic_counting_SCANNED.pdf" "$work/folder2/"
+printf 'notes\n' >"$work/folder2/todo.md"
+
+settings_on() { # locale
+  printf '{"routing":"auto","k":8,"history":true,"rerank":true,"multi_query_variants":3,"describe_max":20,"remember":true,"cache_max_mb":2048,"locale":"%s"}\n' "$1" \
+    >"$XDG_CONFIG_HOME/vika/settings.json"
+}
+
+# --- English ---------------------------------------------------------------
+settings_on en
+start_app "$work/docs/shannon1948_mathematical_theory_of_communication.pdf" "$work/docs/he2015_resnet.pdf"
+sleep 15 # the page loads (a shared machine is slow), then main.go adds the PDFs
+settle 240 "$shots/course-01-library-en.png" 8
+# Forget this PDF: hovered (its tooltip), then clicked (the row says it is forgotten).
+xdotool mousemove --sync $((X + 241)) $((Y + 294))
+sleep 2.5
+import -window root "$shots/course-01b-forget-hover-en.png"
+click 241 294
+sleep 1
+xdotool mousemove --sync $((X + 241)) $((Y + 294))
+sleep 2.5
+import -window root "$shots/course-01c-forgotten-en.png"
+
+# The setting, in Settings (scrolled to it).
+click 703 27
+sleep 2
+xdotool mousemove --sync $((X + 800)) $((Y + 400))
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool click 5; sleep 0.1; done
+settle 20 "$shots/course-02-setting-en.png" 2
+click 387 27 # back to the chat
+sleep 1
+
+stop_app
+
+# --- French: the library (Forget this PDF), the setting ----------------------
+# The folder, Save course and Open course dialogs are GTK's own: typing a path
+# into them with xdotool did not select it here (they stay in their "Recent"
+# view), so those steps are not shot.
+settings_on fr
+start_app "$work/docs/shannon1948_mathematical_theory_of_communication.pdf" "$work/docs/he2015_resnet.pdf"
+sleep 15
+settle 240 "$shots/course-06-library-fr.png" 8
+xdotool mousemove --sync $((X + 241)) $((Y + 294))
+sleep 2.5
+import -window root "$shots/course-06b-forget-hover-fr.png"
+click 703 27
+sleep 2
+xdotool mousemove --sync $((X + 800)) $((Y + 400))
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool click 5; sleep 0.1; done
+settle 20 "$shots/course-08-setting-fr.png" 2
+stop_app
