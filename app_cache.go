@@ -1,26 +1,15 @@
 package main
 
-import (
-	"github.com/wailsapp/wails/v2/pkg/runtime"
+import "vika/backend/engine"
 
-	"vika/backend/engine"
-	"vika/backend/message"
-	"vika/backend/rag"
-)
-
-// applyRemember turns the document cache on or off as the settings say;
-// its notices go to the window as engine.EventCacheNotice.
-func (a *App) applyRemember(s rag.Settings) error {
-	return a.eng.Remember(a.ctx, s.Remember, s.CacheMaxBytes(), func(m message.Message) {
-		runtime.EventsEmit(a.ctx, engine.EventCacheNotice, m)
-	})
-}
+// The cache page API (frontend/src/lib/api/cache.ts): the document cache
+// the settings turn on ("Remember processed documents").
 
 // CacheInfo reports whether the document cache is on and its size.
-func (a *App) CacheInfo() (engine.CacheInfo, error) { return a.eng.CacheInfo(a.ctx) }
+func (a *App) CacheInfo() (engine.CacheInfo, error) { return a.s.CacheInfo(a.ctx) }
 
 // ForgetCached deletes what the document cache keeps of a document.
-func (a *App) ForgetCached(docID string) error { return a.eng.ForgetCached(a.ctx, docID) }
+func (a *App) ForgetCached(docID string) error { return a.s.ForgetCached(a.ctx, docID) }
 
 // ClearCache empties the document cache.
-func (a *App) ClearCache() error { return a.eng.ClearCache(a.ctx) }
+func (a *App) ClearCache() error { return a.s.ClearCache(a.ctx) }

@@ -1,16 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"vika/backend/course"
 	"vika/backend/engine"
-	"vika/backend/rag"
+	"vika/backend/message"
 )
 
 // courseFilter is the dialogs' filter of course files.
@@ -26,16 +24,10 @@ func (a *App) SaveCourse(withConversation bool) (string, error) {
 	if err != nil || path == "" {
 		return "", err
 	}
-	if !strings.EqualFold(filepath.Ext(path), course.Ext) {
+	if !isCourse(path) {
 		path += course.Ext
 	}
-	var conv []byte
-	if withConversation {
-		if conv, err = json.Marshal(a.rag.Conversation()); err != nil {
-			return "", err
-		}
-	}
-	_, err = a.eng.SaveCourse(a.ctx, path, conv)
+	_, err = a.s.SaveCourse(a.ctx, path, withConversation)
 	return path, err
 }
 
@@ -45,23 +37,16 @@ func (a *App) PickCourse() (string, error) {
 }
 
 // OpenCourse adds the PDFs of the course file at path (and its
-// conversation, when it holds one), reporting each as ingest progress.
+// conversation, when it holds one).
 func (a *App) OpenCourse(path string) (engine.CourseResult, error) {
-	res, err := a.eng.OpenCourse(a.ctx, path, a.emitProgress)
-	if err != nil {
-		return res, err
-	}
-	for i, f := range res.Failed { // a duplicate, say: shown on its own row
-		f.JobID = "course-" + filepath.Base(path) + "-" + strconv.Itoa(i)
-		a.emitProgress(f)
-	}
-	if res.Conversation != nil {
-		var turns []rag.Answer
-		if json.Unmarshal(res.Conversation, &turns) == nil {
-			a.rag.RestoreConversation(turns)
-		}
-	}
-	return res, nil
+	return a.s.OpenCourse(a.ctx, path)
+}
+
+// courseRefused is the failed row of a course file that was refused.
+func courseRefused(path string, err error) engine.Progress {
+	m := message.Of(err)
+	name := filepath.Base(path)
+	return engine.Progress{JobID: "course-" + name, File: name, Stage: engine.StageFailed, Error: err.Error(), Problem: &m}
 }
 
 // isCourse reports whether path names a course file.

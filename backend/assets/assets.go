@@ -20,6 +20,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"vika/backend/config"
 )
 
 // Kind names one runtime asset.
@@ -97,7 +99,7 @@ func Dir() string {
 	if err != nil {
 		home = ""
 	}
-	if d := dataDirFor(runtime.GOOS, os.Getenv, home); d != "" {
+	if d := dataDirFor(runtime.GOOS, config.Getenv, home); d != "" {
 		return d
 	}
 	return filepath.Join(os.TempDir(), "vika")
@@ -134,7 +136,7 @@ func InstallDirs() []string {
 // also searches the install dirs.
 func Path(kind Kind) (string, error) {
 	if kind == ORT {
-		if p := os.Getenv("VIKA_ORT_LIB"); p != "" {
+		if p := config.ORTLib.Get(nil); p != "" {
 			return p, nil
 		}
 	}
@@ -153,7 +155,7 @@ func Path(kind Kind) (string, error) {
 //  3. the install dirs (InstallDirs: /usr/lib/vika for the Debian package).
 func Candidates(kind Kind) ([]string, error) {
 	if kind == ORT {
-		if p := os.Getenv("VIKA_ORT_LIB"); p != "" {
+		if p := config.ORTLib.Get(nil); p != "" {
 			return []string{p}, nil
 		}
 	}
@@ -163,7 +165,7 @@ func Candidates(kind Kind) ([]string, error) {
 	}
 	rel := filepath.FromSlash(e.Path)
 	paths := []string{filepath.Join(Dir(), rel)}
-	if os.Getenv("VIKA_DATA_DIR") == "" {
+	if config.DataDir.Get(nil) == "" {
 		for _, d := range installDirs() {
 			if p := filepath.Join(d, rel); !slices.Contains(paths, p) {
 				paths = append(paths, p)
@@ -214,7 +216,7 @@ func Verify(kind Kind) (string, error) {
 		return "", err
 	}
 	what := describe(kind)
-	if kind == ORT && os.Getenv("VIKA_ORT_LIB") != "" {
+	if kind == ORT && config.ORTLib.Get(nil) != "" {
 		if info, err := os.Stat(paths[0]); err != nil || !info.Mode().IsRegular() {
 			return "", problem(ErrMissing, "%s not found at %s (from VIKA_ORT_LIB)", what, paths[0])
 		}

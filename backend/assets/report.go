@@ -1,6 +1,6 @@
 package assets
 
-import "os"
+import "vika/backend/config"
 
 // Status describes one asset for `vika version`.
 type Status struct {
@@ -18,7 +18,7 @@ func Report() []Status {
 		if e, err := Lookup(k); err == nil {
 			s.Source = e.NPM
 		}
-		if k == ORT && os.Getenv("VIKA_ORT_LIB") != "" {
+		if k == ORT && config.ORTLib.Get(nil) != "" {
 			s.Source = "VIKA_ORT_LIB"
 		}
 		s.Path, s.Err = Verify(k)

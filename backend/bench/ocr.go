@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"vika/backend/config"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
 )
@@ -99,7 +100,7 @@ func measureOCR(ctx context.Context, opts Options) (*OCRResult, string, error) {
 // poolConfig returns the engine's OCR configuration (VIKA_OCR_* applied)
 // with every default filled in.
 func poolConfig() (ocr.Config, error) {
-	cfg, err := ocr.ConfigFromEnv(ocr.Config{}, os.Getenv)
+	cfg, err := ocr.ConfigFromEnv(ocr.Config{}, config.Getenv)
 	if err != nil {
 		return cfg, err
 	}

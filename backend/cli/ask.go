@@ -8,13 +8,12 @@ import (
 	"io"
 	"strings"
 
-	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/message"
 	"vika/backend/prompt"
 	"vika/backend/rag"
 	"vika/backend/retrieve"
-	"vika/backend/secrets"
+	"vika/backend/session"
 )
 
 // errPartial reports an answer that broke off (what arrived was printed).
@@ -37,8 +36,10 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	local := fs.Bool("ollama", false, "use the local Ollama server too (off unless given, or unless --provider is ollama)")
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to ask about (repeatable)")
+	var scope scopeFlags
+	scope.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] --pdf FILE [--pdf FILE...] QUESTION")
+		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] [--doc NAME...] [--pages 10-20] --pdf FILE [--pdf FILE...] QUESTION")
 		fmt.Fprintln(errOut, "       vika ask --queries QUESTIONS.jsonl [--jsonl OUT.jsonl] [--report REPORT.html] [options] --pdf FILE [--pdf FILE...]")
 		fmt.Fprintln(errOut, "\nKeys come from GEMINI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY, OPENROUTER_API_KEY or the system keyring;\nVIKA_<PROVIDER>_BASE_URL overrides a provider's address.")
 		fs.PrintDefaults()
@@ -80,30 +81,30 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	case *auto && *provider != "":
 		return fmt.Errorf("%w: give --auto or --provider and --model, not both", errUsage)
 	}
+	if err := scope.check(); err != nil {
+		return err
+	}
+	if qs != nil && (len(scope.docs) > 0 || scope.pages != "") {
+		return fmt.Errorf("%w: --doc and --pages limit one question; with --queries, give each its own run", errUsage)
+	}
 
-	svc, err := llm.FromEnv(secrets.New())
-	if err != nil {
-		return err
-	}
-	svc.SetLocal(*local || *provider == "ollama")
-	ragCfg, err := rag.DefaultConfig()
-	if err != nil {
-		return err
-	}
-	eng, err := openEngine(ctx, mode)
+	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, *local || *provider == "ollama", errOut)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
 	opts := rag.Options{Provider: *provider, Model: *model, Mode: string(mode), K: *k, HyDE: *hyde, MultiQuery: *multi, MultiQueryVariants: *variants, Rerank: true}
 	if qs != nil {
-		return runBatch(ctx, eng, rag.New(eng, svc, ragCfg), pdfs, qs, opts, batchOut{jsonl: *jsonlPath, report: *reportPath}, out, errOut)
+		return runBatch(ctx, eng, pdfs, qs, opts, batchOut{jsonl: *jsonlPath, report: *reportPath}, out, errOut)
 	}
 	if err := addAll(ctx, eng, pdfs, errOut); err != nil {
 		return err
 	}
+	if opts.Scope, err = scope.resolve(ctx, eng); err != nil {
+		return err
+	}
 
-	a, err := rag.New(eng, svc, ragCfg).Ask(ctx, question, opts, askPrinter(out, errOut, *asJSON))
+	a, err := eng.Ask(ctx, question, opts, askPrinter(out, errOut, *asJSON))
 	if *asJSON && (err == nil || a.Answer != "") {
 		if jerr := json.NewEncoder(out).Encode(a); jerr != nil {
 			return jerr
@@ -138,10 +139,10 @@ func askPrinter(out, errOut io.Writer, asJSON bool) func(rag.Event) {
 
 // addAll ingests the PDFs, waiting for each; a file that fails is reported
 // on errOut and the others are still used.
-func addAll(ctx context.Context, eng *engine.Engine, paths []string, errOut io.Writer) error {
+func addAll(ctx context.Context, eng *session.Session, paths []string, errOut io.Writer) error {
 	failed := 0
 	for _, p := range paths {
-		if _, err := eng.AddFile(ctx, p, nil); err != nil {
+		if _, err := eng.Ingest(ctx, p, nil); err != nil {
 			failed++
 			fmt.Fprintf(errOut, "vika ask: could not add %s: %v\n", p, err)
 		}

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 
 	"vika/backend/cache"
-	"vika/backend/engine"
 	"vika/backend/message"
+	"vika/backend/session"
 )
 
 // cacheUsage documents `vika cache`. Its cache is the window's "Remember
@@ -94,7 +94,7 @@ func openCache(ctx context.Context, dir string, errOut io.Writer) (*cache.Cache,
 
 // useCache turns eng's processed-document cache on in dir (a --cache
 // flag; "" leaves it off). close closes it.
-func useCache(ctx context.Context, eng *engine.Engine, dir string, errOut io.Writer) (close func(), err error) {
+func useCache(ctx context.Context, eng *session.Session, dir string, errOut io.Writer) (close func(), err error) {
 	if dir == "" {
 		return func() {}, nil
 	}
@@ -102,6 +102,6 @@ func useCache(ctx context.Context, eng *engine.Engine, dir string, errOut io.Wri
 	if err != nil {
 		return nil, err
 	}
-	eng.SetCache(c)
-	return func() { eng.SetCache(nil); c.Close() }, nil
+	eng.UseCache(c)
+	return func() { eng.UseCache(nil); c.Close() }, nil
 }

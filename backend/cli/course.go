@@ -80,11 +80,15 @@ func courseSave(ctx context.Context, path string, pdfs []string, cacheDir string
 		return courseReport{}, err
 	}
 	defer eng.Close()
-	closeCache, err := useCache(ctx, eng, cacheDir, errOut)
-	if err != nil {
-		return courseReport{}, err
+	if cacheDir != "" {
+		c, err := openCache(ctx, cacheDir, errOut)
+		if err != nil {
+			return courseReport{}, err
+		}
+		defer c.Close()
+		eng.SetCache(c)
+		defer eng.SetCache(nil)
 	}
-	defer closeCache()
 	rep := courseReport{File: path}
 	for _, p := range pdfs {
 		d, err := eng.AddFile(ctx, p, nil)

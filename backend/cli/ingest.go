@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"vika/backend/corpus"
-	"vika/backend/engine"
 	"vika/backend/ingest"
+	"vika/backend/session"
 )
 
 // ingestReport is one line of `vika ingest --json`. Field names are a
@@ -92,9 +92,7 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 	}
 	// Ingestion reports what was extracted; it needs no embeddings,
 	// unless the cache is to keep the vectors too.
-	cfg := engine.DefaultConfig()
-	cfg.NoEmbeddings = *cacheDir == ""
-	eng, err := engine.New(ctx, cfg)
+	eng, err := openSession(ctx, "", *cacheDir == "", false, errOut)
 	if err != nil {
 		return err
 	}
@@ -121,8 +119,8 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 	return nil
 }
 
-func ingestOne(ctx context.Context, eng *engine.Engine, path string, withPages bool) ingestReport {
-	r, err := eng.AddFileReport(ctx, path, nil)
+func ingestOne(ctx context.Context, eng *session.Session, path string, withPages bool) ingestReport {
+	r, err := eng.Ingest(ctx, path, nil)
 	if err != nil {
 		return ingestReport{File: filepath.Base(path), Error: err.Error()}
 	}

@@ -14,6 +14,7 @@ import (
 	"vika/backend/models"
 	"vika/backend/rerank"
 	"vika/backend/retrieve"
+	"vika/backend/session"
 )
 
 func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error {
@@ -26,8 +27,10 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	queries := fs.String("queries", "", `a JSONL file of {"id","question"} lines: print one {"id","hits"} line each`)
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to search (repeatable)")
+	var scope scopeFlags
+	scope.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
+		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--doc NAME...] [--pages 10-20] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
 		fs.PrintDefaults()
 	}
 	rest, err := parse(fs, args)
@@ -55,8 +58,11 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	case *k < 1:
 		return fmt.Errorf("%w: -k must be at least 1", errUsage)
 	}
+	if err := scope.check(); err != nil {
+		return err
+	}
 
-	eng, err := openEngine(ctx, mode)
+	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, false, errOut)
 	if err != nil {
 		return err
 	}
@@ -73,7 +79,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	}
 	failed := 0
 	for _, p := range pdfs {
-		if _, err := eng.AddFile(ctx, p, nil); err != nil {
+		if _, err := eng.Ingest(ctx, p, nil); err != nil {
 			failed++
 			fmt.Fprintf(errOut, "vika search: %v\n", err)
 		}
@@ -82,10 +88,13 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return fmt.Errorf("none of the PDFs could be read")
 	}
 	opts := engine.SearchOptions{Mode: mode, K: *k, Rerank: *rerankFlag != "off"}
+	if opts.Scope, err = scope.resolve(ctx, eng); err != nil {
+		return err
+	}
 	if *queries != "" {
 		return searchQueries(ctx, eng, *queries, opts, out)
 	}
-	res, err := eng.SearchWith(ctx, question, opts)
+	res, err := eng.Search(ctx, question, opts)
 	if err != nil {
 		return err
 	}
@@ -93,7 +102,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 }
 
 // requireReranker fails unless a cross-encoder is installed and loads.
-func requireReranker(eng *engine.Engine) error {
+func requireReranker(eng *session.Session) error {
 	label, err := eng.Reranker()
 	switch {
 	case err != nil:
@@ -106,7 +115,7 @@ func requireReranker(eng *engine.Engine) error {
 
 // searchQueries answers every {"id","question"} line of path after the
 // single ingestion, printing one {"id","hits"} line per query.
-func searchQueries(ctx context.Context, eng *engine.Engine, path string, opts engine.SearchOptions, out io.Writer) error {
+func searchQueries(ctx context.Context, eng *session.Session, path string, opts engine.SearchOptions, out io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -126,7 +135,7 @@ func searchQueries(ctx context.Context, eng *engine.Engine, path string, opts en
 		if err := json.Unmarshal(sc.Bytes(), &q); err != nil || strings.TrimSpace(q.Question) == "" {
 			return fmt.Errorf("%s line %d: want {\"id\",\"question\"}", path, line)
 		}
-		res, err := eng.SearchWith(ctx, q.Question, opts)
+		res, err := eng.Search(ctx, q.Question, opts)
 		if err != nil {
 			return fmt.Errorf("query %s: %w", q.ID, err)
 		}
@@ -181,20 +190,25 @@ func oneLine(s string, n int) string {
 	return string(r)
 }
 
-// openEngine opens the session of a search or ask command in mode: without
-// the embedding model in bm25 mode (nothing to load), and failing early
-// when mode needs a model that cannot be loaded ("" lets the engine choose).
-func openEngine(ctx context.Context, mode retrieve.Mode) (*engine.Engine, error) {
+// openSession opens the session of a command (session.Open, as the window
+// does, without the user's settings): without the embedding model when
+// noEmbeddings (nothing to load), and failing early when mode needs a
+// model that cannot be loaded ("" lets the engine choose). A configuration
+// problem is told on errOut; answers then say it too. ollama turns the
+// local Ollama server on.
+func openSession(ctx context.Context, mode retrieve.Mode, noEmbeddings, ollama bool, errOut io.Writer) (*session.Session, error) {
 	cfg := engine.DefaultConfig()
-	cfg.NoEmbeddings = mode == retrieve.ModeBM25
-	eng, err := engine.New(ctx, cfg)
+	cfg.NoEmbeddings = noEmbeddings
+	s, err := session.Open(ctx, session.Options{Engine: &cfg, NoSettings: true, Ollama: ollama})
 	if err != nil {
 		return nil, err
 	}
-	if (mode == retrieve.ModeDense || mode == retrieve.ModeHybrid) && eng.DenseUnavailable() != nil {
-		err := fmt.Errorf("%s search needs the embedding model: %w", mode, eng.DenseUnavailable())
-		eng.Close()
+	if err := s.NeedMode(mode); err != nil {
+		s.Close()
 		return nil, err
 	}
-	return eng, nil
+	if p := s.Problem(); p != nil {
+		fmt.Fprintf(errOut, "vika: %v\n", p)
+	}
+	return s, nil
 }

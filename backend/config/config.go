@@ -1,13 +1,16 @@
 // Package config declares every VIKA_* environment variable Vika reads: its
 // name, type, default and meaning, once. Code reads a variable through its
 // Var (Var.Get with an injected getenv, os.Getenv in the app), so that a
-// name is never spelled twice; the README's table of variables is checked
+// name is never spelled twice; the table of variables of
+// docs/configuration.md is checked
 // against Vars by this package's tests, and so is every VIKA_ name in the
 // Go sources.
 package config
 
 import (
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -28,23 +31,47 @@ const (
 type Var struct {
 	Name    string
 	Type    Type
-	Default string // as the README shows it; "" when unset means nothing
+	Default string // as docs/configuration.md shows it; "" when unset means nothing
 	Meaning string
 	// Test marks a variable only tests, benchmarks or the test harness
-	// read: it is not in the README's table of settings.
+	// read: it is not in docs/configuration.md's table of settings.
 	Test bool
 }
 
-// Get returns the variable's value from getenv (os.Getenv when nil),
-// without surrounding spaces; "" when unset.
+// Getenv reads the process environment. It and LookupEnv are the only
+// calls of os.Getenv and os.LookupEnv outside tests (config_test checks
+// it): other packages read a Var, or pass Getenv where a function of the
+// environment is injected (tests give their own).
+func Getenv(name string) string { return os.Getenv(name) }
+
+// LookupEnv is os.LookupEnv (see Getenv).
+func LookupEnv(name string) (string, bool) { return os.LookupEnv(name) }
+
+// Get returns the variable's value from getenv (the process environment
+// when nil), without surrounding spaces; "" when unset.
 func (v Var) Get(getenv func(string) string) string {
 	if getenv == nil {
-		getenv = os.Getenv
+		getenv = Getenv
 	}
 	return strings.TrimSpace(getenv(v.Name))
 }
 
-// The settings a user may give (the README's table).
+// Int parses the variable from getenv (the process environment when nil)
+// as an integer from lo to hi: unset gives def; a value that does not
+// parse or is out of range gives def and an error naming the variable.
+func (v Var) Int(getenv func(string) string, def, lo, hi int64) (int64, error) {
+	s := v.Get(getenv)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < lo || n > hi {
+		return def, fmt.Errorf("%s=%q: want an integer from %d to %d", v.Name, s, lo, hi)
+	}
+	return n, nil
+}
+
+// The settings a user may give (the table of docs/configuration.md).
 var (
 	DataDir        = Var{"VIKA_DATA_DIR", Path, "$XDG_DATA_HOME/vika, else ~/.local/share/vika", "the one directory searched for the runtime assets and models", false}
 	ORTLib         = Var{"VIKA_ORT_LIB", Path, "the installed assets' ONNX Runtime", "the ONNX Runtime shared library to load", false}
@@ -123,6 +150,9 @@ var Vars = []Var{
 	{"VIKA_OCR_SWEEP_DUMP", Path, "", "test: OCR sweep output", true},
 	{"VIKA_OCR_SWEEP_PREP", String, "", "test: OCR sweep preprocessing", true},
 	{"VIKA_OCR_SWEEP_PSM", String, "", "test: OCR sweep page segmentation modes", true},
+	{"VIKA_CACHE_TEST_WRITER_DIR", Path, "", "test: the cache directory of a writer child process", true},
+	{"VIKA_CACHE_TEST_WRITER_NAME", String, "", "test: the entry name a writer child process writes", true},
+	{"VIKA_CACHE_TEST_WRITER_N", Int, "", "test: how many entries a writer child process writes", true},
 }
 
 // Lookup returns the variable named name.

@@ -12,11 +12,11 @@ import (
 // root is the repository, two levels up.
 const root = "../.."
 
-// TestREADMETable: the README's table of variables lists exactly the
-// settings of Vars (not the internal and test ones), with their defaults
-// and meanings, in order.
-func TestREADMETable(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+// TestConfigurationTable: the table of variables of docs/configuration.md
+// lists exactly the settings of Vars (not the internal and test ones),
+// with their defaults and meanings, in order.
+func TestConfigurationTable(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "docs", "configuration.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +38,12 @@ func TestREADMETable(t *testing.T) {
 		}
 	}
 	if len(rows) != len(want) {
-		t.Fatalf("README lists %d variables, config declares %d settings", len(rows), len(want))
+		t.Fatalf("docs/configuration.md lists %d variables, config declares %d settings", len(rows), len(want))
 	}
 	for i, v := range want {
 		r := rows[i]
 		if len(r) != 4 || r[0] != "`"+v.Name+"`" || r[1] != string(v.Type) || r[2] != v.Default || r[3] != v.Meaning {
-			t.Errorf("README row %d: %q\nwant | `%s` | %s | %s | %s |", i+1, r, v.Name, v.Type, v.Default, v.Meaning)
+			t.Errorf("docs/configuration.md row %d: %q\nwant | `%s` | %s | %s | %s |", i+1, r, v.Name, v.Type, v.Default, v.Meaning)
 		}
 	}
 }
@@ -98,5 +98,55 @@ func TestGet(t *testing.T) {
 	}
 	if _, ok := Lookup("VIKA_NOPE"); ok {
 		t.Error("Lookup of an undeclared name")
+	}
+}
+
+// TestOnlyConfigReadsTheEnvironment: outside tests, no Go file but this
+// package's calls os.Getenv or os.LookupEnv; the others read a Var or
+// pass config.Getenv.
+func TestOnlyConfigReadsTheEnvironment(t *testing.T) {
+	call := regexp.MustCompile(`\bos\.(Getenv|LookupEnv)\(`)
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "config" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		checked++
+		if loc := call.FindIndex(b); loc != nil {
+			t.Errorf("%s:%d calls %s: read a config.Var or pass config.Getenv", path, 1+strings.Count(string(b[:loc[0]]), "\n"), b[loc[0]:loc[1]-1])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 100 {
+		t.Fatalf("only %d Go files checked: is root the repository?", checked)
+	}
+}
+
+func TestIntAccessor(t *testing.T) {
+	env := map[string]string{"VIKA_MAX_PAGES": " 12 ", "VIKA_PAGE_TIMEOUT_S": "soon", "VIKA_OCR_PAGE_TIMEOUT_S": "0"}
+	get := func(k string) string { return env[k] }
+	if n, err := MaxPages.Int(get, 3000, 1, 1<<31-1); n != 12 || err != nil {
+		t.Errorf("set: %d, %v", n, err)
+	}
+	if n, err := MaxFileMB.Int(get, 200, 1, 1<<30-1); n != 200 || err != nil {
+		t.Errorf("unset: %d, %v", n, err)
+	}
+	for _, v := range []Var{PageTimeoutS, OCRPageTimeout} {
+		if n, err := v.Int(get, 30, 1, 100); n != 30 || err == nil || !strings.Contains(err.Error(), v.Name) {
+			t.Errorf("%s bad: %d, %v: want the default and an error naming it", v.Name, n, err)
+		}
 	}
 }

@@ -4,16 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/message"
-	"vika/backend/pdf"
 )
 
 // Stages of Progress.Stage.
@@ -83,35 +82,11 @@ func (e *Engine) AddBytes(ctx context.Context, name string, data []byte, progres
 }
 
 func (e *Engine) addFile(ctx context.Context, jobID, path string, progress func(Progress)) (Report, error) {
-	data, err := e.readFile(path)
+	data, err := readPDF(ctx, path, e.opts.Limits)
 	if err != nil {
 		return Report{}, err
 	}
 	return e.add(ctx, jobID, filepath.Base(path), data, progress)
-}
-
-func (e *Engine) readFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
-	}
-	if fi.IsDir() {
-		return nil, message.Wrap(fmt.Errorf("%w: %s is a folder", pdf.ErrNotPDF, filepath.Base(path)), message.Folder)
-	}
-	lim := e.opts.Limits
-	if err := pdf.CheckSize(fi.Size(), lim); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, lim.MaxBytes+1)) // the file may grow after Stat
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
-	}
-	return data, nil
 }
 
 func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progress func(Progress)) (Report, error) {
@@ -263,11 +238,33 @@ func fileName(name string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
 	}
-	name = strings.TrimSpace(name)
+	name = cleanName(name)
 	if name == "" || name == "." || name == ".." {
 		return "document.pdf"
 	}
 	return name
+}
+
+// cleanName makes a file name safe to show, log, cite and put in the
+// prompt's cite attribute: control characters (line breaks, ESC) become
+// spaces, format characters (bidi overrides and isolates, zero-width
+// characters, tag characters) are dropped, square brackets (which delimit
+// citations) become parentheses, and runs of spaces one.
+func cleanName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r == '[':
+			return '('
+		case r == ']':
+			return ')'
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			return ' '
+		case unicode.Is(unicode.Cf, r) || r == utf8.RuneError:
+			return -1
+		}
+		return r
+	}, name)
+	return strings.Join(strings.Fields(name), " ")
 }
 
 // throttle lets stage changes and the last step of a stage through, and

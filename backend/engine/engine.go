@@ -8,8 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -89,46 +87,36 @@ func (c Config) modelsRoot() string {
 	return models.Root()
 }
 
-// DefaultConfig returns the defaults above, or the values of the
-// environment variables VIKA_MAX_FILE_MB, VIKA_MAX_PAGES,
-// VIKA_PAGE_TIMEOUT_S, VIKA_OCR_PAGE_TIMEOUT_S, VIKA_WORKER_MEMORY_MB and
-// VIKA_WORKER_CPU_S when they hold positive integers (other values are
-// ignored); VIKA_REGIONS=off sets NoRegions.
+// DefaultConfig is ConfigFromEnv of the process environment, a bad value
+// taking its default.
 func DefaultConfig() Config {
-	cfg := Config{
-		MaxFileBytes: DefaultMaxFileBytes, MaxPages: DefaultMaxPages,
-		PageTimeout: DefaultPageTimeout, OCRTimeout: DefaultOCRTimeout,
-		WorkerMemory: DefaultWorkerMemory, WorkerCPU: DefaultWorkerCPU,
-	}
-	if mb := envInt(config.MaxFileMB); mb > 0 && mb < 1<<30 {
-		cfg.MaxFileBytes = mb << 20
-	}
-	if n := envInt(config.MaxPages); n > 0 && n < 1<<31 {
-		cfg.MaxPages = int(n)
-	}
-	if s := envInt(config.PageTimeoutS); s > 0 && s < 1<<20 {
-		cfg.PageTimeout = time.Duration(s) * time.Second
-	}
-	if s := envInt(config.OCRPageTimeout); s > 0 && s < 1<<20 {
-		cfg.OCRTimeout = time.Duration(s) * time.Second
-	}
-	if mb := envInt(config.WorkerMemoryMB); mb > 0 && mb < 1<<30 {
-		cfg.WorkerMemory = mb << 20
-	}
-	if s := envInt(config.WorkerCPUS); s > 0 && s < 1<<30 {
-		cfg.WorkerCPU = time.Duration(s) * time.Second
-	}
-	cfg.NoRegions = config.Regions.Get(os.Getenv) == "off"
+	cfg, _ := ConfigFromEnv(nil)
 	return cfg
 }
 
-// envInt is the integer value of an environment variable, or 0.
-func envInt(v config.Var) int64 {
-	n, err := strconv.ParseInt(v.Get(os.Getenv), 10, 64)
-	if err != nil {
-		return 0
+// ConfigFromEnv returns the defaults above, or the values of the
+// environment variables VIKA_MAX_FILE_MB, VIKA_MAX_PAGES,
+// VIKA_PAGE_TIMEOUT_S, VIKA_OCR_PAGE_TIMEOUT_S, VIKA_WORKER_MEMORY_MB and
+// VIKA_WORKER_CPU_S (positive integers; VIKA_REGIONS=off sets NoRegions)
+// read from getenv (the process environment when nil). A bad value takes
+// its default and is reported in the error, with the others.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	var errs []error
+	num := func(v config.Var, def, hi int64) int64 {
+		n, err := v.Int(getenv, def, 1, hi)
+		errs = append(errs, err)
+		return n
 	}
-	return n
+	cfg := Config{
+		MaxFileBytes: num(config.MaxFileMB, DefaultMaxFileBytes>>20, 1<<30-1) << 20,
+		MaxPages:     int(num(config.MaxPages, DefaultMaxPages, 1<<31-1)),
+		PageTimeout:  time.Duration(num(config.PageTimeoutS, int64(DefaultPageTimeout/time.Second), 1<<20-1)) * time.Second,
+		OCRTimeout:   time.Duration(num(config.OCRPageTimeout, int64(DefaultOCRTimeout/time.Second), 1<<20-1)) * time.Second,
+		WorkerMemory: num(config.WorkerMemoryMB, DefaultWorkerMemory>>20, 1<<30-1) << 20,
+		WorkerCPU:    time.Duration(num(config.WorkerCPUS, int64(DefaultWorkerCPU/time.Second), 1<<30-1)) * time.Second,
+		NoRegions:    config.Regions.Get(getenv) == "off",
+	}
+	return cfg, errors.Join(errs...)
 }
 
 // withDefaults fills cfg's zero fields from def.
@@ -206,7 +194,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	lm := newRetriever(lex, cfg)
 	// VIKA_OCR_WORKERS, when set, is the number of pages OCRed at once
 	// (workers per document); an invalid value is reported by the workers.
-	ocrCfg, _ := ocr.ConfigFromEnv(ocr.Config{}, os.Getenv)
+	ocrCfg, _ := ocr.ConfigFromEnv(ocr.Config{}, config.Getenv)
 	reader := sandbox.New(sandbox.Config{
 		PageTimeout: cfg.PageTimeout, OCRTimeout: cfg.OCRTimeout,
 		MemoryBytes: cfg.WorkerMemory, CPUTime: cfg.WorkerCPU,

@@ -20,6 +20,9 @@ type SearchOptions struct {
 	// to load or to run leaves the retrieval order (Stats.RerankError says
 	// why when it ran).
 	Rerank bool
+	// Scope limits the search to some documents and pages, inside
+	// retrieval (retrieve.SearchOptions.Scope); the zero value is all.
+	Scope corpus.Scope
 }
 
 // SearchResult is the passages found, best first, and how they were found.
@@ -107,7 +110,7 @@ func (e *Engine) search(ctx context.Context, o SearchOptions, find func(*retriev
 	if o.Mode == retrieve.ModeDense && !set.ret.HasEmbedder() {
 		return SearchResult{Hits: []corpus.Hit{}}, fmt.Errorf("dense search is unavailable: %w", set.embErr)
 	}
-	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K}
+	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K, Scope: o.Scope}
 	if o.Rerank {
 		// A cross-encoder that fails to load leaves search working without
 		// it; Reranker reports the error.

@@ -75,6 +75,9 @@ func writeTurn(b *strings.Builder, n int, t rag.Answer) {
 	if t.StandaloneQuestion != "" {
 		fmt.Fprintf(b, "<p class=\"meta\">Searched as: %s</p>\n", esc(t.StandaloneQuestion))
 	}
+	if t.Metrics.Scope != "" {
+		fmt.Fprintf(b, "<p class=\"meta scope\">Searched only in: %s</p>\n", esc(t.Metrics.Scope))
+	}
 	if label := kindLabel(t); label != "" {
 		fmt.Fprintf(b, "<p class=\"kind\">%s</p>\n", esc(label))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"vika/backend/cite"
 	"vika/backend/corpus"
+	"vika/backend/metrics"
 	"vika/backend/rag"
 )
 
@@ -20,7 +21,8 @@ const formulaAnswer = "Attention is $\\mathrm{softmax}\\left(\\frac{QK^T}{\\sqrt
 func formulaTurns() []rag.Answer {
 	hits := []corpus.Hit{{File: "attn.pdf", Page: 4, Text: "Attention(Q,K,V) = softmax(QK^T / sqrt(d_k)) V", Label: "[attn.pdf p.4]", DocID: "d1"}}
 	return []rag.Answer{{Question: "What is attention?", Answer: formulaAnswer, Kind: rag.KindLLM,
-		Citations: cite.Check(formulaAnswer, hits), Sources: []rag.Source{{Hit: hits[0], Index: 1}}}}
+		Citations: cite.Check(formulaAnswer, hits), Sources: []rag.Source{{Hit: hits[0], Index: 1}},
+		Metrics: metrics.Record{Scope: "attn.pdf p.3-5"}}}
 }
 
 func TestExportHTMLRendersFormulas(t *testing.T) {
@@ -38,6 +40,7 @@ func TestExportHTMLRendersFormulas(t *testing.T) {
 		"it costs $5 and $10.",
 		`<span class="cite" title="verified against [attn.pdf p.4]">[attn.pdf p.4]</span>`,
 		"<code>$HOME</code>",
+		`<p class="meta scope">Searched only in: attn.pdf p.3-5</p>`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("HTML lacks %q:\n%s", want, out)
@@ -64,6 +67,7 @@ func TestExportMarkdownKeepsLaTeX(t *testing.T) {
 		`$$PE_{(pos,2i)} = \sin(pos/10000^{2i/d_{\text{model}}})$$`,
 		`It uses $a \lt  b$ and`, // \( \) as $, < as \lt: no viewer reads it as HTML
 		"it costs $5 and $10.",
+		"*Searched only in: attn.pdf p.3-5*",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, out)

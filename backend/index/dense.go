@@ -36,11 +36,12 @@ const ParallelRows = 4096
 type Dense struct {
 	dim int
 
-	mu   sync.RWMutex
-	vecs []float32      // row i is vecs[i*dim:(i+1)*dim]; guarded by mu
-	ids  []string       // chunk id of row i; guarded by mu
-	docs []string       // doc id of row i; guarded by mu
-	row  map[string]int // chunk id -> row; guarded by mu
+	mu    sync.RWMutex
+	vecs  []float32      // row i is vecs[i*dim:(i+1)*dim]; guarded by mu
+	ids   []string       // chunk id of row i; guarded by mu
+	docs  []string       // doc id of row i; guarded by mu
+	pages []int          // page of row i; guarded by mu
+	row   map[string]int // chunk id -> row; guarded by mu
 }
 
 // NewDense returns an empty index of dim-dimensional vectors.
@@ -82,9 +83,10 @@ func (d *Dense) Add(chunks []corpus.Chunk, vecs [][]float32) error {
 			d.row[c.ID] = r
 			d.ids = append(d.ids, c.ID)
 			d.docs = append(d.docs, c.DocID)
+			d.pages = append(d.pages, c.Page)
 			d.vecs = append(d.vecs, make([]float32, d.dim)...)
 		}
-		d.docs[r] = c.DocID
+		d.docs[r], d.pages[r] = c.DocID, c.Page
 		unit(d.vecs[r*d.dim:(r+1)*d.dim], vecs[i])
 	}
 	return nil
@@ -143,10 +145,10 @@ func (d *Dense) removeRow(r int) {
 	delete(d.row, d.ids[r])
 	if r != last {
 		copy(d.vecs[r*d.dim:(r+1)*d.dim], d.vecs[last*d.dim:])
-		d.ids[r], d.docs[r] = d.ids[last], d.docs[last]
+		d.ids[r], d.docs[r], d.pages[r] = d.ids[last], d.docs[last], d.pages[last]
 		d.row[d.ids[r]] = r
 	}
-	d.ids, d.docs = d.ids[:last], d.docs[:last]
+	d.ids, d.docs, d.pages = d.ids[:last], d.docs[:last], d.pages[:last]
 	d.vecs = d.vecs[:last*d.dim]
 }
 
@@ -184,6 +186,13 @@ func (d *Dense) Similarity(q []float32, ids []string) ([]float64, []bool, error)
 // Search returns the k stored vectors closest to q by cosine, best first
 // (ties by chunk id). q need not be unit length. k <= 0 means 10.
 func (d *Dense) Search(ctx context.Context, q []float32, k int) ([]Scored, error) {
+	return d.SearchScoped(ctx, q, k, corpus.Scope{})
+}
+
+// SearchScoped is Search over the vectors of the chunks scope keeps only:
+// the rows outside it are never scored, so the k hits are the k best of
+// the scope.
+func (d *Dense) SearchScoped(ctx context.Context, q []float32, k int, scope corpus.Scope) ([]Scored, error) {
 	if len(q) != d.dim {
 		return nil, fmt.Errorf("%w: query has %d, want %d", ErrDim, len(q), d.dim)
 	}
@@ -200,16 +209,16 @@ func (d *Dense) Search(ctx context.Context, q []float32, k int) ([]Scored, error
 	n := len(d.ids)
 	var best topK
 	if n < ParallelRows {
-		best = d.scan(qu, 0, n, k)
+		best = d.scan(qu, 0, n, k, scope)
 	} else {
 		half := n / 2
 		var other topK
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			other = d.scan(qu, half, n, k)
+			other = d.scan(qu, half, n, k, scope)
 		}()
-		best = d.scan(qu, 0, half, k)
+		best = d.scan(qu, 0, half, k, scope)
 		<-done
 		for _, c := range other.items {
 			best.offer(c.row, c.score, d.ids)
@@ -223,11 +232,15 @@ func (d *Dense) Search(ctx context.Context, q []float32, k int) ([]Scored, error
 	return out, nil
 }
 
-// scan scores rows [from, to) against q and keeps the best k. d.mu is
-// read-held by the caller.
-func (d *Dense) scan(q []float32, from, to, k int) topK {
+// scan scores the rows of [from, to) that scope keeps against q and
+// keeps the best k. d.mu is read-held by the caller.
+func (d *Dense) scan(q []float32, from, to, k int, scope corpus.Scope) topK {
 	best := topK{k: k, items: make([]candidate, 0, min(k, to-from))}
+	all := scope.All()
 	for r := from; r < to; r++ {
+		if !all && !scope.Keeps(d.docs[r], d.pages[r]) {
+			continue
+		}
 		s := dot(q, d.vecs[r*d.dim:(r+1)*d.dim])
 		if len(best.items) == k && s < best.items[0].score {
 			continue // cheap reject before the heap

@@ -250,14 +250,14 @@ func BenchmarkDenseScan(b *testing.B) {
 		q := randomVectors(rng, 1, dim)[0]
 		b.Run(fmt.Sprintf("n=%d/serial", n), func(b *testing.B) {
 			for b.Loop() {
-				d.scan(q, 0, n, 100)
+				d.scan(q, 0, n, 100, corpus.Scope{})
 			}
 		})
 		b.Run(fmt.Sprintf("n=%d/two", n), func(b *testing.B) {
 			for b.Loop() {
 				done := make(chan struct{})
-				go func() { d.scan(q, n/2, n, 100); close(done) }()
-				d.scan(q, 0, n/2, 100)
+				go func() { d.scan(q, n/2, n, 100, corpus.Scope{}); close(done) }()
+				d.scan(q, 0, n/2, 100, corpus.Scope{})
 				<-done
 			}
 		})

@@ -241,6 +241,13 @@ func (l *Lexical) forget(id string) {
 // plain text. A query with no searchable term returns no result. k <= 0
 // means 10.
 func (l *Lexical) Search(ctx context.Context, q string, k int) ([]Scored, error) {
+	return l.SearchScoped(ctx, q, k, corpus.Scope{})
+}
+
+// SearchScoped is Search over the chunks scope keeps only: the scope is
+// a filter of the BM25 query itself, so the k hits are the k best of the
+// scope, scored as they would be without it.
+func (l *Lexical) SearchScoped(ctx context.Context, q string, k int, scope corpus.Scope) ([]Scored, error) {
 	release, err := l.acquire()
 	if err != nil {
 		return nil, err
@@ -260,7 +267,7 @@ func (l *Lexical) Search(ctx context.Context, q string, k int) ([]Scored, error)
 
 	var out []Scored
 	for _, s := range targets {
-		hits, err := s.search(ctx, q, k)
+		hits, err := s.search(ctx, q, k, scope)
 		if err != nil {
 			return nil, err
 		}

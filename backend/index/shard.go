@@ -71,6 +71,9 @@ type shard struct {
 
 type doc struct {
 	Text string `json:"text"`
+	// Doc and Page are what a scope filters on (scope.go); not scored.
+	Doc  string  `json:"doc"`
+	Page float64 `json:"page"`
 }
 
 func newShard(analyzer string) (*shard, error) {
@@ -112,6 +115,7 @@ func newMapping(analyzer string) (mapping.IndexMapping, error) {
 	text.IncludeInAll = false
 	dm := bleve.NewDocumentStaticMapping()
 	dm.AddFieldMappingsAt(fieldText, text)
+	addScopeFields(dm)
 	m.DefaultMapping = dm
 	m.DefaultAnalyzer = analyzer
 	m.ScoringModel = bindex.BM25Scoring
@@ -125,7 +129,7 @@ func (s *shard) apply(chunks []corpus.Chunk, drop []string) error {
 		b.Delete(id)
 	}
 	for _, c := range chunks {
-		if err := b.Index(c.ID, doc{Text: c.Text}); err != nil {
+		if err := b.Index(c.ID, doc{Text: c.Text, Doc: c.DocID, Page: float64(c.Page)}); err != nil {
 			return fmt.Errorf("index chunk %s: %w", c.ID, err)
 		}
 	}
@@ -148,12 +152,16 @@ func (s *shard) apply(chunks []corpus.Chunk, drop []string) error {
 // it keeps and, while the k-th and the last score are equal, widens the
 // search until the run of equal scores ends; equal scores are then
 // ordered by id.
-func (s *shard) search(ctx context.Context, q string, k int) ([]Scored, error) {
+//
+// Only the chunks scope keeps are searched (a filter inside the query,
+// scoring nothing: see scoped).
+func (s *shard) search(ctx context.Context, q string, k int, scope corpus.Scope) ([]Scored, error) {
 	mq := query.NewMatchQuery(q)
 	mq.SetField(fieldText)
 	mq.Analyzer = s.analyzer
+	sq := scoped(mq, scope)
 	for size := k + 1; ; size *= 2 {
-		req := bleve.NewSearchRequestOptions(mq, size, 0, false)
+		req := bleve.NewSearchRequestOptions(sq, size, 0, false)
 		res, err := s.idx.SearchInContext(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("lexical search: %w", err)

@@ -5,11 +5,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"vika/backend/config"
 )
 
 // Keys gives a provider's API key; "" (and no error) when none is set.
@@ -81,7 +82,7 @@ func FromEnv(keys Keys) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := ConfigFromEnv(cat, os.Getenv)
+	cfg, err := ConfigFromEnv(cat, config.Getenv)
 	if err != nil {
 		return nil, err
 	}

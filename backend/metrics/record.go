@@ -96,6 +96,10 @@ type Record struct {
 	// because the model that answered reads no images.
 	ImagesSent     int `json:"images_sent"`
 	ImagesWithheld int `json:"images_withheld"`
+	// Scope is what the question was limited to, as the files and the
+	// page range ("bert.pdf, resnet.pdf p.10-20"); "" when it searched
+	// every document.
+	Scope string `json:"scope"`
 }
 
 // SetAnswer fills the fields that a model's answer gives: model, routing

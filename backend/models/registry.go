@@ -13,12 +13,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"vika/backend/assets"
+	"vika/backend/config"
 )
 
 // Roles of a model.
@@ -188,7 +188,7 @@ const DefaultBaseURL = "https://huggingface.co"
 
 // BaseURL is $VIKA_MODELS_BASE_URL, else DefaultBaseURL.
 func BaseURL() string {
-	if u := os.Getenv("VIKA_MODELS_BASE_URL"); u != "" {
+	if u := config.ModelsBaseURL.Get(nil); u != "" {
 		return strings.TrimRight(u, "/")
 	}
 	return DefaultBaseURL
@@ -279,7 +279,7 @@ func EmbedderIn(root string, english bool) (Choice, error) {
 	if english {
 		env, def, preferred = EnvModelEN, DefaultEN, PreferredEN
 	}
-	name := strings.TrimSpace(os.Getenv(env))
+	name := strings.TrimSpace(config.Getenv(env))
 	c := Choice{Name: name, Explicit: name != ""}
 	if name == "" {
 		c.Name = def

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"vika/backend/config"
 )
 
 func init() {
@@ -19,7 +21,7 @@ func init() {
 	// libtesseract was loaded, but it reaches OpenMP runtimes that read it
 	// lazily and every child process (a tesseract CLI, a re-exec). A value
 	// the user set is kept.
-	if _, ok := os.LookupEnv("OMP_THREAD_LIMIT"); !ok {
+	if _, ok := config.LookupEnv("OMP_THREAD_LIMIT"); !ok {
 		os.Setenv("OMP_THREAD_LIMIT", "1")
 	}
 }
@@ -61,7 +63,7 @@ var _ Recognizer = (*Pool)(nil)
 // the file and the package that provides it.
 func NewPool(cfg Config) (*Pool, error) {
 	cfg = cfg.withDefaults()
-	dir, err := resolveTessdata(cfg, os.Getenv)
+	dir, err := resolveTessdata(cfg, config.Getenv)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ package onnx
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -147,7 +146,7 @@ func RuntimeSettings(defaultBatch int) (library string, batchSize, threads int, 
 }
 
 func envPositive(e config.Var, def int) (int, error) {
-	name, v := e.Name, e.Get(os.Getenv)
+	name, v := e.Name, e.Get(nil)
 	if v == "" {
 		return def, nil
 	}

@@ -13,7 +13,6 @@ package rag
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	"vika/backend/config"
+	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/metrics"
@@ -33,6 +33,7 @@ type Engine interface {
 	Retrieve(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error)
 	AddMetric(ctx context.Context, rec metrics.Record) (metrics.Record, error)
 	Metrics(ctx context.Context) ([]metrics.Record, error)
+	Documents(ctx context.Context) ([]corpus.Document, error)
 }
 
 // Config tunes an Assistant. Zero fields take their defaults.
@@ -71,7 +72,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 
 // DefaultConfig is ConfigFromEnv of the process environment; an invalid
 // value is reported and the default used.
-func DefaultConfig() (Config, error) { return ConfigFromEnv(os.Getenv) }
+func DefaultConfig() (Config, error) { return ConfigFromEnv(config.Getenv) }
 
 func (c Config) withDefaults() Config {
 	if c.MinBM25 == 0 {
@@ -115,9 +116,6 @@ func New(eng Engine, svc *llm.Service, cfg Config) *Assistant {
 
 func (s *Assistant) now() time.Time { return s.cfg.Now() }
 
-// LLM returns the model service (nil when there is none).
-func (s *Assistant) LLM() *llm.Service { return s.llm }
-
 func (s *Assistant) newID() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -126,9 +124,8 @@ func (s *Assistant) newID() string {
 }
 
 // Start answers question in the background and returns the answer's id at
-// once; the answer's events go to emit (EventPrefix + id is their channel
-// name), the last one of type done or error. ctx bounds the answer; Cancel
-// stops it.
+// once; the answer's events go to emit, the last one of type done or
+// error. ctx bounds the answer; Cancel stops it.
 func (s *Assistant) Start(ctx context.Context, question string, o Options, emit func(Event)) (string, error) {
 	return s.StartID(ctx, "", question, o, emit)
 }

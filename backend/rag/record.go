@@ -26,6 +26,7 @@ func (t *turn) record(ctx context.Context) metrics.Record {
 		RerankApplied:      t.r.stats.Reranked > 0,
 		FallbackChain:      []string{},
 		PageTypesUsed:      map[string]int{},
+		Scope:              t.s.scopeLabel(ctx, t.o.Scope),
 	}
 	switch t.a.Kind {
 	case KindAbstained:

@@ -45,7 +45,7 @@ func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int
 			q.Rephrasings = prompt.ParseRephrasings(query, reply, o.MultiQueryVariants)
 		}
 	}
-	res, err := s.eng.Retrieve(ctx, q, engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k, Rerank: o.Rerank})
+	res, err := s.eng.Retrieve(ctx, q, engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k, Rerank: o.Rerank, Scope: o.Scope})
 	if err != nil {
 		return retrieval{}, err
 	}

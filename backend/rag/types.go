@@ -42,6 +42,10 @@ type Options struct {
 	// MinBM25 overrides the abstention threshold (Config.MinBM25) when
 	// positive.
 	MinBM25 float64 `json:"min_bm25,omitempty"`
+	// Scope limits the question to some documents and pages: retrieval
+	// only sees what it keeps (retrieve.SearchOptions.Scope). The window
+	// sends it with every question until the student changes it.
+	Scope corpus.Scope `json:"scope"`
 }
 
 // Kinds of answer (Answer.Kind).
@@ -105,10 +109,6 @@ const (
 	StageRetrieving = "retrieving"
 	StageGenerating = "generating"
 )
-
-// EventPrefix starts the name of an answer's event channel:
-// EventPrefix + Answer.ID.
-const EventPrefix = "answer:"
 
 // Event is what an answer in progress reports. Only the fields of its
 // Type are sent (see MarshalJSON).

@@ -98,7 +98,7 @@ const FigureLang = "en"
 // multilingual text model allows) gets none. A question in a language no
 // document is in (German in an English session) is taken for the nearest
 // of those; one too short to tell keeps its figure list.
-func (r *Retriever) figureList(ctx context.Context, question string, mode Mode, st *Stats) ([]index.Scored, error) {
+func (r *Retriever) figureList(ctx context.Context, question string, mode Mode, scope corpus.Scope, st *Stats) ([]index.Scored, error) {
 	if r.figs == nil || mode == ModeBM25 || r.figs.Index.Len() == 0 {
 		return nil, nil
 	}
@@ -114,7 +114,7 @@ func (r *Retriever) figureList(ctx context.Context, question string, mode Mode, 
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.figs.Index.Search(ctx, qv, FigureDepth)
+	list, err := r.figs.Index.SearchScoped(ctx, qv, FigureDepth, scope)
 	if err != nil {
 		return nil, err
 	}

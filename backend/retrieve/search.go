@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"vika/backend/corpus"
 	"vika/backend/embed"
 	"vika/backend/index"
 	"vika/backend/message"
@@ -30,6 +31,10 @@ type SearchOptions struct {
 	// Passages gives the text of the candidates Rerank rescores; required
 	// with Rerank.
 	Passages Passages
+	// Scope limits the search to some documents and pages: every list
+	// (BM25, dense, whole pages, figures) is searched within it, before
+	// any ranking. The zero value searches everything.
+	Scope corpus.Scope
 }
 
 // Search returns the k chunks that best match q in mode o.Mode, reranked
@@ -71,7 +76,7 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	)
 	lists := make([][]*candidate, 0, len(texts))
 	for i, text := range texts {
-		c, s, emb, err := r.ranked(ctx, text, mode, k, want, o.Depth)
+		c, s, emb, err := r.ranked(ctx, text, mode, k, want, o.Depth, o.Scope)
 		if err != nil {
 			return Result{}, err
 		}
@@ -86,7 +91,7 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	if len(lists) > 1 {
 		cands = fuseRanked(lists, want)
 	}
-	figs, err := r.figureList(ctx, question, mode, &st)
+	figs, err := r.figureList(ctx, question, mode, o.Scope, &st)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return Result{}, ctx.Err()
@@ -105,6 +110,9 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book, nil)
 		}
 	}
+	if !r.pages.off() && !aboutReferences(question) {
+		cands = r.book.referencesLast(cands)
+	}
 	res := Result{found: cands[:min(k, len(cands))]}
 	res.Hits, res.Stats = hits(res.found, embedded, st)
 	res.Stats.Mode = mode
@@ -116,7 +124,7 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 // ranked returns the candidates of one text in mode, ranked by page (see
 // PageRanking): want of them at least, more in bm25 mode when the page
 // window asks for them.
-func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, depth int) ([]*candidate, Stats, bool, error) {
+func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, depth int, scope corpus.Scope) ([]*candidate, Stats, bool, error) {
 	fetch := want // candidates asked of bm25 mode (dense mode is a diagnostic: as asked)
 	if !r.pages.off() {
 		fetch = max(want, r.pages.Window)
@@ -132,7 +140,7 @@ func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, de
 		wholec = make(chan wholeOut, 1)
 		go func() {
 			t := r.now()
-			list, err := r.whole.Search(ctx, q, max(r.pages.Window, k))
+			list, err := r.whole.SearchScoped(ctx, q, max(r.pages.Window, k), scope)
 			wholec <- wholeOut{list, r.now().Sub(t), err}
 		}()
 	}
@@ -144,11 +152,11 @@ func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, de
 	)
 	switch mode {
 	case ModeBM25:
-		cands, st, err = r.searchBM25(ctx, q, fetch)
+		cands, st, err = r.searchBM25(ctx, q, fetch, scope)
 	case ModeDense:
-		cands, st, embedded, err = r.searchDense(ctx, q, want)
+		cands, st, embedded, err = r.searchDense(ctx, q, want, scope)
 	case ModeHybrid:
-		cands, st, embedded, err = r.searchHybrid(ctx, q, want, depth)
+		cands, st, embedded, err = r.searchHybrid(ctx, q, want, depth, scope)
 	default:
 		return nil, st, false, fmt.Errorf("retrieve: unknown mode %q", mode)
 	}
@@ -167,10 +175,10 @@ func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, de
 	return rankPages(cands, r.pages, r.book, whole), st, embedded, nil
 }
 
-func (r *Retriever) searchBM25(ctx context.Context, q string, k int) ([]*candidate, Stats, error) {
+func (r *Retriever) searchBM25(ctx context.Context, q string, k int, scope corpus.Scope) ([]*candidate, Stats, error) {
 	var st Stats
 	t := r.now()
-	list, err := r.lex.Search(ctx, q, k)
+	list, err := r.lex.SearchScoped(ctx, q, k, scope)
 	if err != nil {
 		return nil, st, err
 	}
@@ -225,7 +233,7 @@ func isZero(v []float32) bool {
 // whose cosines are not comparable, the lists are interleaved by rank
 // (ties by cosine): dense mode is a diagnostic mode, hybrid the one that
 // merges models by score (see mergeSpaces).
-func (r *Retriever) searchDense(ctx context.Context, q string, k int) ([]*candidate, Stats, bool, error) {
+func (r *Retriever) searchDense(ctx context.Context, q string, k int, scope corpus.Scope) ([]*candidate, Stats, bool, error) {
 	var st Stats
 	if !r.HasEmbedder() {
 		return nil, st, false, ErrNoEmbedder
@@ -245,7 +253,7 @@ func (r *Retriever) searchDense(ctx context.Context, q string, k int) ([]*candid
 		}
 		embedded = true
 		t = r.now()
-		list, err := s.dense.Search(ctx, qv, k)
+		list, err := s.dense.SearchScoped(ctx, qv, k, scope)
 		if err != nil {
 			return nil, st, false, err
 		}
@@ -282,7 +290,7 @@ func depthOf(s *space, option, k int) int {
 // searchHybrid fuses BM25 with each active model's dense candidates,
 // using that model's profile, and merges the fused lists (mergeSpaces).
 // BM25 runs while the query is embedded.
-func (r *Retriever) searchHybrid(ctx context.Context, q string, k, depthOption int) ([]*candidate, Stats, bool, error) {
+func (r *Retriever) searchHybrid(ctx context.Context, q string, k, depthOption int, scope corpus.Scope) ([]*candidate, Stats, bool, error) {
 	var st Stats
 	spaces := r.active()
 	lexDepth := 0
@@ -297,7 +305,7 @@ func (r *Retriever) searchHybrid(ctx context.Context, q string, k, depthOption i
 	lexc := make(chan lexOut, 1)
 	go func() {
 		t := r.now()
-		list, err := r.lex.Search(ctx, q, lexDepth)
+		list, err := r.lex.SearchScoped(ctx, q, lexDepth, scope)
 		lexc <- lexOut{list, r.now().Sub(t), err}
 	}()
 
@@ -314,7 +322,7 @@ func (r *Retriever) searchHybrid(ctx context.Context, q string, k, depthOption i
 		st.Embedders = append(st.Embedders, s.emb.Name())
 		if qvs[i] != nil {
 			t = r.now()
-			denseLists[i], err = s.dense.Search(ctx, qvs[i], depthOf(s, depthOption, k))
+			denseLists[i], err = s.dense.SearchScoped(ctx, qvs[i], depthOf(s, depthOption, k), scope)
 			st.Dense += r.now().Sub(t)
 			if err != nil {
 				break

@@ -19,7 +19,7 @@ import (
 )
 
 // TestSentenceSignal measures a finer dense signal on the page questions
-// (backend/eval/PAGES.md, "Fifth round"): each chunk's text cut into
+// (docs/eval/PAGES.md, "Fifth round"): each chunk's text cut into
 // short pieces (VIKA_SENT_SPLIT: "sent" one sentence each, "lines" its
 // lines then their sentences, "wN" sentences packed up to N tokens), each
 // piece embedded by the same model, and a chunk scored by the best cosine
@@ -36,7 +36,7 @@ import (
 func TestSentenceSignal(t *testing.T) {
 	dir, sdir := os.Getenv("VIKA_DIAG_CACHE"), os.Getenv("VIKA_SENT_CACHE")
 	if dir == "" || sdir == "" {
-		t.Skip("a measurement run by hand (command above; PAGES.md, fifth round): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir and VIKA_SENT_CACHE to a dir for the sentence vectors")
+		t.Skip("a measurement run by hand (command above; docs/eval/PAGES.md, fifth round): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir and VIKA_SENT_CACHE to a dir for the sentence vectors")
 	}
 	split := cmp.Or(os.Getenv("VIKA_SENT_SPLIT"), "w64")
 	half := cmp.Or(os.Getenv("VIKA_SENT_HALF"), "tune")
@@ -164,7 +164,7 @@ func TestSentenceSignal(t *testing.T) {
 			d := docs[q.File]
 			var ranked []*candidate
 			if d.sents == nil {
-				ranked, _, _, err = d.r.ranked(ctx, q.Question, ModeBM25, 50, 50, 0)
+				ranked, _, _, err = d.r.ranked(ctx, q.Question, ModeBM25, 50, 50, 0, corpus.Scope{})
 			} else {
 				ranked, err = sentenceRanked(ctx, d.r, q.Question, d.sents, d.chunks, v.mix, v.w, v.pagew)
 			}
@@ -199,7 +199,7 @@ func TestSentenceSignal(t *testing.T) {
 // score set to mix(its cosine, its best piece's cosine), then ranked by
 // page as the Retriever ranks. w, if not 0, replaces the dense weight.
 func sentenceRanked(ctx context.Context, r *Retriever, q string, sents map[string][][]float32, chunks map[string]corpus.Chunk, mix func(c, s float64) float64, w, pagew float64) ([]*candidate, error) {
-	cands, _, _, err := r.searchHybrid(ctx, q, 50, 0)
+	cands, _, _, err := r.searchHybrid(ctx, q, 50, 0, corpus.Scope{})
 	if err != nil {
 		return nil, err
 	}

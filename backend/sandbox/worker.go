@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"vika/backend/config"
 	"vika/backend/ingest"
 	"vika/backend/ocr"
 )
@@ -28,7 +29,7 @@ const (
 )
 
 func init() {
-	if os.Getenv(envWorker) == protocolVersion {
+	if config.Getenv(envWorker) == protocolVersion {
 		os.Exit(workerMain())
 	}
 }
@@ -36,7 +37,7 @@ func init() {
 // IsWorker reports whether this process was started as a worker. (Such a
 // process never gets past this package's init; main may call it to make
 // the dispatch explicit.)
-func IsWorker() bool { return os.Getenv(envWorker) == protocolVersion }
+func IsWorker() bool { return config.Getenv(envWorker) == protocolVersion }
 
 // workerMain limits the process, then serves requests on stdin and stdout
 // until stdin closes.
@@ -46,8 +47,8 @@ func workerMain() int {
 		fmt.Fprintln(os.Stderr, "vika worker:", err)
 		return 1
 	}
-	mem, _ := strconv.ParseInt(os.Getenv(envMemory), 10, 64)
-	cpu, _ := strconv.Atoi(os.Getenv(envCPU))
+	mem, _ := strconv.ParseInt(config.Getenv(envMemory), 10, 64)
+	cpu, _ := strconv.Atoi(config.Getenv(envCPU))
 	if err := limitSelf(mem, cpu); err != nil {
 		fmt.Fprintln(os.Stderr, "vika worker: cannot set limits:", err)
 		return 1
@@ -55,7 +56,7 @@ func workerMain() int {
 	if mem > 0 {
 		debug.SetMemoryLimit(mem / 2) // the Go heap's share; MuPDF and Tesseract allocate in C
 	}
-	if err := serve(os.Stdin, out, os.Getenv(envFaults) == "1"); err != nil {
+	if err := serve(os.Stdin, out, config.Getenv(envFaults) == "1"); err != nil {
 		fmt.Fprintln(os.Stderr, "vika worker:", err)
 		return 1
 	}

@@ -21,7 +21,6 @@ package secrets
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -29,6 +28,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"vika/backend/config"
 	"vika/backend/message"
 )
 
@@ -111,10 +111,10 @@ type Store struct {
 // session bus (see package doc) the store reads the environment only.
 func New() *Store {
 	var ring Keyring = systemKeyring{}
-	if ok, why := sessionBus(os.Getenv); !ok {
+	if ok, why := sessionBus(config.Getenv); !ok {
 		ring = noKeyring{why: why}
 	}
-	return NewWithTimeout(ring, os.Getenv, DefaultTimeout)
+	return NewWithTimeout(ring, config.Getenv, DefaultTimeout)
 }
 
 // NewWith returns a store backed by ring and getenv (fakes in tests), each

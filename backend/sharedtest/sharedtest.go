@@ -108,7 +108,7 @@ func Require(tb testing.TB, rel string) string {
 }
 
 // Required reports whether a missing file fails the tests.
-func Required() bool { return config.RequireSharedData.Get(os.Getenv) == "1" }
+func Required() bool { return config.RequireSharedData.Get(nil) == "1" }
 
 func missing(tb testing.TB, path string, err error) {
 	tb.Helper()

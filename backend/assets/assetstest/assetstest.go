@@ -5,10 +5,10 @@
 package assetstest
 
 import (
-	"os"
 	"testing"
 
 	"vika/backend/assets"
+	"vika/backend/config"
 )
 
 // Require returns the verified path of an installed asset, or skips (fails
@@ -33,7 +33,7 @@ func RequireAll(tb testing.TB) {
 
 func missing(tb testing.TB, err error) {
 	tb.Helper()
-	if os.Getenv("VIKA_REQUIRE_ASSETS") == "1" {
+	if config.Getenv("VIKA_REQUIRE_ASSETS") == "1" {
 		tb.Fatal(err)
 	}
 	tb.Skipf("assets not installed: run make assets (%v)", err)

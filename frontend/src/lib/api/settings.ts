@@ -3,7 +3,7 @@
 // imports the generated wailsjs bindings, and every call goes through call.ts.
 
 import * as App from '../../../wailsjs/go/main/App';
-import type { rag } from '../../../wailsjs/go/models';
+import type { session } from '../../../wailsjs/go/models';
 import { call } from './call.ts';
 import type { KeyStatus, ModelStatus, Settings } from './types.ts';
 
@@ -12,7 +12,7 @@ export async function settings(): Promise<Settings> {
 }
 
 export async function setSettings(s: Settings): Promise<void> {
-  await call(() => App.SetSettings({ ...s } as rag.Settings));
+  await call(() => App.SetSettings({ ...s } as session.Settings));
 }
 
 /** One status per provider that needs a key; never the key. */

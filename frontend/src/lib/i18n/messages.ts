@@ -27,6 +27,7 @@ const en = {
   'ingest.not_pdf': 'This file is not a PDF{looks}.',
   'ingest.looks_like': ' (it looks like {what})',
   'ingest.folder': 'This is a folder, not a PDF.',
+  'ingest.not_a_file': 'This is not a regular file (it is a pipe, a device or a socket), so it is not read.',
   'ingest.encrypted':
     'The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again.',
   'ingest.corrupt': 'The PDF is damaged and cannot be read.',
@@ -174,6 +175,7 @@ const fr: Record<Key, Message> = {
   'ingest.not_pdf': 'Ce fichier n’est pas un PDF{looks}.',
   'ingest.looks_like': ' (on dirait {what})',
   'ingest.folder': 'C’est un dossier, pas un PDF.',
+  'ingest.not_a_file': 'Ce n’est pas un fichier ordinaire (c’est un tube, un périphérique ou une socket) : il n’est pas lu.',
   'ingest.encrypted':
     'Le PDF est protégé par un mot de passe : retirez la protection (par exemple en l’imprimant dans un nouveau PDF) puis ajoutez-le de nouveau.',
   'ingest.corrupt': 'Le PDF est endommagé et ne peut pas être lu.',

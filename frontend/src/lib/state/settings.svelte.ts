@@ -28,7 +28,7 @@ export const MAX_VARIANTS = catalogue.max_multi_query_variants;
 /** The most figures and tables described a document (catalogue.json). */
 export const MAX_DESCRIBE = catalogue.max_describe;
 
-/** Go's defaults (rag.DefaultSettings, through catalogue.json). */
+/** Go's defaults (session.DefaultSettings, through catalogue.json). */
 export const DEFAULT_SETTINGS: Settings = { ...(catalogue.defaults as Settings) };
 
 /** The Ask options that follow from s: automatic routing leaves provider and model empty. */
