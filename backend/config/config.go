@@ -1,6 +1,6 @@
 // Package config declares every VIKA_* environment variable Vika reads: its
 // name, type, default and meaning, once. Code reads a variable through its
-// Var (Var.Get with an injected getenv, os.Getenv in the app), so that a
+// Var (Var.Get with an injected getenv, Getenv in the app), so that a
 // name is never spelled twice; the table of variables of
 // docs/configuration.md is checked
 // against Vars by this package's tests, and so is every VIKA_ name in the

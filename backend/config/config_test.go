@@ -102,10 +102,10 @@ func TestGet(t *testing.T) {
 }
 
 // TestOnlyConfigReadsTheEnvironment: outside tests, no Go file but this
-// package's calls os.Getenv or os.LookupEnv; the others read a Var or
-// pass config.Getenv.
+// package's calls or passes os.Getenv or os.LookupEnv; the others read a
+// Var or pass config.Getenv.
 func TestOnlyConfigReadsTheEnvironment(t *testing.T) {
-	call := regexp.MustCompile(`\bos\.(Getenv|LookupEnv)\(`)
+	call := regexp.MustCompile(`\bos\.(Getenv|LookupEnv)\b`)
 	checked := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -123,7 +123,7 @@ func TestOnlyConfigReadsTheEnvironment(t *testing.T) {
 		}
 		checked++
 		if loc := call.FindIndex(b); loc != nil {
-			t.Errorf("%s:%d calls %s: read a config.Var or pass config.Getenv", path, 1+strings.Count(string(b[:loc[0]]), "\n"), b[loc[0]:loc[1]-1])
+			t.Errorf("%s:%d uses %s: read a config.Var or pass config.Getenv", path, 1+strings.Count(string(b[:loc[0]]), "\n"), b[loc[0]:loc[1]])
 		}
 		return nil
 	})

@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"os"
 	"slices"
 
 	"vika/backend/assets"
 	"vika/backend/cache"
+	"vika/backend/config"
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/message"
@@ -47,7 +47,7 @@ func (e *Engine) Cache() *cache.Cache { return e.cache.Load() }
 // result: the pipeline version, chunking, region detection, the OCR's
 // languages and image settings, the page limit.
 func (e *Engine) setup() string {
-	o, _ := ocr.ConfigFromEnv(ocr.Config{}, os.Getenv)
+	o, _ := ocr.ConfigFromEnv(ocr.Config{}, config.Getenv)
 	langs := o.Languages
 	if len(langs) == 0 {
 		langs = ocr.DefaultLanguages

@@ -69,6 +69,9 @@ type Options struct {
 	// Opener opens the document; nil means InProcess. The engine passes
 	// the sandbox's, which reads documents in a supervised worker process.
 	Opener Opener
+	// Text bounds what the document's pages may bring into this process
+	// (zero fields: MaxPageChars, MaxDocChars).
+	Text TextLimits
 }
 
 // Timings are the seconds spent in each stage of one Run.
@@ -136,7 +139,8 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 
 	n := doc.NumPages()
 	report(StageExtracting, 0, n)
-	pages, targets, err := extract(ctx, doc, id, func(done int) { report(StageExtracting, done, n) })
+	budget := newTextBudget(opts.Text)
+	pages, targets, err := extract(ctx, doc, id, budget, func(done int) { report(StageExtracting, done, n) })
 	if err != nil {
 		return Result{}, err
 	}
@@ -149,6 +153,9 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	res.Timings.OCR = sw.lap()
 
 	warning := checkTruncation(doc, pages)
+	if warning == nil {
+		warning = budget.warning()
+	}
 	var failed []int
 	for _, p := range pages {
 		if p.Failed() {
@@ -187,7 +194,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 
 // extract reads every page's layout. A page that cannot be read keeps its
 // error and never fails the document. It also returns what must be OCRed.
-func extract(ctx context.Context, doc Reader, id string, step func(done int)) ([]corpus.Page, []OCRTarget, error) {
+func extract(ctx context.Context, doc Reader, id string, budget *textBudget, step func(done int)) ([]corpus.Page, []OCRTarget, error) {
 	n := doc.NumPages()
 	pages := make([]corpus.Page, 0, n)
 	var targets []OCRTarget
@@ -195,12 +202,24 @@ func extract(ctx context.Context, doc Reader, id string, step func(done int)) ([
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
+		if budget.over > 0 { // over the document's budget: not read
+			page := corpus.Page{DocID: id, Number: i}
+			budget.admit(&page)
+			pages = append(pages, page)
+			step(i)
+			continue
+		}
 		r, err := doc.Page(ctx, i)
 		if err != nil {
 			return nil, nil, err
 		}
 		page := r.Page
-		page.DocID, page.Number = id, i
+		page.DocID, page.Number = id, i // the page number is ours, not the worker's
+		if !budget.admit(&page) {
+			pages = append(pages, page)
+			step(i)
+			continue
+		}
 		if !page.Failed() && r.Target.Page > 0 {
 			targets = append(targets, r.Target)
 		}

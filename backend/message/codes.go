@@ -33,6 +33,9 @@ const (
 	// A warning, not an error: the file ends without %%EOF; the document
 	// is added and the pages whose content is missing are marked.
 	Truncated = "ingest.truncated"
+	// A warning too: the document brought more text than it may
+	// (ingest.MaxDocChars); it is added with the pages read before that.
+	TextBudget = "ingest.text_budget" // pages: the pages read; limit: the budget in characters
 )
 
 // Answer codes: why an answer failed.
@@ -153,7 +156,10 @@ var english = map[string]func(Params) string{
 	ReaderGaveUp: fixed("The PDF reader gave up on this document: too many pages crashed it or took too long."),
 	NoOCRData:    fixed("The OCR language data is missing: run `make assets`."),
 	OCRFailed:    fixed("Text recognition (OCR) failed on this document."),
-	Truncated:    fixed("the file ends without %%EOF: it looks truncated (an incomplete download?), so some pages may be missing or incomplete"),
+	TextBudget: func(p Params) string {
+		return "the document holds more text than Vika takes from one document (" + str(p, "limit") + " characters): only its first " + str(p, "pages") + " pages were read"
+	},
+	Truncated: fixed("the file ends without %%EOF: it looks truncated (an incomplete download?), so some pages may be missing or incomplete"),
 
 	EmptyQuestion: fixed("The question is empty."),
 	NoModel:       fixed("No model is available: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or install a local model."),

@@ -16,7 +16,9 @@ const (
 	PageOCRTimeout = "page.ocr_timeout" // limit: the OCR time budget
 	PageOCRCrashed = "page.ocr_crashed" // detail: how the reader ended
 	PageOCRNoData  = "page.ocr_language_data"
-	PageOCRFailed  = "page.ocr_failed" // detail: the OCR error's text
+	PageOCRFailed  = "page.ocr_failed"  // detail: the OCR error's text
+	PageTextCut    = "page.text_cut"    // limit: the characters kept of the page
+	PageOverBudget = "page.over_budget" // limit: the document's text budget, in characters
 )
 
 // orDetail is the parameter "detail" when there is one, else fallback.
@@ -53,6 +55,12 @@ func init() {
 			return "OCR failed: " + orDetail(p, "the OCR language data is missing")
 		},
 		PageOCRFailed: func(p Params) string { return "OCR failed: " + str(p, "detail") },
+		PageTextCut: func(p Params) string {
+			return "page " + str(p, "page") + " holds more text than a page may (" + str(p, "limit") + " characters): the rest was dropped"
+		},
+		PageOverBudget: func(p Params) string {
+			return "page " + str(p, "page") + " was not read: the document reached its text budget (" + str(p, "limit") + " characters)"
+		},
 	}
 	for code, f := range pages {
 		english[code] = f

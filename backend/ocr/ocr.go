@@ -200,7 +200,7 @@ var (
 )
 
 // ConfigFromEnv returns base with the fields set by the VIKA_OCR_*
-// variables that getenv reports (pass os.Getenv). An unparsable value is
+// variables that getenv reports (pass config.Getenv). An unparsable value is
 // an error naming the variable.
 func ConfigFromEnv(base Config, getenv func(string) string) (Config, error) {
 	if v := strings.TrimSpace(getenv(EnvWorkers)); v != "" {

@@ -161,7 +161,7 @@ type lazyPool struct {
 func (l *lazyPool) Recognize(ctx context.Context, img image.Image) (ocr.Result, error) {
 	l.mu.Lock()
 	if l.pool == nil {
-		cfg, err := ocr.ConfigFromEnv(ocr.Config{}, os.Getenv)
+		cfg, err := ocr.ConfigFromEnv(ocr.Config{}, config.Getenv)
 		if err != nil {
 			l.mu.Unlock()
 			return ocr.Result{}, err

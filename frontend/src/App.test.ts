@@ -1,12 +1,12 @@
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from './lib/api/fake.ts';
-import { emitAnswer, resetFakeApi, sampleAnswer, sampleDocument } from './lib/api/fake.ts';
+import * as api from './test/api/fake.ts';
+import { emitAnswer, resetFakeApi, sampleAnswer, sampleDocument } from './test/api/fake.ts';
 import { locale } from './lib/state/locale.svelte.ts';
 import App from './App.svelte';
 
-vi.mock('./lib/api/index.ts', () => import('./lib/api/fake.ts'));
+vi.mock('./lib/api/index.ts', () => import('./test/api/fake.ts'));
 // pdf.js needs a canvas: the viewer's drawing is tested in ViewerPanel.test.ts.
 vi.mock('./lib/pdf/pdfjs.ts', () => ({
   openDocument: vi.fn(() => new Promise(() => {})),

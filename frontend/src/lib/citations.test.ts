@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleCitation, sampleSource } from './api/fake.ts';
+import { sampleCitation, sampleSource } from '../test/api/fake.ts';
 import { chipText, locateCitations, parseLabel, scanLabels, utf16Offset } from './citations.ts';
 
 describe('labels', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleCitation, sampleSource } from './api/fake.ts';
+import { sampleCitation, sampleSource } from '../test/api/fake.ts';
 import { locateCitations, scanLabels, type Chip } from './citations.ts';
 import { isSafeURL, renderMarkdown, type MarkdownStrings } from './markdown.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // The repository's shared fixture, also read by the Go export's tests.
 import formulas from '../../../testdata/latex/formulas.txt?raw';
-import { sampleSource } from './api/fake.ts';
+import { sampleSource } from '../test/api/fake.ts';
 import { scanLabels } from './citations.ts';
 import { renderMarkdown, type MarkdownStrings } from './markdown.ts';
 import { copiedText, findMath, mathML, plainTextWithTeX, texOf } from './math.ts';

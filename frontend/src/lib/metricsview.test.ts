@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleRecord } from './api/fake.ts';
+import { sampleRecord } from '../test/api/fake.ts';
 import { bm25Chart, COLUMNS, formatCell, latencyChart, MISSING, modelChart } from './metricsview.ts';
 
 function column(key: (typeof COLUMNS)[number]['key']) {

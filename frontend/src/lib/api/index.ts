@@ -1,7 +1,7 @@
 // The frontend's only door to the Go backend, one module per domain over one
 // call and error helper (call.ts). Nothing outside lib/api imports the
 // generated wailsjs bindings: state classes call these functions, and tests
-// replace this module with vi.mock (fake.ts, admin.fake.ts).
+// replace this module with vi.mock (src/test/api/fake.ts, admin.fake.ts).
 //
 // Go errors arrive as rejected promises carrying {message, code, params};
 // call turns them into BridgeErrors so the rest of the app sees one shape.

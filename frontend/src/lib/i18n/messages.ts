@@ -28,6 +28,10 @@ const en = {
   'ingest.looks_like': ' (it looks like {what})',
   'ingest.folder': 'This is a folder, not a PDF.',
   'ingest.not_a_file': 'This is not a regular file (it is a pipe, a device or a socket), so it is not read.',
+  'ingest.text_budget':
+    'The document holds more text than Vika takes from one document ({limit} characters): only its first {pages} pages were read.',
+  'page.text_cut': 'Page {page} holds more text than a page may ({limit} characters): the rest was dropped.',
+  'page.over_budget': 'Page {page} was not read: the document reached its text budget ({limit} characters).',
   'ingest.encrypted':
     'The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again.',
   'ingest.corrupt': 'The PDF is damaged and cannot be read.',
@@ -176,6 +180,10 @@ const fr: Record<Key, Message> = {
   'ingest.looks_like': ' (on dirait {what})',
   'ingest.folder': 'C’est un dossier, pas un PDF.',
   'ingest.not_a_file': 'Ce n’est pas un fichier ordinaire (c’est un tube, un périphérique ou une socket) : il n’est pas lu.',
+  'ingest.text_budget':
+    'Le document contient plus de texte que Vika n’en prend d’un document ({limit} caractères) : seules ses {pages} premières pages ont été lues.',
+  'page.text_cut': 'La page {page} contient plus de texte qu’une page ne peut en avoir ({limit} caractères) : le reste a été écarté.',
+  'page.over_budget': 'La page {page} n’a pas été lue : le document a atteint son budget de texte ({limit} caractères).',
   'ingest.encrypted':
     'Le PDF est protégé par un mot de passe : retirez la protection (par exemple en l’imprimant dans un nouveau PDF) puis ajoutez-le de nouveau.',
   'ingest.corrupt': 'Le PDF est endommagé et ne peut pas être lu.',

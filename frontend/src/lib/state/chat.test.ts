@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../api/fake.ts';
-import { answerListeners, emitAnswer, resetFakeApi, sampleAnswer, sampleSource } from '../api/fake.ts';
+import * as api from '../../test/api/fake.ts';
+import { answerListeners, emitAnswer, resetFakeApi, sampleAnswer, sampleSource } from '../../test/api/fake.ts';
 import { Chat, DEFAULT_ASK_OPTIONS, FLUSH_MS } from './chat.svelte.ts';
 import { locale } from './locale.svelte.ts';
 
-vi.mock('../api/index.ts', () => import('../api/fake.ts'));
+vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
 
 beforeEach(() => {
   resetFakeApi();

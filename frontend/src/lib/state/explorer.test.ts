@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../api/fake.ts';
-import { resetAdminFake, sampleChunk, samplePage, sampleRegion, sampleSearchResult } from '../api/fake.ts';
+import * as api from '../../test/api/fake.ts';
+import { resetAdminFake, sampleChunk, samplePage, sampleRegion, sampleSearchResult } from '../../test/api/fake.ts';
 import type { Page } from '../api/types.ts';
 import { Explorer, PAGE_STEP } from './explorer.svelte.ts';
 import { locale } from './locale.svelte.ts';
 
-vi.mock('../api/index.ts', () => import('../api/fake.ts'));
+vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
 
 beforeEach(() => {
   resetAdminFake();

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as fake from '../api/fake.ts';
+import * as fake from '../../test/api/fake.ts';
 import { Figures } from './figures.svelte.ts';
 
-vi.mock('../api/index.ts', () => import('../api/fake.ts'));
+vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
 
 const region = {
   kind: 'figure',

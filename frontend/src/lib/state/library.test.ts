@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../api/fake.ts';
-import { dropPaths, emitProgress, progress, resetFakeApi, sampleDocument } from '../api/fake.ts';
+import * as api from '../../test/api/fake.ts';
+import { dropPaths, emitProgress, progress, resetFakeApi, sampleDocument } from '../../test/api/fake.ts';
 import { BridgeError } from '../api/call.ts';
 import { Library } from './library.svelte.ts';
 import { locale } from './locale.svelte.ts';
 
-vi.mock('../api/index.ts', () => import('../api/fake.ts'));
+vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
 
 function started(): Library {
   const library = new Library();

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../api/fake.ts';
-import { emptyMetrics, resetAdminFake, sampleRecord } from '../api/fake.ts';
+import * as api from '../../test/api/fake.ts';
+import { emptyMetrics, resetAdminFake, sampleRecord } from '../../test/api/fake.ts';
 import type { MetricsView } from '../api/types.ts';
 import { locale } from './locale.svelte.ts';
 import { Metrics } from './metrics.svelte.ts';
 
-vi.mock('../api/index.ts', () => import('../api/fake.ts'));
+vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
 
 function view(records = [sampleRecord({ query_index: 2 }), sampleRecord({ query_index: 1 })]): MetricsView {
   return {

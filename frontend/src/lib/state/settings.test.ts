@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../api/fake.ts';
-import { defaultSettings, resetAdminFake, sampleKeyStatus, sampleModel } from '../api/fake.ts';
+import * as api from '../../test/api/fake.ts';
+import { defaultSettings, resetAdminFake, sampleKeyStatus, sampleModel } from '../../test/api/fake.ts';
 import { locale } from './locale.svelte.ts';
 import { askOptionsOf, redact, SettingsState, unavailableText } from './settings.svelte.ts';
 
-vi.mock('../api/index.ts', () => import('../api/fake.ts'));
+vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
 
 const KEY = 'gsk_live_9f8e7d6c5b4a39281706';
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { locale } from './locale.svelte.ts';
 import { Viewer, ZOOM_STEPS } from './viewer.svelte.ts';
 
-vi.mock('../api/index.ts', () => import('../api/fake.ts'));
+vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
 
 beforeEach(() => locale.set('en'));
 

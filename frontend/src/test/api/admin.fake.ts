@@ -4,9 +4,9 @@
 // what they need and drive downloads with emitModelProgress.
 // The app never imports this file.
 
-import { Events } from './events.ts';
+import { Events } from '../../lib/api/events.ts';
 import { vi } from 'vitest';
-import type * as real from './index.ts';
+import type * as real from '../../lib/api/index.ts';
 import type {
   Chunk,
   EmbeddingModel,
@@ -22,7 +22,7 @@ import type {
   SearchResult,
   SearchStats,
   Settings,
-} from './types.ts';
+} from '../../lib/api/types.ts';
 
 type Admin = typeof real;
 

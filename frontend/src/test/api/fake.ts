@@ -1,13 +1,13 @@
 // A stand-in for the api module in tests, used as
-//   vi.mock('…/api/index.ts', () => import('…/api/fake.ts'))
+//   vi.mock('…/lib/api/index.ts', () => import('…/test/api/fake.ts'))
 // Every function is a vi.fn with a harmless default (an empty backend); tests
 // override what they need and drive events with emitProgress / dropPaths.
 // The app never imports this file.
 
 import { vi } from 'vitest';
-import type * as real from './index.ts';
+import type * as real from '../../lib/api/index.ts';
 import { sampleHit, sampleRecord } from './admin.fake.ts';
-import type { Answer, AnswerEvent, Citation, Document, IngestProgress, Region, Source } from './types.ts';
+import type { Answer, AnswerEvent, Citation, Document, IngestProgress, Region, Source } from '../../lib/api/types.ts';
 
 type Api = typeof real;
 
@@ -65,7 +65,7 @@ export const onAnswer = vi.fn<Api['onAnswer']>((id, fn) => {
   return () => set.delete(fn);
 });
 
-export { BackendUnavailableError, BridgeError } from './call.ts';
+export { BackendUnavailableError, BridgeError } from '../../lib/api/call.ts';
 
 /** Delivers an "answer:<id>" event to its subscribers. */
 export function emitAnswer(id: string, event: AnswerEvent): void {

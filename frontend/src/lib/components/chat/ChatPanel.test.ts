@@ -1,14 +1,14 @@
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../../api/fake.ts';
-import { emitAnswer, resetFakeApi, sampleAnswer, sampleCitation, sampleSource } from '../../api/fake.ts';
+import * as api from '../../../test/api/fake.ts';
+import { emitAnswer, resetFakeApi, sampleAnswer, sampleCitation, sampleSource } from '../../../test/api/fake.ts';
 import { Chat } from '../../state/chat.svelte.ts';
 import { locale } from '../../state/locale.svelte.ts';
 import { Viewer } from '../../state/viewer.svelte.ts';
 import ChatPanel from './ChatPanel.svelte';
 
-vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
 
 beforeEach(() => {
   resetFakeApi();

@@ -1,15 +1,15 @@
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../../api/fake.ts';
-import { resetAdminFake, sampleRecord } from '../../api/fake.ts';
+import * as api from '../../../test/api/fake.ts';
+import { resetAdminFake, sampleRecord } from '../../../test/api/fake.ts';
 import type { MetricsRecord } from '../../api/types.ts';
 import type { BarSpec } from '../../chart.ts';
 import { locale } from '../../state/locale.svelte.ts';
 import { Metrics } from '../../state/metrics.svelte.ts';
 import DashboardPanel from './DashboardPanel.svelte';
 
-vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
 
 // jsdom has no canvas: record what each chart is asked to draw.
 const drawn = vi.hoisted(() => ({ specs: [] as BarSpec[] }));

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../../api/fake.ts';
+import * as api from '../../../test/api/fake.ts';
 import {
   resetAdminFake,
   sampleChunk,
@@ -11,13 +11,13 @@ import {
   sampleRegion,
   sampleSearchResult,
   sampleStats,
-} from '../../api/fake.ts';
+} from '../../../test/api/fake.ts';
 import type { Document } from '../../api/types.ts';
 import { Explorer } from '../../state/explorer.svelte.ts';
 import { locale } from '../../state/locale.svelte.ts';
 import ExplorerPanel from './ExplorerPanel.svelte';
 
-vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
 
 function setup(documents: Document[] = [sampleDocument()]) {
   const onOpenPage = vi.fn<(docID: string, page: number, text: string, box?: number[], kind?: string) => void>();

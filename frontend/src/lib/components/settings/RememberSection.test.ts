@@ -1,9 +1,9 @@
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../../api/fake.ts';
-import { defaultSettings, resetAdminFake } from '../../api/admin.fake.ts';
-import { resetFakeApi, sampleDocument } from '../../api/fake.ts';
+import * as api from '../../../test/api/fake.ts';
+import { defaultSettings, resetAdminFake } from '../../../test/api/admin.fake.ts';
+import { resetFakeApi, sampleDocument } from '../../../test/api/fake.ts';
 import { CacheState } from '../../state/cache.svelte.ts';
 import { Library } from '../../state/library.svelte.ts';
 import { locale } from '../../state/locale.svelte.ts';
@@ -11,7 +11,7 @@ import { SettingsState } from '../../state/settings.svelte.ts';
 import LibraryPanel from '../library/LibraryPanel.svelte';
 import RememberSection from './RememberSection.svelte';
 
-vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
 
 const ON = { on: true, dir: '/home/ana/.cache/vika', documents: 3, bytes: 40e6, file_bytes: 42e6, max_bytes: 2 ** 31 };
 

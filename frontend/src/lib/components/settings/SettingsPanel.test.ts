@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../../api/fake.ts';
+import * as api from '../../../test/api/fake.ts';
 import {
   defaultSettings,
   emitModelProgress,
@@ -12,14 +12,14 @@ import {
   sampleKeyStatus,
   sampleModel,
   sampleOffer,
-} from '../../api/fake.ts';
+} from '../../../test/api/fake.ts';
 import { locale } from '../../state/locale.svelte.ts';
 import { ModelManager } from '../../state/modelmanager.svelte.ts';
 import { SettingsState } from '../../state/settings.svelte.ts';
 import { CacheState } from '../../state/cache.svelte.ts';
 import SettingsPanel from './SettingsPanel.svelte';
 
-vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
 
 const KEY = 'gsk_live_9f8e7d6c5b4a39281706';
 

@@ -4,13 +4,13 @@
 import { render, screen, waitFor } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetFakeApi } from '../../api/fake.ts';
+import { resetFakeApi } from '../../../test/api/fake.ts';
 import * as pdf from '../../pdf/pdfjs.ts';
 import { locale } from '../../state/locale.svelte.ts';
 import { Viewer } from '../../state/viewer.svelte.ts';
 import ViewerPanel from './ViewerPanel.svelte';
 
-vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
 vi.mock('../../pdf/pdfjs.ts', () => ({
   openDocument: vi.fn(),
   drawPage: vi.fn(),
