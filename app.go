@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"vika/backend/corpus"
 	"vika/backend/docserve"
 	"vika/backend/engine"
-	"vika/backend/message"
 	"vika/backend/session"
 )
 
@@ -50,8 +48,7 @@ func (a *App) domReady(context.Context) {
 	for _, f := range a.initialFiles {
 		if isCourse(f) { // a double-clicked course file; a refusal shows on its row
 			if _, err := a.OpenCourse(f); err != nil {
-				m := message.Of(err)
-				a.emit(session.EventIngestProgress, engine.Progress{JobID: "course-" + filepath.Base(f), File: filepath.Base(f), Stage: engine.StageFailed, Error: err.Error(), Problem: &m})
+				a.emit(session.EventIngestProgress, courseRefused(f, err))
 			}
 			continue
 		}

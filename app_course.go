@@ -8,6 +8,7 @@ import (
 
 	"vika/backend/course"
 	"vika/backend/engine"
+	"vika/backend/message"
 )
 
 // courseFilter is the dialogs' filter of course files.
@@ -23,7 +24,7 @@ func (a *App) SaveCourse(withConversation bool) (string, error) {
 	if err != nil || path == "" {
 		return "", err
 	}
-	if !strings.EqualFold(filepath.Ext(path), course.Ext) {
+	if !isCourse(path) {
 		path += course.Ext
 	}
 	_, err = a.s.SaveCourse(a.ctx, path, withConversation)
@@ -36,9 +37,16 @@ func (a *App) PickCourse() (string, error) {
 }
 
 // OpenCourse adds the PDFs of the course file at path (and its
-// conversation, when it holds one), reporting each as ingest progress.
+// conversation, when it holds one).
 func (a *App) OpenCourse(path string) (engine.CourseResult, error) {
 	return a.s.OpenCourse(a.ctx, path)
+}
+
+// courseRefused is the failed row of a course file that was refused.
+func courseRefused(path string, err error) engine.Progress {
+	m := message.Of(err)
+	name := filepath.Base(path)
+	return engine.Progress{JobID: "course-" + name, File: name, Stage: engine.StageFailed, Error: err.Error(), Problem: &m}
 }
 
 // isCourse reports whether path names a course file.

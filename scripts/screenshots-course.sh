@@ -73,10 +73,11 @@ settings_on fr
 start_app "$work/docs/shannon1948_mathematical_theory_of_communication.pdf" "$work/docs/he2015_resnet.pdf"
 sleep 15
 settle 240 "$shots/course-06-library-fr.png" 8
-xdotool mousemove --sync $((X + 241)) $((Y + 294))
+# The French rows sit lower (the checkbox wraps) and the tabs are wider.
+xdotool mousemove --sync $((X + 241)) $((Y + 318))
 sleep 2.5
 import -window root "$shots/course-06b-forget-hover-fr.png"
-click 703 27
+click 805 27
 sleep 2
 xdotool mousemove --sync $((X + 800)) $((Y + 400))
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool click 5; sleep 0.1; done

@@ -61,7 +61,7 @@ func runCourse(ctx context.Context, args []string, out, errOut io.Writer) error 
 	case "save":
 		rep, err = courseSave(ctx, rest[0], rest[1:], *cacheDir, errOut)
 	case "open":
-		rep, err = courseOpen(ctx, rest[0], errOut)
+		rep, err = courseOpen(ctx, rest[0])
 	default:
 		rep, err = courseInfo(ctx, rest[0])
 	}
@@ -75,20 +75,23 @@ func runCourse(ctx context.Context, args []string, out, errOut io.Writer) error 
 }
 
 func courseSave(ctx context.Context, path string, pdfs []string, cacheDir string, errOut io.Writer) (courseReport, error) {
-	eng, err := openSession(ctx, "", false, false, errOut)
+	eng, err := engine.New(ctx, engine.DefaultConfig())
 	if err != nil {
 		return courseReport{}, err
 	}
 	defer eng.Close()
-	closeCache, err := useCache(ctx, eng, cacheDir, errOut)
-	if err != nil {
-		return courseReport{}, err
+	if cacheDir != "" {
+		c, err := openCache(ctx, cacheDir, errOut)
+		if err != nil {
+			return courseReport{}, err
+		}
+		defer c.Close()
+		eng.SetCache(c)
+		defer eng.SetCache(nil)
 	}
-	defer closeCache()
 	rep := courseReport{File: path}
 	for _, p := range pdfs {
-		r, err := eng.Ingest(ctx, p, nil)
-		d := r.Doc
+		d, err := eng.AddFile(ctx, p, nil)
 		if err != nil {
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", filepath.Base(p), err))
 			continue
@@ -96,21 +99,21 @@ func courseSave(ctx context.Context, path string, pdfs []string, cacheDir string
 		rep.Documents = append(rep.Documents, courseDocLine{File: d.File, DocID: d.ID, Pages: d.Pages, Chunks: d.Chunks})
 	}
 	start := time.Now()
-	if _, err := eng.SaveCourse(ctx, path, false); err != nil {
+	if _, err := eng.SaveCourse(ctx, path, nil); err != nil {
 		return rep, err
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
 }
 
-func courseOpen(ctx context.Context, path string, errOut io.Writer) (courseReport, error) {
-	eng, err := openSession(ctx, "", false, false, errOut)
+func courseOpen(ctx context.Context, path string) (courseReport, error) {
+	eng, err := engine.New(ctx, engine.DefaultConfig())
 	if err != nil {
 		return courseReport{}, err
 	}
 	defer eng.Close()
 	start := time.Now()
-	res, err := eng.OpenCourse(ctx, path)
+	res, err := eng.OpenCourse(ctx, path, nil)
 	if err != nil {
 		return courseReport{}, err
 	}

@@ -38,7 +38,9 @@ a session holding that PDF alone: hybrid for English, BM25 otherwise.
 the whole-page list brings (--page-bring) with its weight in the fusion
 (--page-whole-weight). --regions=false leaves out the passages of tables,
 figures and formulas (the app's VIKA_REGIONS=off), to measure what they
-bring.
+bring. --course takes the PDFs' processed data from a course file
+(their bytes in DIR must match it): the figures then measure the course
+against a fresh ingest.
 
 --questions reads the repository's format or MMLongBench-Doc's JSONL as
 published (its unanswerable questions are not scored by page: they
@@ -46,9 +48,7 @@ measure the abstain rule, reported with the share of answerable
 questions it wrongly abstains on). --together also indexes every PDF in one
 session and scores each question over all of them, unscoped and scoped to
 its own PDF (corpus.Scope, applied inside retrieval), with the page ranking
-on. --course takes the PDFs' processed data from a course file (their
-bytes in DIR must match it): the figures then measure the course against
-a fresh ingest.`
+on.`
 
 // pagesRow is one line of the page report.
 type pagesRow struct {

@@ -7,12 +7,12 @@ import (
 	"strconv"
 
 	"vika/backend/engine"
+	"vika/backend/folder"
 	"vika/backend/rag"
 )
 
-// SaveCourse writes the session's PDFs and their processed data to a
-// course file at path, with the conversation when withConversation. It
-// returns how many documents were saved.
+// SaveCourse saves the session's documents to the course file at path,
+// with the conversation when withConversation.
 func (s *Session) SaveCourse(ctx context.Context, path string, withConversation bool) (int, error) {
 	var conv []byte
 	if withConversation {
@@ -24,9 +24,10 @@ func (s *Session) SaveCourse(ctx context.Context, path string, withConversation 
 	return s.eng.SaveCourse(ctx, path, conv)
 }
 
-// OpenCourse adds the PDFs of the course file at path, each reported as an
-// add's progress (a PDF it refuses, a duplicate say, on a row of its own),
-// and restores the conversation it holds.
+// OpenCourse adds the PDFs of the course file at path, each step going
+// out as EventIngestProgress, a PDF not added (a duplicate) on its own
+// failed row, and restores the conversation it holds (bounded; shown
+// like any answer).
 func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseResult, error) {
 	res, err := s.eng.OpenCourse(ctx, path, s.progress)
 	if err != nil {
@@ -34,7 +35,7 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 	}
 	for i, f := range res.Failed {
 		f.JobID = "course-" + filepath.Base(path) + "-" + strconv.Itoa(i)
-		s.progress(f)
+		s.emit(EventIngestProgress, f)
 	}
 	if res.Conversation != nil {
 		var turns []rag.Answer
@@ -43,4 +44,26 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 		}
 	}
 	return res, nil
+}
+
+// FolderBatch is a folder being added: one job per PDF, and what was left.
+type FolderBatch struct {
+	folder.Listing
+	Jobs   []string `json:"jobs"` // one per PDF of Listing.PDFs
+	Capped bool     `json:"capped"`
+	Max    int      `json:"max"`
+}
+
+// AddFolder starts adding every PDF under dir (folder.PDFs) and returns
+// the batch.
+func (s *Session) AddFolder(ctx context.Context, dir string) (FolderBatch, error) {
+	l, err := folder.PDFs(ctx, dir, folder.DefaultMax)
+	if err != nil {
+		return FolderBatch{}, err
+	}
+	b := FolderBatch{Listing: l, Capped: l.Capped(), Max: folder.DefaultMax}
+	for _, p := range l.PDFs {
+		b.Jobs = append(b.Jobs, s.AddFile(p))
+	}
+	return b, nil
 }

@@ -27,8 +27,8 @@ type Nilable<V> = V extends unknown[] ? true : V extends object ? (string extend
 /** One PDF added to the session (corpus.Document). */
 export type Document = Wire<corpus.Document>;
 
-/** A folder being added (main.FolderBatch): one job per PDF, what was skipped. */
-export type FolderBatch = Wire<main.FolderBatch>;
+/** A folder being added (session.FolderBatch): one job per PDF, what was skipped. */
+export type FolderBatch = Wire<session.FolderBatch>;
 
 /** What opening a course file added (engine.CourseResult). */
 export type CourseResult = Wire<engine.CourseResult>;

@@ -1,14 +1,14 @@
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as api from '../../api/fake.ts';
-import { BridgeError, emitProgress, progress, resetFakeApi, sampleDocument } from '../../api/fake.ts';
+import * as api from '../../../test/api/fake.ts';
+import { BridgeError, emitProgress, progress, resetFakeApi, sampleDocument } from '../../../test/api/fake.ts';
 import { CourseFiles } from '../../state/course.svelte.ts';
 import { Library } from '../../state/library.svelte.ts';
 import { locale } from '../../state/locale.svelte.ts';
 import LibraryPanel from './LibraryPanel.svelte';
 
-vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
+vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
 
 function setup() {
   const library = new Library();
