@@ -42,6 +42,22 @@ describe('Chat asking', () => {
     expect(api.ask).toHaveBeenLastCalledWith('ask-2', 'And DPLL?', { ...defaults, hyde: true });
   });
 
+  it('asks with the library’s scope, kept for the follow-ups until it changes, and shows it on each turn', async () => {
+    let now = { wire: { docs: ['aaa'], from: 10, to: 20 }, chips: [{ kind: 'doc' as const, label: 'bert.pdf' }] };
+    const chat = new Chat({ options: () => DEFAULT_ASK_OPTIONS, scope: () => now });
+    const id = await asked(chat);
+    expect(api.ask).toHaveBeenLastCalledWith('ask-1', 'What is SAT?', { ...DEFAULT_ASK_OPTIONS, scope: now.wire });
+    expect(chat.turns[0]?.scope).toEqual(now.chips);
+    emitAnswer(id, { type: 'done', answer: sampleAnswer({ id }) });
+    await asked(chat, 'And on page 12?');
+    expect(api.ask).toHaveBeenLastCalledWith('ask-2', 'And on page 12?', { ...DEFAULT_ASK_OPTIONS, scope: now.wire });
+    emitAnswer('ask-2', { type: 'done', answer: sampleAnswer({ id: 'ask-2' }) });
+    now = { wire: {}, chips: [] };
+    await asked(chat, 'And elsewhere?');
+    expect(api.ask).toHaveBeenLastCalledWith('ask-3', 'And elsewhere?', { ...DEFAULT_ASK_OPTIONS, scope: {} });
+    expect(chat.turns.map((t) => t.scope.length)).toEqual([1, 1, 0]);
+  });
+
   it('asks with the settings’ options, then follows the answer’s events', async () => {
     const onAnswered = vi.fn();
     const options = { ...DEFAULT_ASK_OPTIONS, mode: 'bm25' as const, k: 5 };
