@@ -10,25 +10,35 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/docserve"
 	"vika/backend/engine"
-	"vika/backend/models"
-	"vika/backend/retrieve"
+	"vika/backend/session"
 )
 
-// App holds the methods bound to the frontend. Each one converts, calls the
-// engine and returns (T, error); all logic lives under backend/.
+// App holds the methods bound to the frontend, one app_*.go file per page
+// API module (frontend/src/lib/api). Each one converts, calls the session
+// and returns (T, error); the session (backend/session) holds the logic
+// and the rules between stages.
 type App struct {
 	ctx          context.Context
-	eng          *engine.Engine
+	s            *session.Session
 	initialFiles []string // from the command line, added once the page is ready
-	models       *models.Manager
-	answering    // the answering session and its settings (app_answer.go)
 }
 
-// NewApp returns the bound-method holder for eng.
-func NewApp(eng *engine.Engine) *App {
-	a := &App{eng: eng, models: &models.Manager{}}
-	a.answering = newAnswering(eng)
-	return a
+// NewApp opens the window's session; its events go to the page.
+func NewApp(ctx context.Context) (*App, error) {
+	a := &App{} // ctx: the window's, from startup
+	s, err := session.Open(ctx, session.Options{Emit: a.emit})
+	if err != nil {
+		return nil, err
+	}
+	a.s = s
+	return a, nil
+}
+
+// emit sends a session event to the page (none before the window starts).
+func (a *App) emit(name string, payload any) {
+	if a.ctx != nil {
+		runtime.EventsEmit(a.ctx, name, payload)
+	}
 }
 
 func (a *App) startup(ctx context.Context) { a.ctx = ctx }
@@ -39,84 +49,11 @@ func (a *App) domReady(context.Context) {
 	_, _ = a.AddFiles(files)
 }
 
-func (a *App) shutdown(context.Context) {
-	a.rag.Close()
-	a.models.Close()
-	_ = a.eng.Close()
-}
-
-// emitProgress forwards ingestion progress to the frontend.
-func (a *App) emitProgress(p engine.Progress) {
-	runtime.EventsEmit(a.ctx, engine.EventIngestProgress, p)
-	a.describeAfterAdd(p)
-}
-
-// AddFiles starts ingesting the files at paths and returns one job id per path.
-func (a *App) AddFiles(paths []string) ([]string, error) {
-	ids := make([]string, 0, len(paths))
-	for _, p := range paths {
-		ids = append(ids, a.eng.StartFile(p, a.emitProgress))
-	}
-	return ids, nil
-}
-
-// AddFileData starts ingesting a file whose bytes come from the webview
-// (HTML drag and drop or a file input) and returns its job id.
-func (a *App) AddFileData(name string, data []byte) (string, error) {
-	return a.eng.StartBytes(name, data, a.emitProgress), nil
-}
-
-// PickFiles opens the native dialog to choose PDFs; it returns no paths when
-// the user cancels.
-func (a *App) PickFiles() ([]string, error) {
-	paths, err := runtime.OpenMultipleFilesDialog(a.ctx, runtime.OpenDialogOptions{
-		Title:   "Add PDFs",
-		Filters: []runtime.FileFilter{{DisplayName: "PDF documents (*.pdf)", Pattern: "*.pdf;*.PDF"}},
-	})
-	if paths == nil {
-		paths = []string{}
-	}
-	return paths, err
-}
-
-// Cancel stops a running ingestion job; it reports whether the job was running.
-func (a *App) Cancel(jobID string) (bool, error) { return a.eng.Cancel(jobID), nil }
-
-// Documents lists the documents of the session.
-func (a *App) Documents() ([]corpus.Document, error) { return a.eng.Documents(a.ctx) }
-
-// RemoveDocument removes a document and its passages from the session.
-func (a *App) RemoveDocument(docID string) error { return a.eng.RemoveDocument(a.ctx, docID) }
-
-// Search returns the k passages that best match question.
-func (a *App) Search(question string, k int) ([]corpus.Hit, error) {
-	return a.eng.Search(a.ctx, question, k)
-}
-
-// SearchWith returns the k passages that best match question in mode ("",
-// "dense", "bm25" or "hybrid"), reranked when rerank is set and a
-// cross-encoder is installed, with how they were found: the explorer's
-// chunk lookup, which needs no LLM.
-func (a *App) SearchWith(question, mode string, k int, rerank bool) (engine.SearchResult, error) {
-	var m retrieve.Mode // "": the session's default mode
-	if mode != "" {
-		var err error
-		if m, err = retrieve.ParseMode(mode); err != nil {
-			return engine.SearchResult{}, err
-		}
-	}
-	return a.eng.SearchWith(a.ctx, question, engine.SearchOptions{Mode: m, K: k, Rerank: rerank})
-}
-
-// Pages returns a document's extracted pages (for the explorer).
-func (a *App) Pages(docID string) ([]corpus.Page, error) { return a.eng.Pages(a.ctx, docID) }
-
-// Chunks returns a document's passages in reading order (for the explorer).
-func (a *App) Chunks(docID string) ([]corpus.Chunk, error) { return a.eng.Chunks(a.ctx, docID) }
+func (a *App) shutdown(context.Context) { _ = a.s.Close() }
 
 // documentFile is the viewer's source of PDF bytes (served at /docs/<id>).
 func (a *App) documentFile(ctx context.Context, docID string) (corpus.Document, []byte, error) {
-	doc, data, err := a.eng.DocumentFile(ctx, docID)
+	doc, data, err := a.s.DocumentFile(ctx, docID)
 	if errors.Is(err, engine.ErrNotFound) {
 		err = fmt.Errorf("%w: %w", docserve.ErrNotFound, err)
 	}

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"vika/backend/engine"
+	"vika/backend/docserve"
 	"vika/backend/llm"
 	"vika/backend/prompt"
 	"vika/backend/rag"
+	"vika/backend/session"
 )
 
 // catalogue is what the page takes from Go instead of keeping copies:
@@ -13,9 +14,9 @@ import (
 // frontend/src/lib/api/catalogue.json, which the page imports, and fails
 // when that file is stale.
 type catalogue struct {
-	Defaults rag.Settings `json:"defaults"`
-	MinK     int          `json:"min_k"`
-	MaxK     int          `json:"max_k"`
+	Defaults session.Settings `json:"defaults"`
+	MinK     int              `json:"min_k"`
+	MaxK     int              `json:"max_k"`
 	// MaxMultiQueryVariants bounds Settings.MultiQueryVariants (from 1).
 	MaxMultiQueryVariants int `json:"max_multi_query_variants"`
 	// MaxDescribe bounds the figures and tables described a document.
@@ -26,6 +27,8 @@ type catalogue struct {
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
 	FlushMS int `json:"flush_ms"`
+	// Viewer bounds the window's pdf.js (canvas, images, render watchdog).
+	Viewer docserve.ViewerLimits `json:"viewer"`
 }
 
 type provider struct {
@@ -39,22 +42,25 @@ type events struct {
 	ModelProgress  string `json:"model_progress"`
 	ModelReembed   string `json:"model_reembed"`
 	AnswerPrefix   string `json:"answer_prefix"` // + the answer's id
+	CacheNotice    string `json:"cache_notice"`
 }
 
 func buildCatalogue() (catalogue, error) {
 	c := catalogue{
-		Defaults:              rag.DefaultSettings(),
+		Defaults:              session.DefaultSettings(),
 		MinK:                  1,
 		MaxK:                  rag.MaxK,
 		MaxMultiQueryVariants: prompt.MaxRephrasings,
-		MaxDescribe:           rag.MaxDescribe,
+		MaxDescribe:           session.MaxDescribe,
 		Events: events{
-			IngestProgress: engine.EventIngestProgress,
-			ModelProgress:  EventModelProgress,
-			ModelReembed:   EventModelReembed,
-			AnswerPrefix:   rag.EventPrefix,
+			IngestProgress: session.EventIngestProgress,
+			ModelProgress:  session.EventModelProgress,
+			ModelReembed:   session.EventModelReembed,
+			AnswerPrefix:   session.EventAnswerPrefix,
+			CacheNotice:    session.EventCacheNotice,
 		},
 		FlushMS: int(rag.FlushInterval.Milliseconds()),
+		Viewer:  docserve.Viewer,
 	}
 	llms, err := llm.LoadCatalogue()
 	if err != nil {

@@ -29,7 +29,7 @@ func regionView(r corpus.Region) RegionView {
 // Regions returns a document's tables, figures and formulas in page
 // order, figures with their crop (for the explorer).
 func (a *App) Regions(docID string) ([]RegionView, error) {
-	rs, err := a.eng.Regions(a.ctx, docID, true)
+	rs, err := a.s.Regions(a.ctx, docID, true)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func (a *App) Regions(docID string) ([]RegionView, error) {
 // its crop (for an answer's sources); a view with no Kind for any other
 // passage.
 func (a *App) SourceRegion(chunkID string) (RegionView, error) {
-	r, ok := a.eng.RegionOf(a.ctx, chunkID)
+	r, ok := a.s.RegionOf(a.ctx, chunkID)
 	if !ok {
 		return RegionView{}, nil
 	}

@@ -25,7 +25,6 @@ import (
 	vikaassets "vika/backend/assets"
 	"vika/backend/cli"
 	"vika/backend/docserve"
-	"vika/backend/engine"
 )
 
 //go:embed all:frontend/dist
@@ -70,11 +69,10 @@ func opensFiles(args []string) bool {
 
 // runWindow opens the window and, once the page is ready, adds files.
 func runWindow(files []string) error {
-	eng, err := engine.New(context.Background(), engine.DefaultConfig())
+	app, err := NewApp(context.Background())
 	if err != nil {
 		return err
 	}
-	app := NewApp(eng)
 	app.initialFiles = files
 	return wails.Run(&options.App{
 		Title:     "Vika",

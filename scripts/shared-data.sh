@@ -17,7 +17,7 @@ if [[ ${VIKA_NO_SHARED_DATA:-} == 1 ]]; then
 ################################################################################
 # VIKA_NO_SHARED_DATA=1: the tests that need $dir
 # (SciFact, page hits, abstention, real-PDF classification, OCR of real scans)
-# are SKIPPED. The README's quality figures are NOT checked by this run.
+# are SKIPPED. The quality figures of docs/measurements.md are NOT checked by this run.
 ################################################################################
 MSG
   exit 0

@@ -8,13 +8,12 @@ import (
 	"io"
 	"strings"
 
-	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/message"
 	"vika/backend/prompt"
 	"vika/backend/rag"
 	"vika/backend/retrieve"
-	"vika/backend/secrets"
+	"vika/backend/session"
 )
 
 // errPartial reports an answer that broke off (what arrived was printed).
@@ -34,6 +33,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	queries := fs.String("queries", "", "a JSON-lines file of questions ({\"question\": \"...\", \"id\": \"...\"} a line): answer each of them after one ingestion")
 	jsonlPath := fs.String("jsonl", "-", "with --queries: where the JSON lines of the answers go (- for standard output)")
 	reportPath := fs.String("report", "vika-report.html", "with --queries: where the HTML report goes")
+	local := fs.Bool("ollama", false, "use the local Ollama server too (off unless given, or unless --provider is ollama)")
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to ask about (repeatable)")
 	var scope scopeFlags
@@ -88,22 +88,14 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 		return fmt.Errorf("%w: --doc and --pages limit one question; with --queries, give each its own run", errUsage)
 	}
 
-	svc, err := llm.FromEnv(secrets.New())
-	if err != nil {
-		return err
-	}
-	ragCfg, err := rag.DefaultConfig()
-	if err != nil {
-		return err
-	}
-	eng, err := openEngine(ctx, mode)
+	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, *local || *provider == "ollama", errOut)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
 	opts := rag.Options{Provider: *provider, Model: *model, Mode: string(mode), K: *k, HyDE: *hyde, MultiQuery: *multi, MultiQueryVariants: *variants, Rerank: true}
 	if qs != nil {
-		return runBatch(ctx, eng, rag.New(eng, svc, ragCfg), pdfs, qs, opts, batchOut{jsonl: *jsonlPath, report: *reportPath}, out, errOut)
+		return runBatch(ctx, eng, pdfs, qs, opts, batchOut{jsonl: *jsonlPath, report: *reportPath}, out, errOut)
 	}
 	if err := addAll(ctx, eng, pdfs, errOut); err != nil {
 		return err
@@ -112,7 +104,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 		return err
 	}
 
-	a, err := rag.New(eng, svc, ragCfg).Ask(ctx, question, opts, askPrinter(out, errOut, *asJSON))
+	a, err := eng.Ask(ctx, question, opts, askPrinter(out, errOut, *asJSON))
 	if *asJSON && (err == nil || a.Answer != "") {
 		if jerr := json.NewEncoder(out).Encode(a); jerr != nil {
 			return jerr
@@ -147,10 +139,10 @@ func askPrinter(out, errOut io.Writer, asJSON bool) func(rag.Event) {
 
 // addAll ingests the PDFs, waiting for each; a file that fails is reported
 // on errOut and the others are still used.
-func addAll(ctx context.Context, eng *engine.Engine, paths []string, errOut io.Writer) error {
+func addAll(ctx context.Context, eng *session.Session, paths []string, errOut io.Writer) error {
 	failed := 0
 	for _, p := range paths {
-		if _, err := eng.AddFile(ctx, p, nil); err != nil {
+		if _, err := eng.Ingest(ctx, p, nil); err != nil {
 			failed++
 			fmt.Fprintf(errOut, "vika ask: could not add %s: %v\n", p, err)
 		}

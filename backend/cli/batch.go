@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"vika/backend/engine"
 	"vika/backend/export"
 	"vika/backend/rag"
+	"vika/backend/session"
 )
 
 // query is one line of a queries file: {"question": "...", "id": "..."}
@@ -83,7 +83,7 @@ type batchOut struct {
 // and writes the JSON lines and the report. A question that fails is
 // reported in both and the others go on; the exit status says whether
 // any failed.
-func runBatch(ctx context.Context, eng *engine.Engine, s *rag.Assistant, pdfs []string, qs []query, opts rag.Options, dst batchOut, out, errOut io.Writer) error {
+func runBatch(ctx context.Context, eng *session.Session, pdfs []string, qs []query, opts rag.Options, dst batchOut, out, errOut io.Writer) error {
 	start := time.Now()
 	if err := addAll(ctx, eng, pdfs, errOut); err != nil {
 		return err
@@ -98,7 +98,7 @@ func runBatch(ctx context.Context, eng *engine.Engine, s *rag.Assistant, pdfs []
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		a, err := s.Ask(ctx, q.Question, opts, nil)
+		a, err := eng.Ask(ctx, q.Question, opts, nil)
 		it := export.BatchItem{Index: i + 1, ID: q.ID, Question: q.Question, Answer: &a}
 		if err != nil {
 			failed++
@@ -156,7 +156,7 @@ func writeOut(path string, out io.Writer, data []byte) error {
 		_, err := out.Write(data)
 		return err
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := export.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"vika/backend/bench"
-	"vika/backend/engine"
 )
 
 func runBench(ctx context.Context, args []string, out, errOut io.Writer) error {
@@ -44,7 +43,7 @@ func runBenchChild(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) != 1 {
 		return fmt.Errorf("%w: bench %s takes one file", errUsage, childCommand)
 	}
-	eng, err := engine.New(ctx, engine.DefaultConfig())
+	eng, err := openSession(ctx, "", false, false, io.Discard)
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,7 @@ func commands() []command {
 		{"ask", "ingest PDFs, then answer a question with citations (streamed; --json for the whole answer)", runAsk},
 		{"eval", "measure retrieval on a BEIR dataset (beir) or its latency (latency)", runEval},
 		{"bench", "measure ingestion against pdftotext and the tesseract CLI (ingest)", runBench},
+		{"cache", "show or clear the processed-document cache (info | clear)", runCache},
 		{"models", "list the optional models or download one (list | download NAME)", runModels},
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,7 +21,8 @@ const evalPagesUsage = `Usage:
   vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default]
                       [--split all|tune|test] [--cache DIR] [--json] [--by-file]
                       [--page-share S] [--page-window N] [--page-diverse=false]
-                      [--page-whole=false] [--regions=false] [--together]
+                      [--page-whole=false] [--page-bring N] [--page-whole-weight W]
+                      [--regions=false] [--together]
                       [--sweep] [--dense-weight W ...]
 
 pages ingests the PDFs of DIR that the questions name (with OCR; --cache
@@ -32,12 +34,19 @@ before, hit@5 over passages. Each mode runs with the page ranking
 (retrieve.PageRanking, set by the --page flags) and without it, next to
 BM25 over whole pages (k1 0.9, b 0.4). "default" is the engine's choice for
 a session holding that PDF alone: hybrid for English, BM25 otherwise.
---sweep also scores the page ranking's share and window. --regions=false
-leaves out the passages of tables, figures and formulas (the app's
-VIKA_REGIONS=off), to measure what they bring. --together also indexes
-every PDF in one session and scores each question over all of them,
-unscoped and scoped to its own PDF (corpus.Scope, applied inside
-retrieval), with the page ranking on.`
+--sweep also scores the page ranking's share and window, and the pages
+the whole-page list brings (--page-bring) with its weight in the fusion
+(--page-whole-weight). --regions=false leaves out the passages of tables,
+figures and formulas (the app's VIKA_REGIONS=off), to measure what they
+bring.
+
+--questions reads the repository's format or MMLongBench-Doc's JSONL as
+published (its unanswerable questions are not scored by page: they
+measure the abstain rule, reported with the share of answerable
+questions it wrongly abstains on). --together also indexes every PDF in one
+session and scores each question over all of them, unscoped and scoped to
+its own PDF (corpus.Scope, applied inside retrieval), with the page ranking
+on.`
 
 // pagesRow is one line of the page report.
 type pagesRow struct {
@@ -52,12 +61,16 @@ type pagesRow struct {
 }
 
 type pagesReport struct {
-	Questions string     `json:"questions"`
-	Split     string     `json:"split"`
-	Count     int        `json:"count"`
-	Model     string     `json:"model,omitempty"`
-	Rows      []pagesRow `json:"rows"`
-	Seconds   float64    `json:"seconds"`
+	Questions string `json:"questions"`
+	Split     string `json:"split"`
+	Count     int    `json:"count"`
+	// Unanswerable counts the questions without answer pages (not
+	// scored by page); Abstain measures the abstain rule on all of them.
+	Unanswerable int           `json:"unanswerable"`
+	Abstain      *abstainScore `json:"abstain,omitempty"`
+	Model        string        `json:"model,omitempty"`
+	Rows         []pagesRow    `json:"rows"`
+	Seconds      float64       `json:"seconds"`
 }
 
 func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) error {
@@ -77,6 +90,8 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	window := fs.Int("page-window", def.Window, "page ranking: candidates ranked by page")
 	diverse := fs.Bool("page-diverse", def.Diverse, "page ranking: one chunk per page before any second one")
 	whole := fs.Bool("page-whole", def.WholePages, "page ranking: fuse BM25 over whole pages")
+	bring := fs.Int("page-bring", def.Bring, "page ranking: first pages of the whole-page list brought into the ranking")
+	wholeWeight := fs.Float64("page-whole-weight", def.WholeWeight, "page ranking: weight of the whole-page rank in the fusion (0: 1)")
 	together := fs.Bool("together", false, "also score every question over all the PDFs in one session, unscoped and scoped to its PDF")
 	var pf profileFlags
 	pf.register(fs)
@@ -119,7 +134,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		prof, rep.Model = &p, emb.Name()
 	}
 	off := retrieve.PageRanking{}
-	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole}
+	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole, Bring: *bring, WholeWeight: *wholeWeight}
 	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, *regions, errOut)
 	if err != nil {
 		return err
@@ -134,6 +149,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		if err != nil {
 			return err
 		}
+		rep.Unanswerable = r.Unanswerable
 		row := pagesRow{Search: search, Pages: pages, Score: r.Overall, ByKind: r.ByKind, ByFile: r.ByFile, Results: r.Results}
 		for _, res := range r.Results {
 			if !res.Sources {
@@ -147,7 +163,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		return err
 	}
 	if *together {
-		s, err := newSession(ctx, docs, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &on})
+		s, err := newTogether(ctx, docs, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &on})
 		if err != nil {
 			return err
 		}
@@ -177,16 +193,18 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 				return err
 			}
 		}
+		if m == "" {
+			if rep.Abstain, err = measureAbstain(ctx, qs, docs, on); err != nil {
+				return err
+			}
+		}
 		if !*sweep {
 			continue
 		}
-		for _, w := range []int{50, 100, 200} {
-			for _, s := range []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 1} {
-				pr := retrieve.PageRanking{Share: s, Window: w, Diverse: *diverse, WholePages: *whole}
-				with := func(d *pagesDoc) *retrieve.Retriever { return d.r.WithPages(pr) }
-				if err := run(modeName(m), pagesLabel(pr), pageRetriever(docs, m, with)); err != nil {
-					return err
-				}
+		for _, pr := range sweepRankings(on) {
+			with := func(d *pagesDoc) *retrieve.Retriever { return d.r.WithPages(pr) }
+			if err := run(modeName(m), pagesLabel(pr), pageRetriever(docs, m, with)); err != nil {
+				return err
 			}
 		}
 	}
@@ -225,11 +243,39 @@ func pagesLabel(p retrieve.PageRanking) string {
 	if p == (retrieve.PageRanking{}) {
 		return "off"
 	}
-	return fmt.Sprintf("share %.2f, window %d, diverse %v, whole %v", p.Share, p.Window, p.Diverse, p.WholePages)
+	label := fmt.Sprintf("share %.2f, window %d, diverse %v, whole %v", p.Share, p.Window, p.Diverse, p.WholePages)
+	if p.Bring > 0 {
+		label += fmt.Sprintf(", bring %d, weight %.1f", p.Bring, cmp.Or(p.WholeWeight, 1))
+	}
+	return label
+}
+
+// sweepRankings are the page rankings --sweep scores beside on: shares
+// and windows, then the whole-page list's pages brought and its weight.
+func sweepRankings(on retrieve.PageRanking) []retrieve.PageRanking {
+	var out []retrieve.PageRanking
+	for _, w := range []int{50, 100, 200} {
+		for _, s := range []float64{0, 0.05, 0.1, 0.2, 0.3, 0.5, 1} {
+			pr := on
+			pr.Share, pr.Window = s, w
+			out = append(out, pr)
+		}
+	}
+	if !on.WholePages {
+		return out
+	}
+	for _, b := range []int{0, 3, 5, 8, 12, 20, 50} {
+		for _, wt := range []float64{1, 1.5, 2, 3} {
+			pr := on
+			pr.Bring, pr.WholeWeight = b, wt
+			out = append(out, pr)
+		}
+	}
+	return out
 }
 
 func printPages(out io.Writer, rep pagesReport, byFile bool) error {
-	fmt.Fprintf(out, "%s, split %s: %d questions; model %s\n\n", rep.Questions, rep.Split, rep.Count, rep.Model)
+	fmt.Fprintf(out, "%s, split %s: %d questions (%d without answer pages, not scored by page); model %s\n\n", rep.Questions, rep.Split, rep.Count, rep.Unanswerable, rep.Model)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "search\tpage ranking\thit@1\thit@5\thit@8\tMRR\tsources@8\tpassage hit@5")
 	for _, r := range rep.Rows {
@@ -263,6 +309,10 @@ func printPages(out io.Writer, rep pagesReport, byFile bool) error {
 	fmt.Fprintln(out, "\nmissed at sources@8:")
 	for _, r := range rep.Rows {
 		fmt.Fprintf(out, "  %s, %s: %v\n", r.Search, r.Pages, r.Misses)
+	}
+	if a := rep.Abstain; a != nil {
+		fmt.Fprintf(out, "\nabstain rule (best BM25 below %.2f, default mode): abstained on %d of %d unanswerable questions, wrongly on %d of %d answerable\n",
+			a.MinBM25, a.Abstained, a.Unanswerable, a.WronglyAbstained, a.Answerable)
 	}
 	_, err := fmt.Fprintf(out, "\ntotal %.0f s\n", rep.Seconds)
 	return err

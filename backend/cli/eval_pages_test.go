@@ -78,7 +78,7 @@ func TestEvalPagesBM25(t *testing.T) {
 
 // Measured on the test half of testdata/pdf_questions.jsonl
 // (75 questions) in the default mode with the page ranking
-// (backend/eval/PAGES.md), again after the ranking was made deterministic
+// (docs/eval/PAGES.md), again after the ranking was made deterministic
 // (same counts), and again with the passages of tables, figures and
 // formulas (formula passages not searched; with them searched it was 50,
 // 68, 71): hit@1, hit@5, hit@8 51, 69 and 71 of 75, and sources@8

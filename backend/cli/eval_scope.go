@@ -14,19 +14,19 @@ import (
 	"vika/backend/retrieve"
 )
 
-// session is every PDF of a page evaluation in one retriever, as in a
+// together is every PDF of a page evaluation in one retriever, as in a
 // session holding them all (eval pages --together): each question is
 // searched over all of them, scoped to its own PDF or not.
-type session struct {
+type together struct {
 	r    *retrieve.Retriever
 	lex  *index.Lexical
 	docs map[string]*pagesDoc
 	cite map[string]eval.PageHit // chunk id -> its file, page and length
 }
 
-// newSession indexes the chunks (and vectors) of every doc in one
+// newTogether indexes the chunks (and vectors) of every doc in one
 // retriever with opts.
-func newSession(ctx context.Context, docs map[string]*pagesDoc, emb embed.Embedder, opts retrieve.Options) (*session, error) {
+func newTogether(ctx context.Context, docs map[string]*pagesDoc, emb embed.Embedder, opts retrieve.Options) (*together, error) {
 	lex, err := index.NewLexical()
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func newSession(ctx context.Context, docs map[string]*pagesDoc, emb embed.Embedd
 		lex.Close()
 		return nil, err
 	}
-	s := &session{r: r, lex: lex, docs: docs, cite: map[string]eval.PageHit{}}
+	s := &together{r: r, lex: lex, docs: docs, cite: map[string]eval.PageHit{}}
 	files := make([]string, 0, len(docs))
 	for f := range docs {
 		files = append(files, f)
@@ -63,7 +63,7 @@ func newSession(ctx context.Context, docs map[string]*pagesDoc, emb embed.Embedd
 	return s, nil
 }
 
-func (s *session) close() {
+func (s *together) close() {
 	s.r.Close()
 	s.lex.Close()
 }
@@ -71,7 +71,7 @@ func (s *session) close() {
 // retriever searches the whole session in mode ("" is the mode the
 // question's PDF alone would get: defaultPagesMode) with page ranking pr,
 // limited to the question's own PDF when scoped.
-func (s *session) retriever(mode retrieve.Mode, pr retrieve.PageRanking, scoped bool) eval.PageRetriever {
+func (s *together) retriever(mode retrieve.Mode, pr retrieve.PageRanking, scoped bool) eval.PageRetriever {
 	r := s.r.WithPages(pr)
 	return func(ctx context.Context, file, question string, k int) ([]eval.PageHit, error) {
 		d := s.docs[file]

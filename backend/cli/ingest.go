@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"vika/backend/corpus"
-	"vika/backend/engine"
 	"vika/backend/ingest"
+	"vika/backend/session"
 )
 
 // ingestReport is one line of `vika ingest --json`. Field names are a
@@ -31,7 +31,9 @@ type ingestReport struct {
 	Formulas int             `json:"formulas"`
 	Failed   []int           `json:"failed_pages,omitempty"`
 	Seconds  *ingest.Timings `json:"seconds,omitempty"`
-	PageList []pageReport    `json:"page_list,omitempty"`
+	// Cached is set when the document came from the --cache.
+	Cached   bool         `json:"cached,omitempty"`
+	PageList []pageReport `json:"page_list,omitempty"`
 	// PageErrors says why each failed page failed (a page over its time
 	// budget, one that crashed the PDF reader, ...).
 	PageErrors []pageError `json:"page_errors,omitempty"`
@@ -75,9 +77,10 @@ var errSomeFailed = errors.New("some documents could not be ingested")
 func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error {
 	fs := newFlagSet("ingest", errOut)
 	asJSON := fs.Bool("json", false, "print one JSON object per document")
+	cacheDir := fs.String("cache", "", "keep and reuse processed documents (and their vectors) in the document cache in DIR (see vika cache)")
 	withPages := fs.Bool("pages", false, "also list each page: type, language, characters, OCR confidence, text, and its tables, figures and formulas with their boxes")
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika ingest [--json] [--pages] FILE...")
+		fmt.Fprintln(errOut, "Usage: vika ingest [--json] [--pages] [--cache DIR] FILE...")
 		fs.PrintDefaults()
 	}
 	files, err := parse(fs, args)
@@ -87,14 +90,18 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if len(files) == 0 {
 		return fmt.Errorf("%w: no files given", errUsage)
 	}
-	// Ingestion reports what was extracted; it needs no embeddings.
-	cfg := engine.DefaultConfig()
-	cfg.NoEmbeddings = true
-	eng, err := engine.New(ctx, cfg)
+	// Ingestion reports what was extracted; it needs no embeddings,
+	// unless the cache is to keep the vectors too.
+	eng, err := openSession(ctx, "", *cacheDir == "", false, errOut)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	closeCache, err := useCache(ctx, eng, *cacheDir, errOut)
+	if err != nil {
+		return err
+	}
+	defer closeCache()
 
 	failed := 0
 	for _, f := range files {
@@ -112,15 +119,15 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 	return nil
 }
 
-func ingestOne(ctx context.Context, eng *engine.Engine, path string, withPages bool) ingestReport {
-	r, err := eng.AddFileReport(ctx, path, nil)
+func ingestOne(ctx context.Context, eng *session.Session, path string, withPages bool) ingestReport {
+	r, err := eng.Ingest(ctx, path, nil)
 	if err != nil {
 		return ingestReport{File: filepath.Base(path), Error: err.Error()}
 	}
 	d := r.Doc
 	rep := ingestReport{
 		File: d.File, DocID: d.ID, Pages: d.Pages, PageTypes: d.PageTypes, Lang: d.Lang, LangMixed: d.LangMixed,
-		OCRPages: d.OCRPages, Chunks: d.Chunks, Failed: d.FailedPages, Seconds: &r.Timings,
+		OCRPages: d.OCRPages, Chunks: d.Chunks, Failed: d.FailedPages, Seconds: &r.Timings, Cached: r.Cached,
 		Tables: d.Regions[corpus.ChunkTable], Figures: d.Regions[corpus.ChunkFigure], Formulas: d.Regions[corpus.ChunkFormula],
 	}
 	if withPages || len(d.FailedPages) > 0 {
@@ -171,9 +178,9 @@ func printReport(out io.Writer, rep ingestReport, asJSON bool) error {
 		return err
 	}
 	s := rep.Seconds
-	total := s.Validate + s.Extract + s.OCR + s.Lang + s.Chunk + s.Index
-	_, err := fmt.Fprintf(out, "%s: %d pages %v, lang %s, %d OCRed, %d chunks, %d tables, %d figures, %d formulas in %.2fs (doc_id %s)\n",
-		rep.File, rep.Pages, rep.PageTypes, orUnknown(rep.Lang), rep.OCRPages, rep.Chunks, rep.Tables, rep.Figures, rep.Formulas, total, rep.DocID[:12])
+	total := s.Validate + s.Extract + s.OCR + s.Lang + s.Chunk + s.Embed + s.Index
+	_, err := fmt.Fprintf(out, "%s: %d pages %v, lang %s, %d OCRed, %d chunks, %d tables, %d figures, %d formulas in %.2fs%s (doc_id %s)\n",
+		rep.File, rep.Pages, rep.PageTypes, orUnknown(rep.Lang), rep.OCRPages, rep.Chunks, rep.Tables, rep.Figures, rep.Formulas, total, fromCache(rep.Cached), rep.DocID[:12])
 	if err != nil {
 		return err
 	}
@@ -200,4 +207,11 @@ func orUnknown(lang string) string {
 		return "und"
 	}
 	return lang
+}
+
+func fromCache(cached bool) string {
+	if cached {
+		return " from the cache"
+	}
+	return ""
 }

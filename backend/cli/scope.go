@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"vika/backend/corpus"
-	"vika/backend/engine"
 )
 
 // scopeFlags are the --doc and --pages flags of ask and search: the
@@ -31,8 +30,13 @@ func (s *scopeFlags) check() error {
 	return nil
 }
 
+// documentLister is what resolve needs of a session: its documents.
+type documentLister interface {
+	Documents(ctx context.Context) ([]corpus.Document, error)
+}
+
 // resolve turns the flags into a scope over eng's documents.
-func (s *scopeFlags) resolve(ctx context.Context, eng *engine.Engine) (corpus.Scope, error) {
+func (s *scopeFlags) resolve(ctx context.Context, eng documentLister) (corpus.Scope, error) {
 	var sc corpus.Scope
 	var err error
 	if sc.From, sc.To, err = corpus.ParsePages(s.pages); err != nil {

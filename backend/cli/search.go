@@ -14,12 +14,14 @@ import (
 	"vika/backend/models"
 	"vika/backend/rerank"
 	"vika/backend/retrieve"
+	"vika/backend/session"
 )
 
 func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error {
 	fs := newFlagSet("search", errOut)
 	asJSON := fs.Bool("json", false, `print {"hits":[...]} as JSON`)
 	k := fs.Int("k", 5, "number of passages")
+	cacheDir := fs.String("cache", "", "keep and reuse processed documents and their vectors in the document cache in DIR (see vika cache)")
 	modeName := fs.String("mode", "auto", "retrieval mode: dense, bm25, hybrid, or auto (hybrid when an embedding model covers every document's language, else bm25)")
 	rerankFlag := fs.String("rerank", "auto", "rerank the best candidates with the cross-encoder: auto (when one is installed), on (fail without one) or off")
 	queries := fs.String("queries", "", `a JSONL file of {"id","question"} lines: print one {"id","hits"} line each`)
@@ -28,7 +30,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	var scope scopeFlags
 	scope.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--doc NAME...] [--pages 10-20] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
+		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--doc NAME...] [--pages 10-20] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
 		fs.PrintDefaults()
 	}
 	rest, err := parse(fs, args)
@@ -60,11 +62,16 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return err
 	}
 
-	eng, err := openEngine(ctx, mode)
+	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, false, errOut)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	closeCache, err := useCache(ctx, eng, *cacheDir, errOut)
+	if err != nil {
+		return err
+	}
+	defer closeCache()
 	if *rerankFlag == "on" {
 		if err := requireReranker(eng); err != nil {
 			return err
@@ -72,7 +79,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	}
 	failed := 0
 	for _, p := range pdfs {
-		if _, err := eng.AddFile(ctx, p, nil); err != nil {
+		if _, err := eng.Ingest(ctx, p, nil); err != nil {
 			failed++
 			fmt.Fprintf(errOut, "vika search: %v\n", err)
 		}
@@ -87,7 +94,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if *queries != "" {
 		return searchQueries(ctx, eng, *queries, opts, out)
 	}
-	res, err := eng.SearchWith(ctx, question, opts)
+	res, err := eng.Search(ctx, question, opts)
 	if err != nil {
 		return err
 	}
@@ -95,7 +102,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 }
 
 // requireReranker fails unless a cross-encoder is installed and loads.
-func requireReranker(eng *engine.Engine) error {
+func requireReranker(eng *session.Session) error {
 	label, err := eng.Reranker()
 	switch {
 	case err != nil:
@@ -108,7 +115,7 @@ func requireReranker(eng *engine.Engine) error {
 
 // searchQueries answers every {"id","question"} line of path after the
 // single ingestion, printing one {"id","hits"} line per query.
-func searchQueries(ctx context.Context, eng *engine.Engine, path string, opts engine.SearchOptions, out io.Writer) error {
+func searchQueries(ctx context.Context, eng *session.Session, path string, opts engine.SearchOptions, out io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -128,7 +135,7 @@ func searchQueries(ctx context.Context, eng *engine.Engine, path string, opts en
 		if err := json.Unmarshal(sc.Bytes(), &q); err != nil || strings.TrimSpace(q.Question) == "" {
 			return fmt.Errorf("%s line %d: want {\"id\",\"question\"}", path, line)
 		}
-		res, err := eng.SearchWith(ctx, q.Question, opts)
+		res, err := eng.Search(ctx, q.Question, opts)
 		if err != nil {
 			return fmt.Errorf("query %s: %w", q.ID, err)
 		}
@@ -183,20 +190,25 @@ func oneLine(s string, n int) string {
 	return string(r)
 }
 
-// openEngine opens the session of a search or ask command in mode: without
-// the embedding model in bm25 mode (nothing to load), and failing early
-// when mode needs a model that cannot be loaded ("" lets the engine choose).
-func openEngine(ctx context.Context, mode retrieve.Mode) (*engine.Engine, error) {
+// openSession opens the session of a command (session.Open, as the window
+// does, without the user's settings): without the embedding model when
+// noEmbeddings (nothing to load), and failing early when mode needs a
+// model that cannot be loaded ("" lets the engine choose). A configuration
+// problem is told on errOut; answers then say it too. ollama turns the
+// local Ollama server on.
+func openSession(ctx context.Context, mode retrieve.Mode, noEmbeddings, ollama bool, errOut io.Writer) (*session.Session, error) {
 	cfg := engine.DefaultConfig()
-	cfg.NoEmbeddings = mode == retrieve.ModeBM25
-	eng, err := engine.New(ctx, cfg)
+	cfg.NoEmbeddings = noEmbeddings
+	s, err := session.Open(ctx, session.Options{Engine: &cfg, NoSettings: true, Ollama: ollama})
 	if err != nil {
 		return nil, err
 	}
-	if (mode == retrieve.ModeDense || mode == retrieve.ModeHybrid) && eng.DenseUnavailable() != nil {
-		err := fmt.Errorf("%s search needs the embedding model: %w", mode, eng.DenseUnavailable())
-		eng.Close()
+	if err := s.NeedMode(mode); err != nil {
+		s.Close()
 		return nil, err
 	}
-	return eng, nil
+	if p := s.Problem(); p != nil {
+		fmt.Fprintf(errOut, "vika: %v\n", p)
+	}
+	return s, nil
 }

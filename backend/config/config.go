@@ -1,7 +1,8 @@
 // Package config declares every VIKA_* environment variable Vika reads: its
 // name, type, default and meaning, once. Code reads a variable through its
 // Var (Var.Get with an injected getenv, os.Getenv in the app), so that a
-// name is never spelled twice; the README's table of variables is checked
+// name is never spelled twice; the table of variables of
+// docs/configuration.md is checked
 // against Vars by this package's tests, and so is every VIKA_ name in the
 // Go sources.
 package config
@@ -28,10 +29,10 @@ const (
 type Var struct {
 	Name    string
 	Type    Type
-	Default string // as the README shows it; "" when unset means nothing
+	Default string // as docs/configuration.md shows it; "" when unset means nothing
 	Meaning string
 	// Test marks a variable only tests, benchmarks or the test harness
-	// read: it is not in the README's table of settings.
+	// read: it is not in docs/configuration.md's table of settings.
 	Test bool
 }
 
@@ -44,7 +45,7 @@ func (v Var) Get(getenv func(string) string) string {
 	return strings.TrimSpace(getenv(v.Name))
 }
 
-// The settings a user may give (the README's table).
+// The settings a user may give (the table of docs/configuration.md).
 var (
 	DataDir        = Var{"VIKA_DATA_DIR", Path, "$XDG_DATA_HOME/vika, else ~/.local/share/vika", "the one directory searched for the runtime assets and models", false}
 	ORTLib         = Var{"VIKA_ORT_LIB", Path, "the installed assets' ONNX Runtime", "the ONNX Runtime shared library to load", false}
@@ -123,6 +124,9 @@ var Vars = []Var{
 	{"VIKA_OCR_SWEEP_DUMP", Path, "", "test: OCR sweep output", true},
 	{"VIKA_OCR_SWEEP_PREP", String, "", "test: OCR sweep preprocessing", true},
 	{"VIKA_OCR_SWEEP_PSM", String, "", "test: OCR sweep page segmentation modes", true},
+	{"VIKA_CACHE_TEST_WRITER_DIR", Path, "", "test: the cache directory of a writer child process", true},
+	{"VIKA_CACHE_TEST_WRITER_NAME", String, "", "test: the entry name a writer child process writes", true},
+	{"VIKA_CACHE_TEST_WRITER_N", Int, "", "test: how many entries a writer child process writes", true},
 }
 
 // Lookup returns the variable named name.

@@ -12,11 +12,11 @@ import (
 // root is the repository, two levels up.
 const root = "../.."
 
-// TestREADMETable: the README's table of variables lists exactly the
-// settings of Vars (not the internal and test ones), with their defaults
-// and meanings, in order.
-func TestREADMETable(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+// TestConfigurationTable: the table of variables of docs/configuration.md
+// lists exactly the settings of Vars (not the internal and test ones),
+// with their defaults and meanings, in order.
+func TestConfigurationTable(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "docs", "configuration.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +38,12 @@ func TestREADMETable(t *testing.T) {
 		}
 	}
 	if len(rows) != len(want) {
-		t.Fatalf("README lists %d variables, config declares %d settings", len(rows), len(want))
+		t.Fatalf("docs/configuration.md lists %d variables, config declares %d settings", len(rows), len(want))
 	}
 	for i, v := range want {
 		r := rows[i]
 		if len(r) != 4 || r[0] != "`"+v.Name+"`" || r[1] != string(v.Type) || r[2] != v.Default || r[3] != v.Meaning {
-			t.Errorf("README row %d: %q\nwant | `%s` | %s | %s | %s |", i+1, r, v.Name, v.Type, v.Default, v.Meaning)
+			t.Errorf("docs/configuration.md row %d: %q\nwant | `%s` | %s | %s | %s |", i+1, r, v.Name, v.Type, v.Default, v.Meaning)
 		}
 	}
 }

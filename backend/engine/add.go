@@ -4,16 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/message"
-	"vika/backend/pdf"
 )
 
 // Stages of Progress.Stage.
@@ -56,6 +55,9 @@ const progressEvery = 100 * time.Millisecond
 type Report struct {
 	Doc     corpus.Document
 	Timings ingest.Timings
+	// Cached is set when the document came from the processed-document
+	// cache (no PDF worker ran).
+	Cached bool
 }
 
 // AddFile reads the PDF at path and adds it under its base name. The file
@@ -80,35 +82,11 @@ func (e *Engine) AddBytes(ctx context.Context, name string, data []byte, progres
 }
 
 func (e *Engine) addFile(ctx context.Context, jobID, path string, progress func(Progress)) (Report, error) {
-	data, err := e.readFile(path)
+	data, err := readPDF(ctx, path, e.opts.Limits)
 	if err != nil {
 		return Report{}, err
 	}
 	return e.add(ctx, jobID, filepath.Base(path), data, progress)
-}
-
-func (e *Engine) readFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
-	}
-	if fi.IsDir() {
-		return nil, message.Wrap(fmt.Errorf("%w: %s is a folder", pdf.ErrNotPDF, filepath.Base(path)), message.Folder)
-	}
-	lim := e.opts.Limits
-	if err := pdf.CheckSize(fi.Size(), lim); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, lim.MaxBytes+1)) // the file may grow after Stat
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", filepath.Base(path), err)
-	}
-	return data, nil
 }
 
 func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progress func(Progress)) (Report, error) {
@@ -130,17 +108,14 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 			progress(Progress{JobID: jobID, File: name, Stage: stage, Done: done, Total: total})
 		}
 	}
-	res, err := ingest.Run(ctx, name, data, e.opts, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
+	c := e.cache.Load()
+	res, hit, err := e.ingestCached(ctx, c, name, data, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
 	if err != nil {
 		return Report{}, err
 	}
 	start := e.now()
 	set, releaseSet := e.acquire()
-	vecs, err := set.ret.Embed(ctx, res.Chunks, func(done, total int) { report(StageEmbedding, done, total) })
-	var figs figureVecs
-	if err == nil {
-		figs, err = figureVectors(ctx, set.loadedModels, res.Chunks, pageRegions(res.Pages))
-	}
+	vecs, figs, err := e.vectorsCached(ctx, c, set, res, func(done, total int) { report(StageEmbedding, done, total) })
 	releaseSet()
 	if err != nil {
 		return Report{}, err
@@ -150,7 +125,7 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 	start = e.now()
 	doc, err := e.commitFigures(ctx, res, set, vecs, figs, data)
 	res.Timings.Index = e.now().Sub(start).Seconds()
-	return Report{Doc: doc, Timings: res.Timings}, err
+	return Report{Doc: doc, Timings: res.Timings, Cached: hit}, err
 }
 
 // reserve marks id as being added, failing with ErrDuplicate if it is in
@@ -251,11 +226,33 @@ func fileName(name string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
 	}
-	name = strings.TrimSpace(name)
+	name = cleanName(name)
 	if name == "" || name == "." || name == ".." {
 		return "document.pdf"
 	}
 	return name
+}
+
+// cleanName makes a file name safe to show, log, cite and put in the
+// prompt's cite attribute: control characters (line breaks, ESC) become
+// spaces, format characters (bidi overrides and isolates, zero-width
+// characters, tag characters) are dropped, square brackets (which delimit
+// citations) become parentheses, and runs of spaces one.
+func cleanName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r == '[':
+			return '('
+		case r == ']':
+			return ')'
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			return ' '
+		case unicode.Is(unicode.Cf, r) || r == utf8.RuneError:
+			return -1
+		}
+		return r
+	}, name)
+	return strings.Join(strings.Fields(name), " ")
 }
 
 // throttle lets stage changes and the last step of a stage through, and

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"vika/backend/cache"
 	"vika/backend/chunk"
 	"vika/backend/config"
 	"vika/backend/corpus"
@@ -165,9 +166,13 @@ type Engine struct {
 	models   atomic.Pointer[modelSet]
 	switchMu sync.Mutex // one SwitchModels at a time
 	rr       *lazyReranker
-	reader   *sandbox.Opener // the PDF workers
-	slots    chan struct{}   // semaphore of MaxJobs background jobs
-	now      func() time.Time
+	cache    atomic.Pointer[cache.Cache] // the processed-document cache, nil when off (SetCache)
+	// rememberMu serialises Remember's opening and closing of the cache.
+	rememberMu sync.Mutex
+	remembered *cache.Cache    // the cache Remember opened, closed with the session; guarded by rememberMu
+	reader     *sandbox.Opener // the PDF workers
+	slots      chan struct{}   // semaphore of MaxJobs background jobs
+	now        func() time.Time
 
 	ctx    context.Context    // cancelled by Close: stops every add in flight
 	cancel context.CancelFunc //
@@ -251,7 +256,15 @@ func (e *Engine) Close() error {
 	set := e.models.Load()
 	set.use.Lock() // and so do the searches
 	defer set.use.Unlock()
-	return errors.Join(set.close(), e.lex.Close(), e.store.Close(), e.reader.Close(), e.rr.Close())
+	e.rememberMu.Lock()
+	defer e.rememberMu.Unlock()
+	var cacheErr error
+	if e.remembered != nil {
+		e.cache.CompareAndSwap(e.remembered, nil)
+		cacheErr = e.remembered.Close()
+		e.remembered = nil
+	}
+	return errors.Join(set.close(), e.lex.Close(), e.store.Close(), e.reader.Close(), e.rr.Close(), cacheErr)
 }
 
 func (e *Engine) isClosed() bool {

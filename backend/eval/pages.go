@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -51,7 +52,15 @@ type PageQuestion struct {
 	Note     string `json:"note,omitempty"` // why these pages answer it
 	Kind     string `json:"kind"`           // one of PageKinds
 	Split    string `json:"split"`          // SplitTune or SplitTest
+	// Answer and Sources are MMLongBench-Doc's (ReadMMLongBench): the
+	// published answer and the kinds of evidence on its pages.
+	Answer  string   `json:"answer,omitempty"`
+	Sources []string `json:"sources,omitempty"`
 }
+
+// Answerable reports whether q has answer pages: an MMLongBench-Doc
+// question may have none (its answer is not in the document).
+func (q PageQuestion) Answerable() bool { return len(q.Pages) > 0 }
 
 // SelectSplit returns the questions of split ("tune" or "test"); "all"
 // or "" returns qs.
@@ -199,6 +208,9 @@ type PageReport struct {
 	ByFile  []FileScore  `json:"by_file"`
 	ByKind  []KindScore  `json:"by_kind"`
 	Results []PageResult `json:"results"`
+	// Unanswerable counts the questions without answer pages, which
+	// Pages does not score.
+	Unanswerable int `json:"unanswerable"`
 }
 
 // Failures returns the results without a page hit@5.
@@ -216,7 +228,8 @@ func (r PageReport) Failures() []PageResult {
 // scores them at the page level: page hit@5 and MRR@10 over hits as
 // returned (an answer page of the question's file among the first
 // PageHitCutoff hits), hit@1, @5, @8 and MRR over distinct pages, and
-// Sources@8. A question without answer pages scores zero. An error from
+// Sources@8. A question without answer pages is not scored (it is
+// counted in PageReport.Unanswerable). An error from
 // retrieve stops the evaluation; so does the cancellation of ctx, checked
 // before each question.
 func Pages(ctx context.Context, questions []PageQuestion, retrieve PageRetriever) (PageReport, error) {
@@ -226,6 +239,10 @@ func Pages(ctx context.Context, questions []PageQuestion, retrieve PageRetriever
 	for _, q := range questions {
 		if err := ctx.Err(); err != nil {
 			return PageReport{}, err
+		}
+		if !q.Answerable() {
+			rep.Unanswerable++
+			continue
 		}
 		hits, err := retrieve(ctx, q.File, q.Question, PageDepth)
 		if err != nil {
@@ -318,15 +335,20 @@ func (s *PageScore) finish() {
 	}
 }
 
-// LoadPageQuestions reads a question set from a JSONL file (see
-// ReadPageQuestions).
+// LoadPageQuestions reads a question set from a JSONL file: the
+// repository's format (ReadPageQuestions) or MMLongBench-Doc's
+// (ReadMMLongBench), told apart by the fields of its first line.
 func LoadPageQuestions(path string) ([]PageQuestion, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
 	}
-	defer f.Close()
-	qs, err := ReadPageQuestions(f)
+	read := ReadPageQuestions
+	first, _, _ := bytes.Cut(bytes.TrimSpace(data), []byte("\n"))
+	if isMMLongBench(first) {
+		read = ReadMMLongBench
+	}
+	qs, err := read(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

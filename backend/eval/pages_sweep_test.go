@@ -11,13 +11,13 @@ import (
 )
 
 // TestPagesChunkSweep measures BM25 at the page level for chunk sizes and
-// overlaps (the table of CHUNKING.md). An experiment, not a check: it
+// overlaps (the table of docs/eval/CHUNKING.md). An experiment, not a check: it
 // builds only with the tag "tune" (`make test` vets it). Run it with
 //
 //	go test -tags tune ./backend/eval -run TestPagesChunkSweep -v -timeout 30m
 func TestPagesChunkSweep(t *testing.T) {
 	docs := sharedDocs(t)
-	qs, err := firstSet() // the set CHUNKING.md measured
+	qs, err := firstSet() // the set docs/eval/CHUNKING.md measured
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -429,8 +429,8 @@ func (b *bm25Pages) retriever(scope string) PageRetriever {
 	}
 }
 
-// firstSet returns the 74 questions of the first set (CHUNKING.md), not
-// the 82 added for long documents (PAGES.md), which number from 08
+// firstSet returns the 74 questions of the first set (docs/eval/CHUNKING.md), not
+// the 82 added for long documents (docs/eval/PAGES.md), which number from 08
 // (Okasaki) or 09 (the other long documents) on.
 func firstSet() ([]PageQuestion, error) {
 	qs, err := LoadPageQuestions(questionSet)
@@ -458,7 +458,7 @@ func firstSet() ([]PageQuestion, error) {
 
 // Page hit@5 with BM25 over chunks made with the default chunk.Options
 // (900 runes, overlap 150), measured on the 74 questions of the first set
-// (CHUNKING.md).
+// (docs/eval/CHUNKING.md).
 // The test fails below these minus pagesMargin, about two questions.
 const (
 	measuredFileHitAt5   = 70.0 / 74 // 0.946

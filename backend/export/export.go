@@ -74,13 +74,12 @@ func exportMarkdown(w io.Writer, turns []rag.Answer) error {
 		if label := kindLabel(t); label != "" {
 			fmt.Fprintf(&b, "**%s**\n\n", label)
 		}
-		// The answer's Markdown is kept under the window's rules: no raw
-		// HTML, images as their alt text, only http(s) links. Most
-		// Markdown viewers render it, and a document could have steered
-		// the model into writing <img src=remote>, ![](https://tracker)
-		// or a javascript: link.
-		// Formulas keep their LaTeX (texForMarkdown).
-		b.WriteString(texForMarkdown(safeMarkdown(strings.TrimSpace(metrics.Redact(t.Answer))), noHTML.Replace) + "\n\n")
+		// The answer's Markdown is written back from the parse tree the
+		// HTML export uses (safeMarkdown): no raw HTML, images as their alt
+		// text, only http(s) links, formulas as $...$. A document could
+		// have steered the model into writing <img src=remote>,
+		// ![](https://tracker) or a javascript: link.
+		b.WriteString(safeMarkdown(strings.TrimSpace(metrics.Redact(t.Answer))) + "\n\n")
 		fmt.Fprintf(&b, "*%s*\n", oneLineMD(t.Footer))
 		if len(t.Citations) > 0 {
 			b.WriteString("\nCitations:\n")
@@ -97,12 +96,9 @@ func exportMarkdown(w io.Writer, turns []rag.Answer) error {
 	return err
 }
 
-// noHTML neutralises HTML in Markdown text.
-var noHTML = strings.NewReplacer("<", "&lt;", ">", "&gt;")
-
-// oneLineMD flattens s to one line and escapes the characters that would
-// start Markdown emphasis or links.
+// oneLineMD flattens s (a question, a footer, a label: text, not
+// Markdown) to one line and escapes what would start Markdown emphasis,
+// code, links, images or HTML (mdText).
 func oneLineMD(s string) string {
-	s = strings.Join(strings.Fields(metrics.Redact(s)), " ")
-	return strings.NewReplacer("*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;").Replace(s)
+	return noLinks(mdText(strings.Join(strings.Fields(metrics.Redact(s)), " ")))
 }

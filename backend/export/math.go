@@ -58,25 +58,7 @@ func unmarkMath(html, source string, spans []mathml.Span) string {
 	})
 }
 
-// texForMarkdown writes the formulas of an answer for a Markdown reader:
-// $...$ and $$...$$, the delimiters GitHub, Pandoc, Obsidian and Typora
-// read (CommonMark turns \( into a plain parenthesis), with < and >
-// written \lt and \gt so that no Markdown viewer reads them as HTML; the
-// text around them goes through plain (noHTML).
-func texForMarkdown(text string, plain func(string) string) string {
-	var b strings.Builder
-	pos := 0
-	for _, s := range mathml.Find(text) {
-		b.WriteString(plain(text[pos:s.Start]))
-		d := "$"
-		if s.Display {
-			d = "$$"
-		}
-		b.WriteString(d + texNoHTML.Replace(s.TeX) + d)
-		pos = s.End
-	}
-	b.WriteString(plain(text[pos:]))
-	return b.String()
-}
-
+// texNoHTML writes < and > of a formula's LaTeX as \lt and \gt in the
+// Markdown export ($...$ and $$...$$, the delimiters GitHub, Pandoc,
+// Obsidian and Typora read), so that no Markdown viewer reads them as HTML.
 var texNoHTML = strings.NewReplacer("<", `\lt `, ">", `\gt `)

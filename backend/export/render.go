@@ -106,7 +106,7 @@ func Markdown(answer string, cits []cite.Citation) string {
 		pos = c.End
 	}
 	src.WriteString(noMarkers.Replace(answer[pos:]))
-	text := safeMarkdown(metrics.Redact(src.String()))
+	text := metrics.Redact(src.String()) // links, images and HTML: safeLinks and rawAsText, on the tree
 	marked, formulas := markMath(text)
 	var out bytes.Buffer
 	if err := md.Convert([]byte(marked), &out); err != nil {

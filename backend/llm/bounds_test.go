@@ -111,6 +111,7 @@ func allFakes(t *testing.T, gemini, openai, ollama func(recorded) reply) (*Servi
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Local = true // the fake Ollama is this user's
 	keys := fakeKeys{"gemini": geminiKey, "mistral": "mistralFAKE0123", "groq": "gsk_FAKE0123", "openrouter": "sk-or-FAKE0123"}
 	return New(cfg, keys), srv
 }

@@ -47,6 +47,10 @@ type Config struct {
 	// automatic routing; by default they come after, as the offline
 	// fallback.
 	PreferLocal bool
+	// Local turns the local Ollama on from the start (Service.SetLocal
+	// changes it): off by default, since whatever listens at its address
+	// would receive every question and passage.
+	Local bool
 }
 
 // ConfigFromEnv reads VIKA_<PROVIDER>_BASE_URL (each provider's
@@ -133,10 +137,13 @@ func (t Timeouts) withDefaults() Timeouts {
 
 // NewHTTPClient returns the client the providers share: a connect (and TLS
 // handshake) timeout, no overall timeout (answers stream for minutes; the
-// runner watches the first token and the silences).
+// runner watches the first token and the silences), response bodies read
+// within MaxResponseBytes, MaxLineBytes and MaxEventBytes (error bodies
+// within MaxErrorBodyBytes), no redirects, and a server on this machine
+// used only when this user or the system runs it (see peer.go).
 func NewHTTPClient(connect time.Duration) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.DialContext = (&net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}).DialContext
+	tr.DialContext = ownerCheckedDial((&net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}).DialContext)
 	tr.TLSHandshakeTimeout = connect
-	return &http.Client{Transport: tr}
+	return &http.Client{Transport: boundedTransport{tr}, CheckRedirect: refuseRedirect}
 }

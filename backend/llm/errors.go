@@ -241,6 +241,9 @@ func transportError(ctx context.Context, provider, model string, err error) erro
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
+	if pe := peerError(provider, model, err); pe != nil {
+		return pe
+	}
 	pe := &ProviderError{Provider: provider, Model: model, cause: err}
 	var ue *url.Error
 	var ne net.Error

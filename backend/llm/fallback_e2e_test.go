@@ -218,6 +218,7 @@ func TestOllamaOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Local = true
 	svc := New(cfg, fakeKeys{})
 	var rec recorder
 	res, err := svc.Ask(t.Context(), Query{Question: "Prove it."}, testRequest, rec.sink())

@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -117,6 +119,9 @@ func (o *ollama) Stream(ctx context.Context, req Request, fn func(Delta) error) 
 		}
 		var c ollamaChunk
 		if err := json.Unmarshal(line, &c); err != nil {
+			if serr := sc.Err(); serr != nil { // the last piece before a failed read
+				return usage, transportError(ctx, o.name, req.Model, serr)
+			}
 			return usage, &ProviderError{Provider: o.name, Model: req.Model, Kind: ErrBadResponse,
 				Message: "Ollama sent a line that is not valid JSON", cause: err}
 		}
@@ -147,7 +152,8 @@ func (o *ollama) Stream(ctx context.Context, req Request, fn func(Delta) error) 
 
 func (o *ollama) unreachable(ctx context.Context, model string, err error) error {
 	err = transportError(ctx, o.name, model, err)
-	if pe, ok := err.(*ProviderError); ok && pe.Kind == ErrUnavailable {
+	var oe *OwnerError
+	if pe, ok := err.(*ProviderError); ok && pe.Kind == ErrUnavailable && !errors.As(pe.cause, &oe) {
 		pe.Message = "Ollama is not running at " + o.baseURL
 		pe.ProviderWide = true
 	}
@@ -226,13 +232,29 @@ func (o *ollama) List(ctx context.Context) ([]ollamaModel, error) {
 	}
 	var out []ollamaModel
 	for _, m := range tags.Models {
-		if isEmbeddingModel(m.Name, m.Details.Family, m.Details.Families) {
+		if len(out) == maxOllamaModels {
+			break
+		}
+		if !validOllamaName(m.Name) || isEmbeddingModel(m.Name, m.Details.Family, m.Details.Families) {
 			continue
 		}
 		vision := o.visionOf(ctx, m.Name, m.Details.Family, m.Details.Families)
 		out = append(out, ollamaModel{Name: m.Name, ParamsB: parseParams(m.Details.ParameterSize), Vision: vision})
 	}
 	return out, nil
+}
+
+// maxOllamaModels is the most pulled models listed.
+const maxOllamaModels = 100
+
+// ollamaNameRe is what a model name may be (Ollama's
+// [host/][namespace/]model[:tag], e.g. "hf.co/bartowski/Llama-3.2-1B-GGUF:Q4_K_M"):
+// a name with spaces, controls, markup, ".." or over 200 bytes is dropped,
+// since it is shown, logged and sent back.
+var ollamaNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._\-]*(/[A-Za-z0-9][A-Za-z0-9._\-]*){0,3}(:[A-Za-z0-9][A-Za-z0-9._\-]*)?$`)
+
+func validOllamaName(name string) bool {
+	return len(name) <= 200 && !strings.Contains(name, "..") && ollamaNameRe.MatchString(name)
 }
 
 func isEmbeddingModel(name, family string, families []string) bool {

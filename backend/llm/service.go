@@ -1,12 +1,14 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -34,6 +36,8 @@ type Service struct {
 	down   *Unavailable
 	now    func() time.Time
 
+	localOn atomic.Bool // the student turned the local Ollama on (Config.Local, SetLocal)
+
 	mu       sync.Mutex
 	localAt  time.Time     // guarded by mu: when local was listed
 	local    []ollamaModel // guarded by mu
@@ -43,8 +47,30 @@ type Service struct {
 // New returns a Service for cfg (see ConfigFromEnv), reading keys from keys.
 func New(cfg Config, keys Keys) *Service {
 	cfg.Timeouts = cfg.Timeouts.withDefaults()
-	return &Service{cfg: cfg, keys: keys, http: NewHTTPClient(cfg.Timeouts.Connect),
+	s := &Service{cfg: cfg, keys: keys, http: NewHTTPClient(cfg.Timeouts.Connect),
 		router: NewRouter(cfg), down: NewUnavailable(nil), now: time.Now}
+	s.localOn.Store(cfg.Local)
+	return s
+}
+
+// SetLocal turns the local Ollama on or off (the student's setting): off,
+// nothing is sent to it, not even a request for its models.
+func (s *Service) SetLocal(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.localOn.Store(on)
+	s.localAt, s.local, s.localErr = time.Time{}, nil, nil
+}
+
+// LocalEndpoint is the address of the local Ollama in effect, for Settings
+// to show; "" when the catalogue has none.
+func (s *Service) LocalEndpoint() string {
+	for _, p := range s.cfg.Catalogue.Providers {
+		if p.API == "ollama" {
+			return cmp.Or(s.cfg.BaseURLs[p.ID], p.BaseURL)
+		}
+	}
+	return ""
 }
 
 // FromEnv returns the Service of the embedded catalogue configured by the
@@ -85,7 +111,7 @@ func (s *Service) Models(ctx context.Context) []ModelStatus {
 		out = append(out, s.status(m, why[0], why[1]))
 	}
 	for _, p := range s.cfg.Catalogue.Providers {
-		if p.API != "ollama" {
+		if p.API != "ollama" || !s.localOn.Load() {
 			continue
 		}
 		pulled, err := s.localModels(ctx, p)
@@ -213,6 +239,10 @@ func (s *Service) Provider(ctx context.Context, id string) (Provider, error) {
 	case "openai":
 		return &openAICompat{name: id, baseURL: base, key: key, headers: s.cfg.Headers[id], maxField: p.MaxTokensField, http: s.http, now: s.now}, nil
 	case "ollama":
+		if !s.localOn.Load() {
+			return nil, &ProviderError{Provider: id, Kind: ErrUnavailable, ProviderWide: true,
+				Message: "the local Ollama is off: turn it on in Settings"}
+		}
 		return s.ollama(p), nil
 	}
 	return nil, fmt.Errorf("provider %q: unknown api %q", id, p.API)

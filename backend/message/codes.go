@@ -20,6 +20,7 @@ const (
 	Empty        = "ingest.empty"
 	NotPDF       = "ingest.not_pdf" // looks: what the file seems to be ("png", "text", ...; "" unknown)
 	Folder       = "ingest.folder"
+	NotAFile     = "ingest.not_a_file" // a pipe, a device or a socket
 	Encrypted    = "ingest.encrypted"
 	Corrupt      = "ingest.corrupt"
 	NoPages      = "ingest.no_pages"
@@ -138,6 +139,7 @@ var english = map[string]func(Params) string{
 		return "This file is not a PDF."
 	},
 	Folder:    fixed("This is a folder, not a PDF."),
+	NotAFile:  fixed("This is not a regular file (it is a pipe, a device or a socket), so it is not read."),
 	Encrypted: fixed("The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again."),
 	Corrupt:   fixed("The PDF is damaged and cannot be read."),
 	NoPages:   fixed("The PDF has no pages."),

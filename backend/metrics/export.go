@@ -73,14 +73,24 @@ func WriteCSV(w io.Writer, recs []Record) error {
 
 func row(r Record) []string {
 	return []string{
-		strconv.Itoa(r.QueryIndex), r.Query, r.LLMModel, r.LLMRoutingMode, r.RetrievalMode,
+		strconv.Itoa(r.QueryIndex), csvText(r.Query), csvText(r.LLMModel), csvText(r.LLMRoutingMode), csvText(r.RetrievalMode),
 		num(r.RetrievalLatencyMs), num(r.GenerationLatencyMs), opt(r.TimeToFirstTokenMs), num(r.TotalLatencyMs),
 		strconv.Itoa(r.ChunksRetrieved), strconv.Itoa(r.ChunksUsed), opt(r.RerankerScoreMean), opt(r.RerankerScoreMin), opt(r.CosineSimMean),
-		num(r.BM25ContributionPct), num(r.BM25ScoreSharePct), opt(r.HitAt5), opt(r.RecallAt5), opt(r.MRR), pageTypes(r.PageTypesUsed), strings.Join(r.FallbackChain, " > "),
+		num(r.BM25ContributionPct), num(r.BM25ScoreSharePct), opt(r.HitAt5), opt(r.RecallAt5), opt(r.MRR), pageTypes(r.PageTypesUsed), csvText(strings.Join(r.FallbackChain, " > ")),
 		strconv.FormatBool(r.HistoryApplied), strconv.FormatBool(r.HyDEApplied), strconv.FormatBool(r.MultiQueryApplied), strconv.FormatBool(r.RerankApplied),
 		strconv.Itoa(r.TokensIn), strconv.Itoa(r.TokensOut), opt(r.CitationValidPct),
 		strconv.Itoa(r.ImagesSent), strconv.Itoa(r.ImagesWithheld), r.Scope,
 	}
+}
+
+// csvText keeps a text cell from being read as a formula by a spreadsheet
+// (CSV injection): a cell starting with =, +, -, @, a tab or a carriage
+// return gets a leading apostrophe, which spreadsheets show as text.
+func csvText(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

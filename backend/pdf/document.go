@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	fitz "github.com/gen2brain/go-fitz"
@@ -63,14 +64,22 @@ func Open(data []byte, lim Limits) (*Document, error) {
 // it, and pages past the cut may be empty or incomplete.
 func (d *Document) Truncated() bool { return d.truncated }
 
-// truncated reports whether the end-of-file marker is missing.
+// truncated reports whether the end-of-file marker is missing: no %%EOF
+// at all, or bytes after the last one that hold PDF objects or a
+// cross-reference section (an incremental update cut before its own
+// %%EOF). Other bytes after it, however many (a signature's padding, the
+// payload of a polyglot file), are not a truncation.
 func truncated(data []byte) bool {
-	tail := data
-	if len(tail) > 1024 {
-		tail = tail[len(tail)-1024:]
+	i := bytes.LastIndex(data, []byte("%%EOF"))
+	if i < 0 {
+		return true
 	}
-	return !bytes.Contains(tail, []byte("%%EOF"))
+	rest := data[i+len("%%EOF"):]
+	return bytes.Contains(rest, []byte("xref")) || objHeader.Match(rest)
 }
+
+// objHeader is the start of an indirect object: "12 0 obj".
+var objHeader = regexp.MustCompile(`[0-9]+[ \t\r\n]+[0-9]+[ \t\r\n]+obj\b`)
 
 // truncationHint explains why a file may be damaged.
 func truncationHint(data []byte) string {
@@ -99,6 +108,13 @@ func (d *Document) Page(n int) (Page, error) {
 	p, unreadable, err := layout(n, js, bounds)
 	if err != nil {
 		return Page{Number: n}, fmt.Errorf("page %d: %w (%v)", n, ErrPage, err)
+	}
+	if letterSpaced(p.Text) { // read it again with the layer's own spaces (spacing.go)
+		if js2, _, err := stextJSON(d.fz, n-1, stextFlags|stextInhibitSpaces, d.deadline); err == nil {
+			if p2, u2, err := layout(n, js2, bounds); err == nil && wordy(p2.Text) {
+				p, unreadable = p2, u2
+			}
+		}
 	}
 	d.classify(&p, unreadable)
 	if p.rawImages > MaxPageImages && p.Class.Chars == 0 {

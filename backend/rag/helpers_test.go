@@ -10,6 +10,7 @@ import (
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/llm/llmtest"
+	"vika/backend/prompt"
 	"vika/backend/testpdf"
 )
 
@@ -183,9 +184,8 @@ func (e *events) wait(t *testing.T) Event {
 	return Event{}
 }
 
-// testOptions are the defaults of Settings, in bm25 mode.
+// testOptions are the options of the default settings
+// (session.DefaultSettings), in bm25 mode.
 func testOptions() Options {
-	o := DefaultSettings().Options()
-	o.Mode = "bm25"
-	return o
+	return Options{Mode: "bm25", K: DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings}
 }

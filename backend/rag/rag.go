@@ -117,9 +117,6 @@ func New(eng Engine, svc *llm.Service, cfg Config) *Assistant {
 
 func (s *Assistant) now() time.Time { return s.cfg.Now() }
 
-// LLM returns the model service (nil when there is none).
-func (s *Assistant) LLM() *llm.Service { return s.llm }
-
 func (s *Assistant) newID() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -128,9 +125,8 @@ func (s *Assistant) newID() string {
 }
 
 // Start answers question in the background and returns the answer's id at
-// once; the answer's events go to emit (EventPrefix + id is their channel
-// name), the last one of type done or error. ctx bounds the answer; Cancel
-// stops it.
+// once; the answer's events go to emit, the last one of type done or
+// error. ctx bounds the answer; Cancel stops it.
 func (s *Assistant) Start(ctx context.Context, question string, o Options, emit func(Event)) (string, error) {
 	return s.StartID(ctx, "", question, o, emit)
 }

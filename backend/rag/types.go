@@ -114,10 +114,6 @@ const (
 	StageGenerating = "generating"
 )
 
-// EventPrefix starts the name of an answer's event channel:
-// EventPrefix + Answer.ID.
-const EventPrefix = "answer:"
-
 // Event is what an answer in progress reports. Only the fields of its
 // Type are sent (see MarshalJSON).
 type Event struct {

@@ -27,17 +27,25 @@ import (
 // after it. With WholePages, bm25 and hybrid searches also rank whole
 // pages with BM25 (a second lexical index, one entry per page holding
 // the text of its chunks, region passages excepted) and order the pages of the window by Reciprocal
-// Rank Fusion (k = DefaultRRFK) of their rank by chunks and their rank as
-// whole pages. The zero value changes nothing.
+// Rank Fusion (k = DefaultRRFK) of their rank by chunks and WholeWeight
+// (0 counts as 1) times their rank as whole pages. With Bring, the pages
+// among the first Bring of the whole-page list that no chunk of the
+// window is on join that fusion by their whole-page rank alone, each
+// with its chunks found past the window (or, when none was, its passages
+// in page order): a page whose text matches as a whole is not lost
+// because each of its chunks holds only part of the match. The zero
+// value changes nothing.
 type PageRanking struct {
-	Share      float64 `json:"share"`
-	Window     int     `json:"window"`
-	Diverse    bool    `json:"diverse"`
-	WholePages bool    `json:"whole_pages"`
+	Share       float64 `json:"share"`
+	Window      int     `json:"window"`
+	Diverse     bool    `json:"diverse"`
+	WholePages  bool    `json:"whole_pages"`
+	Bring       int     `json:"bring"`
+	WholeWeight float64 `json:"whole_weight"`
 }
 
 // DefaultPageRanking is the ranking of a Retriever whose Options set none,
-// measured on the tuning half of backend/eval's question set (PAGES.md).
+// measured on the tuning half of backend/eval's question set (docs/eval/PAGES.md).
 var DefaultPageRanking = PageRanking{Share: 0.1, Window: 50, Diverse: true, WholePages: true}
 
 func (p PageRanking) off() bool { return p.Share == 0 && !p.Diverse && !p.WholePages }
@@ -218,7 +226,7 @@ func isRegion(k corpus.ChunkKind) bool {
 // average) formula passages changed the statistics (document count,
 // document frequencies, mean length) by which every passage of the
 // document is scored, which moved answer pages down (backend/eval/
-// PAGES.md, "Region passages"). A dense index scores each passage alone,
+// docs/eval/PAGES.md, "Region passages"). A dense index scores each passage alone,
 // so it keeps them. A formula's LaTeX, written by a vision model when the
 // student asks for it (corpus.Chunk.Described), is a BM25 passage: its
 // command names ("frac", "sigma") are words no other passage holds, and
@@ -262,58 +270,20 @@ func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[page
 	if p.Window > 0 {
 		w = min(w, p.Window)
 	}
-	top := cands[:w]
-	keys, region := book.keys(top)
-	hi, lo := top[0].score, top[0].score
-	for _, c := range top {
-		hi, lo = max(hi, c.score), min(lo, c.score)
-	}
-	norm := func(s float64) float64 {
-		if hi == lo {
-			return 1
-		}
-		return (s - lo) / (hi - lo)
-	}
-	type page struct {
-		key    pageKey
-		first  int // position of its best chunk
-		score  float64
-		chunks []*candidate // best first
-	}
-	var pages []*page
-	byKey := map[pageKey]*page{}
-	for i, c := range top {
-		pg := byKey[keys[i]]
-		if pg == nil {
-			pg = &page{key: keys[i], first: i, score: norm(c.score)}
-			byKey[keys[i]] = pg
-			pages = append(pages, pg)
-		} else if !region[i] { // a region's passage repeats its page: no second vote
-			pg.score += p.Share * norm(c.score)
-		}
-		pg.chunks = append(pg.chunks, c)
-	}
-	if p.Share != 0 { // else pages keep the order of their best chunks
-		slices.SortStableFunc(pages, func(a, b *page) int {
-			if c := cmp.Compare(b.score, a.score); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.first, b.first)
-		})
-	}
+	pages := windowPages(cands[:w], p.Share, book)
+	rest := cands[w:]
 	if whole != nil {
-		fused := make(map[*page]float64, len(pages))
-		for i, pg := range pages {
-			fused[pg] = 1 / float64(DefaultRRFK+i+1)
-			if r, ok := whole[pg.key]; ok {
-				fused[pg] += 1 / float64(DefaultRRFK+r)
-			}
-		}
-		slices.SortStableFunc(pages, func(a, b *page) int { return cmp.Compare(fused[b], fused[a]) })
+		var brought []*rankedPage
+		brought, rest = bringPages(pages, rest, p.bring(), book, whole)
+		pages = fusePages(pages, brought, p.wholeWeight(), whole)
 	}
-	out := make([]*candidate, 0, len(cands))
+	n := 0
+	for _, pg := range pages {
+		n += len(pg.chunks)
+	}
+	out := make([]*candidate, 0, n+len(rest))
 	if p.Diverse {
-		for round := 0; len(out) < w; round++ {
+		for round := 0; len(out) < n; round++ {
 			for _, pg := range pages {
 				if round < len(pg.chunks) {
 					out = append(out, pg.chunks[round])
@@ -325,5 +295,55 @@ func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[page
 			out = append(out, pg.chunks...)
 		}
 	}
-	return append(out, cands[w:]...)
+	return append(out, rest...)
+}
+
+// rankedPage is one page of rankPages: its chunks among the candidates
+// (best first), the position of its best chunk in the window (-1 for a
+// page the whole-page list brought) and its score by chunks.
+type rankedPage struct {
+	key    pageKey
+	first  int
+	score  float64
+	chunks []*candidate
+}
+
+// windowPages groups the candidates of the window by page and ranks the
+// pages by their best chunk plus share times their other chunks (scores
+// mapped onto [0, 1] over the window); with share 0 pages keep the order
+// of their best chunks.
+func windowPages(top []*candidate, share float64, book *pageBook) []*rankedPage {
+	keys, region := book.keys(top)
+	hi, lo := top[0].score, top[0].score
+	for _, c := range top {
+		hi, lo = max(hi, c.score), min(lo, c.score)
+	}
+	norm := func(s float64) float64 {
+		if hi == lo {
+			return 1
+		}
+		return (s - lo) / (hi - lo)
+	}
+	var pages []*rankedPage
+	byKey := map[pageKey]*rankedPage{}
+	for i, c := range top {
+		pg := byKey[keys[i]]
+		if pg == nil {
+			pg = &rankedPage{key: keys[i], first: i, score: norm(c.score)}
+			byKey[keys[i]] = pg
+			pages = append(pages, pg)
+		} else if !region[i] { // a region's passage repeats its page: no second vote
+			pg.score += share * norm(c.score)
+		}
+		pg.chunks = append(pg.chunks, c)
+	}
+	if share != 0 {
+		slices.SortStableFunc(pages, func(a, b *rankedPage) int {
+			if c := cmp.Compare(b.score, a.score); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.first, b.first)
+		})
+	}
+	return pages
 }

@@ -19,7 +19,7 @@ import (
 )
 
 // TestSentenceSignal measures a finer dense signal on the page questions
-// (backend/eval/PAGES.md, "Fifth round"): each chunk's text cut into
+// (docs/eval/PAGES.md, "Fifth round"): each chunk's text cut into
 // short pieces (VIKA_SENT_SPLIT: "sent" one sentence each, "lines" its
 // lines then their sentences, "wN" sentences packed up to N tokens), each
 // piece embedded by the same model, and a chunk scored by the best cosine
@@ -36,7 +36,7 @@ import (
 func TestSentenceSignal(t *testing.T) {
 	dir, sdir := os.Getenv("VIKA_DIAG_CACHE"), os.Getenv("VIKA_SENT_CACHE")
 	if dir == "" || sdir == "" {
-		t.Skip("a measurement run by hand (command above; PAGES.md, fifth round): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir and VIKA_SENT_CACHE to a dir for the sentence vectors")
+		t.Skip("a measurement run by hand (command above; docs/eval/PAGES.md, fifth round): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir and VIKA_SENT_CACHE to a dir for the sentence vectors")
 	}
 	split := cmp.Or(os.Getenv("VIKA_SENT_SPLIT"), "w64")
 	half := cmp.Or(os.Getenv("VIKA_SENT_HALF"), "tune")

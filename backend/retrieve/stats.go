@@ -117,7 +117,7 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]corpus.Hit, Stats) {
 		case c.denseRank > 0 && c.lexicalRank > 0:
 			h.FoundBy = FoundBoth
 			st.FoundBy.Both++
-		case c.lexicalRank > 0:
+		case c.lexicalRank > 0 || c.pageOnly: // pageOnly: by the keywords of its page
 			h.FoundBy = FoundBM25
 			st.FoundBy.BM25++
 		case c.denseRank == 0 && c.figureRank > 0:

@@ -39,7 +39,7 @@ func startProc(cfg Config, faults bool) (*proc, error) {
 		return nil, fmt.Errorf("cannot start the PDF reader: %w", err)
 	}
 	cmd := exec.Command(exe, "worker")
-	cmd.Env = append(os.Environ(),
+	cmd.Env = workerEnv(os.Environ(),
 		envWorker+"="+protocolVersion,
 		envMemory+"="+strconv.FormatInt(cfg.MemoryBytes, 10),
 		envCPU+"="+strconv.Itoa(int(cfg.CPUTime/time.Second)),

@@ -11,7 +11,7 @@
 // - A form is never submitted to another origin.
 //
 // Wails v2 gives no hook on WebKitGTK's navigation policy on Linux, so this
-// is done in the page; see the README's known limitations.
+// is done in the page; see docs/limitations.md.
 
 /** True when the drag carries files (from a file manager). */
 export function carriesFiles(dt: DataTransfer | null | undefined): boolean {

@@ -49,6 +49,9 @@ export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
     describe_tables: false,
     describe_formulas: false,
     describe_max: 20,
+    ollama: false,
+    remember: false,
+    cache_max_mb: 2048,
     ...overrides,
   };
 }
@@ -59,6 +62,7 @@ export const keyStatus = vi.fn<Admin['keyStatus']>(async () => []);
 export const setKey = vi.fn<Admin['setKey']>(async () => {});
 export const clearKey = vi.fn<Admin['clearKey']>(async () => {});
 export const models = vi.fn<Admin['models']>(async () => []);
+export const localEndpoint = vi.fn<Admin['localEndpoint']>(async () => 'http://127.0.0.1:11434');
 export const metrics = vi.fn<Admin['metrics']>(async () => emptyMetrics());
 export const exportMetrics = vi.fn<Admin['exportMetrics']>(async () => '');
 export const searchWith = vi.fn<Admin['searchWith']>(async () => sampleSearchResult({ hits: [] }));

@@ -7,6 +7,7 @@ export const Events = {
   ingestProgress: catalogue.events.ingest_progress,
   modelProgress: catalogue.events.model_progress,
   modelReembed: catalogue.events.model_reembed,
+  cacheNotice: catalogue.events.cache_notice,
   /** Prefix of the per-answer channel: prefix + ask id. */
   answerPrefix: catalogue.events.answer_prefix,
 } as const;

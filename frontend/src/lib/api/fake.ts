@@ -48,6 +48,10 @@ export const documentURL = vi.fn<Api['documentURL']>((docID) => `/docs/${docID}`
 export const reportError = vi.fn<Api['reportError']>(() => {});
 export const regions = vi.fn<Api['regions']>(async () => []);
 export const sourceRegion = vi.fn<Api['sourceRegion']>(async () => null);
+export const cacheInfo = vi.fn<Api['cacheInfo']>(async () => ({ on: false, dir: '', documents: 0, bytes: 0, file_bytes: 0, max_bytes: 0 }));
+export const forgetCached = vi.fn<Api['forgetCached']>(async () => {});
+export const clearCache = vi.fn<Api['clearCache']>(async () => {});
+export const onCacheNotice = vi.fn<Api['onCacheNotice']>(() => () => {});
 
 export const onAnswer = vi.fn<Api['onAnswer']>((id, fn) => {
   const set = answerHandlers.get(id) ?? new Set();

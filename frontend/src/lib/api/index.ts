@@ -13,4 +13,5 @@ export * from './metrics.ts';
 export * from './models.ts';
 export * from './report.ts';
 export * from './regions.ts';
+export * from './cache.ts';
 export { BackendUnavailableError, BridgeError } from './call.ts';

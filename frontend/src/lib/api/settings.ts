@@ -3,7 +3,7 @@
 // imports the generated wailsjs bindings, and every call goes through call.ts.
 
 import * as App from '../../../wailsjs/go/main/App';
-import type { rag } from '../../../wailsjs/go/models';
+import type { session } from '../../../wailsjs/go/models';
 import { call } from './call.ts';
 import type { KeyStatus, ModelStatus, Settings } from './types.ts';
 
@@ -12,7 +12,7 @@ export async function settings(): Promise<Settings> {
 }
 
 export async function setSettings(s: Settings): Promise<void> {
-  await call(() => App.SetSettings({ ...s } as rag.Settings));
+  await call(() => App.SetSettings({ ...s } as session.Settings));
 }
 
 /** One status per provider that needs a key; never the key. */
@@ -32,4 +32,9 @@ export async function clearKey(provider: string): Promise<void> {
 /** Every LLM of the catalogue, with whether it can answer now. */
 export async function models(): Promise<ModelStatus[]> {
   return ((await call(() => App.Models())) ?? []) as ModelStatus[];
+}
+
+/** The local Ollama server's address, shown beside the switch that turns it on. */
+export async function localEndpoint(): Promise<string> {
+  return (await call(() => App.LocalEndpoint())) ?? '';
 }

@@ -5,7 +5,7 @@
 // read. Only the event payloads, which Wails does not generate, are written
 // here by hand.
 
-import type { cite, corpus, engine, llm, main, metrics, models, rag, retrieve, secrets } from '../../../wailsjs/go/models';
+import type { cite, corpus, engine, llm, main, metrics, models, rag, retrieve, secrets, session } from '../../../wailsjs/go/models';
 import type { BridgeMessage } from '../i18n/messages.ts';
 
 /**
@@ -26,6 +26,9 @@ type Nilable<V> = V extends unknown[] ? true : V extends object ? (string extend
 
 /** One PDF added to the session (corpus.Document). */
 export type Document = Wire<corpus.Document>;
+
+/** Whether the processed-document cache is on, and what it holds (engine.CacheInfo). */
+export type CacheInfo = Wire<engine.CacheInfo>;
 /** One bookmark of a document's outline (corpus.OutlineEntry). */
 export type OutlineEntry = Wire<corpus.OutlineEntry>;
 
@@ -102,8 +105,8 @@ export type AnswerEvent =
 /** How passages are retrieved: "" lets the engine choose (hybrid for English sessions, else BM25). */
 export type RetrievalMode = '' | 'dense' | 'bm25' | 'hybrid';
 
-/** The user's answering preferences (rag.Settings), persisted by the backend; never holds a key. */
-export type Settings = Omit<Wire<rag.Settings>, 'routing' | 'mode'> & { routing: 'auto' | 'manual'; mode: RetrievalMode };
+/** The user's answering preferences (session.Settings), persisted by the backend; never holds a key. */
+export type Settings = Omit<Wire<session.Settings>, 'routing' | 'mode'> & { routing: 'auto' | 'manual'; mode: RetrievalMode };
 
 /** Per-question options of Ask (rag.Options), filled from Settings. */
 export type AskOptions = Omit<Fields<rag.Options>, 'mode'> & { mode: RetrievalMode };

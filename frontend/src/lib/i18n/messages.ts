@@ -27,6 +27,7 @@ const en = {
   'ingest.not_pdf': 'This file is not a PDF{looks}.',
   'ingest.looks_like': ' (it looks like {what})',
   'ingest.folder': 'This is a folder, not a PDF.',
+  'ingest.not_a_file': 'This is not a regular file (it is a pipe, a device or a socket), so it is not read.',
   'ingest.encrypted':
     'The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again.',
   'ingest.corrupt': 'The PDF is damaged and cannot be read.',
@@ -83,6 +84,12 @@ const en = {
 
   'describe.no_model': 'No model is chosen to describe figures: pick one in Settings.',
   'describe.not_vision': '{model} cannot describe figures: it reads no images. Pick a vision model in Settings.',
+  'cache.damaged':
+    'A remembered copy of a processed PDF ({doc}) was damaged ({why}): it was deleted and the PDF is processed again.',
+  'cache.reset': 'The file of remembered documents was damaged: it was set aside and started afresh.',
+  'cache.disk_full':
+    'The disk is full: Vika stops remembering processed documents until it restarts. Nothing else is affected.',
+  'cache.open': 'The remembered documents cannot be opened: PDFs are processed as usual.',
   'describe.failed':
     '{model} could not describe this document ({reason}); what was described is kept. Try again later, or pick another model in Settings.',
 
@@ -162,6 +169,7 @@ const fr: Record<Key, Message> = {
   'ingest.not_pdf': 'Ce fichier n’est pas un PDF{looks}.',
   'ingest.looks_like': ' (on dirait {what})',
   'ingest.folder': 'C’est un dossier, pas un PDF.',
+  'ingest.not_a_file': 'Ce n’est pas un fichier ordinaire (c’est un tube, un périphérique ou une socket) : il n’est pas lu.',
   'ingest.encrypted':
     'Le PDF est protégé par un mot de passe : retirez la protection (par exemple en l’imprimant dans un nouveau PDF) puis ajoutez-le de nouveau.',
   'ingest.corrupt': 'Le PDF est endommagé et ne peut pas être lu.',
@@ -220,6 +228,12 @@ const fr: Record<Key, Message> = {
   'describe.no_model': 'Aucun modèle n’est choisi pour décrire les figures : choisissez-en un dans les Réglages.',
   'describe.not_vision':
     '{model} ne peut pas décrire les figures : il ne lit pas les images. Choisissez un modèle qui voit les images dans les Réglages.',
+  'cache.damaged':
+    'Une copie mémorisée d’un PDF traité ({doc}) était endommagée ({why}) : elle a été supprimée et le PDF est traité à nouveau.',
+  'cache.reset': 'Le fichier des documents mémorisés était endommagé : il a été mis de côté et recommencé à neuf.',
+  'cache.disk_full':
+    'Le disque est plein : Vika cesse de mémoriser les documents traités jusqu’à son redémarrage. Rien d’autre n’est affecté.',
+  'cache.open': 'Les documents mémorisés ne peuvent pas être ouverts : les PDF sont traités comme d’habitude.',
   'describe.failed':
     '{model} n’a pas pu décrire ce document ({reason}) ; ce qui a été décrit est conservé. Réessayez plus tard ou choisissez un autre modèle dans les Réglages.',
 

@@ -21,6 +21,21 @@ export const en = {
   'settings.keyEmpty': 'Paste a key first.',
   'settings.answers': 'Answers',
   'settings.saveFailed': 'Your settings could not be saved.',
+  'settings.local': 'Local models',
+  'settings.localUse': 'Use the Ollama server on this computer',
+  'settings.localHelp':
+    'At {endpoint}. Off, nothing is sent to it. On, your questions and passages go to it, and only if you or the system run it (a server started by another user of this computer is refused).',
+  'settings.localNone': 'No local server address is configured.',
+  'cache.title': 'Remembered documents',
+  'cache.toggle': 'Remember processed documents on this computer',
+  'cache.help':
+    'The text, OCR, passages and search vectors of each PDF you add are kept in your user cache folder, so that adding it again takes a second. Your questions, answers and keys are never kept. Off by default.',
+  'cache.used': '{count} PDFs remembered, {size} used (at most {cap})',
+  'cache.where': 'Kept in {dir}',
+  'cache.clear': 'Clear all',
+  'cache.failed': 'The remembered documents could not be read or changed.',
+  'cache.forget': 'Forget this PDF on this computer ({name})',
+  'cache.forgotten': '{name} is no longer remembered on this computer',
   'settings.describe': 'Figures and tables',
   'settings.describeToggle': 'Describe figures with a vision model',
   'settings.describeHelp':
@@ -140,6 +155,21 @@ export const fr: Record<keyof typeof en, Message> = {
   'settings.keyEmpty': 'Collez d’abord une clé.',
   'settings.answers': 'Réponses',
   'settings.saveFailed': 'Vos réglages n’ont pas pu être enregistrés.',
+  'settings.local': 'Modèles locaux',
+  'settings.localUse': 'Utiliser le serveur Ollama de cet ordinateur',
+  'settings.localHelp':
+    'À l’adresse {endpoint}. Désactivé, rien ne lui est envoyé. Activé, vos questions et les passages lui sont envoyés, seulement si c’est vous ou le système qui le lancez (un serveur lancé par un autre utilisateur de cet ordinateur est refusé).',
+  'settings.localNone': 'Aucune adresse de serveur local n’est configurée.',
+  'cache.title': 'Documents mémorisés',
+  'cache.toggle': 'Mémoriser les documents traités sur cet ordinateur',
+  'cache.help':
+    'Le texte, l’OCR, les passages et les vecteurs de recherche de chaque PDF ajouté sont gardés dans votre dossier de cache, pour qu’un nouvel ajout prenne une seconde. Vos questions, réponses et clés ne sont jamais gardées. Désactivé par défaut.',
+  'cache.used': '{count} PDF mémorisés, {size} utilisés (au plus {cap})',
+  'cache.where': 'Gardés dans {dir}',
+  'cache.clear': 'Tout effacer',
+  'cache.failed': 'Les documents mémorisés n’ont pas pu être lus ou modifiés.',
+  'cache.forget': 'Oublier ce PDF sur cet ordinateur ({name})',
+  'cache.forgotten': '{name} n’est plus mémorisé sur cet ordinateur',
   'settings.describe': 'Figures et tableaux',
   'settings.describeToggle': 'Décrire les figures avec un modèle de vision',
   'settings.describeHelp':

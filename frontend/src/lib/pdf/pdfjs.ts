@@ -4,6 +4,7 @@
 // Content-Security-Policy's script-src 'self' allows: no blob: or eval.
 
 import type * as PdfJs from 'pdfjs-dist';
+import { backingRatio, LIMITS, watchdog } from './limits.ts';
 import type { PDFDocumentProxy, PDFPageProxy, RenderTask } from 'pdfjs-dist';
 
 export type { PDFDocumentProxy, PDFPageProxy, RenderTask };
@@ -33,6 +34,10 @@ export async function openDocument(url: string): Promise<PDFDocumentProxy> {
     disableRange: true,
     disableStream: true,
     enableXfa: false,
+    // Bounded, as the worker's renders are: no image of more pixels is
+    // decoded, no canvas of pdf.js's larger than the viewer's cap.
+    maxImageSize: LIMITS.max_image_pixels,
+    canvasMaxAreaInBytes: LIMITS.max_canvas_pixels * 4,
   }).promise;
 }
 
@@ -66,10 +71,10 @@ export async function drawPage(
   const natural = page.getViewport({ scale: 1 });
   const scale = zoom === 'fit' ? Math.max(0.25, Math.min(4, fitWidth / natural.width)) : zoom;
   const viewport = page.getViewport({ scale });
-  const ratio = window.devicePixelRatio || 1;
+  const ratio = backingRatio(viewport.width, viewport.height, window.devicePixelRatio || 1);
 
-  canvas.width = Math.floor(viewport.width * ratio);
-  canvas.height = Math.floor(viewport.height * ratio);
+  canvas.width = Math.max(1, Math.floor(viewport.width * ratio));
+  canvas.height = Math.max(1, Math.floor(viewport.height * ratio));
   canvas.style.width = `${Math.floor(viewport.width)}px`;
   canvas.style.height = `${Math.floor(viewport.height)}px`;
   const task = page.render({
@@ -78,7 +83,8 @@ export async function drawPage(
     transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0],
   });
   signal.addEventListener('abort', () => task.cancel(), { once: true });
-  await task.promise;
+  const deadline = Date.now() + LIMITS.render_timeout_ms;
+  await watchdog(task.promise, () => task.cancel(), LIMITS.render_timeout_ms);
 
   layer.replaceChildren();
   layer.style.setProperty('--total-scale-factor', String(scale));
@@ -86,6 +92,6 @@ export async function drawPage(
   layer.style.setProperty('--scale-round-y', '1px');
   const text = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: layer, viewport });
   signal.addEventListener('abort', () => text.cancel(), { once: true });
-  await text.render();
+  await watchdog(text.render(), () => text.cancel(), Math.max(1, deadline - Date.now()));
   return { scale, divs: text.textDivs, items: text.textContentItemsStr };
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../api/fake.ts';
 import { answerListeners, emitAnswer, resetFakeApi, sampleAnswer, sampleSource } from '../api/fake.ts';
-import { Chat, DEFAULT_ASK_OPTIONS, FLUSH_MS } from './chat.svelte.ts';
+import { Chat, DEFAULT_ASK_OPTIONS, FLUSH_MS, type ScopeNow } from './chat.svelte.ts';
 import { locale } from './locale.svelte.ts';
 
 vi.mock('../api/index.ts', () => import('../api/fake.ts'));
@@ -43,7 +43,7 @@ describe('Chat asking', () => {
   });
 
   it('asks with the library’s scope, kept for the follow-ups until it changes, and shows it on each turn', async () => {
-    let now = { wire: { docs: ['aaa'], from: 10, to: 20 }, chips: [{ kind: 'doc' as const, label: 'bert.pdf' }] };
+    let now: ScopeNow = { wire: { docs: ['aaa'], from: 10, to: 20 }, chips: [{ kind: 'doc', label: 'bert.pdf' }] };
     const chat = new Chat({ options: () => DEFAULT_ASK_OPTIONS, scope: () => now });
     const id = await asked(chat);
     expect(api.ask).toHaveBeenLastCalledWith('ask-1', 'What is SAT?', { ...DEFAULT_ASK_OPTIONS, scope: now.wire });

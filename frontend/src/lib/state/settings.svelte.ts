@@ -28,7 +28,7 @@ export const MAX_VARIANTS = catalogue.max_multi_query_variants;
 /** The most figures and tables described a document (catalogue.json). */
 export const MAX_DESCRIBE = catalogue.max_describe;
 
-/** Go's defaults (rag.DefaultSettings, through catalogue.json). */
+/** Go's defaults (session.DefaultSettings, through catalogue.json). */
 export const DEFAULT_SETTINGS: Settings = { ...(catalogue.defaults as Settings) };
 
 /** The Ask options that follow from s: automatic routing leaves provider and model empty. */
@@ -96,6 +96,8 @@ export class SettingsState {
 
   models = $state.raw<ModelStatus[]>([]);
   modelsError = $state<string | null>(null);
+  /** The local Ollama server's address ("" when none is configured). */
+  localEndpoint = $state('');
 
   /** The options of the next question. */
   readonly askOptions: AskOptions = $derived(askOptionsOf(this.values));
@@ -117,7 +119,21 @@ export class SettingsState {
   }
 
   async #load(): Promise<void> {
-    await Promise.all([this.#loadValues(), this.refreshKeys(), this.refreshModels()]);
+    await Promise.all([this.#loadValues(), this.refreshKeys(), this.refreshModels(), this.#loadEndpoint()]);
+  }
+
+  async #loadEndpoint(): Promise<void> {
+    try {
+      this.localEndpoint = await api.localEndpoint();
+    } catch {
+      this.localEndpoint = ''; // the models' error already says what is wrong
+    }
+  }
+
+  /** Turns the local Ollama server on or off, then lists the models again. */
+  async setLocal(on: boolean): Promise<void> {
+    await this.update({ ollama: on });
+    await this.refreshModels();
   }
 
   async #loadValues(): Promise<void> {

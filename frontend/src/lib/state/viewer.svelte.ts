@@ -5,6 +5,7 @@
 import * as api from '../api/index.ts';
 import type { Box } from '../api/types.ts';
 import { handleError } from '../errors.ts';
+import { RenderTimeout } from '../pdf/limits.ts';
 import { t } from './locale.svelte.ts';
 
 /** What a citation or a passage opens. */
@@ -122,6 +123,11 @@ export class Viewer {
 
   /** Loading or drawing failed. */
   failed(err: unknown): void {
+    if (err instanceof RenderTimeout) {
+      this.status = 'error';
+      this.error = t('viewer.renderTimeout', { page: this.page });
+      return;
+    }
     const reason = handleError(err, '');
     if (reason === null) return;
     this.status = 'error';

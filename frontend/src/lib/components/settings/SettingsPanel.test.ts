@@ -16,6 +16,7 @@ import {
 import { locale } from '../../state/locale.svelte.ts';
 import { ModelManager } from '../../state/modelmanager.svelte.ts';
 import { SettingsState } from '../../state/settings.svelte.ts';
+import { CacheState } from '../../state/cache.svelte.ts';
 import SettingsPanel from './SettingsPanel.svelte';
 
 vi.mock('../../api/index.ts', () => import('../../api/fake.ts'));
@@ -25,8 +26,9 @@ const KEY = 'gsk_live_9f8e7d6c5b4a39281706';
 function setup() {
   const settings = new SettingsState();
   const models = new ModelManager();
-  const view = render(SettingsPanel, { settings, models });
-  return { settings, models, ...view };
+  const cache = new CacheState();
+  const view = render(SettingsPanel, { settings, models, cache });
+  return { settings, models, cache, ...view };
 }
 
 beforeEach(() => {
@@ -320,5 +322,28 @@ describe('SettingsPanel model offer', () => {
     await screen.findByText('Search models');
     await vi.waitFor(() => expect(api.modelOffer).toHaveBeenCalled());
     expect(screen.queryByText(/Better search for English and French/)).toBeNull();
+  });
+});
+
+describe('SettingsPanel local Ollama', () => {
+  it('is off by default, shows its address, and lists the models again once turned on', async () => {
+    api.localEndpoint.mockResolvedValue('http://127.0.0.1:11434');
+    setup();
+    const box = await screen.findByRole('checkbox', { name: /Use the Ollama server on this computer/ });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    expect(await screen.findByText(/At http:\/\/127\.0\.0\.1:11434\. Off, nothing is sent to it\./)).toBeTruthy();
+    const before = api.models.mock.calls.length;
+    await userEvent.click(box);
+    expect(api.setSettings).toHaveBeenLastCalledWith(expect.objectContaining({ ollama: true }));
+    await vi.waitFor(() => expect(api.models.mock.calls.length).toBe(before + 1));
+  });
+
+  it('speaks French', async () => {
+    locale.set('fr');
+    api.settings.mockResolvedValue(defaultSettings({ locale: 'fr' }));
+    api.localEndpoint.mockResolvedValue('http://127.0.0.1:11434');
+    setup();
+    expect(await screen.findByRole('checkbox', { name: /Utiliser le serveur Ollama de cet ordinateur/ })).toBeTruthy();
+    expect(await screen.findByText(/À l’adresse http:\/\/127\.0\.0\.1:11434\./)).toBeTruthy();
   });
 });

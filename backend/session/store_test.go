@@ -1,4 +1,4 @@
-package settings
+package session
 
 import (
 	"errors"
@@ -14,15 +14,15 @@ import (
 
 func TestSettingsRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "vika", "settings.json")
-	s, err := Load(path)
-	if err != nil || s != rag.DefaultSettings() {
+	s, err := LoadSettings(path)
+	if err != nil || s != DefaultSettings() {
 		t.Fatalf("missing file: %+v, %v", s, err)
 	}
-	s = rag.Settings{Routing: rag.RoutingManual, Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "hybrid", K: 12, History: false, HyDE: true, Rerank: true, Locale: "fr", MultiQuery: true, MultiQueryVariants: 5}
-	if err := Save(path, s); err != nil {
+	s = Settings{Routing: RoutingManual, Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "hybrid", K: 12, History: false, HyDE: true, Rerank: true, Locale: "fr", MultiQuery: true, MultiQueryVariants: 5}
+	if err := SaveSettings(path, s); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Load(path)
+	got, err := LoadSettings(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	if o.Provider != "groq" || o.Model != "llama-3.1-8b-instant" || o.K != 12 || !o.HyDE || o.History || !o.MultiQuery || o.MultiQueryVariants != 5 {
 		t.Errorf("options %+v", o)
 	}
-	if o := rag.DefaultSettings().Options(); o.Provider != "" || o.K != rag.DefaultK || !o.History || !o.Rerank || o.HyDE || o.MultiQuery {
+	if o := DefaultSettings().Options(); o.Provider != "" || o.K != rag.DefaultK || !o.History || !o.Rerank || o.HyDE || o.MultiQuery {
 		t.Errorf("default options %+v", o)
 	}
 }
@@ -43,11 +43,11 @@ func TestSettingsRoundTrip(t *testing.T) {
 func TestSettingsNeverHoldKeys(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	os.WriteFile(path, []byte(`{"routing":"auto","k":5,"api_key":"gsk_SECRET0123456789abcdef"}`), 0o600)
-	s, err := Load(path)
+	s, err := LoadSettings(path)
 	if err != nil || s.K != 5 || !s.History || s.MultiQueryVariants != 3 {
 		t.Fatalf("a file from before multi_query_variants: %+v, %v", s, err)
 	}
-	if err := Save(path, s); err != nil {
+	if err := SaveSettings(path, s); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
@@ -58,27 +58,27 @@ func TestSettingsNeverHoldKeys(t *testing.T) {
 
 func TestSettingsInvalid(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
-	for _, s := range []rag.Settings{
+	for _, s := range []Settings{
 		{Routing: "magic", K: 8, MultiQueryVariants: 3},
-		{Routing: rag.RoutingAuto, K: 0, MultiQueryVariants: 3},
-		{Routing: rag.RoutingAuto, K: 8, Mode: "fuzzy", MultiQueryVariants: 3},
-		{Routing: rag.RoutingManual, K: 8, MultiQueryVariants: 3},
-		{Routing: rag.RoutingAuto, K: 8, Provider: "groq", MultiQueryVariants: 3},
-		{Routing: rag.RoutingAuto, K: 8, MultiQueryVariants: 0},
-		{Routing: rag.RoutingAuto, K: 8, MultiQueryVariants: 6},
+		{Routing: RoutingAuto, K: 0, MultiQueryVariants: 3},
+		{Routing: RoutingAuto, K: 8, Mode: "fuzzy", MultiQueryVariants: 3},
+		{Routing: RoutingManual, K: 8, MultiQueryVariants: 3},
+		{Routing: RoutingAuto, K: 8, Provider: "groq", MultiQueryVariants: 3},
+		{Routing: RoutingAuto, K: 8, MultiQueryVariants: 0},
+		{Routing: RoutingAuto, K: 8, MultiQueryVariants: 6},
 	} {
-		if err := Save(path, s); !errors.Is(err, rag.ErrInvalid) {
-			t.Errorf("Save(%+v) = %v", s, err)
+		if err := SaveSettings(path, s); !errors.Is(err, rag.ErrInvalid) {
+			t.Errorf("SaveSettings(%+v) = %v", s, err)
 		}
 	}
-	if err := Save(path, rag.Settings{Routing: rag.RoutingAuto, K: 8, MultiQueryVariants: 1}); err != nil {
+	if err := SaveSettings(path, Settings{Routing: RoutingAuto, K: 8, MultiQueryVariants: 1}); err != nil {
 		t.Errorf("one variant refused: %v", err)
 	}
 	os.WriteFile(path, []byte(`{"routing":`), 0o600)
-	if s, err := Load(path); err == nil || s != rag.DefaultSettings() {
+	if s, err := LoadSettings(path); err == nil || s != DefaultSettings() {
 		t.Errorf("damaged file: %+v, %v", s, err)
 	}
-	if p, err := Path(); err == nil && !strings.HasSuffix(p, filepath.Join("vika", "settings.json")) {
+	if p, err := SettingsPath(); err == nil && !strings.HasSuffix(p, filepath.Join("vika", "settings.json")) {
 		t.Errorf("Path = %s", p)
 	}
 }

@@ -1,17 +1,19 @@
-package rag
+package session
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
 	"vika/backend/llm"
 	"vika/backend/metrics"
 	"vika/backend/prompt"
+	"vika/backend/rag"
 	"vika/backend/retrieve"
 )
 
-// Settings are the user's answering preferences; package settings keeps
-// them between sessions. They never hold an API key (keys live in the OS
+// Settings are the user's answering preferences, kept between sessions in
+// one file (store.go). They never hold an API key (keys live in the OS
 // keyring).
 type Settings struct {
 	Routing    string `json:"routing"` // "auto" or "manual"
@@ -38,7 +40,24 @@ type Settings struct {
 	DescribeTables   bool   `json:"describe_tables"`
 	DescribeFormulas bool   `json:"describe_formulas"`
 	DescribeMax      int    `json:"describe_max"`
+	// Ollama turns the local Ollama server on (llm.Service.SetLocal): off
+	// by default, since whatever listens at its address would receive
+	// every question and passage.
+	Ollama bool `json:"ollama"`
+	// Remember keeps the documents processed on this computer (package
+	// cache), up to CacheMaxMB (0: DefaultCacheMaxMB); off by default:
+	// sessions forget.
+	Remember   bool `json:"remember"`
+	CacheMaxMB int  `json:"cache_max_mb"`
 }
+
+// DefaultCacheMaxMB is the default cap of the document cache (2 GB);
+// MinCacheMaxMB and MaxCacheMaxMB bound Settings.CacheMaxMB.
+const (
+	DefaultCacheMaxMB = 2048
+	MinCacheMaxMB     = 100
+	MaxCacheMaxMB     = 1 << 20
+)
 
 // DefaultDescribeMax is the default cap of regions described a document;
 // MaxDescribe bounds Settings.DescribeMax.
@@ -54,17 +73,19 @@ const (
 	RoutingManual = metrics.RoutingManual
 )
 
-// MaxK bounds Settings.K and Options.K.
-const MaxK = 50
-
 // DefaultSettings are used when no settings file exists.
 func DefaultSettings() Settings {
-	return Settings{Routing: RoutingAuto, K: DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings, DescribeMax: DefaultDescribeMax}
+	return Settings{Routing: RoutingAuto, K: rag.DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings, DescribeMax: DefaultDescribeMax, CacheMaxMB: DefaultCacheMaxMB}
+}
+
+// CacheMaxBytes is the document cache's cap in bytes.
+func (s Settings) CacheMaxBytes() int64 {
+	return int64(cmp.Or(s.CacheMaxMB, DefaultCacheMaxMB)) << 20
 }
 
 // Options returns the per-question options the settings describe.
-func (s Settings) Options() Options {
-	o := Options{Mode: s.Mode, K: s.K, History: s.History, HyDE: s.HyDE, MultiQuery: s.MultiQuery,
+func (s Settings) Options() rag.Options {
+	o := rag.Options{Mode: s.Mode, K: s.K, History: s.History, HyDE: s.HyDE, MultiQuery: s.MultiQuery,
 		MultiQueryVariants: s.MultiQueryVariants, Rerank: s.Rerank}
 	if s.Routing == RoutingManual {
 		o.Provider, o.Model = s.Provider, s.Model
@@ -76,46 +97,36 @@ func (s Settings) Options() Options {
 func (s Settings) Validate() error {
 	switch {
 	case s.Routing != RoutingAuto && s.Routing != RoutingManual:
-		return fmt.Errorf("%w: routing must be \"auto\" or \"manual\", not %q", ErrInvalid, s.Routing)
+		return fmt.Errorf("%w: routing must be \"auto\" or \"manual\", not %q", rag.ErrInvalid, s.Routing)
 	case s.Routing == RoutingManual && (s.Provider == "" || s.Model == ""):
-		return fmt.Errorf("%w: manual routing needs a provider and a model", ErrInvalid)
-	case s.K < 1 || s.K > MaxK:
-		return fmt.Errorf("%w: k must be between 1 and %d, not %d", ErrInvalid, MaxK, s.K)
+		return fmt.Errorf("%w: manual routing needs a provider and a model", rag.ErrInvalid)
+	case s.K < 1 || s.K > rag.MaxK:
+		return fmt.Errorf("%w: k must be between 1 and %d, not %d", rag.ErrInvalid, rag.MaxK, s.K)
 	case s.MultiQueryVariants < 1 || s.MultiQueryVariants > prompt.MaxRephrasings:
-		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d, not %d", ErrInvalid, prompt.MaxRephrasings, s.MultiQueryVariants)
+		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d, not %d", rag.ErrInvalid, prompt.MaxRephrasings, s.MultiQueryVariants)
 	case s.DescribeMax < 0 || s.DescribeMax > MaxDescribe:
-		return fmt.Errorf("%w: the figures described a document must be between 0 and %d, not %d", ErrInvalid, MaxDescribe, s.DescribeMax)
+		return fmt.Errorf("%w: the figures described a document must be between 0 and %d, not %d", rag.ErrInvalid, MaxDescribe, s.DescribeMax)
+	case s.CacheMaxMB != 0 && (s.CacheMaxMB < MinCacheMaxMB || s.CacheMaxMB > MaxCacheMaxMB):
+		return fmt.Errorf("%w: the document cache's cap must be between %d and %d MB, not %d", rag.ErrInvalid, MinCacheMaxMB, MaxCacheMaxMB, s.CacheMaxMB)
 	case s.Describe && s.DescribeModel == "":
-		return fmt.Errorf("%w: describing figures needs a vision model", ErrInvalid)
+		return fmt.Errorf("%w: describing figures needs a vision model", rag.ErrInvalid)
 	case len(s.Locale) > 35 || strings.ContainsAny(s.Locale, " /\\\n"):
-		return fmt.Errorf("%w: %q is not a locale", ErrInvalid, s.Locale)
+		return fmt.Errorf("%w: %q is not a locale", rag.ErrInvalid, s.Locale)
 	}
 	if s.Mode != "" {
 		if _, err := retrieve.ParseMode(s.Mode); err != nil {
-			return fmt.Errorf("%w: %v", ErrInvalid, err)
+			return fmt.Errorf("%w: %v", rag.ErrInvalid, err)
 		}
 	}
 	if s.DescribeModel != "" {
 		if _, _, ok := llm.SplitKey(s.DescribeModel); !ok {
-			return fmt.Errorf("%w: %q is not a model (provider/id)", ErrInvalid, s.DescribeModel)
+			return fmt.Errorf("%w: %q is not a model (provider/id)", rag.ErrInvalid, s.DescribeModel)
 		}
 	}
 	if s.Provider != "" || s.Model != "" {
 		if _, _, ok := llm.SplitKey(s.Provider + "/" + s.Model); !ok {
-			return fmt.Errorf("%w: a manual choice needs both a provider and a model", ErrInvalid)
+			return fmt.Errorf("%w: a manual choice needs both a provider and a model", rag.ErrInvalid)
 		}
 	}
 	return nil
-}
-
-// validate reports an option out of its range (K is bounded, not refused).
-func (o Options) validate() error {
-	if o.MultiQueryVariants < 0 || o.MultiQueryVariants > prompt.MaxRephrasings {
-		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d (0 for %d), not %d",
-			ErrInvalid, prompt.MaxRephrasings, prompt.DefaultRephrasings, o.MultiQueryVariants)
-	}
-	if sc := o.Scope; sc.From < 0 || sc.To < 0 || (sc.To > 0 && sc.From > sc.To) {
-		return fmt.Errorf("%w: the scope's pages %d-%d are not a range", ErrInvalid, sc.From, sc.To)
-	}
-	return o.Selection.validate()
 }

@@ -1,4 +1,4 @@
-package main
+package session
 
 import (
 	"errors"
@@ -42,9 +42,9 @@ func TestKeyStatusWithoutKeyring(t *testing.T) {
 	}
 	for name, store := range stores {
 		t.Run(name, func(t *testing.T) {
-			a := &App{answering: answering{keys: store()}}
+			s := &Session{keys: store()}
 			start := time.Now()
-			sts, err := a.KeyStatus()
+			sts, err := s.KeyStatus()
 			if took := time.Since(start); took > 2*time.Second {
 				t.Errorf("KeyStatus took %s", took)
 			}
@@ -59,7 +59,7 @@ func TestKeyStatusWithoutKeyring(t *testing.T) {
 					t.Errorf("%s = %+v, want not configured, with the keyring's problem", st.Provider, st)
 				}
 			}
-			if err := a.SetKey("gemini", "AIzaSyNEW0123"); !errors.Is(err, secrets.ErrKeyring) {
+			if err := s.SetKey("gemini", "AIzaSyNEW0123"); !errors.Is(err, secrets.ErrKeyring) {
 				t.Errorf("SetKey = %v, want ErrKeyring", err)
 			}
 		})

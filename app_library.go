@@ -1,0 +1,77 @@
+package main
+
+import (
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"vika/backend/corpus"
+	"vika/backend/engine"
+	"vika/backend/retrieve"
+)
+
+// The library page API (frontend/src/lib/api/library.ts): adding,
+// listing and exploring documents, and searching their passages.
+
+// AddFiles starts adding the files at paths and returns one job id per path.
+func (a *App) AddFiles(paths []string) ([]string, error) {
+	ids := make([]string, 0, len(paths))
+	for _, p := range paths {
+		ids = append(ids, a.s.AddFile(p))
+	}
+	return ids, nil
+}
+
+// AddFileData starts adding a file whose bytes come from the webview
+// (HTML drag and drop or a file input) and returns its job id.
+func (a *App) AddFileData(name string, data []byte) (string, error) {
+	return a.s.AddBytes(name, data), nil
+}
+
+// PickFiles opens the native dialog to choose PDFs; it returns no paths when
+// the user cancels.
+func (a *App) PickFiles() ([]string, error) {
+	paths, err := runtime.OpenMultipleFilesDialog(a.ctx, runtime.OpenDialogOptions{
+		Title:   "Add PDFs",
+		Filters: []runtime.FileFilter{{DisplayName: "PDF documents (*.pdf)", Pattern: "*.pdf;*.PDF"}},
+	})
+	if paths == nil {
+		paths = []string{}
+	}
+	return paths, err
+}
+
+// Cancel stops a running add or description; it reports whether it was running.
+func (a *App) Cancel(jobID string) (bool, error) { return a.s.Cancel(jobID), nil }
+
+// Documents lists the documents of the session.
+func (a *App) Documents() ([]corpus.Document, error) { return a.s.Documents(a.ctx) }
+
+// RemoveDocument removes a document and its passages from the session.
+func (a *App) RemoveDocument(docID string) error { return a.s.RemoveDocument(a.ctx, docID) }
+
+// Search returns the k passages that best match question in the default
+// mode, reranked when a cross-encoder is installed.
+func (a *App) Search(question string, k int) ([]corpus.Hit, error) {
+	res, err := a.s.Search(a.ctx, question, engine.SearchOptions{K: k, Rerank: true})
+	return res.Hits, err
+}
+
+// SearchWith returns the k passages that best match question in mode ("",
+// "dense", "bm25" or "hybrid"), reranked when rerank is set and a
+// cross-encoder is installed, with how they were found: the explorer's
+// chunk lookup, which needs no LLM.
+func (a *App) SearchWith(question, mode string, k int, rerank bool) (engine.SearchResult, error) {
+	var m retrieve.Mode // "": the session's default mode
+	if mode != "" {
+		var err error
+		if m, err = retrieve.ParseMode(mode); err != nil {
+			return engine.SearchResult{}, err
+		}
+	}
+	return a.s.Search(a.ctx, question, engine.SearchOptions{Mode: m, K: k, Rerank: rerank})
+}
+
+// Pages returns a document's extracted pages (for the explorer).
+func (a *App) Pages(docID string) ([]corpus.Page, error) { return a.s.Pages(a.ctx, docID) }
+
+// Chunks returns a document's passages in reading order (for the explorer).
+func (a *App) Chunks(docID string) ([]corpus.Chunk, error) { return a.s.Chunks(a.ctx, docID) }

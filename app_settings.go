@@ -1,0 +1,33 @@
+package main
+
+import (
+	"vika/backend/llm"
+	"vika/backend/secrets"
+	"vika/backend/session"
+)
+
+// The settings page API (frontend/src/lib/api/settings.ts): the saved
+// settings, the LLM catalogue's models and the API keys.
+
+// Settings returns the saved settings (the defaults when none were saved).
+func (a *App) Settings() (session.Settings, error) { return a.s.Settings() }
+
+// SetSettings validates and saves the settings.
+func (a *App) SetSettings(s session.Settings) error { return a.s.SetSettings(a.ctx, s) }
+
+// Models lists the LLM catalogue's models and whether each can be used now.
+func (a *App) Models() ([]llm.ModelStatus, error) { return a.s.LLMs(a.ctx) }
+
+// KeyStatus says, for each provider that takes a key, whether one is
+// configured and where from. A key never leaves Go.
+func (a *App) KeyStatus() ([]secrets.Status, error) { return a.s.KeyStatus() }
+
+// SetKey stores a provider's key in the keyring.
+func (a *App) SetKey(provider, key string) error { return a.s.SetKey(provider, key) }
+
+// ClearKey removes a provider's key from the keyring.
+func (a *App) ClearKey(provider string) error { return a.s.ClearKey(provider) }
+
+// LocalEndpoint is the address of the local Ollama server, which Settings
+// shows beside the switch that turns it on ("" when none is configured).
+func (a *App) LocalEndpoint() (string, error) { return a.s.LocalEndpoint() }

@@ -1,0 +1,279 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"slices"
+
+	"vika/backend/assets"
+	"vika/backend/cache"
+	"vika/backend/corpus"
+	"vika/backend/ingest"
+	"vika/backend/message"
+	"vika/backend/models"
+	"vika/backend/ocr"
+)
+
+// The processed-document cache (package cache), when the student turns it
+// on, holds what an add computes: the ingest result, keyed by the PDF's
+// SHA-256 and the pipeline's fingerprint (setup), and the passages'
+// vectors and figures' image vectors, keyed also by the models that made
+// them (their pinned file hashes). A hit skips the PDF worker and the
+// embedder. A document with failed pages is not kept (a page over its
+// time budget may read next time).
+
+// pipelineVersion names the ingest pipeline's output: change it whenever
+// a change of ingest, chunk, pdf or ocr changes what an add produces, so
+// that documents processed before are processed again.
+const pipelineVersion = "vika-ingest-1"
+
+// SetCache turns the processed-document cache on (c) or off (nil) for the
+// adds that start from now, and returns the one it replaces (for the
+// caller to close).
+func (e *Engine) SetCache(c *cache.Cache) (previous *cache.Cache) {
+	return e.cache.Swap(c)
+}
+
+// Cache returns the cache in use, nil when it is off.
+func (e *Engine) Cache() *cache.Cache { return e.cache.Load() }
+
+// setup is the fingerprint of every setting that changes an ingest's
+// result: the pipeline version, chunking, region detection, the OCR's
+// languages and image settings, the page limit.
+func (e *Engine) setup() string {
+	o, _ := ocr.ConfigFromEnv(ocr.Config{}, os.Getenv)
+	langs := o.Languages
+	if len(langs) == 0 {
+		langs = ocr.DefaultLanguages
+	}
+	return fingerprint(pipelineVersion, e.opts.Chunk, e.opts.Regions, e.opts.OCRDPI, e.opts.Limits.MaxPages,
+		langs, o.PSM, o.DPI, o.Threshold, o.Binarize, o.Variables)
+}
+
+// fingerprint is the SHA-256 of parts' JSON.
+func fingerprint(parts ...any) string {
+	b, err := json.Marshal(parts)
+	if err != nil {
+		panic(err) // plain values only
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// cachedDocument is the document part of an entry.
+type cachedDocument struct {
+	Doc    corpus.Document
+	Pages  []corpus.Page
+	Chunks []corpus.Chunk
+}
+
+// ingestCached returns the processed document from c when it holds it (a
+// hit, true), else runs the ingest and keeps its result. A cache that
+// fails is logged and left out: the add goes on.
+func (e *Engine) ingestCached(ctx context.Context, c *cache.Cache, name string, data []byte, progress func(ingest.Progress)) (ingest.Result, bool, error) {
+	if c == nil {
+		res, err := ingest.Run(ctx, name, data, e.opts, progress)
+		return res, false, err
+	}
+	k := cache.Key{Doc: ingest.DocID(data), Setup: e.setup(), Part: cache.PartDocument}
+	var cd cachedDocument
+	if ok, err := c.Get(ctx, k, &cd); ok && cd.Doc.ID == k.Doc {
+		cd.Doc.File, cd.Doc.Label = name, name
+		return ingest.Result{Doc: cd.Doc, Pages: cd.Pages, Chunks: cd.Chunks}, true, nil
+	} else if err != nil && !errors.Is(err, cache.ErrOff) {
+		log.Printf("document cache: %v", err)
+	}
+	res, err := ingest.Run(ctx, name, data, e.opts, progress)
+	if err != nil || len(res.Doc.FailedPages) > 0 {
+		return res, false, err
+	}
+	if err := c.Put(ctx, k, cachedDocument{Doc: res.Doc, Pages: res.Pages, Chunks: res.Chunks}); err != nil && !errors.Is(err, cache.ErrOff) {
+		log.Printf("document cache: keep %s: %v", name, err)
+	}
+	return res, false, nil
+}
+
+// cachedVectors are the vectors part of an entry.
+type cachedVectors struct {
+	Vecs       [][]float32
+	FigChunks  []string // ids of the figure passages with an image vector
+	FigVectors [][]float32
+}
+
+// vectorsCached returns the passages' and figures' vectors by set's
+// models from c when it holds them, else computes and keeps them.
+func (e *Engine) vectorsCached(ctx context.Context, c *cache.Cache, set *modelSet, res ingest.Result, progress func(done, total int)) ([][]float32, figureVecs, error) {
+	mk := set.modelsKey()
+	if c == nil || mk == "" {
+		return computeVectors(ctx, set, res, progress)
+	}
+	k := cache.Key{Doc: res.Doc.ID, Setup: fingerprint(e.setup(), mk), Part: cache.PartVectors}
+	var cv cachedVectors
+	if ok, _ := c.Get(ctx, k, &cv); ok && len(cv.Vecs) == len(res.Chunks) {
+		if figs, ok := cv.figures(res.Chunks); ok {
+			return cv.Vecs, figs, nil
+		}
+	}
+	vecs, figs, err := computeVectors(ctx, set, res, progress)
+	if err != nil {
+		return nil, figs, err
+	}
+	cv = cachedVectors{Vecs: vecs, FigVectors: figs.vecs}
+	for _, ch := range figs.chunks {
+		cv.FigChunks = append(cv.FigChunks, ch.ID)
+	}
+	if err := c.Put(ctx, k, cv); err != nil && !errors.Is(err, cache.ErrOff) {
+		log.Printf("document cache: keep the vectors of %s: %v", res.Doc.File, err)
+	}
+	return vecs, figs, nil
+}
+
+// figures finds the cached figure vectors' passages among chunks.
+func (cv cachedVectors) figures(chunks []corpus.Chunk) (figureVecs, bool) {
+	if len(cv.FigChunks) != len(cv.FigVectors) {
+		return figureVecs{}, false
+	}
+	var out figureVecs
+	for i, id := range cv.FigChunks {
+		j := slices.IndexFunc(chunks, func(c corpus.Chunk) bool { return c.ID == id })
+		if j < 0 {
+			return figureVecs{}, false
+		}
+		out.chunks = append(out.chunks, chunks[j])
+		out.vecs = append(out.vecs, cv.FigVectors[i])
+	}
+	return out, true
+}
+
+func computeVectors(ctx context.Context, set *modelSet, res ingest.Result, progress func(done, total int)) ([][]float32, figureVecs, error) {
+	vecs, err := set.ret.Embed(ctx, res.Chunks, progress)
+	if err != nil {
+		return nil, figureVecs{}, err
+	}
+	figs, err := figureVectors(ctx, set.loadedModels, res.Chunks, pageRegions(res.Pages))
+	return vecs, figs, err
+}
+
+// modelsKey names the set's vector spaces by their models' pinned file
+// hashes, in routing order, with CLIP's; "" when a model is not pinned
+// (a test's model, say): its vectors are not kept.
+func (lm loadedModels) modelsKey() string {
+	var parts []string
+	for _, name := range lm.ret.Embedders() {
+		h, ok := modelHash(name)
+		if !ok {
+			return ""
+		}
+		parts = append(parts, name+"="+h)
+	}
+	if lm.image != nil {
+		h, ok := modelHash(lm.image.Name())
+		if !ok {
+			return ""
+		}
+		parts = append(parts, "image:"+lm.image.Name()+"="+h)
+	}
+	return fingerprint(parts)
+}
+
+// modelHash is the pinned SHA-256 of a model's files (verified when it
+// was loaded).
+func modelHash(name string) (string, bool) {
+	if name == "use-lite" {
+		m, err := assets.Lookup(assets.USELiteModel)
+		v, err2 := assets.Lookup(assets.USELiteVocab)
+		return m.SHA256 + "+" + v.SHA256, err == nil && err2 == nil && m.SHA256 != ""
+	}
+	m, err := models.Lookup(name)
+	if err != nil || len(m.Files) == 0 {
+		return "", false
+	}
+	var sums []string
+	for _, f := range m.Files {
+		if f.SHA256 == "" {
+			return "", false
+		}
+		sums = append(sums, f.Path+":"+f.SHA256)
+	}
+	return fmt.Sprint(sums), true
+}
+
+// Remember turns the document cache in the user's cache directory
+// (cache.Dir) on, with the cap maxBytes and notice for what it reports,
+// or off; the engine closes it with the session. A cache that cannot be
+// opened leaves it off (the error says why; adds go on without it).
+func (e *Engine) Remember(ctx context.Context, on bool, maxBytes int64, notice func(message.Message)) error {
+	e.rememberMu.Lock()
+	defer e.rememberMu.Unlock()
+	cur := e.remembered
+	if cur != nil && on && cur.MaxBytes() == maxBytes && !cur.Off() {
+		return nil
+	}
+	if cur != nil {
+		e.cache.CompareAndSwap(cur, nil)
+		cur.Close()
+		e.remembered = nil
+	}
+	if !on || e.isClosed() {
+		return nil
+	}
+	dir, err := cache.Dir()
+	if err != nil {
+		return err
+	}
+	c, err := cache.Open(ctx, dir, cache.Options{MaxBytes: maxBytes, Notice: notice})
+	if err != nil {
+		return message.Wrap(err, message.CacheOpen, "detail", err.Error())
+	}
+	e.remembered = c
+	e.cache.Store(c)
+	return nil
+}
+
+// CacheInfo says whether the document cache is on and what it holds (zero
+// counts when it is off).
+type CacheInfo struct {
+	On        bool   `json:"on"`
+	Dir       string `json:"dir"`
+	Documents int    `json:"documents"`  // PDFs remembered
+	Bytes     int64  `json:"bytes"`      // their entries' size
+	FileBytes int64  `json:"file_bytes"` // the cache's files on disk
+	MaxBytes  int64  `json:"max_bytes"`  // the cap
+}
+
+// CacheInfo reports on the document cache.
+func (e *Engine) CacheInfo(ctx context.Context) (CacheInfo, error) {
+	c := e.cache.Load()
+	if c == nil || c.Off() {
+		return CacheInfo{}, nil
+	}
+	in, err := c.Info(ctx)
+	return CacheInfo{On: err == nil, Dir: in.Dir, Documents: in.Documents, Bytes: in.Bytes, FileBytes: in.FileBytes, MaxBytes: in.MaxBytes}, err
+}
+
+// ForgetCached deletes what the document cache keeps of a PDF (by its
+// SHA-256, which is its document id); nothing when the cache is off.
+func (e *Engine) ForgetCached(ctx context.Context, docID string) error {
+	if c := e.cache.Load(); c != nil {
+		if err := c.Forget(ctx, docID); err != nil && !errors.Is(err, cache.ErrOff) {
+			return err
+		}
+	}
+	return nil
+}
+
+// ClearCache empties the document cache; nothing when it is off.
+func (e *Engine) ClearCache(ctx context.Context) error {
+	if c := e.cache.Load(); c != nil {
+		if err := c.Clear(ctx); err != nil && !errors.Is(err, cache.ErrOff) {
+			return err
+		}
+	}
+	return nil
+}

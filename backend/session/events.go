@@ -1,0 +1,22 @@
+package session
+
+// The names of the events a session emits (Options.Emit), the only ones
+// the window sends: the frontend's event map (frontend/src/lib/api,
+// through the catalogue) mirrors them.
+const (
+	// EventIngestProgress carries an engine.Progress for every step of an
+	// add or a description started by AddFile, AddBytes or Describe.
+	EventIngestProgress = "ingest:progress"
+	// EventModelProgress carries the models.Event values of a download.
+	EventModelProgress = "models:progress"
+	// EventModelReembed carries engine.ReembedProgress values: the
+	// session's passages embedded again by a newly installed model, then
+	// the switch.
+	EventModelReembed = "models:reembed"
+	// EventAnswerPrefix + an answer's id names the channel of its
+	// rag.Event values.
+	EventAnswerPrefix = "answer:"
+	// EventCacheNotice carries a message.Message from the document cache
+	// (an entry damaged and rebuilt, the disk full).
+	EventCacheNotice = "cache:notice"
+)

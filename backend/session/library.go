@@ -1,0 +1,94 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"vika/backend/corpus"
+	"vika/backend/engine"
+	"vika/backend/retrieve"
+)
+
+// AddFile starts adding the PDF at path and returns its job id; progress
+// goes out as EventIngestProgress, and the document is described after
+// it is added when the settings ask for it.
+func (s *Session) AddFile(path string) string {
+	return s.eng.StartFile(path, s.progress)
+}
+
+// AddBytes is AddFile for a file whose bytes came from the window.
+func (s *Session) AddBytes(name string, data []byte) string {
+	return s.eng.StartBytes(name, data, s.progress)
+}
+
+// Ingest adds the PDF at path and waits, reporting what was extracted
+// (the command line's add); progress, when set, sees every step.
+func (s *Session) Ingest(ctx context.Context, path string, progress func(engine.Progress)) (engine.Report, error) {
+	return s.eng.AddFileReport(ctx, path, progress)
+}
+
+// Cancel stops an add or a description; it reports whether it was running.
+func (s *Session) Cancel(jobID string) bool { return s.eng.Cancel(jobID) }
+
+// progress emits an add's step and applies the describe-after-add rule.
+func (s *Session) progress(p engine.Progress) {
+	s.emit(EventIngestProgress, p)
+	s.describeAfterAdd(p)
+}
+
+// Documents lists the session's documents.
+func (s *Session) Documents(ctx context.Context) ([]corpus.Document, error) {
+	return s.eng.Documents(ctx)
+}
+
+// RemoveDocument forgets a document and its passages.
+func (s *Session) RemoveDocument(ctx context.Context, docID string) error {
+	return s.eng.RemoveDocument(ctx, docID)
+}
+
+// DocumentFile returns a document and its PDF bytes (for the viewer).
+func (s *Session) DocumentFile(ctx context.Context, docID string) (corpus.Document, []byte, error) {
+	return s.eng.DocumentFile(ctx, docID)
+}
+
+// Pages returns a document's extracted pages.
+func (s *Session) Pages(ctx context.Context, docID string) ([]corpus.Page, error) {
+	return s.eng.Pages(ctx, docID)
+}
+
+// Chunks returns a document's passages in reading order.
+func (s *Session) Chunks(ctx context.Context, docID string) ([]corpus.Chunk, error) {
+	return s.eng.Chunks(ctx, docID)
+}
+
+// Regions returns a document's tables, figures and formulas, with their
+// images when withImages.
+func (s *Session) Regions(ctx context.Context, docID string, withImages bool) ([]corpus.Region, error) {
+	return s.eng.Regions(ctx, docID, withImages)
+}
+
+// RegionOf returns the region a region passage was made from.
+func (s *Session) RegionOf(ctx context.Context, chunkID string) (corpus.Region, bool) {
+	return s.eng.RegionOf(ctx, chunkID)
+}
+
+// Search returns the passages that best match query, with how they were
+// found (no model is asked).
+func (s *Session) Search(ctx context.Context, query string, o engine.SearchOptions) (engine.SearchResult, error) {
+	return s.eng.SearchWith(ctx, query, o)
+}
+
+// DenseUnavailable says why dense search cannot run (nil when it can).
+func (s *Session) DenseUnavailable() error { return s.eng.DenseUnavailable() }
+
+// Reranker names the cross-encoder in use, or says why there is none.
+func (s *Session) Reranker() (string, error) { return s.eng.Reranker() }
+
+// NeedMode fails when mode needs the embedding model and it cannot be
+// loaded (the command line's early check; "" lets the engine choose).
+func (s *Session) NeedMode(mode retrieve.Mode) error {
+	if (mode == retrieve.ModeDense || mode == retrieve.ModeHybrid) && s.eng.DenseUnavailable() != nil {
+		return fmt.Errorf("%s search needs the embedding model: %w", mode, s.eng.DenseUnavailable())
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+package session
+
+import (
+	"context"
+	"errors"
+
+	"vika/backend/engine"
+	"vika/backend/message"
+	"vika/backend/models"
+)
+
+// describeAfterAdd starts describing a document just added when the
+// settings ask for it (Settings.Describe); a problem is reported as that
+// job's failure, never the add's. The settings are those in memory.
+func (s *Session) describeAfterAdd(p engine.Progress) {
+	if p.Stage != engine.StageDone || p.Doc == nil {
+		return
+	}
+	if st, err := s.Settings(); err != nil || !st.Describe {
+		return
+	}
+	_, _ = s.Describe(context.Background(), p.Doc.ID)
+}
+
+// Describe starts describing a document's figures (summarising its
+// tables, transcribing its formulas into LaTeX, as the settings ask) with
+// the model the settings name, and returns the job id; its progress goes
+// out as EventIngestProgress ("describing"), and Cancel stops it.
+func (s *Session) Describe(ctx context.Context, docID string) (string, error) {
+	st, err := s.Settings()
+	if err != nil {
+		return "", err
+	}
+	if st.DescribeModel == "" {
+		return "", message.Wrap(errors.New("no model is chosen to describe figures: pick one in Settings"), message.DescribeNoModel)
+	}
+	d, err := s.assistant.Describer(ctx, st.DescribeModel)
+	if err != nil {
+		return "", err
+	}
+	o := engine.DescribeOptions{Max: st.DescribeMax, Tables: st.DescribeTables, Formulas: st.DescribeFormulas, Model: st.DescribeModel}
+	return s.eng.StartDescribe(docID, d, o, func(p engine.Progress) { s.emit(EventIngestProgress, p) }), nil
+}
+
+// ModelStatuses lists the ONNX models (embedding, reranking, image) with
+// whether each is installed or downloading.
+func (s *Session) ModelStatuses() []models.Status { return s.models.Statuses() }
+
+// DownloadModel starts downloading an ONNX model in the background;
+// progress and the outcome go out as EventModelProgress. An embedding or
+// image model, once installed, is put to use without a restart: the
+// session's passages are embedded again (EventModelReembed).
+func (s *Session) DownloadModel(name string) error {
+	return s.models.Start(name, s.modelEvent)
+}
+
+// modelEvent emits a download's event and applies the re-embed rule.
+func (s *Session) modelEvent(ev models.Event) {
+	s.emit(EventModelProgress, ev)
+	if !ev.Finished || ev.Error != "" {
+		return
+	}
+	if m, err := models.Lookup(ev.Name); err == nil && (m.Role == models.RoleEmbedder || m.Role == models.RoleImage) {
+		_ = s.eng.Reembed(func(p engine.ReembedProgress) { s.emit(EventModelReembed, p) })
+	}
+}
+
+// CancelModelDownload stops a download; it reports whether one was running.
+func (s *Session) CancelModelDownload(name string) bool { return s.models.Cancel(name) }
+
+// ModelOffer returns the offer "Better search for English and French":
+// the models still to download, their size, and the answer remembered. A
+// damaged record is no error: the offer is simply made again.
+func (s *Session) ModelOffer() (models.Offer, error) {
+	o, err := s.models.Offer(s.offerPath())
+	if err != nil && o.Models != nil {
+		return o, nil
+	}
+	return o, err
+}
+
+// AnswerModelOffer remembers the answer to the offer and, when accepted,
+// starts downloading its models (those already downloading are left as
+// they are); declining changes nothing else. Accepting still downloads
+// when the answer cannot be remembered.
+func (s *Session) AnswerModelOffer(accept bool) error {
+	answer := models.OfferDeclined
+	if accept {
+		answer = models.OfferAccepted
+	}
+	if err := models.SaveOfferAnswer(s.offerPath(), answer); err != nil && !accept {
+		return err
+	}
+	if !accept {
+		return nil
+	}
+	o, _ := s.models.Offer("")
+	var errs []error
+	for _, st := range o.Models {
+		if err := s.DownloadModel(st.Name); err != nil && !errors.Is(err, models.ErrBusy) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
