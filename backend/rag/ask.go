@@ -120,6 +120,9 @@ func (t *turn) abstains() bool {
 	if len(t.r.hits) == 0 {
 		return true
 	}
+	if t.r.hits[0].ChunkID == SelectionID {
+		return false // the student's own passage is there to answer from
+	}
 	if t.r.stats.Mode == "dense" {
 		return false
 	}
@@ -144,7 +147,7 @@ func (t *turn) generate(ctx context.Context) (Answer, error) {
 	pics, _ := t.s.eng.(Pictures)
 	crops := picturesFor(ctx, pics, t.a.Question, t.a.Sources)
 	build := func(m llm.Model) llm.Request {
-		req := prompt.Build(prompt.Input{Question: t.a.Question, Sources: hits, History: t.history, Style: prompt.StyleFor(m), Lang: lang})
+		req := prompt.Build(prompt.Input{Question: t.promptQuestion(), Sources: hits, History: t.history, Style: prompt.StyleFor(m), Lang: lang})
 		if m.Vision {
 			req = prompt.WithPictures(req, crops)
 		}

@@ -45,11 +45,28 @@ func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int
 			q.Rephrasings = prompt.ParseRephrasings(query, reply, o.MultiQueryVariants)
 		}
 	}
-	res, err := s.eng.Retrieve(ctx, q, engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k, Rerank: o.Rerank, Scope: o.Scope})
+	so := engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k, Rerank: o.Rerank, Scope: o.Scope}
+	if o.Selection != nil {
+		q = selectionQuery(q, o.Selection)
+	}
+	res, err := s.eng.Retrieve(ctx, q, so)
 	if err != nil {
 		return retrieval{}, err
 	}
-	return retrieval{hits: res.Hits, stats: res.Stats, latency: s.now().Sub(start),
+	hits := res.Hits
+	if o.Selection != nil {
+		// The selection is the first source; the passages around its page
+		// come before the others.
+		if sel, ok := s.selectionHit(ctx, o.Selection); ok {
+			so.Scope = aroundSelection(o.Selection, o.Scope)
+			near, err := s.eng.Retrieve(ctx, q, so)
+			if err != nil {
+				return retrieval{}, err
+			}
+			hits = withSelection(sel, near.Hits, res.Hits, k)
+		}
+	}
+	return retrieval{hits: hits, stats: res.Stats, latency: s.now().Sub(start),
 		hyde: q.HyDE != "" && q.HyDE != q.Question, multi: len(q.Rephrasings) > 0}, nil
 }
 

@@ -46,6 +46,10 @@ type Options struct {
 	// only sees what it keeps (retrieve.SearchOptions.Scope). The window
 	// sends it with every question until the student changes it.
 	Scope corpus.Scope `json:"scope"`
+	// Selection is a passage selected in the viewer that the question is
+	// about: the first source, and the search looks around its page
+	// first (selection.go). nil for a question typed on its own.
+	Selection *Selection `json:"selection,omitempty"`
 }
 
 // Kinds of answer (Answer.Kind).

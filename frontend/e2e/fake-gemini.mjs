@@ -139,6 +139,7 @@ export function answerFor(body) {
     const first = sources[0];
     let text = `**In short:** ${quote(first.text, 24)} ${first.cite}.\n\n`;
     text += `**Looking at the image:** ${quote(src.text, 24)} ${src.cite}.\n\n`;
+    text += formulaLine(sources);
     text += `- ${UNSUPPORTED_CLAIM} ${first.cite}.\n\n(The fake model looked at ${images.length} image(s): ${seen} pixels.)\n`;
     return text;
   }
@@ -149,8 +150,16 @@ export function answerFor(body) {
   const [first, second] = sources;
   let text = `**In short:** ${quote(first.text, 24)} ${first.cite}.\n\n`;
   if (second) text += `- It also says: ${quote(second.text, 16)} ${second.cite}.\n`;
+  text += formulaLine(sources);
   text += `- ${UNSUPPORTED_CLAIM} ${first.cite}.\n`;
   return text;
+}
+
+/** A formula passage's LaTeX, written between dollars as models are asked to; '' without one. */
+function formulaLine(sources) {
+  const formula = sources.find((src) => /^LaTeX: /m.test(src.text));
+  if (!formula) return '';
+  return `- The formula: $${/^LaTeX: (.+)$/m.exec(formula.text)?.[1] ?? ''}$ ${formula.cite}.\n`;
 }
 
 /** Splits text into pieces of about n characters, at spaces. */

@@ -3,6 +3,7 @@
 // imports the generated wailsjs bindings, and every call goes through call.ts.
 
 import * as App from '../../../wailsjs/go/main/App';
+import type { rag } from '../../../wailsjs/go/models';
 import { BrowserOpenURL, EventsOn } from '../../../wailsjs/runtime/runtime';
 import { call, runtimeReady } from './call.ts';
 import { answerEvent } from './events.ts';
@@ -18,7 +19,8 @@ export function newAskID(): string {
  * onAnswer(id) first: the backend may send the first events before this resolves.
  */
 export async function ask(id: string, question: string, opts: AskOptions): Promise<string> {
-  return call(() => App.Ask(id, question, opts));
+  // The JSON Wails sends is the fields: the generated class's methods are not needed.
+  return call(() => App.Ask(id, question, { ...opts } as rag.Options));
 }
 
 /** Stops an answer; what arrived is kept. False when it had already finished. */

@@ -145,7 +145,7 @@ describe('api answers', () => {
     App.Conversation.mockResolvedValue(null);
     App.ExportConversation.mockResolvedValue('/tmp/c.html');
 
-    const opts = { provider: '', model: '', mode: 'bm25' as const, k: 8, history: true, hyde: false, multi_query: false, rerank: true };
+    const opts = { provider: '', model: '', mode: 'bm25' as const, k: 8, history: true, hyde: false, multi_query: false, rerank: true, scope: {} };
     expect(await api.ask('ask-7', 'What is SAT?', opts)).toBe('ask-7');
     expect(App.Ask).toHaveBeenCalledWith('ask-7', 'What is SAT?', opts);
     expect(await api.cancelAsk('ask-7')).toBe(true);
@@ -159,7 +159,7 @@ describe('api answers', () => {
 
   it('rejects readably when Ask refuses the question', async () => {
     App.Ask.mockRejectedValue('empty question');
-    await expect(api.ask('ask-8', '  ', { provider: '', model: '', mode: '', k: 0, history: true, hyde: false, multi_query: false, rerank: true })).rejects.toThrow(new Error('empty question'));
+    await expect(api.ask('ask-8', '  ', { provider: '', model: '', mode: '', k: 0, history: true, hyde: false, multi_query: false, rerank: true, scope: {} })).rejects.toThrow(new Error('empty question'));
   });
 
   it('subscribes to one answer’s channel', () => {

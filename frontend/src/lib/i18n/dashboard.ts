@@ -115,6 +115,8 @@ export const en = {
   'dashboard.col.images_sent.help': 'Table and figure images the model that answered was shown',
   'dashboard.col.images_withheld': 'Images withheld',
   'dashboard.col.images_withheld.help': 'Table and figure images not shown, because the model that answered reads no images',
+  'dashboard.col.scope': 'Searched in',
+  'dashboard.col.scope.help': 'The documents and pages the question was limited to; empty when it searched every document',
 } as const satisfies Record<string, Message>;
 
 export const fr: Record<keyof typeof en, Message> = {
@@ -232,4 +234,6 @@ export const fr: Record<keyof typeof en, Message> = {
   'dashboard.col.images_sent.help': 'Images de tableaux et figures montrées au modèle qui a répondu',
   'dashboard.col.images_withheld': 'Images non montrées',
   'dashboard.col.images_withheld.help': 'Images de tableaux et figures non montrées, le modèle qui a répondu ne lisant pas les images',
+  'dashboard.col.scope': 'Cherché dans',
+  'dashboard.col.scope.help': 'Les documents et pages auxquels la question était limitée ; vide quand elle a cherché dans tous les documents',
 };

@@ -11,6 +11,7 @@ import * as api from '../api/index.ts';
 import type { Answer, AnswerEvent, AnswerStage, AskOptions, Notice, Source } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
+import type { ScopeChip, ScopeWire } from './scope.svelte.ts';
 
 /** How long deltas wait before they are shown, at most (ms). */
 /** Go's batching interval of answer text (catalogue.json): one value for both sides. */
@@ -37,6 +38,8 @@ export interface Turn {
   problem?: BridgeMessage;
   /** The user asked to stop; waiting for the backend. */
   cancelling: boolean;
+  /** What the question searched, shown above its answer; empty = every document. */
+  scope: ScopeChip[];
 }
 
 export type ExportFormat = 'html' | 'md';
@@ -51,15 +54,24 @@ export const DEFAULT_ASK_OPTIONS: AskOptions = {
   hyde: false,
   multi_query: false,
   rerank: true,
+  scope: {},
 };
 
 /** The techniques the ask box switches for the next questions. */
 export const ASK_TOGGLES = ['history', 'hyde', 'multi_query', 'rerank'] as const;
 export type AskToggle = (typeof ASK_TOGGLES)[number];
 
+/** The scope of the next question: what Go reads, and its chips. */
+export interface ScopeNow {
+  wire: ScopeWire;
+  chips: ScopeChip[];
+}
+
 export interface ChatHooks {
   options?: () => AskOptions;
   onAnswered?: () => void;
+  /** The library's scope, read at each question (kept for follow-ups until changed there). */
+  scope?: () => ScopeNow;
 }
 
 export class Chat {
@@ -83,6 +95,7 @@ export class Chat {
 
   readonly #options: () => AskOptions;
   readonly #onAnswered: () => void;
+  readonly #scope: () => ScopeNow;
   readonly #listeners = new Map<number, () => void>();
   readonly #buffer = new Map<number, string>();
   #timer: ReturnType<typeof setTimeout> | null = null;
@@ -92,9 +105,10 @@ export class Chat {
    * options: the per-question options (from the settings). onAnswered: called when an answer ends (done or
    * error), e.g. to refresh the metrics.
    */
-  constructor({ options = () => DEFAULT_ASK_OPTIONS, onAnswered = () => {} }: ChatHooks = {}) {
+  constructor({ options = () => DEFAULT_ASK_OPTIONS, onAnswered = () => {}, scope = () => ({ wire: {}, chips: [] }) }: ChatHooks = {}) {
     this.#options = options;
     this.#onAnswered = onAnswered;
+    this.#scope = scope;
   }
 
   /** Whether a technique is on for the next question: the ask box's switch, else the Settings default. */
@@ -112,7 +126,7 @@ export class Chat {
 
   /** The options the next question is asked with: the settings, with the ask box's switches. */
   askOptions(): AskOptions {
-    return { ...this.#options(), ...this.toggles };
+    return { ...this.#options(), ...this.toggles, scope: this.#scope().wire };
   }
 
   /** Loads the session's finished turns (after a reload of the page). */
@@ -131,7 +145,8 @@ export class Chat {
     const question = this.draft.trim();
     if (question === '' || this.busy) return;
     const key = ++this.#nextKey;
-    this.turns.push(this.#newTurn(key, question));
+    const options = this.askOptions();
+    this.turns.push({ ...this.#newTurn(key, question), scope: this.#scope().chips });
     this.draft = '';
     this.error = null;
     // Listen before asking: the backend may send the first events before
@@ -142,7 +157,7 @@ export class Chat {
       api.onAnswer(id, (event) => this.apply(key, event)),
     );
     try {
-      await api.ask(id, question, this.askOptions());
+      await api.ask(id, question, options);
     } catch (err) {
       this.#listeners.get(key)?.();
       this.#listeners.delete(key);
@@ -317,11 +332,14 @@ export class Chat {
       status: 'asking',
       error: null,
       cancelling: false,
+      scope: [],
     };
   }
 
   #pastTurn(answer: Answer): Turn {
     const turn = this.#newTurn(++this.#nextKey, answer.question);
+    // A past answer's scope is Go's record of it: files and pages in one label.
+    if (answer.metrics.scope) turn.scope = [{ kind: 'doc', label: answer.metrics.scope }];
     this.#settle(turn, answer);
     turn.status = answer.cancelled ? 'cancelled' : 'done';
     return turn;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../test/api/fake.ts';
 import { answerListeners, emitAnswer, resetFakeApi, sampleAnswer, sampleSource } from '../../test/api/fake.ts';
-import { Chat, DEFAULT_ASK_OPTIONS, FLUSH_MS } from './chat.svelte.ts';
+import { Chat, DEFAULT_ASK_OPTIONS, FLUSH_MS, type ScopeNow } from './chat.svelte.ts';
 import { locale } from './locale.svelte.ts';
 
 vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
@@ -40,6 +40,22 @@ describe('Chat asking', () => {
     expect(chat.isOn('multi_query')).toBe(true);
     await asked(chat, 'And DPLL?');
     expect(api.ask).toHaveBeenLastCalledWith('ask-2', 'And DPLL?', { ...defaults, hyde: true });
+  });
+
+  it('asks with the library’s scope, kept for the follow-ups until it changes, and shows it on each turn', async () => {
+    let now: ScopeNow = { wire: { docs: ['aaa'], from: 10, to: 20 }, chips: [{ kind: 'doc', label: 'bert.pdf' }] };
+    const chat = new Chat({ options: () => DEFAULT_ASK_OPTIONS, scope: () => now });
+    const id = await asked(chat);
+    expect(api.ask).toHaveBeenLastCalledWith('ask-1', 'What is SAT?', { ...DEFAULT_ASK_OPTIONS, scope: now.wire });
+    expect(chat.turns[0]?.scope).toEqual(now.chips);
+    emitAnswer(id, { type: 'done', answer: sampleAnswer({ id }) });
+    await asked(chat, 'And on page 12?');
+    expect(api.ask).toHaveBeenLastCalledWith('ask-2', 'And on page 12?', { ...DEFAULT_ASK_OPTIONS, scope: now.wire });
+    emitAnswer('ask-2', { type: 'done', answer: sampleAnswer({ id: 'ask-2' }) });
+    now = { wire: {}, chips: [] };
+    await asked(chat, 'And elsewhere?');
+    expect(api.ask).toHaveBeenLastCalledWith('ask-3', 'And elsewhere?', { ...DEFAULT_ASK_OPTIONS, scope: {} });
+    expect(chat.turns.map((t) => t.scope.length)).toEqual([1, 1, 0]);
   });
 
   it('asks with the settings’ options, then follows the answer’s events', async () => {

@@ -44,6 +44,7 @@ export function askOptionsOf(s: Settings): AskOptions {
     multi_query: s.multi_query,
     multi_query_variants: s.multi_query_variants,
     rerank: s.rerank,
+    scope: {}, // the library's, added by the chat (state/scope.svelte.ts)
   };
 }
 

@@ -159,6 +159,7 @@ describe('askOptionsOf', () => {
       multi_query: false,
       multi_query_variants: 3,
       rerank: true,
+      scope: {},
     });
     expect(
       askOptionsOf(

@@ -164,6 +164,7 @@ export function sampleRecord(overrides: Partial<MetricsRecord> = {}): MetricsRec
     citation_valid_pct: 100,
     images_sent: 0,
     images_withheld: 0,
+    scope: '',
     ...overrides,
   };
 }

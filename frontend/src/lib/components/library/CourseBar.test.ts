@@ -5,6 +5,7 @@ import * as api from '../../../test/api/fake.ts';
 import { BridgeError, emitProgress, progress, resetFakeApi, sampleDocument } from '../../../test/api/fake.ts';
 import { CourseFiles } from '../../state/course.svelte.ts';
 import { Library } from '../../state/library.svelte.ts';
+import { Scope } from '../../state/scope.svelte.ts';
 import { locale } from '../../state/locale.svelte.ts';
 import LibraryPanel from './LibraryPanel.svelte';
 
@@ -14,7 +15,7 @@ function setup() {
   const library = new Library();
   library.start();
   const course = new CourseFiles(library);
-  render(LibraryPanel, { library, course });
+  render(LibraryPanel, { library, course, scope: new Scope() });
   return { library, course };
 }
 

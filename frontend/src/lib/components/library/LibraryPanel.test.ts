@@ -6,14 +6,15 @@ import * as api from '../../../test/api/fake.ts';
 import { emitProgress, progress, resetFakeApi, sampleDocument } from '../../../test/api/fake.ts';
 import { Library } from '../../state/library.svelte.ts';
 import { locale } from '../../state/locale.svelte.ts';
+import { Scope } from '../../state/scope.svelte.ts';
 import LibraryPanel from './LibraryPanel.svelte';
 
 vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
 
-function setup() {
+function setup(scope = new Scope()) {
   const library = new Library();
   library.start();
-  render(LibraryPanel, { library });
+  render(LibraryPanel, { library, scope });
   return library;
 }
 
@@ -144,5 +145,35 @@ describe('LibraryPanel', () => {
     api.nativeFileDrop.mockReturnValue(true);
     await fireEvent.drop(window, { dataTransfer });
     expect(api.addFile).not.toHaveBeenCalled();
+  });
+
+  it('ticks every document for the questions, and keeps what the student unticks and the pages', async () => {
+    api.documents.mockResolvedValue([
+      sampleDocument({ doc_id: 'aaa', label: 'devlin2019_bert.pdf', file: 'devlin2019_bert.pdf' }),
+      sampleDocument({ doc_id: 'bbb', label: 'he2015_resnet.pdf', file: 'he2015_resnet.pdf' }),
+    ]);
+    const scope = new Scope();
+    const library = setup(scope);
+    await library.load();
+    await tick();
+    const bert = await screen.findByRole('checkbox', { name: 'Search devlin2019_bert.pdf when answering' });
+    const resnet = screen.getByRole('checkbox', { name: 'Search he2015_resnet.pdf when answering' });
+    expect([bert, resnet].map((c) => (c as HTMLInputElement).checked)).toEqual([true, true]);
+    await userEvent.click(resnet);
+    await userEvent.type(screen.getByRole('textbox', { name: 'First page searched' }), '3');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Last page searched' }), '5');
+    expect(scope.wire(library.documents)).toEqual({ docs: ['aaa'], from: 3, to: 5 });
+    await userEvent.click(bert);
+    expect(screen.getByRole('alert').textContent).toContain('No document is ticked');
+    await userEvent.clear(screen.getByRole('textbox', { name: 'Last page searched' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Last page searched' }), '1');
+    expect(screen.getByRole('alert').textContent).toContain('not a range');
+    await userEvent.click(screen.getByRole('button', { name: 'Search everything' }));
+    expect(scope.wire(library.documents)).toEqual({});
+
+    locale.set('fr');
+    await tick();
+    expect(screen.getByRole('checkbox', { name: 'Chercher dans devlin2019_bert.pdf pour répondre' })).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Première page cherchée' })).toBeTruthy();
   });
 });

@@ -7,6 +7,7 @@ import { resetFakeApi, sampleDocument } from '../../../test/api/fake.ts';
 import { CacheState } from '../../state/cache.svelte.ts';
 import { Library } from '../../state/library.svelte.ts';
 import { locale } from '../../state/locale.svelte.ts';
+import { Scope } from '../../state/scope.svelte.ts';
 import { SettingsState } from '../../state/settings.svelte.ts';
 import LibraryPanel from '../library/LibraryPanel.svelte';
 import RememberSection from './RememberSection.svelte';
@@ -66,7 +67,7 @@ describe('Forget this PDF', () => {
     api.documents.mockResolvedValue([sampleDocument({ doc_id: 'd1', label: 'a.pdf' })]);
     const library = new Library();
     const cache = new CacheState();
-    render(LibraryPanel, { library, cache });
+    render(LibraryPanel, { library, cache, scope: new Scope() });
     await library.load();
     expect(await screen.findByText('a.pdf')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Forget this PDF/ })).toBeNull();
