@@ -153,6 +153,7 @@ var Vars = []Var{
 	{"VIKA_CACHE_TEST_WRITER_DIR", Path, "", "test: the cache directory of a writer child process", true},
 	{"VIKA_CACHE_TEST_WRITER_NAME", String, "", "test: the entry name a writer child process writes", true},
 	{"VIKA_CACHE_TEST_WRITER_N", Int, "", "test: how many entries a writer child process writes", true},
+	{"VIKA_COURSE_TEST_SAVE", Path, "", "test: the course file a saving child process writes (killed mid-save)", true},
 }
 
 // Lookup returns the variable named name.
