@@ -30,6 +30,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"vika/backend/dbfile"
 	"vika/backend/message"
 )
 
@@ -139,7 +140,7 @@ func (c *Cache) open(ctx context.Context) (*sql.DB, error) {
 		return nil, fmt.Errorf("open the document cache: %w", err)
 	}
 	f.Close()
-	dsn := "file:" + filepath.ToSlash(c.path) + "?_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	dsn := dbfile.URI(c.path, "_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate")
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open the document cache: %w", err)

@@ -134,6 +134,22 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 			os.WriteFile(p, data[:len(data)/2], 0o600)
 			return p
 		}, ErrDamaged},
+		// A view named documents is a query run at every read: an endless
+		// one, or one of zeroblobs that passes every size check.
+		"documents an endless view": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `ALTER TABLE documents RENAME TO kept;
+				CREATE VIEW documents AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)
+				SELECT n AS seq, file, sha256, pdf, setup, processed, models, vectors, sum FROM r, kept`)
+			return p
+		}, ErrNotCourse},
+		"documents a view of zeroblobs": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `ALTER TABLE documents RENAME TO kept;
+				CREATE VIEW documents AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3)
+				SELECT n AS seq, file, sha256, zeroblob(150000000) AS pdf, setup, processed, models, vectors, sum FROM r, kept`)
+			return p
+		}, ErrNotCourse},
 		"too many documents": {func(t *testing.T) string {
 			p := saved(t)
 			for i := range 3 {
@@ -147,12 +163,35 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			p := tc.make(t)
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
 			c, err := Open(ctx, p, lim)
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("Open = %d documents, %v; want %v", len(c.Documents), err, tc.want)
 			}
 			t.Logf("%v", err)
 		})
+	}
+}
+
+// TestSaveUnderAnyFolderName saves and opens a course under folders whose
+// names hold the characters a SQLite URI gives a meaning to: a "#" once
+// cut the path, and the save replaced the course with an empty file.
+func TestSaveUnderAnyFolderName(t *testing.T) {
+	ctx := context.Background()
+	for _, folder := range []string{"Cours #2", "q?x", "50% x"} {
+		dir := filepath.Join(t.TempDir(), folder)
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "stats"+Ext)
+		if err := Save(ctx, p, sample()); err != nil {
+			t.Fatalf("%s: %v", folder, err)
+		}
+		got, err := Open(ctx, p, DefaultLimits)
+		if err != nil || len(got.Documents) != 2 {
+			t.Fatalf("%s: Open = %d documents, %v", folder, len(got.Documents), err)
+		}
 	}
 }
 

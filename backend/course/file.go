@@ -12,8 +12,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"vika/backend/dbfile"
 )
 
 const schema = `
@@ -66,6 +69,9 @@ func Save(ctx context.Context, path string, c Course) (err error) {
 	if err := syncFile(name); err != nil {
 		return fmt.Errorf("save the course: %w", err)
 	}
+	if err := checkWritten(ctx, name, len(c.Documents)); err != nil {
+		return fmt.Errorf("save the course: %w", err)
+	}
 	if err := os.Rename(name, path); err != nil {
 		return fmt.Errorf("save the course: %w", err)
 	}
@@ -77,7 +83,7 @@ func Save(ctx context.Context, path string, c Course) (err error) {
 }
 
 func write(ctx context.Context, name string, c Course) error {
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(name)+"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
+	db, err := sql.Open("sqlite", dbfile.URI(name, "_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)"))
 	if err != nil {
 		return err
 	}
@@ -109,6 +115,23 @@ func write(ctx context.Context, name string, c Course) error {
 		return err
 	}
 	return db.Close()
+}
+
+// checkWritten reads the file just written back as Open would, so that a
+// save that went wrong never replaces the course it was to replace.
+func checkWritten(ctx context.Context, name string, docs int) error {
+	lim := DefaultLimits
+	lim.MaxTotal = 1<<63 - 1 // the file is ours: the sizes were the session's
+	db, err := openChecked(ctx, name, lim)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM documents`).Scan(&n); err != nil || n != docs {
+		return fmt.Errorf("%w: %d of %d PDFs written (%v)", ErrDamaged, n, docs, errOrNil(err))
+	}
+	return nil
 }
 
 func syncFile(name string) error {
@@ -163,7 +186,7 @@ func openChecked(ctx context.Context, path string, lim Limits) (*sql.DB, error) 
 	}
 	// immutable: no lock, no journal, nothing written beside it; the
 	// schema is not trusted to run functions.
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?mode=ro&immutable=1&_pragma=trusted_schema(0)")
+	db, err := sql.Open("sqlite", dbfile.URI(path, "mode=ro&immutable=1&_pragma=trusted_schema(0)"))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
 	}
@@ -178,6 +201,9 @@ func checkFormat(ctx context.Context, db *sql.DB) error {
 	var ok string
 	if err := db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&ok); err != nil || ok != "ok" {
 		return fmt.Errorf("%w: integrity check: %s%v", ErrDamaged, ok, errOrNil(err))
+	}
+	if err := checkSchema(ctx, db); err != nil {
+		return err
 	}
 	about := map[string]string{}
 	rows, err := db.QueryContext(ctx, `SELECT k, v FROM about WHERE k IN ('format', 'version')`)
@@ -203,6 +229,37 @@ func checkFormat(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("%w: version %d, this Vika reads up to %d", ErrVersion, v, Version)
 	}
 	return nil
+}
+
+// checkSchema refuses a file whose about, documents or conversation is
+// not a plain table: a view or a virtual table of that name is a query run
+// at every read, whose rows need not be in the file (a recursive view never
+// ends; zeroblob makes gigabytes of a few bytes), so no size check would
+// bound it. Views, triggers and tables of other names are never read
+// (the file is opened read-only), so they are left alone.
+func checkSchema(ctx context.Context, db *sql.DB) error {
+	for _, name := range []string{"about", "documents", "conversation"} {
+		var typ, def string
+		err := db.QueryRowContext(ctx, `SELECT type, coalesce(sql, '') FROM sqlite_schema WHERE name = ?`, name).Scan(&typ, &def)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("%w: no %s table", ErrNotCourse, name)
+		case err != nil:
+			return fmt.Errorf("%w: %v", ErrDamaged, err)
+		case isVirtual(def):
+			return fmt.Errorf("%w: its %s table is a virtual table", ErrNotCourse, name)
+		case typ != "table":
+			return fmt.Errorf("%w: its %s table is a %s", ErrNotCourse, name, typ)
+		}
+	}
+	return nil
+}
+
+// isVirtual reports whether def, a table's CREATE statement, makes a
+// virtual table (whatever its spacing and case).
+func isVirtual(def string) bool {
+	head := strings.Join(strings.Fields(def[:min(len(def), 100)]), " ")
+	return strings.HasPrefix(strings.ToUpper(head), "CREATE VIRTUAL TABLE")
 }
 
 func errOrNil(err error) any {
