@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"slices"
 
 	"vika/backend/assets"
 	"vika/backend/cache"
@@ -83,7 +82,7 @@ func (e *Engine) ingestCached(ctx context.Context, c *cache.Cache, name string, 
 	}
 	k := cache.Key{Doc: ingest.DocID(data), Setup: e.setup(), Part: cache.PartDocument}
 	var cd cachedDocument
-	if ok, err := c.Get(ctx, k, &cd); ok && cd.Doc.ID == k.Doc {
+	if ok, err := c.Get(ctx, k, &cd); ok && belongs(cd, k.Doc, e.opts.Limits.MaxPages) {
 		cd.Doc.File, cd.Doc.Label = name, name
 		return ingest.Result{Doc: cd.Doc, Pages: cd.Pages, Chunks: cd.Chunks}, true, nil
 	} else if err != nil && !errors.Is(err, cache.ErrOff) {
@@ -136,13 +135,17 @@ func (e *Engine) vectorsCached(ctx context.Context, c *cache.Cache, set *modelSe
 
 // figures finds the cached figure vectors' passages among chunks.
 func (cv cachedVectors) figures(chunks []corpus.Chunk) (figureVecs, bool) {
-	if len(cv.FigChunks) != len(cv.FigVectors) {
+	if len(cv.FigChunks) != len(cv.FigVectors) || len(cv.FigChunks) > len(chunks) {
 		return figureVecs{}, false
+	}
+	at := make(map[string]int, len(chunks))
+	for j, c := range chunks {
+		at[c.ID] = j
 	}
 	var out figureVecs
 	for i, id := range cv.FigChunks {
-		j := slices.IndexFunc(chunks, func(c corpus.Chunk) bool { return c.ID == id })
-		if j < 0 {
+		j, ok := at[id]
+		if !ok {
 			return figureVecs{}, false
 		}
 		out.chunks = append(out.chunks, chunks[j])

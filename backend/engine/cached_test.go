@@ -5,11 +5,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"vika/backend/cache"
+	"vika/backend/ingest"
 	"vika/backend/message"
 )
 
@@ -141,6 +144,45 @@ func TestCacheDamagedEntryIsRebuilt(t *testing.T) {
 	e3.SetCache(c2)
 	if r := addReport(t, e3, "stats.pdf", paperA); !r.Cached {
 		t.Error("the entry was not rebuilt")
+	}
+}
+
+// TestCacheEntryOutOfBoundsIsAMiss: a well-formed entry (its checksum
+// right, as another process could write it) whose pages break an ingest's
+// budgets, or belong to another document, is not taken: the PDF is
+// processed again.
+func TestCacheEntryOutOfBoundsIsAMiss(t *testing.T) {
+	ctx := context.Background()
+	c := openCache(t, t.TempDir())
+	e := newEngine(t, Config{})
+	e.SetCache(c)
+	addReport(t, e, "stats.pdf", paperA)
+	k := cache.Key{Doc: ingest.DocID(paperA), Setup: e.setup(), Part: cache.PartDocument}
+	var good cachedDocument
+	if ok, err := c.Get(ctx, k, &good); !ok || err != nil {
+		t.Fatalf("no entry to forge from: %v", err)
+	}
+	for name, forge := range map[string]func(cd *cachedDocument){
+		"a page over its characters": func(cd *cachedDocument) {
+			cd.Pages[0].Text = strings.Repeat("x", ingest.MaxPageChars+1)
+		},
+		"a page of another document": func(cd *cachedDocument) { cd.Pages[1].DocID = "another" },
+	} {
+		cd := good
+		cd.Pages = slices.Clone(good.Pages)
+		forge(&cd)
+		if err := c.Put(ctx, k, cd); err != nil {
+			t.Fatal(err)
+		}
+		fresh := newEngine(t, Config{})
+		fresh.SetCache(c)
+		if r := addReport(t, fresh, "stats.pdf", paperA); r.Cached {
+			t.Errorf("%s: the entry was taken", name)
+		}
+		pages, _ := fresh.Pages(ctx, k.Doc)
+		if len(pages) != 2 || len(pages[0].Text) > ingest.MaxPageChars || pages[1].DocID != k.Doc {
+			t.Errorf("%s: pages after the miss are the forged ones", name)
+		}
 	}
 }
 

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"vika/backend/corpus"
@@ -133,7 +132,7 @@ func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Prog
 	out := CourseResult{Conversation: c.Conversation}
 	setup := e.setup()
 	for _, d := range c.Documents {
-		given := decodePrepared(d, setup)
+		given := decodePrepared(d, setup, e.opts.Limits.MaxPages)
 		r, err := e.addGiven(ctx, "", d.File, d.PDF, given, progress)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -151,12 +150,12 @@ func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Prog
 // decodePrepared decodes and checks a course document's processed data
 // and vectors; nil (process the PDF again) when they were made by another
 // pipeline or do not belong to its PDF.
-func decodePrepared(d course.Document, setup string) *prepared {
+func decodePrepared(d course.Document, setup string, maxPages int) *prepared {
 	if d.Setup != setup || d.Processed == nil {
 		return nil
 	}
 	var cd cachedDocument
-	if err := json.Unmarshal(d.Processed, &cd); err != nil || checkBelongs(cd, d.SHA256) != nil {
+	if err := json.Unmarshal(d.Processed, &cd); err != nil || !belongs(cd, d.SHA256, maxPages) {
 		return nil
 	}
 	p := &prepared{res: ingest.Result{Doc: cd.Doc, Pages: cd.Pages, Chunks: cd.Chunks}}
@@ -166,25 +165,24 @@ func decodePrepared(d course.Document, setup string) *prepared {
 	return p
 }
 
-// errForeign marks processed data that does not belong to its PDF.
-var errForeign = errors.New("processed data of another document")
-
-// checkBelongs checks that every part of cd belongs to the document id.
-func checkBelongs(cd cachedDocument, id string) error {
+// belongs reports whether every part of cd belongs to the document id and
+// keeps an ingest's budgets (ingest.WithinBudget): processed data that
+// did not come from the worker is read as untrusted.
+func belongs(cd cachedDocument, id string, maxPages int) bool {
 	if cd.Doc.ID != id || cd.Doc.Pages != len(cd.Pages) || cd.Doc.Chunks != len(cd.Chunks) {
-		return errForeign
+		return false
 	}
 	for i, p := range cd.Pages {
 		if p.DocID != id || p.Number != i+1 {
-			return errForeign
+			return false
 		}
 	}
 	for _, c := range cd.Chunks {
 		if c.DocID != id || c.Page < 1 || c.Page > len(cd.Pages) {
-			return errForeign
+			return false
 		}
 	}
-	return nil
+	return ingest.WithinBudget(cd.Pages, cd.Chunks, maxPages)
 }
 
 // CourseEntry is one PDF of a course file as ReadCourse reads it.
@@ -211,7 +209,7 @@ func ReadCourse(ctx context.Context, path string) ([]CourseEntry, []byte, error)
 	out := make([]CourseEntry, 0, len(c.Documents))
 	for _, d := range c.Documents {
 		e := CourseEntry{File: fileName(d.File), PDF: d.PDF, Setup: d.Setup}
-		if p := decodePrepared(d, d.Setup); p != nil {
+		if p := decodePrepared(d, d.Setup, 0); p != nil {
 			res := p.res
 			res.Doc.File, res.Doc.Label = e.File, e.File
 			e.Result, e.Vectors = &res, p.models != ""

@@ -119,3 +119,38 @@ func keepLines(lines []corpus.Line, end int) []corpus.Line {
 	}
 	return lines
 }
+
+// WithinBudget reports whether a processed document that did not come from
+// the worker (a course file's, or the document cache's) keeps the budgets
+// an ingest would have held it to: at most maxPages pages (0: no limit),
+// MaxPageChars a page, MaxDocChars in all, MaxPageRegions a page, and its
+// passages at most chunkShare times the document's text (passages overlap
+// and add the tables' and figures' text; real ones hold well under twice
+// the page text).
+func WithinBudget(pages []corpus.Page, chunks []corpus.Chunk, maxPages int) bool {
+	if maxPages > 0 && len(pages) > maxPages {
+		return false
+	}
+	total := 0
+	for _, p := range pages {
+		n := utf8.RuneCountInString(p.Text)
+		if n > MaxPageChars || len(p.Regions) > MaxPageRegions {
+			return false
+		}
+		total += n
+	}
+	if total > MaxDocChars {
+		return false
+	}
+	passages := 0
+	for _, c := range chunks {
+		passages += len(c.Text)
+		if passages > chunkShare*MaxDocChars {
+			return false
+		}
+	}
+	return true
+}
+
+// chunkShare bounds a document's passage text against its budget.
+const chunkShare = 4
