@@ -43,6 +43,8 @@ type events struct {
 	ModelReembed   string `json:"model_reembed"`
 	AnswerPrefix   string `json:"answer_prefix"` // + the answer's id
 	CacheNotice    string `json:"cache_notice"`
+	// ConversationRestored: a course file's turns were added.
+	ConversationRestored string `json:"conversation_restored"`
 }
 
 func buildCatalogue() (catalogue, error) {
@@ -53,11 +55,12 @@ func buildCatalogue() (catalogue, error) {
 		MaxMultiQueryVariants: prompt.MaxRephrasings,
 		MaxDescribe:           session.MaxDescribe,
 		Events: events{
-			IngestProgress: session.EventIngestProgress,
-			ModelProgress:  session.EventModelProgress,
-			ModelReembed:   session.EventModelReembed,
-			AnswerPrefix:   session.EventAnswerPrefix,
-			CacheNotice:    session.EventCacheNotice,
+			IngestProgress:       session.EventIngestProgress,
+			ModelProgress:        session.EventModelProgress,
+			ModelReembed:         session.EventModelReembed,
+			AnswerPrefix:         session.EventAnswerPrefix,
+			CacheNotice:          session.EventCacheNotice,
+			ConversationRestored: session.EventConversationRestored,
 		},
 		FlushMS: int(rag.FlushInterval.Milliseconds()),
 		Viewer:  docserve.Viewer,

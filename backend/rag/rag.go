@@ -12,8 +12,10 @@ package rag
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -206,19 +208,39 @@ func (s *Assistant) Conversation() []Answer {
 	return append([]Answer{}, s.turns...)
 }
 
-// MaxRestoredTurns bounds the turns RestoreConversation takes.
-const MaxRestoredTurns = 1000
+// Bounds of RestoreConversation: the most turns it takes, the largest
+// turn (its JSON: a real answer is at most llm.DefaultMaxAnswerBytes of
+// text and its sources), and the most bytes of turns in all.
+const (
+	MaxRestoredTurns     = 1000
+	MaxRestoredTurnBytes = 1 << 20
+	MaxRestoredBytes     = 32 << 20
+)
 
 // RestoreConversation puts turns (from a course file: untrusted, shown
 // like any answer, through the sanitizing renderer) after the finished
-// ones, keeping at most MaxRestoredTurns of them.
-func (s *Assistant) RestoreConversation(turns []Answer) {
+// ones: the newest of them within MaxRestoredTurns and MaxRestoredBytes,
+// leaving out any turn over MaxRestoredTurnBytes (none that Vika wrote
+// is). The last of them become the history of the next question, as the
+// student sees them. It returns how many it took.
+func (s *Assistant) RestoreConversation(turns []Answer) int {
+	var kept []Answer
+	total := 0
+	for i := len(turns) - 1; i >= 0 && len(kept) < MaxRestoredTurns; i-- {
+		b, err := json.Marshal(turns[i])
+		if err != nil || len(b) > MaxRestoredTurnBytes {
+			continue
+		}
+		if total += len(b); total > MaxRestoredBytes {
+			break
+		}
+		kept = append(kept, turns[i])
+	}
+	slices.Reverse(kept)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(turns) > MaxRestoredTurns {
-		turns = turns[len(turns)-MaxRestoredTurns:]
-	}
-	s.turns = append(s.turns, turns...)
+	s.turns = append(s.turns, kept...)
+	return len(kept)
 }
 
 // ClearConversation forgets the turns (the metrics stay in the session) and

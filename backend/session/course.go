@@ -40,7 +40,9 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 	if res.Conversation != nil {
 		var turns []rag.Answer
 		if json.Unmarshal(res.Conversation, &turns) == nil {
-			s.assistant.RestoreConversation(turns)
+			if n := s.assistant.RestoreConversation(turns); n > 0 {
+				s.emit(EventConversationRestored, n)
+			}
 		}
 	}
 	return res, nil

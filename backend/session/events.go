@@ -19,4 +19,7 @@ const (
 	// EventCacheNotice carries a message.Message from the document cache
 	// (an entry damaged and rebuilt, the disk full).
 	EventCacheNotice = "cache:notice"
+	// EventConversationRestored carries the number of turns a course file
+	// brought into the conversation (OpenCourse), for the chat to show.
+	EventConversationRestored = "conversation:restored"
 )

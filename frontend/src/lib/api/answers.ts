@@ -6,7 +6,7 @@ import * as App from '../../../wailsjs/go/main/App';
 import type { rag } from '../../../wailsjs/go/models';
 import { BrowserOpenURL, EventsOn } from '../../../wailsjs/runtime/runtime';
 import { call, runtimeReady } from './call.ts';
-import { answerEvent } from './events.ts';
+import { answerEvent, Events } from './events.ts';
 import type { Answer, AnswerEvent, AskOptions } from './types.ts';
 
 /** A fresh id for an answer: subscribe with onAnswer(id) before ask(id, …). */
@@ -31,6 +31,12 @@ export async function cancelAsk(id: string): Promise<boolean> {
 /** The session's finished turns, oldest first. */
 export async function conversation(): Promise<Answer[]> {
   return ((await call(() => App.Conversation())) ?? []) as unknown as Answer[];
+}
+
+/** Subscribes to course files' conversations joining the session (the number of turns added). */
+export function onConversationRestored(fn: (turns: number) => void): () => void {
+  if (!runtimeReady()) return () => {};
+  return EventsOn(Events.conversationRestored, (n: number) => fn(n));
 }
 
 export async function clearConversation(): Promise<void> {

@@ -8,6 +8,7 @@ export const Events = {
   modelProgress: catalogue.events.model_progress,
   modelReembed: catalogue.events.model_reembed,
   cacheNotice: catalogue.events.cache_notice,
+  conversationRestored: catalogue.events.conversation_restored,
   /** Prefix of the per-answer channel: prefix + ask id. */
   answerPrefix: catalogue.events.answer_prefix,
 } as const;

@@ -129,15 +129,24 @@ export class Chat {
     return { ...this.#options(), ...this.toggles, scope: this.#scope().wire };
   }
 
-  /** Loads the session's finished turns (after a reload of the page). */
+  /**
+   * Shows the session's finished turns that this window does not show yet: all of them after a reload of the
+   * page, and those a course file brought (start() listens for them).
+   */
   async load(): Promise<void> {
     try {
       const answers = await api.conversation();
-      if (this.turns.length > 0) return;
-      this.turns = answers.map((a) => this.#pastTurn(a));
+      const shown = new Set(this.turns.map((t) => t.answer?.id ?? t.id));
+      const added = answers.filter((a) => !shown.has(a.id)).map((a) => this.#pastTurn(a));
+      if (added.length > 0) this.turns = [...this.turns, ...added];
     } catch (err) {
       this.#report(err);
     }
+  }
+
+  /** Listens for the conversations of course files opened into the session; returns the unsubscribe. */
+  start(): () => void {
+    return api.onConversationRestored(() => void this.load());
   }
 
   /** Asks the draft; does nothing while another answer runs. */

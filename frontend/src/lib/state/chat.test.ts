@@ -237,6 +237,25 @@ describe('Chat conversation', () => {
     expect(chat.turns[0]?.sources).toEqual([sampleSource()]);
   });
 
+  it('shows the turns a course file brings, once each', async () => {
+    const chat = new Chat();
+    const stop = chat.start();
+    const id = await asked(chat);
+    const mine = sampleAnswer({ id });
+    emitAnswer(id, { type: 'done', answer: mine });
+    const restored = [sampleAnswer({ id: 'c1', question: 'From the course?' }), sampleAnswer({ id: 'c2', question: 'And then?' })];
+    api.conversation.mockResolvedValue([mine, ...restored]);
+    api.restoreConversation(2);
+    await vi.waitFor(() => expect(chat.turns).toHaveLength(3));
+    await chat.load(); // a second load (the page's own, say) adds nothing
+    expect(chat.turns.map((t) => t.question)).toEqual([mine.question, 'From the course?', 'And then?']);
+    stop();
+    api.conversation.mockResolvedValue([mine, ...restored, sampleAnswer({ id: 'c3' })]);
+    api.restoreConversation(1);
+    await Promise.resolve();
+    expect(chat.turns).toHaveLength(3);
+  });
+
   it('starts a new conversation', async () => {
     const chat = new Chat();
     const id = await asked(chat);

@@ -57,6 +57,16 @@ export const openCourse = vi.fn<Api['openCourse']>(async () => ({ added: [], fai
 export const pickFolder = vi.fn<Api['pickFolder']>(async () => '');
 export const addFolder = vi.fn<Api['addFolder']>(async (dir) => ({ dir, pdfs: [], found: 0, skipped: [], skipped_count: 0, jobs: [], capped: false, max: 300 }));
 export const onCacheNotice = vi.fn<Api['onCacheNotice']>(() => () => {});
+/** The listeners of onConversationRestored; restoreConversation(n) calls them. */
+const restoredHandlers = new Set<(turns: number) => void>();
+export const onConversationRestored = vi.fn<Api['onConversationRestored']>((fn) => {
+  restoredHandlers.add(fn);
+  return () => restoredHandlers.delete(fn);
+});
+/** Emits the event of n turns restored from a course file. */
+export function restoreConversation(n: number): void {
+  for (const fn of restoredHandlers) fn(n);
+}
 
 export const onAnswer = vi.fn<Api['onAnswer']>((id, fn) => {
   const set = answerHandlers.get(id) ?? new Set();
@@ -92,6 +102,7 @@ export function resetFakeApi(): void {
   progressHandlers.clear();
   dropHandlers.clear();
   answerHandlers.clear();
+  restoredHandlers.clear();
   nextJob = 0;
   nextAsk = 0;
 }
