@@ -47,6 +47,7 @@ export const COLUMNS: readonly Column[] = [
   { key: 'citation_valid_pct', format: 'pct' },
   { key: 'images_sent', format: 'int' },
   { key: 'images_withheld', format: 'int' },
+  { key: 'scope', format: 'text' },
 ];
 
 /** Milliseconds: "1,290 ms"; under 10 ms with one decimal. */
