@@ -181,13 +181,16 @@ func initSchema(ctx context.Context, db *sql.DB) error {
 	return tx.Commit()
 }
 
-// setAside moves a damaged database out of the way (with its journal).
+// setAside moves a damaged database out of the way with its journal and
+// shared memory, renamed together (never deleted: what another process
+// committed to the journal stays with the file it belongs to, and a fresh
+// database never meets an old journal).
 func (c *Cache) setAside() error {
-	for _, suffix := range []string{"-wal", "-shm"} {
-		os.Remove(c.path + suffix)
-	}
-	if err := os.Rename(c.path, c.path+".damaged"); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("set the damaged document cache aside: %w", err)
+	for _, suffix := range []string{"-wal", "-shm", ""} {
+		err := os.Rename(c.path+suffix, c.path+".damaged"+suffix)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("set the damaged document cache aside: %w", err)
+		}
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func (c *Cache) Get(ctx context.Context, k Key, v any) (bool, error) {
 	case errors.Is(err, sql.ErrNoRows):
 		return false, nil
 	case isDamaged(err):
-		return false, c.reset(ctx)
+		return false, c.reset(ctx, db)
 	case err != nil:
 		return false, err
 	}
@@ -81,12 +81,16 @@ func (c *Cache) drop(ctx context.Context, db *sql.DB, k Key, why string) {
 	db.ExecContext(ctx, `DELETE FROM entries WHERE doc_id = ? AND setup = ? AND part = ?`, k.Doc, k.Setup, k.Part)
 }
 
-// reset starts a database SQLite found malformed afresh.
-func (c *Cache) reset(ctx context.Context) error {
+// reset starts afresh the database SQLite found malformed through failed,
+// once: a second Get that failed on the same handle finds it replaced.
+func (c *Cache) reset(ctx context.Context, failed *sql.DB) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.off || c.db == nil {
 		return ErrOff
+	}
+	if c.db != failed {
+		return nil
 	}
 	c.db.Close()
 	c.db = nil
