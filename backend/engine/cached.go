@@ -210,12 +210,15 @@ func modelHash(name string) (string, bool) {
 // Remember turns the document cache in the user's cache directory
 // (cache.Dir) on, with the cap maxBytes and notice for what it reports,
 // or off; the engine closes it with the session. A cache that cannot be
-// opened leaves it off (the error says why; adds go on without it).
+// opened leaves it off (the error says why; adds go on without it). The
+// same settings saved again change nothing, so a cache that turned itself
+// off (a full disk) stays off until the student turns it off and on or
+// Vika restarts, as its notice says.
 func (e *Engine) Remember(ctx context.Context, on bool, maxBytes int64, notice func(message.Message)) error {
 	e.rememberMu.Lock()
 	defer e.rememberMu.Unlock()
 	cur := e.remembered
-	if cur != nil && on && cur.MaxBytes() == maxBytes && !cur.Off() {
+	if cur != nil && on && cur.MaxBytes() == maxBytes {
 		return nil
 	}
 	if cur != nil {
