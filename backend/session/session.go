@@ -75,6 +75,9 @@ type Session struct {
 	problem   error  // the configuration problem answers are told about
 	path      string // the settings file; "" keeps none
 
+	// saving is held by SetSettings across saving and applying, so the
+	// switches in use are those of the file last saved.
+	saving   sync.Mutex
 	mu       sync.Mutex
 	settings Settings // guarded by mu: as last loaded or saved
 	loadErr  error    // guarded by mu: why the file could not be read

@@ -104,6 +104,8 @@ func (s *Session) SetSettings(ctx context.Context, st Settings) error {
 	if s.path == "" {
 		return errors.New("settings cannot be saved: there is no configuration directory")
 	}
+	s.saving.Lock()
+	defer s.saving.Unlock()
 	s.mu.Lock()
 	err := SaveSettings(s.path, st)
 	if err == nil {
