@@ -75,9 +75,15 @@ func Render(tex string, display bool) (string, error) {
 	for k, v := range map[string]any{"displayMode": display, "annotate": true, "throwOnError": true, "trust": false, "strict": false, "maxExpand": 500} {
 		_ = opts.Set(k, v)
 	}
-	timer := time.AfterFunc(budget, func() { vm.Interrupt("formula took too long") })
+	fired := make(chan struct{})
+	timer := time.AfterFunc(budget, func() {
+		vm.Interrupt("formula took too long")
+		close(fired)
+	})
 	defer func() {
-		timer.Stop()
+		if !timer.Stop() {
+			<-fired // an interrupt on its way lands before it is cleared, not on the next formula
+		}
 		vm.ClearInterrupt()
 	}()
 	v, err := shared.render(goja.Undefined(), vm.ToValue(tex), opts)
