@@ -8,6 +8,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"vika/backend/atomicfile"
 	"vika/backend/export"
 	"vika/backend/rag"
 )
@@ -54,7 +55,7 @@ func (a *App) save(title, name, ext string, data []byte) (string, error) {
 	if filepath.Ext(path) == "" {
 		path += "." + ext
 	}
-	if err := export.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("could not write %s: %w", path, err)
 	}
 	return path, nil

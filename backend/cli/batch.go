@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"vika/backend/atomicfile"
 	"vika/backend/export"
 	"vika/backend/rag"
 	"vika/backend/session"
@@ -156,7 +157,7 @@ func writeOut(path string, out io.Writer, data []byte) error {
 		_, err := out.Write(data)
 		return err
 	}
-	if err := export.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

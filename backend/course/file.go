@@ -16,6 +16,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"vika/backend/atomicfile"
 	"vika/backend/dbfile"
 )
 
@@ -72,12 +73,8 @@ func Save(ctx context.Context, path string, c Course) (err error) {
 	if err := checkWritten(ctx, name, len(c.Documents)); err != nil {
 		return fmt.Errorf("save the course: %w", err)
 	}
-	if err := os.Rename(name, path); err != nil {
+	if err := atomicfile.Rename(name, path); err != nil {
 		return fmt.Errorf("save the course: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil { // the rename itself on disk
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }

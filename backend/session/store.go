@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"vika/backend/atomicfile"
 )
 
 // SettingsPath is where the settings are kept:
@@ -56,19 +58,7 @@ func SaveSettings(path string, s Settings) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("save the settings: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".settings-*.json")
-	if err != nil {
-		return fmt.Errorf("save the settings: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save the settings: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save the settings: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("save the settings: %w", err)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package export
+package atomicfile
 
 import (
 	"os"
@@ -36,5 +36,28 @@ func TestWriteFileAtomic(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("the directory holds %d entries, want only the export", len(entries))
+	}
+}
+
+// TestWriteFileRefusesALink: a symbolic link at the path is refused, not
+// followed and not replaced by a regular file.
+func TestWriteFileRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere.md")
+	if err := os.WriteFile(target, []byte("kept"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "export.md")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(link, []byte("new"), 0o644); err == nil {
+		t.Error("a symbolic link was replaced")
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link is gone: %v", err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "kept" {
+		t.Errorf("the link's target holds %q", got)
 	}
 }

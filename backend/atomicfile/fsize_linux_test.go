@@ -1,4 +1,4 @@
-package export
+package atomicfile
 
 import (
 	"os/signal"
