@@ -2,7 +2,6 @@ package pdf
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,14 +19,7 @@ type classTally struct {
 
 func tally(t *testing.T, path string) classTally {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(data, Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openPath(t, path)
 	defer d.Close()
 	c := classTally{base: map[corpus.PageType]int{}, refined: map[corpus.PageType]int{}}
 	for n := 1; n <= d.NumPages(); n++ {

@@ -89,6 +89,20 @@ func TestSingleColumnUnchanged(t *testing.T) {
 	}
 }
 
+// openPath opens the PDF at path with no limits; the caller closes it.
+func openPath(t *testing.T, path string) *Document {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(data, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 func sharedPage(t *testing.T, name string, n int) Page {
 	t.Helper()
 	data, err := os.ReadFile(testpdf.SharedPDF(t, name))
@@ -259,14 +273,7 @@ func TestJoinText(t *testing.T) {
 // FZ_STEXT_DEHYPHENATE with this package's rule: MuPDF merges real
 // compounds split at a line end ("fine-" + "tuned" -> "finetuned").
 func TestDehyphenation(t *testing.T) {
-	data, err := os.ReadFile(testpdf.SharedPDF(t, "devlin2019_bert.pdf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(data, Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openPath(t, testpdf.SharedPDF(t, "devlin2019_bert.pdf"))
 	defer d.Close()
 	const dehyphenate = 16
 	var mupdf, ours strings.Builder

@@ -1,7 +1,6 @@
 package pdf
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -155,14 +154,7 @@ func TestClip(t *testing.T) {
 // bookmarks (sections to depth 2), each on the page whose text holds its
 // heading, and pdfTeX's dates.
 func TestRealOutline(t *testing.T) {
-	data, err := os.ReadFile(testpdf.SharedPDF(t, "vaswani2017_attention_is_all_you_need.pdf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(data, Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openPath(t, testpdf.SharedPDF(t, "vaswani2017_attention_is_all_you_need.pdf"))
 	defer d.Close()
 	m := d.Meta()
 	if m.Created != "2017-12-07" || m.Modified != "2020-03-10" || m.Creator != "LaTeX with hyperref package" {

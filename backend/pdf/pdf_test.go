@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -259,14 +258,7 @@ func TestConcurrentDocuments(t *testing.T) {
 
 func TestRealPaper(t *testing.T) {
 	path := testpdf.SharedPDF(t, "devlin2019_bert.pdf")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(data, Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openPath(t, path)
 	defer d.Close()
 	if d.NumPages() < 10 {
 		t.Fatalf("NumPages = %d", d.NumPages())

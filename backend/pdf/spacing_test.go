@@ -1,7 +1,6 @@
 package pdf
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,14 +36,7 @@ func TestLetterSpaced(t *testing.T) {
 // returns so.
 func rawLetterSpaced(t *testing.T, path string) (raw, after int, pages []Page) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(data, Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openPath(t, path)
 	defer d.Close()
 	for n := 1; n <= d.NumPages(); n++ {
 		js, bounds, err := stextJSON(d.fz, n-1, stextFlags, d.deadline)

@@ -83,14 +83,7 @@ func TestTableCellAccuracy(t *testing.T) {
 // page n of path (nil when none is found).
 func detectedTable(t *testing.T, path string, n int, caption string) [][]string {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Open(data, Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openPath(t, path)
 	defer d.Close()
 	p, err := d.Page(n)
 	if err != nil {
