@@ -13,10 +13,10 @@ func TestWorkerEnvWindowsNames(t *testing.T) {
 		`Path=C:\Windows\system32`, `SystemRoot=C:\Windows`, `TEMP=C:\Users\s\AppData\Local\Temp`,
 		`LOCALAPPDATA=C:\Users\s\AppData\Local`, "GEMINI_API_KEY=AIzaFAKE", "gemini_api_key=AIzaFAKE",
 		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/bus",
-	}, "VIKA_WORKER=1")
+	}, "MALLOC_ARENA_MAX=2")
 	want := []string{
 		`Path=C:\Windows\system32`, `SystemRoot=C:\Windows`, `TEMP=C:\Users\s\AppData\Local\Temp`,
-		`LOCALAPPDATA=C:\Users\s\AppData\Local`, "VIKA_WORKER=1",
+		`LOCALAPPDATA=C:\Users\s\AppData\Local`, "MALLOC_ARENA_MAX=2",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("workerEnv =\n%q\nwant\n%q", got, want)
