@@ -220,8 +220,8 @@ const (
 // RestoreConversation puts turns (from a course file: untrusted, shown
 // like any answer, through the sanitizing renderer) after the finished
 // ones: the newest of them within MaxRestoredTurns and MaxRestoredBytes,
-// leaving out any turn over MaxRestoredTurnBytes (none that Vika wrote
-// is). The last of them become the history of the next question, as the
+// leaving out any turn over MaxRestoredTurnBytes (an answer Vika wrote
+// holds at most llm.DefaultMaxAnswerBytes of text). The last of them become the history of the next question, as the
 // student sees them. It returns how many it took.
 func (s *Assistant) RestoreConversation(turns []Answer) int {
 	var kept []Answer
