@@ -76,8 +76,8 @@ func TestCacheHitSkipsTheWork(t *testing.T) {
 	if diff := cmp.Diff(p1, p2); diff != "" {
 		t.Errorf("pages (-cold +warm):\n%s", diff)
 	}
-	h1, err1 := cold.Search(ctx, "quagga savannah", 3)
-	h2, err2 := warm.Search(ctx, "quagga savannah", 3)
+	h1, err1 := hitsOf(ctx, cold, "quagga savannah", 3)
+	h2, err2 := hitsOf(ctx, warm, "quagga savannah", 3)
 	if err1 != nil || err2 != nil || len(h1) == 0 {
 		t.Fatalf("Search: %v, %v", err1, err2)
 	}

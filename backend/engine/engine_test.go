@@ -59,7 +59,7 @@ func TestAddAndSearch(t *testing.T) {
 	a := mustAdd(t, e, "stats.pdf", paperA)
 	mustAdd(t, e, "/home/user/info.pdf", paperB)
 
-	hits, err := e.Search(ctx, "quagga savannah", 5)
+	hits, err := hitsOf(ctx, e, "quagga savannah", 5)
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("Search = %v, %v", hits, err)
 	}
@@ -91,7 +91,7 @@ func TestAddAndSearch(t *testing.T) {
 		t.Errorf("documents = %+v", docs)
 	}
 	for q, label := range map[string]string{"quagga": "[stats.pdf p.2]", "channel capacity": "[info.pdf p.2]"} {
-		if hits, _ := e.Search(ctx, q, 3); len(hits) == 0 || hits[0].Label != label {
+		if hits, _ := hitsOf(ctx, e, q, 3); len(hits) == 0 || hits[0].Label != label {
 			t.Errorf("Search(%q) = %v, want %s first", q, labels(hits), label)
 		}
 	}
@@ -141,7 +141,7 @@ func TestSameNameDifferentBytes(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("file/label (-want +got):\n%s", diff)
 	}
-	hits, _ := e.Search(context.Background(), "entropy", 1)
+	hits, _ := hitsOf(context.Background(), e, "entropy", 1)
 	if len(hits) != 1 || hits[0].File != "cours.pdf" || hits[0].Label != "[cours.pdf (2) p.1]" {
 		t.Errorf("hits = %+v", hits)
 	}
@@ -180,12 +180,12 @@ func TestRemoveDocument(t *testing.T) {
 	if err := e.RemoveDocument(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := e.SearchWith(ctx, "quagga", SearchOptions{Mode: retrieve.ModeBM25, K: 5}); err != nil || res.Hits == nil || len(res.Hits) != 0 {
+	if res, err := e.Search(ctx, retrieve.Query{Question: "quagga"}, SearchOptions{Mode: retrieve.ModeBM25, K: 5}); err != nil || res.Hits == nil || len(res.Hits) != 0 {
 		t.Errorf("removed document: BM25 search = %#v, %v; want empty non-nil", res.Hits, err)
 	}
 	// Dense retrieval always returns its nearest chunks: none may be of
 	// the removed document.
-	hits, err := e.Search(ctx, "quagga", 5)
+	hits, err := hitsOf(ctx, e, "quagga", 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestRealPaper(t *testing.T) {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
-	hits, err := e.Search(ctx, "masked language model pre-training objective", 3)
+	hits, err := hitsOf(ctx, e, "masked language model pre-training objective", 3)
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("Search = %v, %v", hits, err)
 	}
@@ -283,13 +283,20 @@ func TestDefaultModeFollowsLanguages(t *testing.T) {
 		t.Fatalf("the assets are installed, yet: %v", err)
 	}
 	mustAdd(t, e, "stats.pdf", testpdf.Text("Sampling distributions describe how an estimator varies from one random sample to the next one."))
-	res, err := e.SearchWith(ctx, "sampling distribution", SearchOptions{})
+	res, err := e.Search(ctx, retrieve.Query{Question: "sampling distribution"}, SearchOptions{})
 	if err != nil || res.Stats.Mode != retrieve.ModeHybrid {
 		t.Fatalf("English session: mode %q, %v; want hybrid", res.Stats.Mode, err)
 	}
 	mustAdd(t, e, "cours.pdf", testpdf.Text("Les distributions d'échantillonnage décrivent comment un estimateur varie d'un échantillon aléatoire à un autre."))
-	res, err = e.SearchWith(ctx, "distribution d'échantillonnage", SearchOptions{})
+	res, err = e.Search(ctx, retrieve.Query{Question: "distribution d'échantillonnage"}, SearchOptions{})
 	if err != nil || res.Stats.Mode != retrieve.ModeBM25 {
 		t.Fatalf("session with French: mode %q, %v; want bm25", res.Stats.Mode, err)
 	}
+}
+
+// hitsOf is the window's plain search: the k best passages for query in
+// the default mode, reranked when a cross-encoder is installed.
+func hitsOf(ctx context.Context, e *Engine, query string, k int) ([]corpus.Hit, error) {
+	res, err := e.Search(ctx, retrieve.Query{Question: query}, SearchOptions{K: k, Rerank: true})
+	return res.Hits, err
 }

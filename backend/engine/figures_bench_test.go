@@ -77,7 +77,7 @@ func BenchmarkSearchFigures(b *testing.B) {
 	var tOff, tOn time.Duration
 	search := func(e *Engine) time.Duration {
 		start := time.Now()
-		if _, err := e.SearchWith(ctx, q, o); err != nil {
+		if _, err := e.Search(ctx, retrieve.Query{Question: q}, o); err != nil {
 			b.Fatal(err)
 		}
 		return time.Since(start)

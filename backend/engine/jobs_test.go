@@ -118,7 +118,7 @@ func TestJobDoneAndFailed(t *testing.T) {
 	if e.Cancel(ok) {
 		t.Error("Cancel of a finished job returned true")
 	}
-	if hits, _ := e.Search(context.Background(), "quagga", 1); len(hits) != 1 {
+	if hits, _ := hitsOf(context.Background(), e, "quagga", 1); len(hits) != 1 {
 		t.Errorf("search after jobs: %v", hits)
 	}
 }
@@ -234,7 +234,7 @@ func TestConcurrentUse(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := 0; i < 50; i++ {
-			if _, err := e.Search(context.Background(), "common words", 10); err != nil {
+			if _, err := hitsOf(context.Background(), e, "common words", 10); err != nil {
 				t.Error(err)
 			}
 			if _, err := e.Documents(context.Background()); err != nil {
@@ -262,7 +262,7 @@ func TestConcurrentUse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if hits, _ := e.Search(context.Background(), "common", 10); len(hits) != 0 {
+	if hits, _ := hitsOf(context.Background(), e, "common", 10); len(hits) != 0 {
 		t.Errorf("hits after removing everything: %d", len(hits))
 	}
 }

@@ -47,7 +47,7 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 		t.Fatalf("before: embedders %v", got)
 	}
 	const q = "the cat and the cell"
-	if res, err := e.SearchWith(ctx, q, SearchOptions{}); err != nil || res.Stats.Mode != retrieve.ModeBM25 {
+	if res, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{}); err != nil || res.Stats.Mode != retrieve.ModeBM25 {
 		t.Fatalf("before: %+v, %v; want BM25 (French is not covered)", res.Stats, err)
 	}
 
@@ -69,7 +69,7 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 					return
 				default:
 				}
-				if _, err := e.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeHybrid, K: 5}); err != nil {
+				if _, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: retrieve.ModeHybrid, K: 5}); err != nil {
 					t.Errorf("search during the switch: %v", err)
 					failures.Add(1)
 				}
@@ -88,7 +88,7 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 		first := p.Stage == ReembedEmbedding && during == nil
 		mu.Unlock()
 		if first {
-			res, err := e.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeHybrid})
+			res, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: retrieve.ModeHybrid})
 			if err != nil {
 				t.Errorf("question during the embedding: %v", err)
 			}
@@ -140,7 +140,7 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 	if vecs["bge-small-en-v1.5"] != cats.Chunks || vecs["multilingual-e5-small"] != cours.Chunks {
 		t.Errorf("vectors %v; want %d English, %d French", vecs, cats.Chunks, cours.Chunks)
 	}
-	res, err := e.SearchWith(ctx, q, SearchOptions{K: 50})
+	res, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{K: 50})
 	if err != nil || res.Stats.Mode != retrieve.ModeHybrid || !slices.Equal(res.Stats.Embedders, want) || len(res.Hits) != total {
 		t.Errorf("after: %d hits, stats %+v, %v; want hybrid over both new models", len(res.Hits), res.Stats, err)
 	}
@@ -187,7 +187,7 @@ func TestSwitchCatchesUpWithAnAdd(t *testing.T) {
 	if vecs := e.models.Load().ret.Vectors(); vecs["bge-small-en-v1.5"] != cats.Chunks+added || len(vecs) != 1 {
 		t.Errorf("vectors %v, want %d in bge-small-en-v1.5 only", vecs, cats.Chunks+added)
 	}
-	res, err := e.SearchWith(ctx, "la photosynthèse", SearchOptions{Mode: retrieve.ModeDense, K: 50})
+	res, err := e.Search(ctx, retrieve.Query{Question: "la photosynthèse"}, SearchOptions{Mode: retrieve.ModeDense, K: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestSwitchKeepsWorkingModels(t *testing.T) {
 	if got := e.Embedders(); !slices.Equal(got, []string{"all-MiniLM-L6-v2"}) {
 		t.Errorf("embedders after the failed switch: %v", got)
 	}
-	if _, err := e.SearchWith(context.Background(), "cat", SearchOptions{Mode: retrieve.ModeDense}); err != nil {
+	if _, err := e.Search(context.Background(), retrieve.Query{Question: "cat"}, SearchOptions{Mode: retrieve.ModeDense}); err != nil {
 		t.Errorf("dense search after the failed switch: %v", err)
 	}
 	e.Close()
@@ -282,7 +282,7 @@ func TestDownloadThenSwitch(t *testing.T) {
 	if p.Stage != ReembedDone || p.Done != cats.Chunks || !slices.Equal(e.Embedders(), []string{"bge-small-en-v1.5"}) {
 		t.Fatalf("switch: %+v, embedders %v", p, e.Embedders())
 	}
-	res, err := e.SearchWith(ctx, "the cat", SearchOptions{Mode: retrieve.ModeDense})
+	res, err := e.Search(ctx, retrieve.Query{Question: "the cat"}, SearchOptions{Mode: retrieve.ModeDense})
 	if err != nil || len(res.Hits) == 0 || !slices.Equal(res.Stats.Embedders, []string{"bge-small-en-v1.5"}) {
 		t.Errorf("dense search after the switch: %+v, %v", res.Stats, err)
 	}

@@ -27,14 +27,14 @@ func BenchmarkPicturesFor(b *testing.B) {
 	const question = "What does Figure 4 show about plain and residual networks on ImageNet?"
 	q := retrieve.Query{Question: question}
 	o := engine.SearchOptions{Mode: "bm25", K: DefaultK}
-	res, err := eng.Retrieve(b.Context(), q, o)
+	res, err := eng.Search(b.Context(), q, o)
 	if err != nil {
 		b.Fatal(err)
 	}
 	srcs := sourcesOf(retrieval{hits: res.Hits})
 	b.Run("retrieve", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := eng.Retrieve(b.Context(), q, o); err != nil {
+			if _, err := eng.Search(b.Context(), q, o); err != nil {
 				b.Fatal(err)
 			}
 		}

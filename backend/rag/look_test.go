@@ -210,7 +210,7 @@ func TestNoPicturesNoImages(t *testing.T) {
 
 func TestPicturesFor(t *testing.T) {
 	eng, crop := newLookEngine(t)
-	res, err := eng.Retrieve(t.Context(), retrieve.Query{Question: "figure 3 figure 4 plain networks"}, engine.SearchOptions{Mode: "bm25", K: 8})
+	res, err := eng.Search(t.Context(), retrieve.Query{Question: "figure 3 figure 4 plain networks"}, engine.SearchOptions{Mode: "bm25", K: 8})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func (s *Session) RegionOf(ctx context.Context, chunkID string) (corpus.Region, 
 // Search returns the passages that best match query, with how they were
 // found (no model is asked).
 func (s *Session) Search(ctx context.Context, query string, o engine.SearchOptions) (engine.SearchResult, error) {
-	return s.eng.SearchWith(ctx, query, o)
+	return s.eng.Search(ctx, retrieve.Query{Question: query}, o)
 }
 
 // DenseUnavailable says why dense search cannot run (nil when it can).

@@ -65,7 +65,7 @@ export const models = vi.fn<Admin['models']>(async () => []);
 export const localEndpoint = vi.fn<Admin['localEndpoint']>(async () => 'http://127.0.0.1:11434');
 export const metrics = vi.fn<Admin['metrics']>(async () => emptyMetrics());
 export const exportMetrics = vi.fn<Admin['exportMetrics']>(async () => '');
-export const searchWith = vi.fn<Admin['searchWith']>(async () => sampleSearchResult({ hits: [] }));
+export const search = vi.fn<Admin['search']>(async () => sampleSearchResult({ hits: [] }));
 export const pages = vi.fn<Admin['pages']>(async () => []);
 export const chunks = vi.fn<Admin['chunks']>(async () => []);
 export const embeddingModels = vi.fn<Admin['embeddingModels']>(async () => []);
