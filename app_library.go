@@ -15,7 +15,7 @@ import (
 func (a *App) AddFiles(paths []string) ([]string, error) {
 	ids := make([]string, 0, len(paths))
 	for _, p := range paths {
-		ids = append(ids, a.s.AddFile(p))
+		ids = append(ids, a.s.StartFile(p))
 	}
 	return ids, nil
 }
@@ -23,7 +23,7 @@ func (a *App) AddFiles(paths []string) ([]string, error) {
 // AddFileData starts adding a file whose bytes come from the webview
 // (HTML drag and drop or a file input) and returns its job id.
 func (a *App) AddFileData(name string, data []byte) (string, error) {
-	return a.s.AddBytes(name, data), nil
+	return a.s.StartBytes(name, data), nil
 }
 
 // PickFiles opens the native dialog to choose PDFs; it returns no paths when

@@ -34,7 +34,7 @@ func addReport(t *testing.T, e *Engine, name string, data []byte) Report {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.AddFileReport(context.Background(), path, nil)
+	r, err := e.Ingest(context.Background(), path, nil)
 	if err != nil {
 		t.Fatalf("add %s: %v", name, err)
 	}
@@ -214,15 +214,15 @@ func TestRememberKeepsACacheThatTurnedOff(t *testing.T) {
 	if err := e.Remember(ctx, true, 1<<30, nil); err != nil {
 		t.Fatal(err)
 	}
-	off := e.Cache()
+	off := e.cache.Load()
 	off.Close()
 	if err := e.Remember(ctx, true, 1<<30, nil); err != nil {
 		t.Fatal(err)
 	}
-	if e.Cache() != off {
+	if e.cache.Load() != off {
 		t.Error("the same settings saved again reopened a cache that had turned off")
 	}
-	if err := e.Remember(ctx, true, 2<<30, nil); err != nil || e.Cache() == off || e.Cache().Off() {
+	if err := e.Remember(ctx, true, 2<<30, nil); err != nil || e.cache.Load() == off || e.cache.Load().Off() {
 		t.Errorf("a new cap did not open the cache again: %v", err)
 	}
 }

@@ -29,7 +29,7 @@ func newEngine(t *testing.T, cfg Config) *Engine {
 
 func mustAdd(t *testing.T, e *Engine, name string, data []byte) corpus.Document {
 	t.Helper()
-	d, err := e.AddBytes(context.Background(), name, data, nil)
+	d, err := docOf(e.add(context.Background(), "", name, data, nil))
 	if err != nil {
 		t.Fatalf("add %s: %v", name, err)
 	}
@@ -82,7 +82,7 @@ func TestAddAndSearch(t *testing.T) {
 
 	// Bad files fail and leave the session as it was.
 	for name, data := range map[string][]byte{"photo.pdf": []byte("\x89PNG\r\n\x1a\n0000000000"), "cut.pdf": paperB[:len(paperB)/3]} {
-		if _, err := e.AddBytes(ctx, name, data, nil); err == nil {
+		if _, err := docOf(e.add(ctx, "", name, data, nil)); err == nil {
 			t.Errorf("%s accepted", name)
 		}
 	}
@@ -119,7 +119,7 @@ func TestAddErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEngine(t, tt.cfg)
 			mustAdd(t, e, "info.pdf", tiny)
-			_, err := e.AddBytes(context.Background(), "new.pdf", tt.data, nil)
+			_, err := docOf(e.add(context.Background(), "", "new.pdf", tt.data, nil))
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.contains) {
 				t.Fatalf("AddBytes = %v, want %v containing %q", err, tt.want, tt.contains)
 			}
@@ -161,12 +161,12 @@ func TestAddFile(t *testing.T) {
 	ctx := context.Background()
 	e := newEngine(t, Config{MaxFileBytes: int64(len(paperA)) + 100})
 
-	d, err := e.AddFile(ctx, ok, nil)
+	d, err := docOf(e.Ingest(ctx, ok, nil))
 	if err != nil || d.File != "ok.pdf" || d.Pages != 2 || d.Bytes != int64(len(paperA)) {
 		t.Fatalf("AddFile = %+v, %v", d, err)
 	}
 	for path, want := range map[string]error{big: ErrTooLarge, dir: ErrNotPDF, filepath.Join(dir, "missing.pdf"): os.ErrNotExist} {
-		if _, err := e.AddFile(ctx, path, nil); !errors.Is(err, want) {
+		if _, err := docOf(e.Ingest(ctx, path, nil)); !errors.Is(err, want) {
 			t.Errorf("AddFile(%s) = %v, want %v", filepath.Base(path), err, want)
 		}
 	}
@@ -226,7 +226,7 @@ func TestDefaultConfig(t *testing.T) {
 	}
 	e := newEngine(t, Config{MaxPages: 7})
 	want.MaxPages = 7
-	if got := e.Config(); got != want {
+	if got := e.cfg; got != want {
 		t.Errorf("Config = %+v", got)
 	}
 }
@@ -257,7 +257,7 @@ func TestRealPaper(t *testing.T) {
 	ctx := context.Background()
 	e := newEngine(t, Config{})
 	start := time.Now()
-	d, err := e.AddFile(ctx, path, nil)
+	d, err := docOf(e.Ingest(ctx, path, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,3 +300,6 @@ func hitsOf(ctx context.Context, e *Engine, query string, k int) ([]corpus.Hit, 
 	res, err := e.Search(ctx, retrieve.Query{Question: query}, SearchOptions{K: k, Rerank: true})
 	return res.Hits, err
 }
+
+// docOf is the document of an add's report.
+func docOf(r Report, err error) (corpus.Document, error) { return r.Doc, err }

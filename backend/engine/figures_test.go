@@ -114,14 +114,14 @@ func TestFiguresFoundByWhatTheyShow(t *testing.T) {
 
 	// CLIP installed while the session runs: the switch embeds the crops.
 	modelstest.InstallCLIP(t, plainRoot)
-	final := plain.SwitchModels(ctx, nil)
+	final := plain.switchModels(ctx, nil)
 	if final.Stage != ReembedDone {
 		t.Fatalf("switch: %+v", final)
 	}
 	if n := plain.models.Load().ret.FigureVectors(); n != len(figs) {
 		t.Errorf("after the switch: %d figure vectors, want %d", n, len(figs))
 	}
-	if again := plain.SwitchModels(ctx, nil); again.Stage != ReembedUnchanged {
+	if again := plain.switchModels(ctx, nil); again.Stage != ReembedUnchanged {
 		t.Errorf("second switch: %s", again.Stage)
 	}
 	if err := plain.RemoveDocument(ctx, doc.ID); err != nil {

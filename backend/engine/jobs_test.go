@@ -170,7 +170,7 @@ func TestSameBytesInFlight(t *testing.T) {
 	release := r.holdAt(StageExtracting)
 	first := e.StartBytes("a.pdf", paperA, r.progress)
 	waitFor(t, "first job extracting", func() bool { return len(r.stages(first)) >= 3 })
-	_, err := e.AddBytes(context.Background(), "again.pdf", paperA, nil)
+	_, err := docOf(e.add(context.Background(), "", "again.pdf", paperA, nil))
 	if !errors.Is(err, ErrDuplicate) || err.Error() != "already added as a.pdf (still being processed)" {
 		t.Errorf("AddBytes while in flight = %v", err)
 	}
@@ -202,7 +202,7 @@ func TestCloseCancelsJobs(t *testing.T) {
 	if _, err := e.Documents(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Errorf("Documents after Close = %v", err)
 	}
-	if _, err := e.AddBytes(context.Background(), "b.pdf", paperB, nil); !errors.Is(err, ErrClosed) {
+	if _, err := docOf(e.add(context.Background(), "", "b.pdf", paperB, nil)); !errors.Is(err, ErrClosed) {
 		t.Errorf("AddBytes after Close = %v", err)
 	}
 	e.StartBytes("c.pdf", paperB, r.progress)

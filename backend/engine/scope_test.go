@@ -19,7 +19,7 @@ func TestScopeKeepsToBERT(t *testing.T) {
 	files := []string{"devlin2019_bert.pdf", "vaswani2017_attention_is_all_you_need.pdf", "he2015_resnet.pdf", "shannon1948_mathematical_theory_of_communication.pdf"}
 	var bert corpus.Document
 	for _, f := range files {
-		d, err := e.AddFile(ctx, testpdf.SharedPDF(t, f), nil)
+		d, err := docOf(e.Ingest(ctx, testpdf.SharedPDF(t, f), nil))
 		if err != nil {
 			t.Fatal(err)
 		}

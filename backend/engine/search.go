@@ -34,13 +34,13 @@ type SearchResult struct {
 // DenseUnavailable returns why dense retrieval cannot run, or nil.
 func (e *Engine) DenseUnavailable() error { return e.models.Load().embErr }
 
-// MultilingualUnavailable returns why the multilingual embedding model
+// multilingualUnavailable returns why the multilingual embedding model
 // named by $VIKA_EMBED_MODEL_MULTI is not loaded, or nil (also when none is
 // named nor installed: non-English documents are then searched with BM25).
-func (e *Engine) MultilingualUnavailable() error { return e.models.Load().multiErr }
+func (e *Engine) multilingualUnavailable() error { return e.models.Load().multiErr }
 
-// Embedders names the loaded embedding models, English one first.
-func (e *Engine) Embedders() []string { return e.models.Load().ret.Embedders() }
+// embedders names the loaded embedding models, English one first.
+func (e *Engine) embedders() []string { return e.models.Load().ret.Embedders() }
 
 // Reranker returns the label of the installed cross-encoder ("none"
 // without one), loading it on the first call, and why an installed one
@@ -75,7 +75,7 @@ func (e *Engine) Search(ctx context.Context, q retrieve.Query, o SearchOptions) 
 	if e.isClosed() {
 		return SearchResult{Hits: []corpus.Hit{}}, ErrClosed
 	}
-	set, release := e.acquire() // the models in force, held to the end even if SwitchModels swaps them
+	set, release := e.acquire() // the models in force, held to the end even if switchModels swaps them
 	defer release()
 	ro, err := e.searchOptions(ctx, set, o)
 	if err != nil {

@@ -112,10 +112,10 @@ func TestTwoEmbeddingModels(t *testing.T) {
 	t.Setenv(models.EnvModelMulti, "") // the default, found installed
 
 	e := newEngine(t, Config{ModelsRoot: root})
-	if e.DenseUnavailable() != nil || e.MultilingualUnavailable() != nil {
-		t.Fatalf("models: %v; %v", e.DenseUnavailable(), e.MultilingualUnavailable())
+	if e.DenseUnavailable() != nil || e.multilingualUnavailable() != nil {
+		t.Fatalf("models: %v; %v", e.DenseUnavailable(), e.multilingualUnavailable())
 	}
-	if got := e.Embedders(); len(got) != 2 || got[0] != "all-MiniLM-L6-v2" || got[1] != models.DefaultMulti {
+	if got := e.embedders(); len(got) != 2 || got[0] != "all-MiniLM-L6-v2" || got[1] != models.DefaultMulti {
 		t.Fatalf("embedders %v", got)
 	}
 	cats := mustAdd(t, e, "cats.pdf", catsPDF)
@@ -173,8 +173,8 @@ func TestMultilingualNotInstalled(t *testing.T) {
 	t.Setenv(models.EnvModelEN, "all-MiniLM-L6-v2")
 	t.Setenv(models.EnvModelMulti, "")
 	e := newEngine(t, Config{ModelsRoot: root})
-	if got := e.Embedders(); len(got) != 1 || e.MultilingualUnavailable() != nil {
-		t.Fatalf("embedders %v, %v", got, e.MultilingualUnavailable())
+	if got := e.embedders(); len(got) != 1 || e.multilingualUnavailable() != nil {
+		t.Fatalf("embedders %v, %v", got, e.multilingualUnavailable())
 	}
 	mustAdd(t, e, "cours.pdf", coursPDF)
 	res, err := e.Search(context.Background(), retrieve.Query{Question: "chat"}, SearchOptions{})
@@ -184,8 +184,8 @@ func TestMultilingualNotInstalled(t *testing.T) {
 	// Named but not installed: an error says so; English still works.
 	t.Setenv(models.EnvModelMulti, models.DefaultMulti)
 	e2 := newEngine(t, Config{ModelsRoot: root})
-	if e2.DenseUnavailable() != nil || e2.MultilingualUnavailable() == nil || !strings.Contains(e2.MultilingualUnavailable().Error(), "vika models download") {
-		t.Errorf("named, not installed: %v; %v", e2.DenseUnavailable(), e2.MultilingualUnavailable())
+	if e2.DenseUnavailable() != nil || e2.multilingualUnavailable() == nil || !strings.Contains(e2.multilingualUnavailable().Error(), "vika models download") {
+		t.Errorf("named, not installed: %v; %v", e2.DenseUnavailable(), e2.multilingualUnavailable())
 	}
 }
 

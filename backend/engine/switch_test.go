@@ -43,7 +43,7 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 	e := newEngine(t, Config{ModelsRoot: root})
 	cats := mustAdd(t, e, "cats.pdf", catsPDF)
 	cours := mustAdd(t, e, "cours.pdf", coursPDF)
-	if got := e.Embedders(); !slices.Equal(got, []string{"use-lite"}) {
+	if got := e.embedders(); !slices.Equal(got, []string{"use-lite"}) {
 		t.Fatalf("before: embedders %v", got)
 	}
 	const q = "the cat and the cell"
@@ -133,7 +133,7 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 		t.Errorf("%d of %d searches failed during the switch", failures.Load(), searches.Load())
 	}
 
-	if got := e.Embedders(); !slices.Equal(got, want) {
+	if got := e.embedders(); !slices.Equal(got, want) {
 		t.Errorf("after: embedders %v, want %v", got, want)
 	}
 	vecs := e.models.Load().ret.Vectors()
@@ -146,7 +146,7 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 	}
 	// A document added afterwards goes to the new models.
 	mustAdd(t, e, "paper.pdf", paperA)
-	if p := e.SwitchModels(ctx, nil); p.Stage != ReembedUnchanged {
+	if p := e.switchModels(ctx, nil); p.Stage != ReembedUnchanged {
 		t.Errorf("second switch: %+v, want unchanged", p)
 	}
 }
@@ -169,9 +169,9 @@ func TestSwitchCatchesUpWithAnAdd(t *testing.T) {
 	t.Setenv(models.EnvModelEN, "bge-small-en-v1.5")
 	var once sync.Once
 	var added int
-	p := e.SwitchModels(ctx, func(ReembedProgress) {
+	p := e.switchModels(ctx, func(ReembedProgress) {
 		once.Do(func() {
-			d, err := e.AddBytes(ctx, "cours.pdf", coursPDF, nil)
+			d, err := docOf(e.add(ctx, "", "cours.pdf", coursPDF, nil))
 			if err != nil {
 				t.Errorf("add during the switch: %v", err)
 			}
@@ -212,11 +212,11 @@ func TestSwitchKeepsWorkingModels(t *testing.T) {
 	e := newEngine(t, Config{ModelsRoot: root})
 	mustAdd(t, e, "cats.pdf", catsPDF)
 	t.Setenv(models.EnvModelEN, "bge-small-en-v1.5") // not installed
-	p := e.SwitchModels(context.Background(), nil)
+	p := e.switchModels(context.Background(), nil)
 	if p.Stage != ReembedFailed || p.Problem == nil || p.Error == "" {
 		t.Fatalf("switch to a missing model: %+v", p)
 	}
-	if got := e.Embedders(); !slices.Equal(got, []string{"all-MiniLM-L6-v2"}) {
+	if got := e.embedders(); !slices.Equal(got, []string{"all-MiniLM-L6-v2"}) {
 		t.Errorf("embedders after the failed switch: %v", got)
 	}
 	if _, err := e.Search(context.Background(), retrieve.Query{Question: "cat"}, SearchOptions{Mode: retrieve.ModeDense}); err != nil {
@@ -270,17 +270,17 @@ func TestDownloadThenSwitch(t *testing.T) {
 	if ev.Problem == nil || (ev.Problem.Code != message.ModelSize && ev.Problem.Code != message.ModelChecksum) {
 		t.Fatalf("tampered download: %+v, want a coded refusal", ev)
 	}
-	if p := e.SwitchModels(ctx, nil); p.Stage != ReembedUnchanged || !slices.Equal(e.Embedders(), []string{"use-lite"}) {
-		t.Fatalf("after the refusal: %+v, embedders %v", p, e.Embedders())
+	if p := e.switchModels(ctx, nil); p.Stage != ReembedUnchanged || !slices.Equal(e.embedders(), []string{"use-lite"}) {
+		t.Fatalf("after the refusal: %+v, embedders %v", p, e.embedders())
 	}
 
 	// The pinned bytes: installed, then used without a restart.
 	if ev := download(onnx); ev.Error != "" {
 		t.Fatalf("download: %+v", ev)
 	}
-	p := e.SwitchModels(ctx, nil)
-	if p.Stage != ReembedDone || p.Done != cats.Chunks || !slices.Equal(e.Embedders(), []string{"bge-small-en-v1.5"}) {
-		t.Fatalf("switch: %+v, embedders %v", p, e.Embedders())
+	p := e.switchModels(ctx, nil)
+	if p.Stage != ReembedDone || p.Done != cats.Chunks || !slices.Equal(e.embedders(), []string{"bge-small-en-v1.5"}) {
+		t.Fatalf("switch: %+v, embedders %v", p, e.embedders())
 	}
 	res, err := e.Search(ctx, retrieve.Query{Question: "the cat"}, SearchOptions{Mode: retrieve.ModeDense})
 	if err != nil || len(res.Hits) == 0 || !slices.Equal(res.Stats.Embedders, []string{"bge-small-en-v1.5"}) {

@@ -49,7 +49,7 @@ func attentionSession(t *testing.T) (*engine.Engine, corpus.Document) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	doc, err := eng.AddBytes(t.Context(), "attention.pdf", attentionPaper(), nil)
+	doc, err := addPDF(t, eng, "attention.pdf", attentionPaper())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func BenchmarkPicturesFor(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { eng.Close() })
-	if _, err := eng.AddFile(context.Background(), path, nil); err != nil {
+	if _, err := docOf(eng.Ingest(context.Background(), path, nil)); err != nil {
 		b.Fatal(err)
 	}
 	const question = "What does Figure 4 show about plain and residual networks on ImageNet?"

@@ -111,7 +111,7 @@ func resNetSession(t *testing.T) (*engine.Engine, corpus.Document) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	doc, err := eng.AddFile(t.Context(), path, nil)
+	doc, err := docOf(eng.Ingest(t.Context(), path, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func newLookEngine(t *testing.T) (lookEngine, []byte) {
 	t.Helper()
 	eng := newEngine(t)
 	data := testpdf.Text(figurePage, "Deeper plain networks have higher training error than shallower ones.")
-	if _, err := eng.AddBytes(context.Background(), "figs.pdf", data, nil); err != nil {
+	if _, err := addPDF(t, eng, "figs.pdf", data); err != nil {
 		t.Fatal(err)
 	}
 	crop := cropOf(t, data)

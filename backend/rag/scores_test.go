@@ -36,7 +36,7 @@ func newEmbeddingEngine(t *testing.T) *engine.Engine {
 	if err := eng.DenseUnavailable(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.AddBytes(context.Background(), "sat.pdf", testpdf.Text(satPages...), nil); err != nil {
+	if _, err := addPDF(t, eng, "sat.pdf", testpdf.Text(satPages...)); err != nil {
 		t.Fatal(err)
 	}
 	return eng

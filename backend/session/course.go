@@ -65,7 +65,7 @@ func (s *Session) AddFolder(ctx context.Context, dir string) (FolderBatch, error
 	}
 	b := FolderBatch{Listing: l, Capped: l.Capped(), Max: folder.DefaultMax}
 	for _, p := range l.PDFs {
-		b.Jobs = append(b.Jobs, s.AddFile(p))
+		b.Jobs = append(b.Jobs, s.StartFile(p))
 	}
 	return b, nil
 }
