@@ -42,9 +42,9 @@ func (s *Session) Describe(ctx context.Context, docID string) (string, error) {
 	return s.eng.StartDescribe(docID, d, o, func(p engine.Progress) { s.emit(EventIngestProgress, p) }), nil
 }
 
-// ModelStatuses lists the ONNX models (embedding, reranking, image) with
+// LocalModels lists the ONNX models (embedding, reranking, image) with
 // whether each is installed or downloading.
-func (s *Session) ModelStatuses() []models.Status { return s.models.Statuses() }
+func (s *Session) LocalModels() []models.Status { return s.models.Statuses() }
 
 // DownloadModel starts downloading an ONNX model in the background;
 // progress and the outcome go out as EventModelProgress. An embedding or
