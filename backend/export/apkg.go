@@ -128,8 +128,8 @@ func collectionJSON(d study.Deck, modelID, deckID, now int64) (models, decks, dc
 		"flds": []any{field("Front", 0), field("Back", 1), field("Source", 2)},
 		"tmpls": []any{map[string]any{"name": "Card 1", "ord": 0, "qfmt": "{{Front}}",
 			"afmt": "{{FrontSide}}<hr id=answer>{{Back}}<br><small>{{Source}}</small>", "did": nil, "bqfmt": "", "bafmt": ""}},
-		"css":      ".card { font-family: arial; font-size: 20px; text-align: center; color: black; background-color: white; }",
-		"latexPre": "\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n\\usepackage{amssymb,amsmath}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0in}\n\\begin{document}\n",
+		"css":       ".card { font-family: arial; font-size: 20px; text-align: center; color: black; background-color: white; }",
+		"latexPre":  "\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n\\usepackage{amssymb,amsmath}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0in}\n\\begin{document}\n",
 		"latexPost": "\\end{document}", "tags": []any{}, "vers": []any{}, "req": []any{[]any{0, "any", []any{0}}},
 	}
 	deck := func(id int64, name string) map[string]any {
@@ -142,8 +142,8 @@ func collectionJSON(d study.Deck, modelID, deckID, now int64) (models, decks, dc
 	decks = js(map[string]any{"1": deck(1, "Default"), strconv.FormatInt(deckID, 10): deck(deckID, DeckName(d))})
 	dconf = js(map[string]any{"1": map[string]any{"id": 1, "name": "Default", "mod": 0, "usn": 0, "maxTaken": 60,
 		"autoplay": true, "timer": 0, "replayq": true, "dyn": false,
-		"new": map[string]any{"delays": []int{1, 10}, "ints": []int{1, 4, 7}, "initialFactor": 2500, "order": 1, "perDay": 20, "bury": true},
-		"rev": map[string]any{"perDay": 200, "ease4": 1.3, "fuzz": 0.05, "maxIvl": 36500, "ivlFct": 1, "minSpace": 1, "bury": true},
+		"new":   map[string]any{"delays": []int{1, 10}, "ints": []int{1, 4, 7}, "initialFactor": 2500, "order": 1, "perDay": 20, "bury": true},
+		"rev":   map[string]any{"perDay": 200, "ease4": 1.3, "fuzz": 0.05, "maxIvl": 36500, "ivlFct": 1, "minSpace": 1, "bury": true},
 		"lapse": map[string]any{"delays": []int{10}, "mult": 0, "minInt": 1, "leechFails": 8, "leechAction": 0}}})
 	conf = js(map[string]any{"nextPos": len(d.Cards) + 1, "estTimes": true, "activeDecks": []int64{deckID}, "sortType": "noteFld",
 		"timeLim": 0, "sortBackwards": false, "addToCur": true, "curDeck": deckID, "newSpread": 0, "dueCounts": true,

@@ -107,7 +107,9 @@ func cardFields(c study.Card) [3]string {
 	return [3]string{escapeHTML(metrics.Redact(c.Question)), back, escapeHTML(c.Label)}
 }
 
-func tsvField(s string) string { return strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ").Replace(s) }
+func tsvField(s string) string {
+	return strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 

@@ -43,7 +43,9 @@ type Plan struct {
 
 // Tokens estimates the tokens of text: its characters / CharsPerToken,
 // rounded up.
-func Tokens(text string) int { return (utf8.RuneCountInString(text) + CharsPerToken - 1) / CharsPerToken }
+func Tokens(text string) int {
+	return (utf8.RuneCountInString(text) + CharsPerToken - 1) / CharsPerToken
+}
 
 // requestTokens estimates the tokens of a request as sent.
 func requestTokens(req llm.Request) int {
