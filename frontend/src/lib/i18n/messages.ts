@@ -87,6 +87,13 @@ const en = {
   'page.ocr_failed': 'Text recognition (OCR) failed on this page.',
 
   'describe.no_model': 'No model is chosen to describe figures: pick one in Settings.',
+  'study.needs_model':
+    'Flashcards and quizzes need a language model: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or turn on a local Ollama there.',
+  'study.unknown_section': 'This document has no section titled “{section}” in its outline.',
+  'study.no_passages': 'There is no text to study in this document or section.',
+  'study.card_no_page': 'A card cited {label}, a page the document does not have: it was refused.',
+  'study.card_no_citation': 'A card’s answer cited no page: it was refused.',
+  'study.uncited': 'cites no page',
   'describe.not_vision': '{model} cannot describe figures: it reads no images. Pick a vision model in Settings.',
   'course.not_course': 'This file is not a Vika course file.',
   'course.version': 'This course file was saved by a newer Vika: update Vika to open it.',
@@ -240,6 +247,13 @@ const fr: Record<Key, Message> = {
   'page.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur cette page.',
 
   'describe.no_model': 'Aucun modèle n’est choisi pour décrire les figures : choisissez-en un dans les Réglages.',
+  'study.needs_model':
+    'Les fiches et les quiz demandent un modèle de langue : ajoutez une clé d’API (Gemini, Mistral, Groq ou OpenRouter) dans les Réglages, ou activez-y un Ollama local.',
+  'study.unknown_section': 'Le plan de ce document n’a pas de section intitulée « {section} ».',
+  'study.no_passages': 'Ce document ou cette section n’a pas de texte à étudier.',
+  'study.card_no_page': 'Une fiche citait {label}, une page que le document n’a pas : elle a été refusée.',
+  'study.card_no_citation': 'La réponse d’une fiche ne citait aucune page : elle a été refusée.',
+  'study.uncited': 'ne cite aucune page',
   'describe.not_vision':
     '{model} ne peut pas décrire les figures : il ne lit pas les images. Choisissez un modèle qui voit les images dans les Réglages.',
   'course.not_course': 'Ce fichier n’est pas un fichier de cours Vika.',
