@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"vika/backend/llm/llmtest"
 )
 
 // retryService is a Service whose Gemini is a fake answering the n-th
@@ -185,5 +187,47 @@ func TestAnswerFallsBackAfterOneRetry(t *testing.T) {
 				t.Errorf("answered by %s after %d requests to Flash, waits %v", res.ModelUsed, rs.asked("gemini-2.5-flash"), rs.slept())
 			}
 		})
+	}
+}
+
+// TestProbeVisionFallsToTheNextGeminiModel: a describe run with Gemini
+// 2.5 Pro, whose free tier has no quota, first sends it a one-token
+// request; refused, the next Gemini vision model (2.5 Flash) is probed
+// and chosen. A model of another provider is not probed.
+func TestProbeVisionFallsToTheNextGeminiModel(t *testing.T) {
+	rs := newRetryService(t, func(int) reply { return reply{Status: 429, Body: geminiDailyQuota} })
+	rs.gemini = nil
+	var paths []string
+	var mu sync.Mutex
+	gem := newFakeServer(t, "text/event-stream", func(r recorded) reply {
+		mu.Lock()
+		paths = append(paths, r.Path)
+		mu.Unlock()
+		if strings.Contains(r.Path, "/models/gemini-2.5-pro:") {
+			return reply{Status: 429, Body: geminiDailyQuota}
+		}
+		if !strings.Contains(r.Body, `"maxOutputTokens":1`) {
+			t.Errorf("the probe asks for more than one token: %s", r.Body)
+		}
+		return reply{Chunks: llmtest.GeminiStream("gemini-2.5-flash", "OK")}
+	})
+	rs.svc.cfg.BaseURLs["gemini"] = gem.URL
+	got, err := rs.svc.ProbeVision(t.Context(), "gemini/gemini-2.5-pro")
+	if err != nil || got != "gemini/gemini-2.5-flash" {
+		t.Fatalf("probe chose %q, %v (requests %v)", got, err, paths)
+	}
+	if len(paths) != 2 {
+		t.Errorf("requests %v, want Pro then Flash", paths)
+	}
+	if !rs.down(t, "gemini/gemini-2.5-pro") {
+		t.Error("the refused model is not marked down")
+	}
+	// Flash accepts: it is kept, one request.
+	paths = nil
+	if got, _ := rs.svc.ProbeVision(t.Context(), "gemini/gemini-2.5-flash"); got != "gemini/gemini-2.5-flash" || len(paths) != 1 {
+		t.Errorf("probe of Flash chose %q after %v", got, paths)
+	}
+	if got, _ := rs.svc.ProbeVision(t.Context(), "mistral/pixtral-12b-latest"); got != "mistral/pixtral-12b-latest" {
+		t.Errorf("a Mistral model became %q", got)
 	}
 }
