@@ -117,7 +117,7 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]corpus.Hit, Stats) {
 		case c.denseRank > 0 && c.lexicalRank > 0:
 			h.FoundBy = FoundBoth
 			st.FoundBy.Both++
-		case c.lexicalRank > 0 || c.pageOnly: // pageOnly: by the keywords of its page
+		case c.lexicalRank > 0 || c.pageOnly || c.named: // by the keywords of its page, or of its caption
 			h.FoundBy = FoundBM25
 			st.FoundBy.BM25++
 		case c.denseRank == 0 && c.figureRank > 0:
