@@ -69,8 +69,8 @@ func TestPlan(t *testing.T) {
 		return out
 	}
 	noKey := map[string]string{
-		"mistral/mistral-small-2603":           "no API key for Mistral AI",
-		"mistral/ministral-8b-2512":            "no API key for Mistral AI",
+		"mistral/mistral-small-2603":             "no API key for Mistral AI",
+		"mistral/ministral-8b-2512":              "no API key for Mistral AI",
 		"mistral/open-mistral-nemo":              "no API key for Mistral AI",
 		"openrouter/openai/gpt-oss-120b":         "no API key for OpenRouter",
 		"mistral/pixtral-12b-latest":             "no API key for Mistral AI",
