@@ -10,9 +10,10 @@
 #   vika ingest --json cours.pdf   a French page is detected as French (lingua-go trimmed)
 #   vika search --json ...         dense (ONNX Runtime + USE-lite), BM25 and the default mode
 # and checks that the .vika course file type is registered (shared-mime-info's database has
-# the glob and the magic, the desktop entry opens it), that the run wrote nothing into the user's home and that the package's files
-# are unchanged (dpkg --verify). The checks of ingest and search are scripts/headless-checks.sh,
-# shared with the Windows installer's test.
+# the glob and the magic, the desktop database maps it to vika.desktop), that the run wrote
+# nothing into the user's home and that the package's files are unchanged (dpkg --verify).
+# The checks of ingest and search are scripts/headless-checks.sh, shared with the Windows
+# installer's test.
 #
 # Run by `make test-package` after `make package`. Needs root (debootstrap, chroot, mount);
 # re-runs itself with sudo otherwise. Caches under ${XDG_CACHE_HOME:-~/.cache}/vika/package-test:
@@ -172,20 +173,9 @@ install_deb() {
     "(Installed-Size $(in_root dpkg-query -W -f='${Installed-Size}' vika) KiB)"
 }
 
-# check_course_type: a double-click on a .vika file opens it in Vika: the type is in the
-# compiled MIME database (globs2, its own XML) and the desktop database maps it to vika.desktop.
-check_course_type() {
-  local root=$chroot_dir/usr/share
-  grep -qxF 'application/x-vika-course:*.vika' <(cut -d: -f2- "$root/mime/globs2") ||
-    die "*.vika is not in /usr/share/mime/globs2 (update-mime-database did not register packaging/vika-course.xml)"
-  [[ -f $root/mime/application/x-vika-course.xml ]] || die "/usr/share/mime/application/x-vika-course.xml is missing"
-  grep -qE '^application/x-vika-course=(.*;)?vika\.desktop(;|$)' "$root/applications/mimeinfo.cache" ||
-    die "mimeinfo.cache does not map application/x-vika-course to vika.desktop"
-  say "ok: *.vika is application/x-vika-course, opened by vika.desktop (MIME and desktop databases)"
-}
-
-# check_file_types: installing the package ran shared-mime-info's trigger (libgtk-3-0 depends
-# on shared-mime-info), so a double-clicked .vika file is a Vika course that vika.desktop opens.
+# check_file_types: a double-click on a .vika file opens it in Vika: installing the package ran
+# shared-mime-info's trigger (the type in the compiled MIME database, glob and magic) and
+# desktop-file-utils' (the desktop database maps the type to vika.desktop).
 check_file_types() {
   local mime=$chroot_dir/usr/share/mime
   [[ -f $mime/packages/vika.xml ]] || die "/usr/share/mime/packages/vika.xml is not installed"
@@ -196,7 +186,9 @@ check_file_types() {
   grep -qE '^MimeType=.*application/x-vika-course;' "$chroot_dir/usr/share/applications/vika.desktop" ||
     die "vika.desktop does not open application/x-vika-course"
   grep -qE '^Exec=vika %F$' "$chroot_dir/usr/share/applications/vika.desktop" || die "vika.desktop's Exec is not 'vika %F'"
-  say "ok: .vika files are application/x-vika-course (glob and magic), opened by vika.desktop"
+  grep -qE '^application/x-vika-course=(.*;)?vika\.desktop(;|$)' "$chroot_dir/usr/share/applications/mimeinfo.cache" ||
+    die "mimeinfo.cache does not map application/x-vika-course to vika.desktop"
+  say "ok: .vika files are application/x-vika-course (glob and magic), opened by vika.desktop (MIME and desktop databases)"
 }
 
 # check_json and headless_checks: the checks shared with the Windows test.
@@ -246,7 +238,7 @@ main() {
   make_base
   prepare_root
   install_deb
-  check_course_type
+  check_file_types
   run_app
   say "all checks passed in $((SECONDS - start)) s; removing the chroot"
 }
