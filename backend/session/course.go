@@ -37,7 +37,9 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 		return res, err
 	}
 	for i, f := range res.Failed {
-		f.JobID = "course-" + filepath.Base(path) + "-" + strconv.Itoa(i)
+		if f.JobID == "" {
+			f.JobID = "course-" + filepath.Base(path) + "-" + strconv.Itoa(i)
+		}
 		s.emit(EventIngestProgress, f)
 	}
 	if res.Conversation != nil {
