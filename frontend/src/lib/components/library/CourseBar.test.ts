@@ -43,7 +43,7 @@ describe('Add folder', () => {
     expect(screen.queryByText('In progress')).toBeNull();
     emitProgress(progress({ job_id: 'j2', stage: 'failed', file: 'b.pdf', error: 'not a PDF', problem: { code: 'ingest.not_pdf' } }));
     expect(await screen.findByText(/Folder term1 added: 1 of 2 PDFs/)).toBeTruthy();
-    expect(screen.getByText(/1 could not be added/)).toBeTruthy();
+    expect(screen.getByText(/1 could not be added \(see its row\)/)).toBeTruthy();
     expect(screen.getByText('a.pdf')).toBeTruthy();
   });
 });
@@ -74,8 +74,8 @@ describe('A folder dropped on the window', () => {
     });
     dropPaths(['/home/ana/syllabus.pdf', '/home/ana/term2']);
     expect(await screen.findByText(/Ajout du dossier term2 : 1 PDF sur 3/)).toBeTruthy();
-    expect(screen.getByText(/1 n’ont pas pu être ajoutés/)).toBeTruthy();
-    expect(screen.getByText('1 autres fichiers ignorés : notes.txt')).toBeTruthy();
+    expect(screen.getByText(/1 n’a pas pu être ajouté \(voir sa ligne\)/)).toBeTruthy();
+    expect(screen.getByText('1 autre fichier ignoré : notes.txt')).toBeTruthy();
     expect(screen.getByText(/Ajout du dossier term1 : 0 PDF sur 1/)).toBeTruthy();
     // The loose PDF has its row; of the folder's, only the failed one.
     expect(library.jobs.map((j) => j.id).sort()).toEqual(['k0', 'k2']);
