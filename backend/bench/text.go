@@ -55,7 +55,7 @@ type TextResult struct {
 	ReferenceChars int `json:"reference_chars"`
 }
 
-// pipeline is the engine's ingest of a file (engine.AddFileReport:
+// pipeline is the engine's ingest of a file (engine.Ingest:
 // validate, extract, classify, detect languages, chunk, then store and
 // index as the engine's commit does) without OCR, and without embedding.
 // The engine itself cannot be told to skip OCR, and OCR is measured on

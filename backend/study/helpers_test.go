@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/llm/llmtest"
@@ -41,13 +44,14 @@ func twoPDFs(t *testing.T) (*engine.Engine, string, string) {
 		if shared.err != nil {
 			return
 		}
-		d, err := shared.eng.AddFile(ctx, v, nil)
+		r, err := shared.eng.Ingest(ctx, v, nil)
+		d := r.Doc
 		if shared.err = err; err != nil {
 			return
 		}
 		shared.vaswani = d.ID
-		d, shared.err = shared.eng.AddFile(ctx, s, nil)
-		shared.shannon = d.ID
+		r, shared.err = shared.eng.Ingest(ctx, s, nil)
+		shared.shannon = r.Doc.ID
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)
@@ -207,4 +211,16 @@ func faithful(prompt string) string {
 		fmt.Fprintf(&b, "Q: What does page %d say?\nA: %s %s\n", n, sen, s.label)
 	}
 	return b.String()
+}
+
+// addPDF writes data to a file named name in a temporary folder and adds
+// it to eng as the command line does (engine.Ingest).
+func addPDF(t testing.TB, eng *engine.Engine, name string, data []byte) (corpus.Document, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := eng.Ingest(t.Context(), path, nil)
+	return r.Doc, err
 }
