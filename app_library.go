@@ -15,7 +15,7 @@ import (
 func (a *App) AddFiles(paths []string) ([]string, error) {
 	ids := make([]string, 0, len(paths))
 	for _, p := range paths {
-		ids = append(ids, a.s.AddFile(p))
+		ids = append(ids, a.s.StartFile(p))
 	}
 	return ids, nil
 }
@@ -23,7 +23,7 @@ func (a *App) AddFiles(paths []string) ([]string, error) {
 // AddFileData starts adding a file whose bytes come from the webview
 // (HTML drag and drop or a file input) and returns its job id.
 func (a *App) AddFileData(name string, data []byte) (string, error) {
-	return a.s.AddBytes(name, data), nil
+	return a.s.StartBytes(name, data), nil
 }
 
 // PickFiles opens the native dialog to choose PDFs; it returns no paths when
@@ -48,18 +48,11 @@ func (a *App) Documents() ([]corpus.Document, error) { return a.s.Documents(a.ct
 // RemoveDocument removes a document and its passages from the session.
 func (a *App) RemoveDocument(docID string) error { return a.s.RemoveDocument(a.ctx, docID) }
 
-// Search returns the k passages that best match question in the default
-// mode, reranked when a cross-encoder is installed.
-func (a *App) Search(question string, k int) ([]corpus.Hit, error) {
-	res, err := a.s.Search(a.ctx, question, engine.SearchOptions{K: k, Rerank: true})
-	return res.Hits, err
-}
-
-// SearchWith returns the k passages that best match question in mode ("",
+// Search returns the k passages that best match question in mode ("",
 // "dense", "bm25" or "hybrid"), reranked when rerank is set and a
 // cross-encoder is installed, with how they were found: the explorer's
 // chunk lookup, which needs no LLM.
-func (a *App) SearchWith(question, mode string, k int, rerank bool) (engine.SearchResult, error) {
+func (a *App) Search(question, mode string, k int, rerank bool) (engine.SearchResult, error) {
 	var m retrieve.Mode // "": the session's default mode
 	if mode != "" {
 		var err error

@@ -5,9 +5,10 @@ import "vika/backend/models"
 // The models page API (frontend/src/lib/api/models.ts): the ONNX model
 // manager's downloads and the model offer.
 
-// EmbeddingModels lists the optional embedding, reranking and image models
+// LocalModels lists the model manager's optional embedding, reranking and
+// image models
 // with whether each is installed or downloading.
-func (a *App) EmbeddingModels() ([]models.Status, error) { return a.s.ModelStatuses(), nil }
+func (a *App) LocalModels() ([]models.Status, error) { return a.s.LocalModels(), nil }
 
 // DownloadModel starts downloading a model in the background; progress,
 // the outcome and any re-embedding go out as session events.

@@ -15,8 +15,8 @@ func (a *App) Settings() (session.Settings, error) { return a.s.Settings() }
 // SetSettings validates and saves the settings.
 func (a *App) SetSettings(s session.Settings) error { return a.s.SetSettings(a.ctx, s) }
 
-// Models lists the LLM catalogue's models and whether each can be used now.
-func (a *App) Models() ([]llm.ModelStatus, error) { return a.s.LLMs(a.ctx) }
+// LLMs lists the LLM catalogue's models and whether each can be used now.
+func (a *App) LLMs() ([]llm.ModelStatus, error) { return a.s.LLMs(a.ctx) }
 
 // KeyStatus says, for each provider that takes a key, whether one is
 // configured and where from. A key never leaves Go.

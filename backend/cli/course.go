@@ -91,7 +91,8 @@ func courseSave(ctx context.Context, path string, pdfs []string, cacheDir string
 	}
 	rep := courseReport{File: path}
 	for _, p := range pdfs {
-		d, err := eng.AddFile(ctx, p, nil)
+		r, err := eng.Ingest(ctx, p, nil)
+		d := r.Doc
 		if err != nil {
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", filepath.Base(p), err))
 			continue

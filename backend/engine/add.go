@@ -30,7 +30,7 @@ const (
 	StageCancelled  = "cancelled"
 )
 
-// Progress reports a step of an add. Synchronous adds (AddFile, AddBytes)
+// Progress reports a step of an add. A synchronous add (Ingest)
 // report validating..indexing with an empty JobID; background jobs also
 // report queued first and end with exactly one done (Doc set), failed
 // (Error set) or cancelled event.
@@ -60,25 +60,15 @@ type Report struct {
 	Cached bool
 }
 
-// AddFile reads the PDF at path and adds it under its base name. The file
-// size is checked before reading.
-func (e *Engine) AddFile(ctx context.Context, path string, progress func(Progress)) (corpus.Document, error) {
-	r, err := e.addFile(ctx, "", path, progress)
-	return r.Doc, err
-}
-
-// AddFileReport is AddFile that also reports the stage timings.
-func (e *Engine) AddFileReport(ctx context.Context, path string, progress func(Progress)) (Report, error) {
+// Ingest reads the PDF at path, adds it under its base name and waits,
+// reporting the document and its stage timings (the command line's add;
+// the window's are StartFile and StartBytes). The file size is checked
+// before reading. The same bytes already in the session (same SHA-256)
+// fail with ErrDuplicate; the same name with different bytes is kept under
+// the label "name (2)". progress may be nil; it is called from the calling
+// goroutine.
+func (e *Engine) Ingest(ctx context.Context, path string, progress func(Progress)) (Report, error) {
 	return e.addFile(ctx, "", path, progress)
-}
-
-// AddBytes adds a PDF given as bytes under the file name name. The same
-// bytes already in the session (same SHA-256) fail with ErrDuplicate; the
-// same name with different bytes is kept under the label "name (2)".
-// progress may be nil; it is called from the calling goroutine.
-func (e *Engine) AddBytes(ctx context.Context, name string, data []byte, progress func(Progress)) (corpus.Document, error) {
-	r, err := e.add(ctx, "", name, data, progress)
-	return r.Doc, err
 }
 
 func (e *Engine) addFile(ctx context.Context, jobID, path string, progress func(Progress)) (Report, error) {
@@ -183,7 +173,7 @@ func (e *Engine) checkNew(ctx context.Context, id string) error {
 // commit stores a processed document under a unique label, with its
 // original bytes (for the viewer) and its passages, and indexes them with
 // vecs, their vectors by the models of set (embedded again when
-// SwitchModels swapped the models since). On failure nothing of it
+// switchModels swapped the models since). On failure nothing of it
 // remains, and other documents are untouched.
 func (e *Engine) commit(ctx context.Context, res ingest.Result, set *modelSet, vecs [][]float32, data []byte) (corpus.Document, error) {
 	return e.commitFigures(ctx, res, set, vecs, figureVecs{}, data)

@@ -39,9 +39,6 @@ func (e *Engine) SetCache(c *cache.Cache) (previous *cache.Cache) {
 	return e.cache.Swap(c)
 }
 
-// Cache returns the cache in use, nil when it is off.
-func (e *Engine) Cache() *cache.Cache { return e.cache.Load() }
-
 // setup is the fingerprint of every setting that changes an ingest's
 // result: the pipeline version, chunking, region detection, the OCR's
 // languages and image settings, the page limit.

@@ -41,7 +41,7 @@ func addAll(b *testing.B, c *cache.Cache, paths []string) (time.Duration, int, i
 	start := time.Now()
 	hits := 0
 	for _, p := range paths {
-		r, err := e.AddFileReport(context.Background(), p, nil)
+		r, err := e.Ingest(context.Background(), p, nil)
 		if err != nil {
 			b.Fatalf("%s: %v", filepath.Base(p), err)
 		}

@@ -34,7 +34,7 @@ func addReport(t *testing.T, e *Engine, name string, data []byte) Report {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.AddFileReport(context.Background(), path, nil)
+	r, err := e.Ingest(context.Background(), path, nil)
 	if err != nil {
 		t.Fatalf("add %s: %v", name, err)
 	}
@@ -76,8 +76,8 @@ func TestCacheHitSkipsTheWork(t *testing.T) {
 	if diff := cmp.Diff(p1, p2); diff != "" {
 		t.Errorf("pages (-cold +warm):\n%s", diff)
 	}
-	h1, err1 := cold.Search(ctx, "quagga savannah", 3)
-	h2, err2 := warm.Search(ctx, "quagga savannah", 3)
+	h1, err1 := hitsOf(ctx, cold, "quagga savannah", 3)
+	h2, err2 := hitsOf(ctx, warm, "quagga savannah", 3)
 	if err1 != nil || err2 != nil || len(h1) == 0 {
 		t.Fatalf("Search: %v, %v", err1, err2)
 	}
@@ -214,15 +214,15 @@ func TestRememberKeepsACacheThatTurnedOff(t *testing.T) {
 	if err := e.Remember(ctx, true, 1<<30, nil); err != nil {
 		t.Fatal(err)
 	}
-	off := e.Cache()
+	off := e.cache.Load()
 	off.Close()
 	if err := e.Remember(ctx, true, 1<<30, nil); err != nil {
 		t.Fatal(err)
 	}
-	if e.Cache() != off {
+	if e.cache.Load() != off {
 		t.Error("the same settings saved again reopened a cache that had turned off")
 	}
-	if err := e.Remember(ctx, true, 2<<30, nil); err != nil || e.Cache() == off || e.Cache().Off() {
+	if err := e.Remember(ctx, true, 2<<30, nil); err != nil || e.cache.Load() == off || e.cache.Load().Off() {
 		t.Errorf("a new cap did not open the cache again: %v", err)
 	}
 }

@@ -62,10 +62,10 @@ func TestCacheOffWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := mustAdd(t, e, "stats.pdf", paperA)
-	if _, err := e.AddFile(ctx, testpdf.SharedPDF(t, "schutz2017_these_p20-22_SCANNED_MADE_fr.pdf"), nil); err != nil {
+	if _, err := docOf(e.Ingest(ctx, testpdf.SharedPDF(t, "schutz2017_these_p20-22_SCANNED_MADE_fr.pdf"), nil)); err != nil {
 		t.Fatal(err)
 	}
-	if hits, err := e.Search(ctx, "quagga", 3); err != nil || len(hits) == 0 {
+	if hits, err := hitsOf(ctx, e, "quagga", 3); err != nil || len(hits) == 0 {
 		t.Fatalf("Search = %v, %v", hits, err)
 	}
 	if err := e.RemoveDocument(ctx, a.ID); err != nil {

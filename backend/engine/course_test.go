@@ -67,8 +67,8 @@ func TestCourseSaveOpen(t *testing.T) {
 		t.Errorf("pages (-saved +opened):\n%s", diff)
 	}
 	for _, q := range []string{"quagga savannah", "channel capacity"} {
-		ha, _ := a.Search(ctx, q, 3)
-		hb, _ := b.Search(ctx, q, 3)
+		ha, _ := hitsOf(ctx, a, q, 3)
+		hb, _ := hitsOf(ctx, b, q, 3)
 		if len(ha) == 0 || !cmp.Equal(ha, hb) {
 			t.Errorf("Search(%q): saved %v, opened %v", q, labels(ha), labels(hb))
 		}

@@ -10,6 +10,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/message"
+	"vika/backend/retrieve"
 	"vika/backend/testpdf"
 )
 
@@ -69,7 +70,7 @@ func TestDescribeIndexesDescriptions(t *testing.T) {
 	if rep != (DescribeReport{Figures: 1, Tables: 1}) || strings.Join(asked, ",") != "figure:en,table:en" || len(progress) != 2 || progress[1] != [2]int{2, 2} {
 		t.Fatalf("report %+v, asked %v, progress %v", rep, asked, progress)
 	}
-	hits, err := e.SearchWith(ctx, "shortcut connection weight layers", SearchOptions{Mode: "bm25", K: 3})
+	hits, err := e.Search(ctx, retrieve.Query{Question: "shortcut connection weight layers"}, SearchOptions{Mode: "bm25", K: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestDescribeIndexesDescriptions(t *testing.T) {
 	if rs := e.RegionsOn(ctx, id, 1); len(rs) != 1 || rs[0].Description == "" {
 		t.Error("the page's figure lost its description")
 	}
-	tabs, err := e.SearchWith(ctx, "seven convolution sixty-four filters", SearchOptions{Mode: "bm25", K: 3})
+	tabs, err := e.Search(ctx, retrieve.Query{Question: "seven convolution sixty-four filters"}, SearchOptions{Mode: "bm25", K: 3})
 	if err != nil || len(tabs.Hits) == 0 || tabs.Hits[0].Kind != corpus.ChunkTable || tabs.Hits[0].Page != 2 {
 		t.Fatalf("search for the table summary: %+v %v", tabs.Hits, err)
 	}

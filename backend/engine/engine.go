@@ -1,7 +1,30 @@
-// Package engine is the session facade shared by the CLI (main.go) and the
-// Wails bound methods (app.go): it composes the in-memory session store,
-// the lexical index and the ingest pipeline, runs ingest jobs in the
-// background with progress and cancellation, and answers searches.
+// Package engine holds one session's documents: the in-memory store, the
+// lexical and dense indexes, the ingest pipeline run in supervised PDF
+// workers, and the jobs that run it. Package session composes it with the
+// keyring, the LLM service and the assistant; the window and the command
+// line reach it only through a session. Its surface, job by job:
+//
+//   - adding PDFs: Ingest waits (the command line); StartFile and
+//     StartBytes run in the background as jobs with progress (the window);
+//     Cancel stops a job. Each add ends in one Progress done, failed or
+//     cancelled.
+//   - the documents: Documents, Pages, Chunks, Regions, RegionOf,
+//     RegionsOn, DocumentFile (the PDF bytes, for the viewer),
+//     RemoveDocument.
+//   - searching: Search (a question, with its expansions when an answer
+//     has them, in a mode, reranked on request, within a scope), with
+//     DenseUnavailable and Reranker saying what it can use.
+//   - models: Reembed puts embedding models installed since the session
+//     began to use, embedding the passages again in the background.
+//   - describing figures, tables and formulas with a vision model:
+//     Describe waits, StartDescribe is a job.
+//   - the processed-document cache: Remember (the user's cache directory,
+//     per the settings) or SetCache (a cache the caller opened), CacheInfo,
+//     ForgetCached, ClearCache.
+//   - course files: SaveCourse, OpenCourse, ReadCourse, and Setup (the
+//     pipeline's fingerprint a course entry is checked against).
+//   - the metrics of answers: AddMetric, Metrics.
+//   - New (Config from ConfigFromEnv or DefaultConfig) and Close.
 package engine
 
 import (
@@ -149,10 +172,10 @@ type Engine struct {
 	store *store.Store
 	lex   *index.Lexical
 	// models holds the retriever over lex and the loaded embedding
-	// models' dense indexes; SwitchModels replaces it whole (a search
+	// models' dense indexes; switchModels replaces it whole (a search
 	// holds the one it started with: acquire).
 	models   atomic.Pointer[modelSet]
-	switchMu sync.Mutex // one SwitchModels at a time
+	switchMu sync.Mutex // one switchModels at a time
 	rr       *lazyReranker
 	cache    atomic.Pointer[cache.Cache] // the processed-document cache, nil when off (SetCache)
 	// rememberMu serialises Remember's opening and closing of the cache.
@@ -223,9 +246,6 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// Config returns the limits in force.
-func (e *Engine) Config() Config { return e.cfg }
-
 // Close cancels the jobs and adds in flight, waits for them (a job in a
 // PDF worker returns at once: cancelling kills the worker), and discards
 // the session. Later calls fail with ErrClosed.
@@ -239,7 +259,7 @@ func (e *Engine) Close() error {
 	e.mu.Unlock()
 	e.cancel()
 	e.wg.Wait()
-	e.switchMu.Lock() // a SwitchModels called directly ends first
+	e.switchMu.Lock() // a switchModels called directly ends first
 	defer e.switchMu.Unlock()
 	set := e.models.Load()
 	set.use.Lock() // and so do the searches

@@ -29,7 +29,7 @@ func newEngine(t *testing.T, cfg Config) *Engine {
 
 func mustAdd(t *testing.T, e *Engine, name string, data []byte) corpus.Document {
 	t.Helper()
-	d, err := e.AddBytes(context.Background(), name, data, nil)
+	d, err := docOf(e.add(context.Background(), "", name, data, nil))
 	if err != nil {
 		t.Fatalf("add %s: %v", name, err)
 	}
@@ -59,7 +59,7 @@ func TestAddAndSearch(t *testing.T) {
 	a := mustAdd(t, e, "stats.pdf", paperA)
 	mustAdd(t, e, "/home/user/info.pdf", paperB)
 
-	hits, err := e.Search(ctx, "quagga savannah", 5)
+	hits, err := hitsOf(ctx, e, "quagga savannah", 5)
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("Search = %v, %v", hits, err)
 	}
@@ -82,7 +82,7 @@ func TestAddAndSearch(t *testing.T) {
 
 	// Bad files fail and leave the session as it was.
 	for name, data := range map[string][]byte{"photo.pdf": []byte("\x89PNG\r\n\x1a\n0000000000"), "cut.pdf": paperB[:len(paperB)/3]} {
-		if _, err := e.AddBytes(ctx, name, data, nil); err == nil {
+		if _, err := docOf(e.add(ctx, "", name, data, nil)); err == nil {
 			t.Errorf("%s accepted", name)
 		}
 	}
@@ -91,7 +91,7 @@ func TestAddAndSearch(t *testing.T) {
 		t.Errorf("documents = %+v", docs)
 	}
 	for q, label := range map[string]string{"quagga": "[stats.pdf p.2]", "channel capacity": "[info.pdf p.2]"} {
-		if hits, _ := e.Search(ctx, q, 3); len(hits) == 0 || hits[0].Label != label {
+		if hits, _ := hitsOf(ctx, e, q, 3); len(hits) == 0 || hits[0].Label != label {
 			t.Errorf("Search(%q) = %v, want %s first", q, labels(hits), label)
 		}
 	}
@@ -119,7 +119,7 @@ func TestAddErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEngine(t, tt.cfg)
 			mustAdd(t, e, "info.pdf", tiny)
-			_, err := e.AddBytes(context.Background(), "new.pdf", tt.data, nil)
+			_, err := docOf(e.add(context.Background(), "", "new.pdf", tt.data, nil))
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.contains) {
 				t.Fatalf("AddBytes = %v, want %v containing %q", err, tt.want, tt.contains)
 			}
@@ -141,7 +141,7 @@ func TestSameNameDifferentBytes(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("file/label (-want +got):\n%s", diff)
 	}
-	hits, _ := e.Search(context.Background(), "entropy", 1)
+	hits, _ := hitsOf(context.Background(), e, "entropy", 1)
 	if len(hits) != 1 || hits[0].File != "cours.pdf" || hits[0].Label != "[cours.pdf (2) p.1]" {
 		t.Errorf("hits = %+v", hits)
 	}
@@ -161,12 +161,12 @@ func TestAddFile(t *testing.T) {
 	ctx := context.Background()
 	e := newEngine(t, Config{MaxFileBytes: int64(len(paperA)) + 100})
 
-	d, err := e.AddFile(ctx, ok, nil)
+	d, err := docOf(e.Ingest(ctx, ok, nil))
 	if err != nil || d.File != "ok.pdf" || d.Pages != 2 || d.Bytes != int64(len(paperA)) {
 		t.Fatalf("AddFile = %+v, %v", d, err)
 	}
 	for path, want := range map[string]error{big: ErrTooLarge, dir: ErrNotPDF, filepath.Join(dir, "missing.pdf"): os.ErrNotExist} {
-		if _, err := e.AddFile(ctx, path, nil); !errors.Is(err, want) {
+		if _, err := docOf(e.Ingest(ctx, path, nil)); !errors.Is(err, want) {
 			t.Errorf("AddFile(%s) = %v, want %v", filepath.Base(path), err, want)
 		}
 	}
@@ -180,12 +180,12 @@ func TestRemoveDocument(t *testing.T) {
 	if err := e.RemoveDocument(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := e.SearchWith(ctx, "quagga", SearchOptions{Mode: retrieve.ModeBM25, K: 5}); err != nil || res.Hits == nil || len(res.Hits) != 0 {
+	if res, err := e.Search(ctx, retrieve.Query{Question: "quagga"}, SearchOptions{Mode: retrieve.ModeBM25, K: 5}); err != nil || res.Hits == nil || len(res.Hits) != 0 {
 		t.Errorf("removed document: BM25 search = %#v, %v; want empty non-nil", res.Hits, err)
 	}
 	// Dense retrieval always returns its nearest chunks: none may be of
 	// the removed document.
-	hits, err := e.Search(ctx, "quagga", 5)
+	hits, err := hitsOf(ctx, e, "quagga", 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestDefaultConfig(t *testing.T) {
 	}
 	e := newEngine(t, Config{MaxPages: 7})
 	want.MaxPages = 7
-	if got := e.Config(); got != want {
+	if got := e.cfg; got != want {
 		t.Errorf("Config = %+v", got)
 	}
 }
@@ -257,12 +257,12 @@ func TestRealPaper(t *testing.T) {
 	ctx := context.Background()
 	e := newEngine(t, Config{})
 	start := time.Now()
-	d, err := e.AddFile(ctx, path, nil)
+	d, err := docOf(e.Ingest(ctx, path, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
-	hits, err := e.Search(ctx, "masked language model pre-training objective", 3)
+	hits, err := hitsOf(ctx, e, "masked language model pre-training objective", 3)
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("Search = %v, %v", hits, err)
 	}
@@ -283,13 +283,23 @@ func TestDefaultModeFollowsLanguages(t *testing.T) {
 		t.Fatalf("the assets are installed, yet: %v", err)
 	}
 	mustAdd(t, e, "stats.pdf", testpdf.Text("Sampling distributions describe how an estimator varies from one random sample to the next one."))
-	res, err := e.SearchWith(ctx, "sampling distribution", SearchOptions{})
+	res, err := e.Search(ctx, retrieve.Query{Question: "sampling distribution"}, SearchOptions{})
 	if err != nil || res.Stats.Mode != retrieve.ModeHybrid {
 		t.Fatalf("English session: mode %q, %v; want hybrid", res.Stats.Mode, err)
 	}
 	mustAdd(t, e, "cours.pdf", testpdf.Text("Les distributions d'échantillonnage décrivent comment un estimateur varie d'un échantillon aléatoire à un autre."))
-	res, err = e.SearchWith(ctx, "distribution d'échantillonnage", SearchOptions{})
+	res, err = e.Search(ctx, retrieve.Query{Question: "distribution d'échantillonnage"}, SearchOptions{})
 	if err != nil || res.Stats.Mode != retrieve.ModeBM25 {
 		t.Fatalf("session with French: mode %q, %v; want bm25", res.Stats.Mode, err)
 	}
 }
+
+// hitsOf is the window's plain search: the k best passages for query in
+// the default mode, reranked when a cross-encoder is installed.
+func hitsOf(ctx context.Context, e *Engine, query string, k int) ([]corpus.Hit, error) {
+	res, err := e.Search(ctx, retrieve.Query{Question: query}, SearchOptions{K: k, Rerank: true})
+	return res.Hits, err
+}
+
+// docOf is the document of an add's report.
+func docOf(r Report, err error) (corpus.Document, error) { return r.Doc, err }

@@ -41,7 +41,7 @@ func BenchmarkIngestFigures(b *testing.B) {
 	var tOff, tOn time.Duration
 	add := func(e *Engine) time.Duration {
 		start := time.Now()
-		if _, err := e.AddBytes(ctx, "figures.pdf", data, nil); err != nil {
+		if _, err := docOf(e.add(ctx, "", "figures.pdf", data, nil)); err != nil {
 			b.Fatal(err)
 		}
 		took := time.Since(start)
@@ -68,7 +68,7 @@ func BenchmarkSearchFigures(b *testing.B) {
 	data := figuresPDF(b)
 	ctx := context.Background()
 	for _, e := range []*Engine{off, on} {
-		if _, err := e.AddBytes(ctx, "figures.pdf", data, nil); err != nil {
+		if _, err := docOf(e.add(ctx, "", "figures.pdf", data, nil)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -77,7 +77,7 @@ func BenchmarkSearchFigures(b *testing.B) {
 	var tOff, tOn time.Duration
 	search := func(e *Engine) time.Duration {
 		start := time.Now()
-		if _, err := e.SearchWith(ctx, q, o); err != nil {
+		if _, err := e.Search(ctx, retrieve.Query{Question: q}, o); err != nil {
 			b.Fatal(err)
 		}
 		return time.Since(start)

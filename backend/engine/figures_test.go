@@ -78,7 +78,7 @@ func TestFiguresFoundByWhatTheyShow(t *testing.T) {
 	}
 
 	for _, q := range []string{"the bar chart of the error rate", "a photo of a cat"} {
-		res, err := with.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeHybrid, K: 10})
+		res, err := with.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: retrieve.ModeHybrid, K: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,18 +92,18 @@ func TestFiguresFoundByWhatTheyShow(t *testing.T) {
 		}
 		// The same search without CLIP is the session's search as it was:
 		// bm25 identical in both, hybrid without any figure list.
-		p, err := plain.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeHybrid, K: 10})
+		p, err := plain.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: retrieve.ModeHybrid, K: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.Stats.ImageModel != "" || p.Stats.FoundBy.Image != 0 {
 			t.Errorf("%q without CLIP: %+v", q, p.Stats)
 		}
-		a, err := plain.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeBM25, K: 10})
+		a, err := plain.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: retrieve.ModeBM25, K: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := with.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeBM25, K: 10})
+		b, err := with.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: retrieve.ModeBM25, K: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,14 +114,14 @@ func TestFiguresFoundByWhatTheyShow(t *testing.T) {
 
 	// CLIP installed while the session runs: the switch embeds the crops.
 	modelstest.InstallCLIP(t, plainRoot)
-	final := plain.SwitchModels(ctx, nil)
+	final := plain.switchModels(ctx, nil)
 	if final.Stage != ReembedDone {
 		t.Fatalf("switch: %+v", final)
 	}
 	if n := plain.models.Load().ret.FigureVectors(); n != len(figs) {
 		t.Errorf("after the switch: %d figure vectors, want %d", n, len(figs))
 	}
-	if again := plain.SwitchModels(ctx, nil); again.Stage != ReembedUnchanged {
+	if again := plain.switchModels(ctx, nil); again.Stage != ReembedUnchanged {
 		t.Errorf("second switch: %s", again.Stage)
 	}
 	if err := plain.RemoveDocument(ctx, doc.ID); err != nil {
@@ -156,7 +156,7 @@ func TestFigureListEnglishQuestionsOnly(t *testing.T) {
 		{"Quelle figure montre le taux d'erreur de chaque réseau ?", false},
 		{"Que montre la courbe d'apprentissage ?", false},
 	} {
-		res, err := e.SearchWith(ctx, c.q, SearchOptions{K: 10})
+		res, err := e.Search(ctx, retrieve.Query{Question: c.q}, SearchOptions{K: 10})
 		if err != nil {
 			t.Fatal(err)
 		}

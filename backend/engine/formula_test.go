@@ -13,6 +13,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/pdf"
+	"vika/backend/retrieve"
 	"vika/backend/testpdf"
 )
 
@@ -100,7 +101,7 @@ func TestDescribeFormulasIndexesLaTeX(t *testing.T) {
 		t.Error("the crop is blank")
 	}
 
-	hits, err := e.SearchWith(ctx, `\frac sigma`, SearchOptions{Mode: "bm25", K: 3})
+	hits, err := e.Search(ctx, retrieve.Query{Question: `\frac sigma`}, SearchOptions{Mode: "bm25", K: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func TestHitsCarryTheirRegionBox(t *testing.T) {
 	if _, err := e.commit(ctx, res, nil, nil, data); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := e.Search(ctx, "training error of plain networks", 5)
+	hits, err := hitsOf(ctx, e, "training error of plain networks", 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestHitsCarryTheirRegionBox(t *testing.T) {
 	if hits[0].Kind != corpus.ChunkFigure || hits[0].BBox == nil || *hits[0].BBox != figBox {
 		t.Errorf("figure hit kind %q box %v, want figure %v", hits[0].Kind, hits[0].BBox, figBox)
 	}
-	hits, err = e.Search(ctx, "residual networks add the input", 5)
+	hits, err = hitsOf(ctx, e, "residual networks add the input", 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func TestCloseWithStuckJob(t *testing.T) {
 func TestFanOutPageBudget(t *testing.T) {
 	e := newEngine(t, Config{PageTimeout: time.Second})
 	start := time.Now()
-	d, err := e.AddBytes(context.Background(), "fanout.pdf", fanOut, nil)
+	d, err := docOf(e.add(context.Background(), "", "fanout.pdf", fanOut, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestHostileFilesFailAlone(t *testing.T) {
 		{"deep.pdf", testpdf.DeepNesting(5000), ""},
 		{"xref.pdf", testpdf.BrokenXref(), ""},
 	} {
-		d, err := e.AddBytes(context.Background(), c.name, c.data, nil)
+		d, err := docOf(e.add(context.Background(), "", c.name, c.data, nil))
 		if err != nil {
 			if c.pageErr != "" || !errors.Is(err, ErrCorrupt) {
 				t.Errorf("%s: %v", c.name, err)

@@ -118,7 +118,7 @@ func TestJobDoneAndFailed(t *testing.T) {
 	if e.Cancel(ok) {
 		t.Error("Cancel of a finished job returned true")
 	}
-	if hits, _ := e.Search(context.Background(), "quagga", 1); len(hits) != 1 {
+	if hits, _ := hitsOf(context.Background(), e, "quagga", 1); len(hits) != 1 {
 		t.Errorf("search after jobs: %v", hits)
 	}
 }
@@ -170,7 +170,7 @@ func TestSameBytesInFlight(t *testing.T) {
 	release := r.holdAt(StageExtracting)
 	first := e.StartBytes("a.pdf", paperA, r.progress)
 	waitFor(t, "first job extracting", func() bool { return len(r.stages(first)) >= 3 })
-	_, err := e.AddBytes(context.Background(), "again.pdf", paperA, nil)
+	_, err := docOf(e.add(context.Background(), "", "again.pdf", paperA, nil))
 	if !errors.Is(err, ErrDuplicate) || err.Error() != "already added as a.pdf (still being processed)" {
 		t.Errorf("AddBytes while in flight = %v", err)
 	}
@@ -202,7 +202,7 @@ func TestCloseCancelsJobs(t *testing.T) {
 	if _, err := e.Documents(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Errorf("Documents after Close = %v", err)
 	}
-	if _, err := e.AddBytes(context.Background(), "b.pdf", paperB, nil); !errors.Is(err, ErrClosed) {
+	if _, err := docOf(e.add(context.Background(), "", "b.pdf", paperB, nil)); !errors.Is(err, ErrClosed) {
 		t.Errorf("AddBytes after Close = %v", err)
 	}
 	e.StartBytes("c.pdf", paperB, r.progress)
@@ -234,7 +234,7 @@ func TestConcurrentUse(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := 0; i < 50; i++ {
-			if _, err := e.Search(context.Background(), "common words", 10); err != nil {
+			if _, err := hitsOf(context.Background(), e, "common words", 10); err != nil {
 				t.Error(err)
 			}
 			if _, err := e.Documents(context.Background()); err != nil {
@@ -262,7 +262,7 @@ func TestConcurrentUse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if hits, _ := e.Search(context.Background(), "common", 10); len(hits) != 0 {
+	if hits, _ := hitsOf(context.Background(), e, "common", 10); len(hits) != 0 {
 		t.Errorf("hits after removing everything: %d", len(hits))
 	}
 }

@@ -24,7 +24,7 @@ func TestAddFIFORefused(t *testing.T) {
 		t.Fatalf("mkfifo: %v", err)
 	}
 	done := make(chan error, 1)
-	go func() { _, err := e.AddFile(context.Background(), path, nil); done <- err }()
+	go func() { _, err := docOf(e.Ingest(context.Background(), path, nil)); done <- err }()
 	select {
 	case err := <-done:
 		if !errors.Is(err, pdf.ErrNotPDF) || message.Of(err).Code != message.NotAFile {

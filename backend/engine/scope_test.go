@@ -19,7 +19,7 @@ func TestScopeKeepsToBERT(t *testing.T) {
 	files := []string{"devlin2019_bert.pdf", "vaswani2017_attention_is_all_you_need.pdf", "he2015_resnet.pdf", "shannon1948_mathematical_theory_of_communication.pdf"}
 	var bert corpus.Document
 	for _, f := range files {
-		d, err := e.AddFile(ctx, testpdf.SharedPDF(t, f), nil)
+		d, err := docOf(e.Ingest(ctx, testpdf.SharedPDF(t, f), nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestScopeKeepsToBERT(t *testing.T) {
 	for _, m := range modes {
 		for _, q := range questions {
 			for _, sc := range []corpus.Scope{{Docs: []string{bert.ID}}, {Docs: []string{bert.ID}, From: 3, To: 5}} {
-				res, err := e.SearchWith(ctx, q, SearchOptions{Mode: m, K: 20, Rerank: true, Scope: sc})
+				res, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: m, K: 20, Rerank: true, Scope: sc})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -56,7 +56,7 @@ func TestScopeKeepsToBERT(t *testing.T) {
 					}
 				}
 			}
-			res, err := e.SearchWith(ctx, q, SearchOptions{Mode: m, K: 20, Rerank: true})
+			res, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: m, K: 20, Rerank: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,13 +34,13 @@ type SearchResult struct {
 // DenseUnavailable returns why dense retrieval cannot run, or nil.
 func (e *Engine) DenseUnavailable() error { return e.models.Load().embErr }
 
-// MultilingualUnavailable returns why the multilingual embedding model
+// multilingualUnavailable returns why the multilingual embedding model
 // named by $VIKA_EMBED_MODEL_MULTI is not loaded, or nil (also when none is
 // named nor installed: non-English documents are then searched with BM25).
-func (e *Engine) MultilingualUnavailable() error { return e.models.Load().multiErr }
+func (e *Engine) multilingualUnavailable() error { return e.models.Load().multiErr }
 
-// Embedders names the loaded embedding models, English one first.
-func (e *Engine) Embedders() []string { return e.models.Load().ret.Embedders() }
+// embedders names the loaded embedding models, English one first.
+func (e *Engine) embedders() []string { return e.models.Load().ret.Embedders() }
 
 // Reranker returns the label of the installed cross-encoder ("none"
 // without one), loading it on the first call, and why an installed one
@@ -48,14 +48,6 @@ func (e *Engine) Embedders() []string { return e.models.Load().ret.Embedders() }
 func (e *Engine) Reranker() (string, error) {
 	r, err := e.rr.get()
 	return rerank.Label(r), err
-}
-
-// Search returns the k best passages for query in the default mode,
-// reranked when a cross-encoder is installed, best first; no match gives an
-// empty, non-nil slice.
-func (e *Engine) Search(ctx context.Context, query string, k int) ([]corpus.Hit, error) {
-	res, err := e.SearchWith(ctx, query, SearchOptions{K: k, Rerank: true})
-	return res.Hits, err
 }
 
 // defaultMode is ret's default mode for the languages of the session's
@@ -72,43 +64,42 @@ func (e *Engine) defaultMode(ctx context.Context, ret *retrieve.Retriever) (retr
 	return ret.DefaultMode(langs...), nil
 }
 
-// SearchWith searches in the given mode ("" picks hybrid or BM25, see
-// defaultMode), reranks if asked and a cross-encoder is installed, and
-// reports the retrieval statistics. Dense mode without an embedding model
-// fails with an error saying why.
-func (e *Engine) SearchWith(ctx context.Context, query string, o SearchOptions) (SearchResult, error) {
-	return e.search(ctx, o, func(ret *retrieve.Retriever, ro retrieve.SearchOptions) (retrieve.Result, error) {
-		return ret.Search(ctx, query, ro)
-	})
-}
-
-// Retrieve is SearchWith for a question searched with its expansions
-// (HyDE, rephrasings): retrieve.Retriever.SearchQuery fuses, reranks
-// against the question and scores the hits for it.
-func (e *Engine) Retrieve(ctx context.Context, q retrieve.Query, o SearchOptions) (SearchResult, error) {
-	return e.search(ctx, o, func(ret *retrieve.Retriever, ro retrieve.SearchOptions) (retrieve.Result, error) {
-		return ret.SearchQuery(ctx, q, ro)
-	})
-}
-
-// search resolves o's mode and reranker, runs find with them and the
-// models in force (held to the end, even if SwitchModels swaps them
-// meanwhile) and labels the hits it returns.
-func (e *Engine) search(ctx context.Context, o SearchOptions, find func(*retrieve.Retriever, retrieve.SearchOptions) (retrieve.Result, error)) (SearchResult, error) {
+// Search returns the o.K passages that best answer q, best first, with
+// how they were found: the searches of q's texts (the question, or its
+// HyDE passage and rephrasings) in o.Mode ("" picks hybrid or BM25, see
+// defaultMode), fused, reranked against the question if asked and a
+// cross-encoder is installed, and scored for the question
+// (retrieve.Retriever.SearchQuery). Dense mode without an embedding model
+// fails with an error saying why; no match gives an empty, non-nil slice.
+func (e *Engine) Search(ctx context.Context, q retrieve.Query, o SearchOptions) (SearchResult, error) {
 	if e.isClosed() {
 		return SearchResult{Hits: []corpus.Hit{}}, ErrClosed
 	}
-	set, release := e.acquire()
+	set, release := e.acquire() // the models in force, held to the end even if switchModels swaps them
 	defer release()
+	ro, err := e.searchOptions(ctx, set, o)
+	if err != nil {
+		return SearchResult{Hits: []corpus.Hit{}}, err
+	}
+	res, err := set.ret.SearchQuery(ctx, q, ro)
+	if err != nil {
+		return SearchResult{Hits: []corpus.Hit{}}, err
+	}
+	hits, err := e.label(ctx, res.Hits)
+	return SearchResult{Hits: hits, Stats: res.Stats}, err
+}
+
+// searchOptions resolves o's mode and reranker for the models of set.
+func (e *Engine) searchOptions(ctx context.Context, set *modelSet, o SearchOptions) (retrieve.SearchOptions, error) {
 	if o.Mode == "" {
 		mode, err := e.defaultMode(ctx, set.ret)
 		if err != nil {
-			return SearchResult{Hits: []corpus.Hit{}}, err
+			return retrieve.SearchOptions{}, err
 		}
 		o.Mode = mode
 	}
 	if o.Mode == retrieve.ModeDense && !set.ret.HasEmbedder() {
-		return SearchResult{Hits: []corpus.Hit{}}, fmt.Errorf("dense search is unavailable: %w", set.embErr)
+		return retrieve.SearchOptions{}, fmt.Errorf("dense search is unavailable: %w", set.embErr)
 	}
 	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K, Scope: o.Scope}
 	if o.Rerank {
@@ -118,12 +109,7 @@ func (e *Engine) search(ctx context.Context, o SearchOptions, find func(*retriev
 			ro.Rerank, ro.Passages = r, passages{e}
 		}
 	}
-	res, err := find(set.ret, ro)
-	if err != nil {
-		return SearchResult{Hits: []corpus.Hit{}}, err
-	}
-	hits, err := e.label(ctx, res.Hits)
-	return SearchResult{Hits: hits, Stats: res.Stats}, err
+	return ro, nil
 }
 
 // passages reads the reranker's passages from the session's store.

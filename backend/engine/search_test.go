@@ -49,7 +49,7 @@ func TestRerankInstalled(t *testing.T) {
 	if label, err := none.Reranker(); label != "none" || err != nil {
 		t.Errorf("no reranker installed: %q, %v", label, err)
 	}
-	res, err := none.SearchWith(ctx, "the cat and the cell", SearchOptions{Rerank: true})
+	res, err := none.Search(ctx, retrieve.Query{Question: "the cat and the cell"}, SearchOptions{Rerank: true})
 	if err != nil || len(res.Hits) == 0 || res.Stats.Reranker != "none" {
 		t.Fatalf("without reranker: %+v, %v", res, err)
 	}
@@ -64,16 +64,16 @@ func TestRerankInstalled(t *testing.T) {
 	root := t.TempDir()
 	e := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: root})
 	mustAdd(t, e, "cats.pdf", catsPDF)
-	if res, err := e.SearchWith(ctx, "the cat and the cell", SearchOptions{Rerank: true}); err != nil || res.Stats.Reranker != "none" {
+	if res, err := e.Search(ctx, retrieve.Query{Question: "the cat and the cell"}, SearchOptions{Rerank: true}); err != nil || res.Stats.Reranker != "none" {
 		t.Fatalf("before the download: %+v, %v", res.Stats, err)
 	}
 	name := models.Rerankers()[0].Name
 	install(t, root, name, "cross_encoder.onnx")
-	plain, err := e.SearchWith(ctx, "the cat and the cell", SearchOptions{})
+	plain, err := e.Search(ctx, retrieve.Query{Question: "the cat and the cell"}, SearchOptions{})
 	if err != nil || plain.Stats.Reranker != "none" || len(plain.Hits) < 2 {
 		t.Fatalf("rerank off: %+v, %v", plain.Stats, err)
 	}
-	res, err = e.SearchWith(ctx, "the cat and the cell", SearchOptions{Rerank: true})
+	res, err = e.Search(ctx, retrieve.Query{Question: "the cat and the cell"}, SearchOptions{Rerank: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestRerankInstalled(t *testing.T) {
 	if label, err := e.Reranker(); label != name || err != nil {
 		t.Errorf("Reranker() = %q, %v", label, err)
 	}
-	hits, err := e.Search(ctx, "the cat and the cell", 2) // the UI's search reranks when it can
+	hits, err := hitsOf(ctx, e, "the cat and the cell", 2) // the UI's search reranks when it can
 	if err != nil || len(hits) != 2 || hits[0].RerankScore == nil || hits[0].ChunkID != res.Hits[0].ChunkID {
 		t.Errorf("Search: %+v, %v", hits, err)
 	}
@@ -112,10 +112,10 @@ func TestTwoEmbeddingModels(t *testing.T) {
 	t.Setenv(models.EnvModelMulti, "") // the default, found installed
 
 	e := newEngine(t, Config{ModelsRoot: root})
-	if e.DenseUnavailable() != nil || e.MultilingualUnavailable() != nil {
-		t.Fatalf("models: %v; %v", e.DenseUnavailable(), e.MultilingualUnavailable())
+	if e.DenseUnavailable() != nil || e.multilingualUnavailable() != nil {
+		t.Fatalf("models: %v; %v", e.DenseUnavailable(), e.multilingualUnavailable())
 	}
-	if got := e.Embedders(); len(got) != 2 || got[0] != "all-MiniLM-L6-v2" || got[1] != models.DefaultMulti {
+	if got := e.embedders(); len(got) != 2 || got[0] != "all-MiniLM-L6-v2" || got[1] != models.DefaultMulti {
 		t.Fatalf("embedders %v", got)
 	}
 	cats := mustAdd(t, e, "cats.pdf", catsPDF)
@@ -129,14 +129,14 @@ func TestTwoEmbeddingModels(t *testing.T) {
 	}
 
 	const q = "the cat and the cell"
-	res, err := e.SearchWith(ctx, q, SearchOptions{K: 50})
+	res, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{K: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Stats.Mode != retrieve.ModeHybrid || len(res.Stats.Embedders) != 2 {
 		t.Fatalf("stats %+v; want hybrid with both models", res.Stats)
 	}
-	bm25, err := e.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeBM25, K: 50})
+	bm25, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: retrieve.ModeBM25, K: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,28 +173,29 @@ func TestMultilingualNotInstalled(t *testing.T) {
 	t.Setenv(models.EnvModelEN, "all-MiniLM-L6-v2")
 	t.Setenv(models.EnvModelMulti, "")
 	e := newEngine(t, Config{ModelsRoot: root})
-	if got := e.Embedders(); len(got) != 1 || e.MultilingualUnavailable() != nil {
-		t.Fatalf("embedders %v, %v", got, e.MultilingualUnavailable())
+	if got := e.embedders(); len(got) != 1 || e.multilingualUnavailable() != nil {
+		t.Fatalf("embedders %v, %v", got, e.multilingualUnavailable())
 	}
 	mustAdd(t, e, "cours.pdf", coursPDF)
-	res, err := e.SearchWith(context.Background(), "chat", SearchOptions{})
+	res, err := e.Search(context.Background(), retrieve.Query{Question: "chat"}, SearchOptions{})
 	if err != nil || res.Stats.Mode != retrieve.ModeBM25 {
 		t.Errorf("French without a multilingual model: mode %q, %v", res.Stats.Mode, err)
 	}
 	// Named but not installed: an error says so; English still works.
 	t.Setenv(models.EnvModelMulti, models.DefaultMulti)
 	e2 := newEngine(t, Config{ModelsRoot: root})
-	if e2.DenseUnavailable() != nil || e2.MultilingualUnavailable() == nil || !strings.Contains(e2.MultilingualUnavailable().Error(), "vika models download") {
-		t.Errorf("named, not installed: %v; %v", e2.DenseUnavailable(), e2.MultilingualUnavailable())
+	if e2.DenseUnavailable() != nil || e2.multilingualUnavailable() == nil || !strings.Contains(e2.multilingualUnavailable().Error(), "vika models download") {
+		t.Errorf("named, not installed: %v; %v", e2.DenseUnavailable(), e2.multilingualUnavailable())
 	}
 }
 
 // TestHitScores: each hit carries the score of each retriever that scored
 // it for the query, nil for the other: hybrid hits their cosine (the same
 // as in dense mode) and, when BM25 retrieved them, their BM25 score (the
-// same as in bm25 mode); dense hits no BM25 score; bm25 hits no cosine.
-// Stats.TopLexical is the best BM25 score wherever BM25 ran, 0 in dense
-// mode.
+// same as in bm25 mode); dense hits the question's BM25 score when its
+// BM25 probe retrieved them (what an answer's abstention compares);
+// bm25 hits no cosine. Stats.TopLexical is the best BM25 score of the
+// question in every mode.
 func TestHitScores(t *testing.T) {
 	assetstest.Require(t, assets.ORT)
 	ctx := context.Background()
@@ -208,7 +209,7 @@ func TestHitScores(t *testing.T) {
 	const q = "photosynthesis turns light into energy"
 	search := func(mode retrieve.Mode) SearchResult {
 		t.Helper()
-		res, err := e.SearchWith(ctx, q, SearchOptions{Mode: mode, K: 10})
+		res, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: mode, K: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,13 +233,16 @@ func TestHitScores(t *testing.T) {
 
 	cosine := map[string]float64{}
 	for _, h := range dense.Hits {
-		if h.DenseScore == nil || *h.DenseScore != h.Score || h.LexicalScore != nil {
-			t.Errorf("dense hit %s: score %g, dense %v, lexical %v", h.Label, h.Score, h.DenseScore, h.LexicalScore)
+		if h.DenseScore == nil || *h.DenseScore != h.Score {
+			t.Errorf("dense hit %s: score %g, dense %v", h.Label, h.Score, h.DenseScore)
+		}
+		if want, byBM25 := lexical[h.ChunkID]; byBM25 && (h.LexicalScore == nil || *h.LexicalScore != want) {
+			t.Errorf("dense hit %s: lexical %v, want the question's BM25 score %g", h.Label, h.LexicalScore, want)
 		}
 		cosine[h.ChunkID] = h.Score
 	}
-	if dense.Stats.TopLexical != 0 {
-		t.Errorf("dense: top lexical %g, want 0 (BM25 did not run)", dense.Stats.TopLexical)
+	if dense.Stats.TopLexical != bm25.Stats.TopLexical {
+		t.Errorf("dense: top lexical %g, want %g as in bm25 mode (the question's BM25 probe)", dense.Stats.TopLexical, bm25.Stats.TopLexical)
 	}
 
 	denseOnly := 0

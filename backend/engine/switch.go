@@ -70,7 +70,7 @@ type ReembedProgress struct {
 // Reembed switches the session to the embedding models configured now (a
 // model installed since the session began, say: models.EmbedderIn) without
 // a restart, in the background: it returns at once, and progress receives
-// the events of SwitchModels from another goroutine. Switches run one at a
+// the events of switchModels from another goroutine. Switches run one at a
 // time, in call order.
 func (e *Engine) Reembed(progress func(ReembedProgress)) error {
 	e.mu.Lock()
@@ -81,12 +81,12 @@ func (e *Engine) Reembed(progress func(ReembedProgress)) error {
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
-		progress(e.SwitchModels(e.ctx, progress))
+		progress(e.switchModels(e.ctx, progress))
 	}()
 	return nil
 }
 
-// SwitchModels loads the embedding models configured now (and CLIP when it
+// switchModels loads the embedding models configured now (and CLIP when it
 // is installed) and, when they differ from those in use, embeds every
 // passage of the session with them (and every figure crop with CLIP)
 // (reporting ReembedEmbedding events to progress, at most one per
@@ -96,7 +96,7 @@ func (e *Engine) Reembed(progress func(ReembedProgress)) error {
 // the final event (not given to progress). Models that fail to load, or
 // that would lose dense retrieval the session has, leave the session as it
 // was.
-func (e *Engine) SwitchModels(ctx context.Context, progress func(ReembedProgress)) ReembedProgress {
+func (e *Engine) switchModels(ctx context.Context, progress func(ReembedProgress)) ReembedProgress {
 	e.switchMu.Lock()
 	defer e.switchMu.Unlock()
 	cur := e.models.Load()

@@ -43,11 +43,11 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 	e := newEngine(t, Config{ModelsRoot: root})
 	cats := mustAdd(t, e, "cats.pdf", catsPDF)
 	cours := mustAdd(t, e, "cours.pdf", coursPDF)
-	if got := e.Embedders(); !slices.Equal(got, []string{"use-lite"}) {
+	if got := e.embedders(); !slices.Equal(got, []string{"use-lite"}) {
 		t.Fatalf("before: embedders %v", got)
 	}
 	const q = "the cat and the cell"
-	if res, err := e.SearchWith(ctx, q, SearchOptions{}); err != nil || res.Stats.Mode != retrieve.ModeBM25 {
+	if res, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{}); err != nil || res.Stats.Mode != retrieve.ModeBM25 {
 		t.Fatalf("before: %+v, %v; want BM25 (French is not covered)", res.Stats, err)
 	}
 
@@ -69,7 +69,7 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 					return
 				default:
 				}
-				if _, err := e.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeHybrid, K: 5}); err != nil {
+				if _, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: retrieve.ModeHybrid, K: 5}); err != nil {
 					t.Errorf("search during the switch: %v", err)
 					failures.Add(1)
 				}
@@ -88,7 +88,7 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 		first := p.Stage == ReembedEmbedding && during == nil
 		mu.Unlock()
 		if first {
-			res, err := e.SearchWith(ctx, q, SearchOptions{Mode: retrieve.ModeHybrid})
+			res, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: retrieve.ModeHybrid})
 			if err != nil {
 				t.Errorf("question during the embedding: %v", err)
 			}
@@ -133,20 +133,20 @@ func TestReembedSwitchesWithoutRestart(t *testing.T) {
 		t.Errorf("%d of %d searches failed during the switch", failures.Load(), searches.Load())
 	}
 
-	if got := e.Embedders(); !slices.Equal(got, want) {
+	if got := e.embedders(); !slices.Equal(got, want) {
 		t.Errorf("after: embedders %v, want %v", got, want)
 	}
 	vecs := e.models.Load().ret.Vectors()
 	if vecs["bge-small-en-v1.5"] != cats.Chunks || vecs["multilingual-e5-small"] != cours.Chunks {
 		t.Errorf("vectors %v; want %d English, %d French", vecs, cats.Chunks, cours.Chunks)
 	}
-	res, err := e.SearchWith(ctx, q, SearchOptions{K: 50})
+	res, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{K: 50})
 	if err != nil || res.Stats.Mode != retrieve.ModeHybrid || !slices.Equal(res.Stats.Embedders, want) || len(res.Hits) != total {
 		t.Errorf("after: %d hits, stats %+v, %v; want hybrid over both new models", len(res.Hits), res.Stats, err)
 	}
 	// A document added afterwards goes to the new models.
 	mustAdd(t, e, "paper.pdf", paperA)
-	if p := e.SwitchModels(ctx, nil); p.Stage != ReembedUnchanged {
+	if p := e.switchModels(ctx, nil); p.Stage != ReembedUnchanged {
 		t.Errorf("second switch: %+v, want unchanged", p)
 	}
 }
@@ -169,9 +169,9 @@ func TestSwitchCatchesUpWithAnAdd(t *testing.T) {
 	t.Setenv(models.EnvModelEN, "bge-small-en-v1.5")
 	var once sync.Once
 	var added int
-	p := e.SwitchModels(ctx, func(ReembedProgress) {
+	p := e.switchModels(ctx, func(ReembedProgress) {
 		once.Do(func() {
-			d, err := e.AddBytes(ctx, "cours.pdf", coursPDF, nil)
+			d, err := docOf(e.add(ctx, "", "cours.pdf", coursPDF, nil))
 			if err != nil {
 				t.Errorf("add during the switch: %v", err)
 			}
@@ -187,7 +187,7 @@ func TestSwitchCatchesUpWithAnAdd(t *testing.T) {
 	if vecs := e.models.Load().ret.Vectors(); vecs["bge-small-en-v1.5"] != cats.Chunks+added || len(vecs) != 1 {
 		t.Errorf("vectors %v, want %d in bge-small-en-v1.5 only", vecs, cats.Chunks+added)
 	}
-	res, err := e.SearchWith(ctx, "la photosynthèse", SearchOptions{Mode: retrieve.ModeDense, K: 50})
+	res, err := e.Search(ctx, retrieve.Query{Question: "la photosynthèse"}, SearchOptions{Mode: retrieve.ModeDense, K: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,14 +212,14 @@ func TestSwitchKeepsWorkingModels(t *testing.T) {
 	e := newEngine(t, Config{ModelsRoot: root})
 	mustAdd(t, e, "cats.pdf", catsPDF)
 	t.Setenv(models.EnvModelEN, "bge-small-en-v1.5") // not installed
-	p := e.SwitchModels(context.Background(), nil)
+	p := e.switchModels(context.Background(), nil)
 	if p.Stage != ReembedFailed || p.Problem == nil || p.Error == "" {
 		t.Fatalf("switch to a missing model: %+v", p)
 	}
-	if got := e.Embedders(); !slices.Equal(got, []string{"all-MiniLM-L6-v2"}) {
+	if got := e.embedders(); !slices.Equal(got, []string{"all-MiniLM-L6-v2"}) {
 		t.Errorf("embedders after the failed switch: %v", got)
 	}
-	if _, err := e.SearchWith(context.Background(), "cat", SearchOptions{Mode: retrieve.ModeDense}); err != nil {
+	if _, err := e.Search(context.Background(), retrieve.Query{Question: "cat"}, SearchOptions{Mode: retrieve.ModeDense}); err != nil {
 		t.Errorf("dense search after the failed switch: %v", err)
 	}
 	e.Close()
@@ -270,19 +270,19 @@ func TestDownloadThenSwitch(t *testing.T) {
 	if ev.Problem == nil || (ev.Problem.Code != message.ModelSize && ev.Problem.Code != message.ModelChecksum) {
 		t.Fatalf("tampered download: %+v, want a coded refusal", ev)
 	}
-	if p := e.SwitchModels(ctx, nil); p.Stage != ReembedUnchanged || !slices.Equal(e.Embedders(), []string{"use-lite"}) {
-		t.Fatalf("after the refusal: %+v, embedders %v", p, e.Embedders())
+	if p := e.switchModels(ctx, nil); p.Stage != ReembedUnchanged || !slices.Equal(e.embedders(), []string{"use-lite"}) {
+		t.Fatalf("after the refusal: %+v, embedders %v", p, e.embedders())
 	}
 
 	// The pinned bytes: installed, then used without a restart.
 	if ev := download(onnx); ev.Error != "" {
 		t.Fatalf("download: %+v", ev)
 	}
-	p := e.SwitchModels(ctx, nil)
-	if p.Stage != ReembedDone || p.Done != cats.Chunks || !slices.Equal(e.Embedders(), []string{"bge-small-en-v1.5"}) {
-		t.Fatalf("switch: %+v, embedders %v", p, e.Embedders())
+	p := e.switchModels(ctx, nil)
+	if p.Stage != ReembedDone || p.Done != cats.Chunks || !slices.Equal(e.embedders(), []string{"bge-small-en-v1.5"}) {
+		t.Fatalf("switch: %+v, embedders %v", p, e.embedders())
 	}
-	res, err := e.SearchWith(ctx, "the cat", SearchOptions{Mode: retrieve.ModeDense})
+	res, err := e.Search(ctx, retrieve.Query{Question: "the cat"}, SearchOptions{Mode: retrieve.ModeDense})
 	if err != nil || len(res.Hits) == 0 || !slices.Equal(res.Stats.Embedders, []string{"bge-small-en-v1.5"}) {
 		t.Errorf("dense search after the switch: %+v, %v", res.Stats, err)
 	}

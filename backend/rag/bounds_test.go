@@ -111,7 +111,7 @@ func TestLockedKeyringDoesNotBlockAsk(t *testing.T) {
 // an answer.
 type panickyEngine struct{ *engine.Engine }
 
-func (panickyEngine) Retrieve(context.Context, retrieve.Query, engine.SearchOptions) (engine.SearchResult, error) {
+func (panickyEngine) Search(context.Context, retrieve.Query, engine.SearchOptions) (engine.SearchResult, error) {
 	var m map[string]int
 	m["boom"]++ // assignment to entry in nil map
 	return engine.SearchResult{}, nil

@@ -17,6 +17,7 @@ import (
 	"vika/backend/llm"
 	"vika/backend/llm/llmtest"
 	"vika/backend/message"
+	"vika/backend/retrieve"
 	"vika/backend/testpdf"
 )
 
@@ -48,7 +49,7 @@ func attentionSession(t *testing.T) (*engine.Engine, corpus.Document) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	doc, err := eng.AddBytes(t.Context(), "attention.pdf", attentionPaper(), nil)
+	doc, err := addPDF(t, eng, "attention.pdf", attentionPaper())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestDescriberTranscribesFormulas(t *testing.T) {
 		t.Errorf("the crop sent: %v, %v", img.Bounds(), err)
 	}
 
-	hits, err := eng.SearchWith(ctx, `\frac \sqrt softmax`, engine.SearchOptions{Mode: "bm25", K: 3})
+	hits, err := eng.Search(ctx, retrieve.Query{Question: `\frac \sqrt softmax`}, engine.SearchOptions{Mode: "bm25", K: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,11 +2,14 @@ package rag
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/llm/llmtest"
@@ -40,7 +43,7 @@ func newEngineIn(t *testing.T, root string) *engine.Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.AddBytes(context.Background(), "sat.pdf", testpdf.Text(satPages...), nil); err != nil {
+	if _, err := addPDF(t, eng, "sat.pdf", testpdf.Text(satPages...)); err != nil {
 		t.Fatal(err)
 	}
 	return eng
@@ -89,6 +92,7 @@ func newProviders(t *testing.T, gemini, groq func(llmtest.Request) llmtest.Reply
 	}
 	cfg.Timeouts.FirstToken = firstToken
 	cfg.Timeouts.Idle = 5 * time.Second
+	cfg.Wait = func(ctx context.Context, _ time.Duration) error { return ctx.Err() } // retries without the waits
 	p.svc = llm.New(cfg, keys{"gemini": "AIzaSyFAKE-rag-test-key-0123456789", "groq": "gsk_ragFAKEKEY0123456789"})
 	return p
 }
@@ -188,4 +192,18 @@ func (e *events) wait(t *testing.T) Event {
 // (session.DefaultSettings), in bm25 mode.
 func testOptions() Options {
 	return Options{Mode: "bm25", K: DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings}
+}
+
+// docOf is the document of an add's report.
+func docOf(r engine.Report, err error) (corpus.Document, error) { return r.Doc, err }
+
+// addPDF writes data to a file named name in a temporary folder and adds
+// it to eng as the command line would (engine.Ingest).
+func addPDF(t testing.TB, eng *engine.Engine, name string, data []byte) (corpus.Document, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return docOf(eng.Ingest(t.Context(), path, nil))
 }

@@ -21,20 +21,20 @@ func BenchmarkPicturesFor(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { eng.Close() })
-	if _, err := eng.AddFile(context.Background(), path, nil); err != nil {
+	if _, err := docOf(eng.Ingest(context.Background(), path, nil)); err != nil {
 		b.Fatal(err)
 	}
 	const question = "What does Figure 4 show about plain and residual networks on ImageNet?"
 	q := retrieve.Query{Question: question}
 	o := engine.SearchOptions{Mode: "bm25", K: DefaultK}
-	res, err := eng.Retrieve(b.Context(), q, o)
+	res, err := eng.Search(b.Context(), q, o)
 	if err != nil {
 		b.Fatal(err)
 	}
 	srcs := sourcesOf(retrieval{hits: res.Hits})
 	b.Run("retrieve", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := eng.Retrieve(b.Context(), q, o); err != nil {
+			if _, err := eng.Search(b.Context(), q, o); err != nil {
 				b.Fatal(err)
 			}
 		}

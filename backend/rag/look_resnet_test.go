@@ -10,6 +10,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/llm/llmtest"
+	"vika/backend/retrieve"
 	"vika/backend/testpdf"
 )
 
@@ -86,7 +87,7 @@ func TestResNetFiguresDescribed(t *testing.T) {
 	if rep.Figures < 6 || rep.Tables < 10 || p.gemini.Count() != rep.Figures+rep.Tables {
 		t.Errorf("report %+v, %d calls", rep, p.gemini.Count())
 	}
-	res, err := eng.SearchWith(t.Context(), "quokkagram", engine.SearchOptions{Mode: "bm25", K: 3})
+	res, err := eng.Search(t.Context(), retrieve.Query{Question: "quokkagram"}, engine.SearchOptions{Mode: "bm25", K: 3})
 	if err != nil || len(res.Hits) == 0 || res.Hits[0].Kind != corpus.ChunkFigure || !strings.HasSuffix(res.Hits[0].ChunkID, engine.DescribedSuffix) {
 		t.Fatalf("search for a description: %+v %v", res.Hits, err)
 	}
@@ -110,7 +111,7 @@ func resNetSession(t *testing.T) (*engine.Engine, corpus.Document) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	doc, err := eng.AddFile(t.Context(), path, nil)
+	doc, err := docOf(eng.Ingest(t.Context(), path, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func newLookEngine(t *testing.T) (lookEngine, []byte) {
 	t.Helper()
 	eng := newEngine(t)
 	data := testpdf.Text(figurePage, "Deeper plain networks have higher training error than shallower ones.")
-	if _, err := eng.AddBytes(context.Background(), "figs.pdf", data, nil); err != nil {
+	if _, err := addPDF(t, eng, "figs.pdf", data); err != nil {
 		t.Fatal(err)
 	}
 	crop := cropOf(t, data)
@@ -210,7 +210,7 @@ func TestNoPicturesNoImages(t *testing.T) {
 
 func TestPicturesFor(t *testing.T) {
 	eng, crop := newLookEngine(t)
-	res, err := eng.Retrieve(t.Context(), retrieve.Query{Question: "figure 3 figure 4 plain networks"}, engine.SearchOptions{Mode: "bm25", K: 8})
+	res, err := eng.Search(t.Context(), retrieve.Query{Question: "figure 3 figure 4 plain networks"}, engine.SearchOptions{Mode: "bm25", K: 8})
 	if err != nil {
 		t.Fatal(err)
 	}

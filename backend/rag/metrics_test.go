@@ -47,8 +47,8 @@ type resultEngine struct {
 	results []engine.SearchResult
 }
 
-func (r *resultEngine) Retrieve(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error) {
-	res, err := r.Engine.Retrieve(ctx, q, o)
+func (r *resultEngine) Search(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error) {
+	res, err := r.Engine.Search(ctx, q, o)
 	r.mu.Lock()
 	r.queries = append(r.queries, q)
 	r.results = append(r.results, res)

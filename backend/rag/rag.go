@@ -32,7 +32,7 @@ import (
 
 // Engine is what an Assistant needs of the session engine (*engine.Engine).
 type Engine interface {
-	Retrieve(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error)
+	Search(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error)
 	AddMetric(ctx context.Context, rec metrics.Record) (metrics.Record, error)
 	Metrics(ctx context.Context) ([]metrics.Record, error)
 	Documents(ctx context.Context) ([]corpus.Document, error)

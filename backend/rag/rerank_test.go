@@ -18,12 +18,12 @@ type recordingEngine struct {
 	opts    []engine.SearchOptions
 }
 
-func (r *recordingEngine) Retrieve(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error) {
+func (r *recordingEngine) Search(ctx context.Context, q retrieve.Query, o engine.SearchOptions) (engine.SearchResult, error) {
 	r.mu.Lock()
 	r.queries = append(r.queries, q)
 	r.opts = append(r.opts, o)
 	r.mu.Unlock()
-	return r.Engine.Retrieve(ctx, q, o)
+	return r.Engine.Search(ctx, q, o)
 }
 
 // TestRerankOption: the question's one search asks for the cross-encoder

@@ -49,7 +49,7 @@ func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int
 	if o.Selection != nil {
 		q = selectionQuery(q, o.Selection)
 	}
-	res, err := s.eng.Retrieve(ctx, q, so)
+	res, err := s.eng.Search(ctx, q, so)
 	if err != nil {
 		return retrieval{}, err
 	}
@@ -59,7 +59,7 @@ func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int
 		// come before the others.
 		if sel, ok := s.selectionHit(ctx, o.Selection); ok {
 			so.Scope = aroundSelection(o.Selection, o.Scope)
-			near, err := s.eng.Retrieve(ctx, q, so)
+			near, err := s.eng.Search(ctx, q, so)
 			if err != nil {
 				return retrieval{}, err
 			}

@@ -36,7 +36,7 @@ func newEmbeddingEngine(t *testing.T) *engine.Engine {
 	if err := eng.DenseUnavailable(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.AddBytes(context.Background(), "sat.pdf", testpdf.Text(satPages...), nil); err != nil {
+	if _, err := addPDF(t, eng, "sat.pdf", testpdf.Text(satPages...)); err != nil {
 		t.Fatal(err)
 	}
 	return eng
@@ -45,7 +45,7 @@ func newEmbeddingEngine(t *testing.T) *engine.Engine {
 // topBM25 is the best BM25 score of q, from a search of its own.
 func topBM25(t *testing.T, eng *engine.Engine, q string) float64 {
 	t.Helper()
-	res, err := eng.SearchWith(t.Context(), q, engine.SearchOptions{Mode: retrieve.ModeBM25, K: 1})
+	res, err := eng.Search(t.Context(), retrieve.Query{Question: q}, engine.SearchOptions{Mode: retrieve.ModeBM25, K: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestQuestionScoresProbe(t *testing.T) {
 		if a.Kind == KindAbstained || len(eng.queries) != 1 || eng.queries[0].Question != question {
 			t.Fatalf("kind %s, searches %q", a.Kind, eng.queries)
 		}
-		probe, err := base.SearchWith(t.Context(), question, engine.SearchOptions{Mode: retrieve.ModeBM25, K: retrieve.DefaultDepth})
+		probe, err := base.Search(t.Context(), retrieve.Query{Question: question}, engine.SearchOptions{Mode: retrieve.ModeBM25, K: retrieve.DefaultDepth})
 		if err != nil {
 			t.Fatal(err)
 		}

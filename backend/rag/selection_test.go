@@ -18,7 +18,7 @@ import (
 func TestSelectionReachesThePrompt(t *testing.T) {
 	ctx := t.Context()
 	eng := newEngine(t) // sat.pdf: six text pages
-	flajolet, err := eng.AddFile(ctx, testpdf.SharedPDF(t, "flajolet_martin1985_probabilistic_counting_SCANNED.pdf"), nil)
+	flajolet, err := docOf(eng.Ingest(ctx, testpdf.SharedPDF(t, "flajolet_martin1985_probabilistic_counting_SCANNED.pdf"), nil))
 	if err != nil {
 		t.Fatal(err)
 	}

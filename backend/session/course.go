@@ -75,7 +75,7 @@ func (s *Session) AddFolder(ctx context.Context, dir string) (FolderBatch, error
 func (s *Session) startBatch(l folder.Listing) FolderBatch {
 	b := FolderBatch{Listing: l, Jobs: []string{}, Capped: l.Capped(), Max: folder.DefaultMax}
 	for _, p := range l.PDFs {
-		b.Jobs = append(b.Jobs, s.AddFile(p))
+		b.Jobs = append(b.Jobs, s.StartFile(p))
 	}
 	return b
 }
@@ -89,7 +89,7 @@ func (s *Session) OpenFiles(ctx context.Context, paths []string) []string {
 	var jobs []string
 	for _, p := range paths {
 		if !IsCourse(p) {
-			jobs = append(jobs, s.AddFile(p))
+			jobs = append(jobs, s.StartFile(p))
 			continue
 		}
 		if _, err := s.OpenCourse(ctx, p); err != nil {

@@ -5,7 +5,7 @@ package session
 // through the catalogue) mirrors them.
 const (
 	// EventIngestProgress carries an engine.Progress for every step of an
-	// add or a description started by AddFile, AddBytes or Describe.
+	// add or a description started by StartFile, StartBytes or Describe.
 	EventIngestProgress = "ingest:progress"
 	// EventModelProgress carries the models.Event values of a download.
 	EventModelProgress = "models:progress"

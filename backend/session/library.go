@@ -9,22 +9,22 @@ import (
 	"vika/backend/retrieve"
 )
 
-// AddFile starts adding the PDF at path and returns its job id; progress
+// StartFile starts adding the PDF at path and returns its job id; progress
 // goes out as EventIngestProgress, and the document is described after
 // it is added when the settings ask for it.
-func (s *Session) AddFile(path string) string {
+func (s *Session) StartFile(path string) string {
 	return s.eng.StartFile(path, s.progress)
 }
 
-// AddBytes is AddFile for a file whose bytes came from the window.
-func (s *Session) AddBytes(name string, data []byte) string {
+// StartBytes is StartFile for a file whose bytes came from the window.
+func (s *Session) StartBytes(name string, data []byte) string {
 	return s.eng.StartBytes(name, data, s.progress)
 }
 
 // Ingest adds the PDF at path and waits, reporting what was extracted
 // (the command line's add); progress, when set, sees every step.
 func (s *Session) Ingest(ctx context.Context, path string, progress func(engine.Progress)) (engine.Report, error) {
-	return s.eng.AddFileReport(ctx, path, progress)
+	return s.eng.Ingest(ctx, path, progress)
 }
 
 // Cancel stops an add or a description; it reports whether it was running.
@@ -75,7 +75,7 @@ func (s *Session) RegionOf(ctx context.Context, chunkID string) (corpus.Region, 
 // Search returns the passages that best match query, with how they were
 // found (no model is asked).
 func (s *Session) Search(ctx context.Context, query string, o engine.SearchOptions) (engine.SearchResult, error) {
-	return s.eng.SearchWith(ctx, query, o)
+	return s.eng.Search(ctx, retrieve.Query{Question: query}, o)
 }
 
 // DenseUnavailable says why dense search cannot run (nil when it can).

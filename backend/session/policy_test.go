@@ -107,7 +107,7 @@ func TestDescribeAfterAddFromSettingsInMemory(t *testing.T) {
 	if err := os.WriteFile(path, []byte("{damaged"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s.AddBytes("one.pdf", testpdf.Text("Boolean satisfiability is NP-complete."))
+	s.StartBytes("one.pdf", testpdf.Text("Boolean satisfiability is NP-complete."))
 	evs := h.wait(t, "describing", describing)
 	if !slices.ContainsFunc(evs, added("one.pdf")) {
 		t.Fatalf("described before the add ended: %v", evs)
@@ -121,7 +121,7 @@ func TestDescribeAfterAddFromSettingsInMemory(t *testing.T) {
 	h.mu.Lock()
 	h.evs = nil
 	h.mu.Unlock()
-	s.AddBytes("two.pdf", testpdf.Text("Resolution refutes unsatisfiable formulas."))
+	s.StartBytes("two.pdf", testpdf.Text("Resolution refutes unsatisfiable formulas."))
 	evs = h.wait(t, "two.pdf added", added("two.pdf"))
 	time.Sleep(200 * time.Millisecond)
 	if slices.ContainsFunc(evs, describing) {

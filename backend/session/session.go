@@ -8,7 +8,7 @@
 //     leaves answers extractive, a bad threshold takes its default, and
 //     every answer carries a notice saying so (Open, Problem);
 //   - a document added is described when the settings ask for it, with the
-//     settings held in memory, not reread at every add (AddFile, AddBytes);
+//     settings held in memory, not reread at every add (StartFile, StartBytes);
 //   - an embedding or image model that finishes installing is put to use
 //     at once: the session's passages are embedded again (DownloadModel);
 //   - accepting the model offer downloads its models (AnswerModelOffer);

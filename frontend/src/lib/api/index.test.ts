@@ -43,13 +43,13 @@ afterEach(() => {
 describe('api calls', () => {
   it('passes arguments through to the bound methods', async () => {
     App.AddFiles.mockResolvedValue(['j1', 'j2']);
-    App.Search.mockResolvedValue([]);
+    App.Search.mockResolvedValue({ hits: [], stats: {} });
     App.Cancel.mockResolvedValue(true);
 
     expect(await api.addFiles(['/a.pdf', '/b.pdf'])).toEqual(['j1', 'j2']);
     expect(App.AddFiles).toHaveBeenCalledWith(['/a.pdf', '/b.pdf']);
-    await api.search('what is SAT?', 8);
-    expect(App.Search).toHaveBeenCalledWith('what is SAT?', 8);
+    await api.search('what is SAT?', 'bm25', 8, true);
+    expect(App.Search).toHaveBeenCalledWith('what is SAT?', 'bm25', 8, true);
     expect(await api.cancel('j1')).toBe(true);
     await api.removeDocument('abc');
     expect(App.RemoveDocument).toHaveBeenCalledWith('abc');
@@ -64,11 +64,9 @@ describe('api calls', () => {
 
   it('turns Go nil slices into empty arrays', async () => {
     App.Documents.mockResolvedValue(null);
-    App.Search.mockResolvedValue(null);
     App.PickFiles.mockResolvedValue(null);
     App.AddFiles.mockResolvedValue(null);
     expect(await api.documents()).toEqual([]);
-    expect(await api.search('q', 3)).toEqual([]);
     expect(await api.pickFiles()).toEqual([]);
     expect(await api.addFiles([])).toEqual([]);
   });

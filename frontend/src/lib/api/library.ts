@@ -7,7 +7,7 @@ import { EventsOn, OnFileDrop, OnFileDropOff } from '../../../wailsjs/runtime/ru
 import { fileToBase64 } from './base64.ts';
 import { call, runtimeReady } from './call.ts';
 import { Events } from './events.ts';
-import type { Chunk, Document, Dropped, Hit, IngestProgress, Page, RetrievalMode, SearchResult } from './types.ts';
+import type { Chunk, Document, Dropped, IngestProgress, Page, RetrievalMode, SearchResult } from './types.ts';
 
 /** Starts ingesting files by absolute path; returns one job id per path. */
 export async function addFiles(paths: string[]): Promise<string[]> {
@@ -39,10 +39,6 @@ export async function documents(): Promise<Document[]> {
 
 export async function removeDocument(docID: string): Promise<void> {
   await call(() => App.RemoveDocument(docID));
-}
-
-export async function search(question: string, k: number): Promise<Hit[]> {
-  return ((await call(() => App.Search(question, k))) ?? []) as Hit[];
 }
 
 /** Cancels a running job; false when it had already finished. */
@@ -86,8 +82,8 @@ export function documentURL(docID: string): string {
   return `/docs/${encodeURIComponent(docID)}`;
 }
 
-export async function searchWith(question: string, mode: RetrievalMode, k: number, rerank: boolean): Promise<SearchResult> {
-  return (await call(() => App.SearchWith(question, mode, k, rerank))) as SearchResult;
+export async function search(question: string, mode: RetrievalMode, k: number, rerank: boolean): Promise<SearchResult> {
+  return (await call(() => App.Search(question, mode, k, rerank))) as SearchResult;
 }
 
 export async function pages(docID: string): Promise<Page[]> {

@@ -6,13 +6,13 @@ import * as App from '../../../wailsjs/go/main/App';
 import { EventsOn } from '../../../wailsjs/runtime/runtime';
 import { call } from './call.ts';
 import { Events } from './events.ts';
-import type { EmbeddingModel, ModelOffer, ModelProgress, ReembedProgress } from './types.ts';
+import type { LocalModel, ModelOffer, ModelProgress, ReembedProgress } from './types.ts';
 
 /** Event of the model manager's downloads (Go: EventModelProgress in app_models.go). */
 export const MODELS_PROGRESS_EVENT = Events.modelProgress;
 
-export async function embeddingModels(): Promise<EmbeddingModel[]> {
-  return ((await call(() => App.EmbeddingModels())) ?? []) as EmbeddingModel[];
+export async function localModels(): Promise<LocalModel[]> {
+  return ((await call(() => App.LocalModels())) ?? []) as LocalModel[];
 }
 
 /** Starts downloading a model in the background; progress arrives as "models:progress" events. */

@@ -30,8 +30,8 @@ export async function clearKey(provider: string): Promise<void> {
 }
 
 /** Every LLM of the catalogue, with whether it can answer now. */
-export async function models(): Promise<ModelStatus[]> {
-  return ((await call(() => App.Models())) ?? []) as ModelStatus[];
+export async function llms(): Promise<ModelStatus[]> {
+  return ((await call(() => App.LLMs())) ?? []) as ModelStatus[];
 }
 
 /** The local Ollama server's address, shown beside the switch that turns it on. */

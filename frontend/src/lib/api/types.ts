@@ -147,8 +147,8 @@ export type SearchStats = Wire<retrieve.Stats>;
 /** engine.SearchResult. */
 export type SearchResult = Wire<engine.SearchResult>;
 
-/** An optional embedding, reranking or figure-search (image: CLIP) model of the registry (EmbeddingModels: models.Status). */
-export type EmbeddingModel = Omit<Wire<models.Status>, 'role'> & { role: 'embedder' | 'reranker' | 'image' };
+/** An optional embedding, reranking or figure-search (image: CLIP) model of the registry (LocalModels: models.Status). */
+export type LocalModel = Omit<Wire<models.Status>, 'role'> & { role: 'embedder' | 'reranker' | 'image' };
 
 /** Payload of the "models:progress" event (models.Event). */
 export interface ModelProgress {
@@ -171,7 +171,7 @@ export interface ModelProgress {
 /** The offer "Better search for English and French" (ModelOffer: models.Offer). */
 export type ModelOffer = Omit<Wire<models.Offer>, 'models' | 'answer'> & {
   /** The offered models not installed yet; none when all are. */
-  models: EmbeddingModel[];
+  models: LocalModel[];
   /** The remembered answer: "", "accepted" or "declined". */
   answer: '' | 'accepted' | 'declined';
 };

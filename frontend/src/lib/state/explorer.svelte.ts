@@ -113,7 +113,7 @@ export class Explorer {
     this.searching = true;
     this.lookupError = null;
     try {
-      const result = await api.searchWith(query, this.mode, this.k, this.#rerank());
+      const result = await api.search(query, this.mode, this.k, this.#rerank());
       if (generation !== this.#lookupGeneration) return;
       this.result = { hits: result.hits ?? [], stats: result.stats };
       this.asked = query;

@@ -78,13 +78,13 @@ describe('Explorer documents', () => {
 
 describe('Explorer lookup', () => {
   it('searches with the chosen mode and k, and keeps the result', async () => {
-    api.searchWith.mockResolvedValue(sampleSearchResult());
+    api.search.mockResolvedValue(sampleSearchResult());
     const e = new Explorer(() => true);
     e.query = '  satisfiable  ';
     e.mode = 'bm25';
     e.k = 5;
     await e.lookup();
-    expect(api.searchWith).toHaveBeenCalledWith('satisfiable', 'bm25', 5, true);
+    expect(api.search).toHaveBeenCalledWith('satisfiable', 'bm25', 5, true);
     expect(e.result?.hits).toHaveLength(1);
     expect(e.asked).toBe('satisfiable');
     expect(e.searching).toBe(false);
@@ -95,16 +95,16 @@ describe('Explorer lookup', () => {
     e.query = '  ';
     expect(e.canLookup).toBe(false);
     await e.lookup();
-    expect(api.searchWith).not.toHaveBeenCalled();
+    expect(api.search).not.toHaveBeenCalled();
 
     e.query = 'x';
-    api.searchWith.mockRejectedValueOnce(new Error('dense retrieval unavailable: no embedding model'));
+    api.search.mockRejectedValueOnce(new Error('dense retrieval unavailable: no embedding model'));
     await e.lookup();
     expect(e.lookupError).toBe('dense retrieval unavailable: no embedding model');
   });
 
   it('treats null hits as none', async () => {
-    api.searchWith.mockResolvedValue(sampleSearchResult({ hits: null }));
+    api.search.mockResolvedValue(sampleSearchResult({ hits: null }));
     const e = new Explorer(() => true);
     e.query = 'x';
     await e.lookup();

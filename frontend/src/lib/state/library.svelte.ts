@@ -38,6 +38,8 @@ export class Library {
 
   /** Jobs still working (not failed). */
   readonly running = $derived(this.jobs.filter((job) => job.stage !== 'failed'));
+  /** The document added last in this window, whose suggested questions show under it ("" for none). */
+  added = $state('');
   readonly isEmpty = $derived(this.documents.length === 0 && this.jobs.length === 0);
 
   /** Sees every progress event first; true keeps the event off the job rows (a folder batch counts it). */
@@ -195,6 +197,7 @@ export class Library {
     try {
       await api.removeDocument(docID);
       this.documents = this.documents.filter((doc) => doc.doc_id !== docID);
+      if (this.added === docID) this.added = '';
     } catch (err) {
       this.#report(err);
     }
@@ -208,6 +211,11 @@ export class Library {
   /** Hides a failed file's row. */
   dismiss(id: string): void {
     this.#dropJob(id);
+  }
+
+  /** Hides the suggested questions of the document added last. */
+  dismissAdded(): void {
+    this.added = '';
   }
 
   dismissError(): void {
@@ -257,6 +265,7 @@ export class Library {
 
   #putDocument(doc: Document): void {
     const others = this.documents.filter((d) => d.doc_id !== doc.doc_id);
+    if (others.length === this.documents.length) this.added = doc.doc_id; // new, not a describing job's update
     this.documents = [...others, doc];
   }
 }

@@ -6,7 +6,7 @@
 // The backend runs one download per model, named by the model.
 
 import * as api from '../api/index.ts';
-import type { EmbeddingModel, ModelOffer, ModelProgress, ReembedProgress } from '../api/types.ts';
+import type { LocalModel, ModelOffer, ModelProgress, ReembedProgress } from '../api/types.ts';
 import { BridgeError } from '../api/call.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
@@ -21,7 +21,7 @@ export interface Download {
   cancelling: boolean;
 }
 
-export interface ManagedModel extends EmbeddingModel {
+export interface ManagedModel extends LocalModel {
   /** Present while downloading. */
   download?: Download;
   /** Why the last download failed, shown on the model's row. */
@@ -116,7 +116,7 @@ export class ModelManager {
 
   async load(): Promise<void> {
     try {
-      const list = await api.embeddingModels();
+      const list = await api.localModels();
       // Keep what is known of downloads in flight; adopt those started elsewhere.
       this.models = list.map((m) => {
         const old = this.models.find((o) => o.name === m.name);

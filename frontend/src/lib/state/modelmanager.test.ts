@@ -11,7 +11,7 @@ const RERANKER = sampleEmbeddingModel({ name: 'ms-marco-MiniLM-L-6-v2', role: 'r
 const NAME = 'all-MiniLM-L6-v2';
 
 async function loaded(): Promise<ModelManager> {
-  api.embeddingModels.mockResolvedValue([MINILM, RERANKER]);
+  api.localModels.mockResolvedValue([MINILM, RERANKER]);
   const m = new ModelManager();
   m.start();
   await m.load();
@@ -77,7 +77,7 @@ describe('ModelManager', () => {
     const m = await loaded();
     await m.download(NAME);
     api.cancelModelDownload.mockResolvedValueOnce(false);
-    api.embeddingModels.mockResolvedValue([{ ...MINILM, installed: true }, RERANKER]);
+    api.localModels.mockResolvedValue([{ ...MINILM, installed: true }, RERANKER]);
     await m.cancel(NAME);
     expect(m.models[0]).toMatchObject({ installed: true, download: undefined });
   });
@@ -98,7 +98,7 @@ describe('ModelManager', () => {
   });
 
   it('keeps a download in flight across a reload, and adopts one started before', async () => {
-    api.embeddingModels.mockResolvedValue([{ ...MINILM, downloading: true }, RERANKER]);
+    api.localModels.mockResolvedValue([{ ...MINILM, downloading: true }, RERANKER]);
     const m = new ModelManager();
     m.start();
     await m.load();
@@ -109,7 +109,7 @@ describe('ModelManager', () => {
   });
 
   it('reports a listing failure', async () => {
-    api.embeddingModels.mockRejectedValue(new Error('registry unreadable'));
+    api.localModels.mockRejectedValue(new Error('registry unreadable'));
     const m = new ModelManager();
     await m.load();
     expect(m.error).toBe('registry unreadable');

@@ -158,7 +158,7 @@ export class SettingsState {
 
   async refreshModels(): Promise<void> {
     try {
-      this.models = await api.models();
+      this.models = await api.llms();
       this.modelsError = null;
     } catch (err) {
       this.modelsError = handleError(err, t('error.generic'));

@@ -32,7 +32,7 @@ describe('SettingsState loading', () => {
   it('loads preferences, key status and models, and applies the saved language', async () => {
     api.settings.mockResolvedValue(defaultSettings({ k: 12, hyde: true, locale: 'fr' }));
     api.keyStatus.mockResolvedValue([sampleKeyStatus({ configured: true, source: 'keyring' })]);
-    api.models.mockResolvedValue([sampleModel()]);
+    api.llms.mockResolvedValue([sampleModel()]);
     const s = new SettingsState();
     await s.load();
 
@@ -45,7 +45,7 @@ describe('SettingsState loading', () => {
 
   it('reports each failure where it belongs and keeps the rest', async () => {
     api.settings.mockRejectedValue(new Error('settings file is not valid JSON'));
-    api.models.mockRejectedValue('catalogue unreadable');
+    api.llms.mockRejectedValue('catalogue unreadable');
     api.keyStatus.mockResolvedValue([sampleKeyStatus()]);
     const s = new SettingsState();
     await s.load();
@@ -112,12 +112,12 @@ describe('SettingsState keys', () => {
   it('hands the key to the backend, refreshes the status, and keeps nothing of it', async () => {
     const s = new SettingsState();
     api.keyStatus.mockResolvedValue([sampleKeyStatus({ configured: true, source: 'keyring' })]);
-    api.models.mockResolvedValue([sampleModel()]);
+    api.llms.mockResolvedValue([sampleModel()]);
 
     expect(await s.setKey('groq', `  ${KEY}\n`)).toBe(true);
     expect(api.setKey).toHaveBeenCalledWith('groq', KEY);
     expect(s.keys[0]).toMatchObject({ configured: true, source: 'keyring' });
-    expect(api.models).toHaveBeenCalled();
+    expect(api.llms).toHaveBeenCalled();
     expect(s.keyBusy.groq).toBe(false);
     expect(dump(s)).not.toContain(KEY);
     expect(dump(s)).not.toContain(KEY.slice(0, 12));

@@ -9,7 +9,7 @@ import { vi } from 'vitest';
 import type * as real from '../../lib/api/index.ts';
 import type {
   Chunk,
-  EmbeddingModel,
+  LocalModel,
   Hit,
   KeyStatus,
   MetricsRecord,
@@ -61,14 +61,14 @@ export const setSettings = vi.fn<Admin['setSettings']>(async () => {});
 export const keyStatus = vi.fn<Admin['keyStatus']>(async () => []);
 export const setKey = vi.fn<Admin['setKey']>(async () => {});
 export const clearKey = vi.fn<Admin['clearKey']>(async () => {});
-export const models = vi.fn<Admin['models']>(async () => []);
+export const llms = vi.fn<Admin['llms']>(async () => []);
 export const localEndpoint = vi.fn<Admin['localEndpoint']>(async () => 'http://127.0.0.1:11434');
 export const metrics = vi.fn<Admin['metrics']>(async () => emptyMetrics());
 export const exportMetrics = vi.fn<Admin['exportMetrics']>(async () => '');
-export const searchWith = vi.fn<Admin['searchWith']>(async () => sampleSearchResult({ hits: [] }));
+export const search = vi.fn<Admin['search']>(async () => sampleSearchResult({ hits: [] }));
 export const pages = vi.fn<Admin['pages']>(async () => []);
 export const chunks = vi.fn<Admin['chunks']>(async () => []);
-export const embeddingModels = vi.fn<Admin['embeddingModels']>(async () => []);
+export const localModels = vi.fn<Admin['localModels']>(async () => []);
 export const downloadModel = vi.fn<Admin['downloadModel']>(async () => {});
 export const cancelModelDownload = vi.fn<Admin['cancelModelDownload']>(async () => true);
 export const onModelProgress = vi.fn<Admin['onModelProgress']>((fn) => {
@@ -249,7 +249,7 @@ export function sampleSearchResult(overrides: Partial<SearchResult> = {}): Searc
   return { hits: [sampleHit({ dense_score: 0.512, lexical_score: 7.25, rerank_score: null })], stats: sampleStats(), ...overrides };
 }
 
-export function sampleEmbeddingModel(overrides: Partial<EmbeddingModel> = {}): EmbeddingModel {
+export function sampleEmbeddingModel(overrides: Partial<LocalModel> = {}): LocalModel {
   return {
     name: 'all-MiniLM-L6-v2',
     role: 'embedder',

@@ -185,7 +185,7 @@ describe('ExplorerPanel', () => {
   });
 
   it('looks passages up without an LLM and shows every score and the stats', async () => {
-    api.searchWith.mockResolvedValue(
+    api.search.mockResolvedValue(
       sampleSearchResult({
         hits: [
           sampleHit({ score: 1.234, dense_score: 0.512, lexical_score: 7.25, rerank_score: 3.5 }),
@@ -205,7 +205,7 @@ describe('ExplorerPanel', () => {
     const { onOpenPage } = setup();
     await userEvent.selectOptions(screen.getByLabelText('Search mode'), 'bm25');
     await userEvent.type(screen.getByLabelText('Look up passages (no AI model)'), 'satisfiable{Enter}');
-    expect(api.searchWith).toHaveBeenCalledWith('satisfiable', 'bm25', 10, true);
+    expect(api.search).toHaveBeenCalledWith('satisfiable', 'bm25', 10, true);
 
     expect(
       (await screen.findByText(/^2 passages · Keywords \(BM25\) · 3\.4 ms · 212 candidates \(meaning 0, keywords 212\)/))
@@ -226,7 +226,7 @@ describe('ExplorerPanel', () => {
   });
 
   it('shows a lookup error on the lookup', async () => {
-    api.searchWith.mockRejectedValue(new Error('dense retrieval unavailable: no embedding model'));
+    api.search.mockRejectedValue(new Error('dense retrieval unavailable: no embedding model'));
     setup();
     await userEvent.type(screen.getByLabelText('Look up passages (no AI model)'), 'x{Enter}');
     expect((await screen.findByRole('alert')).textContent).toBe('dense retrieval unavailable: no embedding model');

@@ -106,7 +106,7 @@ describe('SettingsPanel keys', () => {
 
 describe('SettingsPanel figures', () => {
   it('describes figures only with a vision model, names the provider that gets them, and saves the cap', async () => {
-    api.models.mockResolvedValue([
+    api.llms.mockResolvedValue([
       sampleModel(),
       sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', vision: true }),
       sampleModel({ provider: 'mistral', id: 'pixtral-12b-latest', name: 'Pixtral 12B', vision: true, available: false, why: 'no_key' }),
@@ -147,7 +147,7 @@ describe('SettingsPanel figures', () => {
   });
 
   it('cannot be turned on without a vision model, and says so', async () => {
-    api.models.mockResolvedValue([sampleModel()]);
+    api.llms.mockResolvedValue([sampleModel()]);
     setup();
     expect(await screen.findByText(/No vision model is available/)).toBeTruthy();
     expect((screen.getByRole('checkbox', { name: /Describe figures/ }) as HTMLInputElement).disabled).toBe(true);
@@ -156,7 +156,7 @@ describe('SettingsPanel figures', () => {
   it('speaks French', async () => {
     locale.set('fr');
     api.settings.mockResolvedValue(defaultSettings({ describe: true, describe_model: 'gemini/gemini-2.5-flash', locale: 'fr' }));
-    api.models.mockResolvedValue([sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', vision: true })]);
+    api.llms.mockResolvedValue([sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', vision: true })]);
     setup();
     expect((await screen.findByRole('note')).textContent).toContain('sont envoyés à Google Gemini (Gemini 2.5 Flash)');
   });
@@ -165,7 +165,7 @@ describe('SettingsPanel figures', () => {
 describe('SettingsPanel answers', () => {
   it('lists unavailable models disabled, with their reason', async () => {
     api.settings.mockResolvedValue(defaultSettings({ routing: 'manual' }));
-    api.models.mockResolvedValue([
+    api.llms.mockResolvedValue([
       sampleModel(),
       sampleModel({ provider: 'gemini', id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', available: false, why: 'no_key' }),
     ]);
@@ -225,7 +225,7 @@ describe('SettingsPanel answers', () => {
 
 describe('SettingsPanel model manager', () => {
   it('downloads a model with a progress bar, then shows it installed', async () => {
-    api.embeddingModels.mockResolvedValue([
+    api.localModels.mockResolvedValue([
       sampleEmbeddingModel(),
       sampleEmbeddingModel({ name: 'ms-marco-MiniLM-L-6-v2', role: 'reranker', installed: true, pinned: true }),
     ]);
@@ -249,7 +249,7 @@ describe('SettingsPanel model manager', () => {
   });
 
   it('says what the figure-search model does, its size and that nothing leaves the computer, in English and French', async () => {
-    api.embeddingModels.mockResolvedValue([
+    api.localModels.mockResolvedValue([
       sampleEmbeddingModel({ name: 'clip-vit-base-patch32', role: 'image', size_mb: 156, variant: 'int8', languages: ['en'] }),
     ]);
     setup();
@@ -266,7 +266,7 @@ describe('SettingsPanel model manager', () => {
   });
 
   it('shows a failed download on the model it concerns', async () => {
-    api.embeddingModels.mockResolvedValue([sampleEmbeddingModel()]);
+    api.localModels.mockResolvedValue([sampleEmbeddingModel()]);
     setup();
     await userEvent.click(await screen.findByRole('button', { name: 'Download all-MiniLM-L6-v2' }));
     emitModelProgress(modelProgress({ name: 'all-MiniLM-L6-v2', finished: true, error: 'offline: no route to huggingface.co' }));
@@ -278,7 +278,7 @@ describe('SettingsPanel model manager', () => {
 
 describe('SettingsPanel model offer', () => {
   it('offers the models in plain words, and accepting downloads them and shows the switch', async () => {
-    api.embeddingModels.mockResolvedValue(sampleOffer().models);
+    api.localModels.mockResolvedValue(sampleOffer().models);
     api.modelOffer.mockResolvedValue(sampleOffer());
     setup();
     const title = await screen.findByRole('heading', {
@@ -288,7 +288,7 @@ describe('SettingsPanel model offer', () => {
     expect(within(card).getByText(/documents never leave this computer/)).toBeTruthy();
     expect(within(card).getByText(/French documents are searched by meaning too/)).toBeTruthy();
     // The backend lists them downloading once the answer has started them.
-    api.embeddingModels.mockResolvedValue(sampleOffer().models.map((m) => ({ ...m, downloading: true })));
+    api.localModels.mockResolvedValue(sampleOffer().models.map((m) => ({ ...m, downloading: true })));
     await userEvent.click(within(card).getByRole('button', { name: 'Download (498 MB)' }));
     expect(api.answerModelOffer).toHaveBeenCalledWith(true);
     expect(await within(card).findByText('Downloading bge-small-en-v1.5, multilingual-e5-small…')).toBeTruthy();
@@ -332,10 +332,10 @@ describe('SettingsPanel local Ollama', () => {
     const box = await screen.findByRole('checkbox', { name: /Use the Ollama server on this computer/ });
     expect((box as HTMLInputElement).checked).toBe(false);
     expect(await screen.findByText(/At http:\/\/127\.0\.0\.1:11434\. Off, nothing is sent to it\./)).toBeTruthy();
-    const before = api.models.mock.calls.length;
+    const before = api.llms.mock.calls.length;
     await userEvent.click(box);
     expect(api.setSettings).toHaveBeenLastCalledWith(expect.objectContaining({ ollama: true }));
-    await vi.waitFor(() => expect(api.models.mock.calls.length).toBe(before + 1));
+    await vi.waitFor(() => expect(api.llms.mock.calls.length).toBe(before + 1));
   });
 
   it('speaks French', async () => {
