@@ -67,6 +67,11 @@ if [[ $only == open ]]; then
 fi
 
 # --- English ---------------------------------------------------------------
+# The two PDFs are remembered first (the CLI, into the window's cache), so that the window adds
+# them from the cache in a second: on a loaded machine a cold add outlasted settle's wait and
+# the shots caught the page still blank or the rows still reading.
+"$bin" ingest --json --cache "$XDG_CACHE_HOME/vika" "$work/docs/shannon1948_mathematical_theory_of_communication.pdf" \
+  "$work/docs/he2015_resnet.pdf" >>"$work/app.log" 2>&1 || die "vika ingest --cache failed: $(tail -n 5 "$work/app.log")"
 settings_on en
 start_app "$work/docs/shannon1948_mathematical_theory_of_communication.pdf" "$work/docs/he2015_resnet.pdf"
 sleep 15 # the page loads (a shared machine is slow), then main.go adds the PDFs

@@ -31,6 +31,8 @@ describe('i18n', () => {
     expect(translate('en', 'doc.pages', { count: 0 })).toBe('0 pages');
     expect(translate('fr', 'doc.pages', { count: 0 })).toBe('0 page');
     expect(translate('fr', 'doc.pages', { count: 42 })).toBe('42 pages');
+    expect(translate('en', 'cache.used', { count: 1, size: '2.3 MB', cap: '2.1 GB' })).toBe('1 PDF remembered, 2.3 MB used (at most 2.1 GB)');
+    expect(translate('fr', 'cache.used', { count: 1, size: '2,3 Mo', cap: '2,1 Go' })).toBe('1 PDF mémorisé, 2,3 Mo utilisés (au plus 2,1 Go)');
     expect(translate('en', 'doc.remove', { name: 'a.pdf' })).toBe('Remove a.pdf');
     expect(translate('en', 'doc.remove')).toBe('Remove {name}');
   });

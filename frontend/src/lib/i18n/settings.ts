@@ -30,7 +30,7 @@ export const en = {
   'cache.toggle': 'Remember processed documents on this computer',
   'cache.help':
     'The text, OCR, passages and search vectors of each PDF you add are kept in your user cache folder, so that adding it again takes a second. Your questions, answers and keys are never kept. Off by default.',
-  'cache.used': '{count} PDFs remembered, {size} used (at most {cap})',
+  'cache.used': { one: '{count} PDF remembered, {size} used (at most {cap})', other: '{count} PDFs remembered, {size} used (at most {cap})' },
   'cache.where': 'Kept in {dir}',
   'cache.clear': 'Clear all',
   'cache.failed': 'The remembered documents could not be read or changed.',
@@ -164,7 +164,7 @@ export const fr: Record<keyof typeof en, Message> = {
   'cache.toggle': 'Mémoriser les documents traités sur cet ordinateur',
   'cache.help':
     'Le texte, l’OCR, les passages et les vecteurs de recherche de chaque PDF ajouté sont gardés dans votre dossier de cache, pour qu’un nouvel ajout prenne une seconde. Vos questions, réponses et clés ne sont jamais gardées. Désactivé par défaut.',
-  'cache.used': '{count} PDF mémorisés, {size} utilisés (au plus {cap})',
+  'cache.used': { one: '{count} PDF mémorisé, {size} utilisés (au plus {cap})', other: '{count} PDF mémorisés, {size} utilisés (au plus {cap})' },
   'cache.where': 'Gardés dans {dir}',
   'cache.clear': 'Tout effacer',
   'cache.failed': 'Les documents mémorisés n’ont pas pu être lus ou modifiés.',
