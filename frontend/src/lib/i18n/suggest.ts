@@ -1,5 +1,6 @@
 // Suggested questions under a newly added document, phrased offline from
-// its outline's section titles.
+// its outline's section titles. French spaces inside « » and before ? and
+// : are no-break spaces (U+00A0), so that a line never starts with » ?.
 
 import type { Message } from './lookup.ts';
 
@@ -13,8 +14,8 @@ export const en = {
 
 export const fr: Record<keyof typeof en, Message> = {
   'suggest.title': 'Questions pour commencer',
-  'suggest.explain': 'Qu’explique la section « {title} » ?',
-  'suggest.summarise': 'Résume la section « {title} ».',
-  'suggest.ask': 'Demander : {question}',
+  'suggest.explain': 'Qu’explique la section « {title} » ?',
+  'suggest.summarise': 'Résume la section « {title} ».',
+  'suggest.ask': 'Demander : {question}',
   'suggest.dismiss': 'Masquer les questions suggérées',
 };

@@ -52,8 +52,8 @@ describe('suggestQuestions', () => {
   it('speaks the window’s language', () => {
     locale.set('fr');
     expect(suggestQuestions(vaswani, 2)).toEqual([
-      'Qu’explique la section « Introduction » ?',
-      'Résume la section « Background ».',
+      'Qu’explique la section «\u00a0Introduction\u00a0»\u00a0?',
+      'Résume la section «\u00a0Background\u00a0».',
     ]);
   });
 

@@ -57,6 +57,6 @@ describe('suggested questions under a newly added document', () => {
     emitProgress(progress({ job_id: 'j1', stage: 'done', doc: sampleDocument({ outline }) }));
     await tick();
     expect(screen.getByText('Questions pour commencer')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Qu’explique la section « Introduction » ?' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Qu’explique la section «\u00a0Introduction\u00a0»\u00a0?' })).toBeTruthy();
   });
 });
