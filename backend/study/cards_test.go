@@ -127,9 +127,9 @@ func TestLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	doc, err := eng.AddBytes(context.Background(), "cours.pdf", testpdf.Text(
+	doc, err := addPDF(t, eng, "cours.pdf", testpdf.Text(
 		"La propagation unitaire affecte le seul littéral restant d’une clause unitaire et recommence tant qu’il reste une clause unitaire dans la formule.",
-		"L’algorithme DPLL choisit une variable de branchement, lui donne une valeur et revient en arrière chronologiquement lors d’un conflit."), nil)
+		"L’algorithme DPLL choisit une variable de branchement, lui donne une valeur et revient en arrière chronologiquement lors d’un conflit."))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/llm/llmtest"
@@ -41,13 +44,13 @@ func twoPDFs(t *testing.T) (*engine.Engine, string, string) {
 		if shared.err != nil {
 			return
 		}
-		d, err := shared.eng.AddFile(ctx, v, nil)
+		r, err := shared.eng.Ingest(ctx, v, nil)
 		if shared.err = err; err != nil {
 			return
 		}
-		shared.vaswani = d.ID
-		d, shared.err = shared.eng.AddFile(ctx, s, nil)
-		shared.shannon = d.ID
+		shared.vaswani = r.Doc.ID
+		r, shared.err = shared.eng.Ingest(ctx, s, nil)
+		shared.shannon = r.Doc.ID
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)
@@ -102,6 +105,17 @@ func service(t *testing.T, fakes map[string]*llmtest.Server) *llm.Service {
 	_, cfg.Local = fakes["ollama"]
 	cfg.Timeouts.Idle = 5 * time.Second
 	return llm.New(cfg, k)
+}
+
+// addPDF writes data to name in a temporary folder and ingests it.
+func addPDF(t *testing.T, eng *engine.Engine, name string, data []byte) (corpus.Document, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := eng.Ingest(t.Context(), path, nil)
+	return r.Doc, err
 }
 
 // fake starts w's server answering each model request with reply(body).
