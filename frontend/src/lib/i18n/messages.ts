@@ -59,7 +59,9 @@ const en = {
   'notice.skipped': '{model} cannot be used now.{then}',
   'notice.fallback': '{model} is unavailable ({reason}).{then}',
   'notice.then': ' Trying {next}.',
+  'notice.then_later': ' Trying {next}, then {later}.',
   'notice.none': ' No other model is available.',
+  'notice.retry': '{model} did not answer ({reason}); asking it again in {seconds} s.',
   'notice.interrupted': 'The answer from {model} broke off ({reason}); what arrived is kept.',
   'notice.router': 'Router {router} is not available offline; the heuristic router is used.',
   'notice.router_unknown': 'There is no router {router}; the heuristic router is used.',
@@ -218,7 +220,9 @@ const fr: Record<Key, Message> = {
   'notice.skipped': '{model} ne peut pas être utilisé pour l’instant.{then}',
   'notice.fallback': '{model} est indisponible ({reason}).{then}',
   'notice.then': ' Essai de {next}.',
+  'notice.then_later': ' Essai de {next}, puis de {later}.',
   'notice.none': ' Aucun autre modèle n’est disponible.',
+  'notice.retry': '{model} n’a pas répondu ({reason}) ; nouvel essai dans {seconds} s.',
   'notice.interrupted': 'La réponse de {model} s’est interrompue ({reason}) ; ce qui est arrivé est conservé.',
   'notice.router': 'Le routeur {router} n’est pas disponible hors ligne ; le routeur heuristique est utilisé.',
   'notice.router_unknown': 'Il n’y a pas de routeur {router} ; le routeur heuristique est utilisé.',
@@ -345,6 +349,13 @@ function reasonText(lang: Lang, kind: unknown): string {
   return fill(lang, text(lang, `reason.${String(kind)}`) ?? text(lang, 'reason.error')!);
 }
 
+/** A list of names from Go (a notice's models still to try) joined in
+ * lang ("A, B and C", "A, B et C"); "" when there is none. */
+function listOf(lang: Lang, names: unknown): string {
+  if (!Array.isArray(names) || names.length === 0) return '';
+  return new Intl.ListFormat(lang, { style: 'long', type: 'conjunction' }).format(names.map(String));
+}
+
 /** The text of a message from Go in lang. */
 export function describe(lang: Lang, m: BridgeMessage): string {
   const raw = m.params ?? {};
@@ -363,7 +374,9 @@ export function describe(lang: Lang, m: BridgeMessage): string {
     params.looks = what ? fill(lang, text(lang, 'ingest.looks_like')!, { what: fill(lang, what) }) : '';
   }
   if ('next' in raw) {
-    params.then = raw.next ? fill(lang, text(lang, 'notice.then')!, { next: String(raw.next) }) : fill(lang, text(lang, 'notice.none')!);
+    const later = listOf(lang, raw.later);
+    const then = later ? 'notice.then_later' : 'notice.then';
+    params.then = raw.next ? fill(lang, text(lang, then)!, { next: String(raw.next), later }) : fill(lang, text(lang, 'notice.none')!);
   }
   const message = text(lang, m.code);
   if (message === undefined) {

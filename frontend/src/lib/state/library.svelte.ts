@@ -5,7 +5,7 @@
 
 import type { BridgeMessage } from '../i18n/index.ts';
 import * as api from '../api/index.ts';
-import { isTerminalStage, type Document, type IngestProgress, type IngestStage } from '../api/types.ts';
+import { isTerminalStage, type Document, type FolderBatch, type IngestProgress, type IngestStage } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { baseName } from '../path.ts';
 import { t } from './locale.svelte.ts';
@@ -44,6 +44,8 @@ export class Library {
 
   /** Sees every progress event first; true keeps the event off the job rows (a folder batch counts it). */
   onProgress: ((progress: IngestProgress) => boolean) | null = null;
+  /** Takes each folder a drop started (its one progress line). */
+  onFolder: ((batch: FolderBatch) => void) | null = null;
 
   /** Backend job ids that reached a terminal stage; later events for them are stale. */
   readonly #finished = new Set<string>();
@@ -52,7 +54,7 @@ export class Library {
   /** Subscribes to the backend's events; returns the function that unsubscribes. */
   start(): () => void {
     const offProgress = api.onIngestProgress((progress) => this.apply(progress));
-    const offDrop = api.onNativeFileDrop((paths) => void this.addPaths(paths));
+    const offDrop = api.onNativeFileDrop((paths) => void this.addDropped(paths));
     return () => {
       offProgress();
       offDrop();
@@ -109,6 +111,22 @@ export class Library {
     try {
       const ids = await api.addFiles(paths);
       ids.forEach((id, i) => this.#track(id, baseName(paths[i] ?? '')));
+    } catch (err) {
+      const message = handleError(err, t('error.generic'));
+      if (message !== null) {
+        for (const path of paths) this.#failLocal(this.#newLocal(baseName(path)), message);
+      }
+    }
+  }
+
+  /** Adds what was dropped on the native window: files, and folders (a batch each, onFolder). */
+  async addDropped(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    try {
+      const dropped = await api.addDropped(paths);
+      const files = dropped.files ?? [];
+      (dropped.jobs ?? []).forEach((id, i) => this.#track(id, baseName(files[i] ?? '')));
+      for (const batch of dropped.folders ?? []) this.onFolder?.(batch);
     } catch (err) {
       const message = handleError(err, t('error.generic'));
       if (message !== null) {
