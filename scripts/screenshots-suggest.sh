@@ -19,7 +19,7 @@ window_script screenshots-suggest "${VIKA_SHOTS:-$root/build/screenshots}"
 pdf=$root/../shared/data/pdfs/vaswani2017_attention_is_all_you_need.pdf
 [[ -f $pdf ]] || die "the shared PDFs are missing ($pdf)"
 window_start 1280x800
-read -r y_en y_fr <<<"${SUGGEST_Y:-427 451}"
+read -r y_en y_fr <<<"${SUGGEST_Y:-419 443}"
 
 # shoot LOCALE FIRST_SHOT SECOND_SHOT Y: adds the PDF, shoots the library,
 # clicks the first suggestion (at y, when known) and shoots the answer.
