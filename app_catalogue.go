@@ -42,6 +42,7 @@ type events struct {
 	ModelProgress  string `json:"model_progress"`
 	ModelReembed   string `json:"model_reembed"`
 	AnswerPrefix   string `json:"answer_prefix"` // + the answer's id
+	StudyPrefix    string `json:"study_prefix"`  // + a study job's id
 	CacheNotice    string `json:"cache_notice"`
 	// ConversationRestored: a course file's turns were added.
 	ConversationRestored string `json:"conversation_restored"`
@@ -59,6 +60,7 @@ func buildCatalogue() (catalogue, error) {
 			ModelProgress:        session.EventModelProgress,
 			ModelReembed:         session.EventModelReembed,
 			AnswerPrefix:         session.EventAnswerPrefix,
+			StudyPrefix:          session.EventStudyPrefix,
 			CacheNotice:          session.EventCacheNotice,
 			ConversationRestored: session.EventConversationRestored,
 		},

@@ -16,6 +16,9 @@ const (
 	// EventAnswerPrefix + an answer's id names the channel of its
 	// rag.Event values.
 	EventAnswerPrefix = "answer:"
+	// EventStudyPrefix + a study job's id names the channel of its
+	// study.Event values (StartStudyGuide, StartStudyCards).
+	EventStudyPrefix = "study:"
 	// EventCacheNotice carries a message.Message from the document cache
 	// (an entry damaged and rebuilt, the disk full).
 	EventCacheNotice = "cache:notice"

@@ -43,6 +43,7 @@ func (s *Session) Documents(ctx context.Context) ([]corpus.Document, error) {
 
 // RemoveDocument forgets a document and its passages.
 func (s *Session) RemoveDocument(ctx context.Context, docID string) error {
+	s.study.Forget(docID)
 	return s.eng.RemoveDocument(ctx, docID)
 }
 

@@ -34,6 +34,7 @@ import (
 	"vika/backend/models"
 	"vika/backend/rag"
 	"vika/backend/secrets"
+	"vika/backend/study"
 )
 
 // Options configure Open. The zero value is the desktop app's session.
@@ -68,6 +69,7 @@ type Options struct {
 type Session struct {
 	eng       *engine.Engine
 	assistant *rag.Assistant
+	study     *study.Jobs  // study guides and flashcards in flight, guides kept
 	svc       *llm.Service // nil: no model, answers are extractive
 	keys      *secrets.Store
 	models    *models.Manager
@@ -111,6 +113,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	var answerCfg rag.Config
 	s.svc, answerCfg, s.problem = configure(s.keys, o.LLM, o.Answer, limitsErr)
 	s.assistant = rag.New(eng, s.svc, answerCfg)
+	s.study = study.NewJobs(study.New(eng, s.svc))
 	s.openSettings(o)
 	st, _ := s.Settings()
 	s.useLocal(o.Ollama || st.Ollama)

@@ -7,30 +7,53 @@ import (
 	"vika/backend/study"
 )
 
-// studier makes study material from the session's documents with the
-// session's models: the same engine, router, fallback and checker as
-// answers.
-func (s *Session) studier() *study.Studier { return study.New(s.eng, s.svc) }
+// Study material is made from the session's documents with the session's
+// models: the same engine, router, fallback and checker as answers.
 
 // StudyPlan says what a study guide of sc will cost before it starts: its
 // requests and tokens (study.Plan).
 func (s *Session) StudyPlan(ctx context.Context, sc study.Scope, o study.Options) (study.Plan, error) {
-	return s.studier().PlanGuide(ctx, sc, o)
+	return s.study.Studier().PlanGuide(ctx, sc, o)
 }
 
-// StudyGuide makes the study guide of sc (an extractive outline without a
-// model); progress hears of each request; ctx cancels it.
+// StudyGuide makes the study guide of sc and waits (an extractive outline
+// without a model); progress hears of each request; ctx cancels it.
 func (s *Session) StudyGuide(ctx context.Context, sc study.Scope, o study.Options, progress func(study.Progress)) (study.Guide, error) {
-	return s.studier().Guide(ctx, sc, o, progress)
+	return s.study.Studier().Guide(ctx, sc, o, progress)
 }
 
-// StudyCards makes flashcards from sc (study.ErrNeedsModel without a
-// model).
+// StudyCards makes flashcards from sc and waits (study.ErrNeedsModel
+// without a model).
 func (s *Session) StudyCards(ctx context.Context, sc study.Scope, o study.Options, progress func(study.Progress)) (study.Deck, error) {
-	return s.studier().Cards(ctx, sc, o, progress)
+	return s.study.Studier().Cards(ctx, sc, o, progress)
+}
+
+// StartStudyGuide makes the guide of sc in the background under the id
+// the window chose; its study.Event values go out on EventStudyPrefix+id.
+// The guide is kept with the document for the session (StudyGuideKept).
+func (s *Session) StartStudyGuide(ctx context.Context, id string, sc study.Scope, o study.Options) error {
+	return s.study.StartGuide(ctx, id, sc, o, s.studyEmit(id))
+}
+
+// StartStudyCards makes flashcards and their quiz in the background.
+func (s *Session) StartStudyCards(ctx context.Context, id string, sc study.Scope, o study.Options) error {
+	return s.study.StartCards(ctx, id, sc, o, s.studyEmit(id))
+}
+
+func (s *Session) studyEmit(id string) func(study.Event) {
+	return func(e study.Event) { s.emit(EventStudyPrefix+id, e) }
+}
+
+// CancelStudy stops a study job; it reports whether it was running.
+func (s *Session) CancelStudy(id string) bool { return s.study.Cancel(id) }
+
+// StudyGuideKept returns the last guide made of a document's section (""
+// for the whole document) this session.
+func (s *Session) StudyGuideKept(docID, section string) (study.Guide, bool) {
+	return s.study.Kept(docID, section)
 }
 
 // StudySections lists a document's outline entries that point to a page.
 func (s *Session) StudySections(ctx context.Context, docID string) ([]corpus.OutlineEntry, error) {
-	return s.studier().Sections(ctx, docID)
+	return s.study.Studier().Sections(ctx, docID)
 }

@@ -45,11 +45,10 @@ func twoPDFs(t *testing.T) (*engine.Engine, string, string) {
 			return
 		}
 		r, err := shared.eng.Ingest(ctx, v, nil)
-		d := r.Doc
 		if shared.err = err; err != nil {
 			return
 		}
-		shared.vaswani = d.ID
+		shared.vaswani = r.Doc.ID
 		r, shared.err = shared.eng.Ingest(ctx, s, nil)
 		shared.shannon = r.Doc.ID
 	})
@@ -106,6 +105,17 @@ func service(t *testing.T, fakes map[string]*llmtest.Server) *llm.Service {
 	_, cfg.Local = fakes["ollama"]
 	cfg.Timeouts.Idle = 5 * time.Second
 	return llm.New(cfg, k)
+}
+
+// addPDF writes data to name in a temporary folder and ingests it.
+func addPDF(t *testing.T, eng *engine.Engine, name string, data []byte) (corpus.Document, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := eng.Ingest(t.Context(), path, nil)
+	return r.Doc, err
 }
 
 // fake starts w's server answering each model request with reply(body).
@@ -211,16 +221,4 @@ func faithful(prompt string) string {
 		fmt.Fprintf(&b, "Q: What does page %d say?\nA: %s %s\n", n, sen, s.label)
 	}
 	return b.String()
-}
-
-// addPDF writes data to a file named name in a temporary folder and adds
-// it to eng as the command line does (engine.Ingest).
-func addPDF(t testing.TB, eng *engine.Engine, name string, data []byte) (corpus.Document, error) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	r, err := eng.Ingest(t.Context(), path, nil)
-	return r.Doc, err
 }

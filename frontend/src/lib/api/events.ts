@@ -11,9 +11,16 @@ export const Events = {
   conversationRestored: catalogue.events.conversation_restored,
   /** Prefix of the per-answer channel: prefix + ask id. */
   answerPrefix: catalogue.events.answer_prefix,
+  /** Prefix of the per-job channel of a study guide or flashcards: prefix + job id. */
+  studyPrefix: catalogue.events.study_prefix,
 } as const;
 
 /** The channel of one answer's events. */
 export function answerEvent(id: string): string {
   return `${Events.answerPrefix}${id}`;
+}
+
+/** The channel of one study job's events. */
+export function studyEvent(id: string): string {
+  return `${Events.studyPrefix}${id}`;
 }

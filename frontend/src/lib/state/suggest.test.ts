@@ -40,21 +40,22 @@ describe('sectionName', () => {
 });
 
 describe('suggestQuestions', () => {
-  it('asks about the top-level sections, alternating two phrasings', () => {
-    expect(suggestQuestions(vaswani)).toEqual([
-      'What does the section “Introduction” explain?',
-      'Summarise the section “Background”.',
-      'What does the section “Model Architecture” explain?',
-      'Summarise the section “Why Self-Attention”.',
+  it('asks about the top-level sections', () => {
+    expect(suggestQuestions(vaswani, 'en')).toEqual([
+      'What is “Introduction” about?',
+      'What is “Background” about?',
+      'What is “Model Architecture” about?',
+      'What is “Why Self-Attention” about?',
     ]);
   });
 
-  it('speaks the window’s language', () => {
+  it('speaks the document’s language, else the window’s', () => {
     locale.set('fr');
-    expect(suggestQuestions(vaswani, 2)).toEqual([
-      'Qu’explique la section « Introduction » ?',
-      'Résume la section « Background ».',
-    ]);
+    expect(suggestQuestions(vaswani, 'en', 1)).toEqual(['What is “Introduction” about?']);
+    expect(suggestQuestions(vaswani, 'fr', 1)).toEqual(['De quoi parle la section «\u00a0Introduction\u00a0»\u00a0?']);
+    expect(suggestQuestions(vaswani, 'de', 1)).toEqual(['De quoi parle la section «\u00a0Introduction\u00a0»\u00a0?']);
+    locale.set('en');
+    expect(suggestQuestions(vaswani, '', 1)).toEqual(['What is “Introduction” about?']);
   });
 
   it('fills in from the next level and never repeats a section', () => {
@@ -65,10 +66,7 @@ describe('suggestQuestions', () => {
       { title: '1.2 queues', page: 5, depth: 1 },
       { title: 'Unplaced bookmark', page: 0, depth: 0 },
     ];
-    expect(suggestQuestions(outline)).toEqual([
-      'What does the section “Queues” explain?',
-      'Summarise the section “Amortisation”.',
-    ]);
+    expect(suggestQuestions(outline, 'en')).toEqual(['What is “Queues” about?', 'What is “Amortisation” about?']);
   });
 
   it('suggests nothing without an outline', () => {

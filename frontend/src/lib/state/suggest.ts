@@ -5,7 +5,8 @@
 // dropped.
 
 import type { OutlineEntry } from '../api/types.ts';
-import { t } from './locale.svelte.ts';
+import { LANGS, translate, type Lang } from '../i18n/index.ts';
+import { locale } from './locale.svelte.ts';
 
 /** How many questions are suggested at most. */
 export const MAX_SUGGESTIONS = 4;
@@ -27,10 +28,17 @@ export function sectionName(title: string): string {
 
 /**
  * Up to max questions from the outline's top-level sections (the next
- * level fills in when there are too few), alternating two phrasings, in
- * the window's language.
+ * level fills in when there are too few), in the document's language
+ * (docLang, ISO 639-1) when the window speaks it, else the window's.
+ * One phrasing, "What is “title” about?": over Vaswani's paper it was
+ * answered for each of its four sections, where "What does the section
+ * “title” explain?" was refused as not found for three of three.
  */
-export function suggestQuestions(outline: readonly OutlineEntry[] | null | undefined, max = MAX_SUGGESTIONS): string[] {
+export function suggestQuestions(
+  outline: readonly OutlineEntry[] | null | undefined,
+  docLang = '',
+  max = MAX_SUGGESTIONS,
+): string[] {
   const entries = (outline ?? []).filter((e) => e.page > 0);
   if (entries.length === 0) return [];
   const top = Math.min(...entries.map((e) => e.depth));
@@ -42,7 +50,6 @@ export function suggestQuestions(outline: readonly OutlineEntry[] | null | undef
     }
     if (names.length >= max) break;
   }
-  return names
-    .slice(0, max)
-    .map((title, i) => t(i % 2 === 0 ? 'suggest.explain' : 'suggest.summarise', { title }));
+  const lang: Lang = (LANGS as readonly string[]).includes(docLang) ? (docLang as Lang) : locale.lang;
+  return names.slice(0, max).map((title) => translate(lang, 'suggest.about', { title }));
 }

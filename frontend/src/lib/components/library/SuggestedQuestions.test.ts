@@ -34,8 +34,8 @@ describe('suggested questions under a newly added document', () => {
     await tick();
     expect(screen.getByText('Questions to start with')).toBeTruthy();
     expect(screen.queryByText(/References/)).toBeNull();
-    await fireEvent.click(screen.getByRole('button', { name: 'Summarise the section “Background”.' }));
-    expect(onAsk).toHaveBeenCalledWith('Summarise the section “Background”.');
+    await fireEvent.click(screen.getByRole('button', { name: 'What is “Background” about?' }));
+    expect(onAsk).toHaveBeenCalledWith('What is “Background” about?');
   });
 
   it('hides them on dismiss, and shows none for a document without an outline', async () => {
@@ -51,12 +51,12 @@ describe('suggested questions under a newly added document', () => {
     expect(screen.queryByText('Questions to start with')).toBeNull();
   });
 
-  it('is in French in a French window', async () => {
+  it('is in French in a French window, its questions in the document’s language', async () => {
     locale.set('fr');
     setup();
-    emitProgress(progress({ job_id: 'j1', stage: 'done', doc: sampleDocument({ outline }) }));
+    emitProgress(progress({ job_id: 'j1', stage: 'done', doc: sampleDocument({ outline, lang: 'fr' }) }));
     await tick();
     expect(screen.getByText('Questions pour commencer')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Qu’explique la section « Introduction » ?' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'De quoi parle la section «\u00a0Introduction\u00a0»\u00a0?' })).toBeTruthy();
   });
 });
