@@ -45,7 +45,8 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   out=$shots/native-pipeline-$lang
   start_app "$pdf"
   sleep 2
-  settle 120 "$work/ready.png" 5
+  settle 180 "$work/ready.png" 10
+  sleep 10 # the first answer needs the PDF fully prepared (a short still screen is not enough)
   ask 'What does Figure 4 show about plain and residual networks on ImageNet?'
   sleep 3
   settle 60 "$out-1.png" 2
