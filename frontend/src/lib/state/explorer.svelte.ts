@@ -8,6 +8,7 @@
 import * as api from '../api/index.ts';
 import type { Chunk, Page, Region, RegionKind, RetrievalMode, SearchResult } from '../api/types.ts';
 import { handleError } from '../errors.ts';
+import { keeps, parsePageRange, type PageRange } from '../explorerFilter.ts';
 import { t } from './locale.svelte.ts';
 
 /** Pages, passages, or one kind of region (tables, figures, formulas). */
@@ -29,6 +30,9 @@ export class Explorer {
   error = $state<string | null>(null);
   /** How many rows of the current tab are shown. */
   limit = $state(PAGE_STEP);
+  /** The passages' and regions' filters: words, and pages ("3-5"). */
+  keyword = $state('');
+  pageFilter = $state('');
 
   query = $state('');
   mode = $state<RetrievalMode>('');
@@ -83,6 +87,34 @@ export class Explorer {
   /** The document's regions of one kind, in page order. */
   regionsOf(kind: RegionKind): Region[] {
     return this.regions.filter((r) => r.kind === kind);
+  }
+
+  /** The page filter as a range; null when it cannot be read (nothing is then filtered by page). */
+  get pageRange(): PageRange | null {
+    return parsePageRange(this.pageFilter);
+  }
+
+  get filtering(): boolean {
+    return this.keyword.trim() !== '' || this.pageFilter.trim() !== '';
+  }
+
+  /** The passages the filters keep. */
+  filteredChunks(): Chunk[] {
+    const range = this.pageRange ?? { from: 0, to: 0 };
+    return this.chunks.filter((c) => keeps({ page: c.page, pages: c.pages, texts: [c.text, c.section_title] }, this.keyword, range));
+  }
+
+  /** The regions of one kind the filters keep. */
+  filteredRegions(kind: RegionKind): Region[] {
+    const range = this.pageRange ?? { from: 0, to: 0 };
+    return this.regionsOf(kind).filter((r) => keeps({ page: r.page, texts: [r.caption, r.text, r.description] }, this.keyword, range));
+  }
+
+  /** How many rows of a tab the filters keep (pages are not filtered). */
+  shown(tab: ExplorerTab): number {
+    if (tab === 'pages') return this.pages.length;
+    if (tab === 'chunks') return this.filteredChunks().length;
+    return this.filteredRegions(tab).length;
   }
 
   /** How many rows a tab has. */

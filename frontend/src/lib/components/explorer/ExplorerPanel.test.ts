@@ -89,6 +89,59 @@ describe('ExplorerPanel', () => {
     expect(onOpenPage).toHaveBeenCalledWith('a3f1c9', 1, 'A formula is satisfiable…');
   });
 
+  it('filters passages by words (accents and case aside) and by pages, and says a page range it cannot read', async () => {
+    setup();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: '2 passages' }));
+    await user.type(screen.getByLabelText('Filter by words'), 'SATISFIABLE');
+    expect(screen.getByText('A formula is satisfiable…')).toBeTruthy();
+    expect(screen.queryByText('[1] Cook, 1971.')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('1 of 2 shown');
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await user.type(screen.getByLabelText('Pages'), '5-');
+    expect(screen.getByText('[1] Cook, 1971.')).toBeTruthy();
+    expect(screen.queryByText('A formula is satisfiable…')).toBeNull();
+    await user.clear(screen.getByLabelText('Pages'));
+    await user.type(screen.getByLabelText('Pages'), '9-3');
+    expect(screen.getByRole('alert').textContent).toBe('Write a page (7) or a range (3-5, 10-, -4).');
+    expect(screen.getByText('A formula is satisfiable…')).toBeTruthy(); // an unreadable range filters nothing
+  });
+
+  it('filters tables by a word of their cells and figures by page, in French too', async () => {
+    api.regions.mockResolvedValue([
+      sampleRegion(),
+      sampleRegion({ kind: 'table', page: 6, caption: 'Table 4: Error rates (%).', text: '| method | top-5 err. |\n| --- | --- |\n| ResNet-152 | 4.49 |\n', image: '' }),
+      sampleRegion({ kind: 'table', page: 5, caption: 'Tableau 2 – Résultats', text: '| a | b |\n| --- | --- |\n| 1 | 2 |\n', image: '' }),
+    ]);
+    locale.set('fr');
+    setup();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: '2 tableaux' }));
+    await user.type(screen.getByLabelText('Filtrer par mots'), 'resnet-152');
+    expect(screen.getByRole('button', { name: /Table 4: Error rates/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Tableau 2/ })).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('1 sur 2 affichés');
+    await user.clear(screen.getByLabelText('Filtrer par mots'));
+    await user.type(screen.getByLabelText('Filtrer par mots'), 'resultats');
+    expect(screen.getByRole('button', { name: /Tableau 2/ })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Effacer les filtres' }));
+    await user.click(screen.getByRole('button', { name: '1 figure' }));
+    await user.type(screen.getByLabelText('Pages'), '4');
+    expect(screen.queryByRole('button', { name: /Figure 2/ })).toBeNull();
+    api.regions.mockResolvedValue([]);
+  });
+
+  it('shows each document’s passages and vectors by the model that embedded them, in French too', async () => {
+    setup([sampleDocument({ chunks: 180, vectors: { 'use-lite': 176, 'clip-vit-base-patch32': 7 } })]);
+    expect(await screen.findByText('180 passages, 183 vectors · embedded by clip-vit-base-patch32 (7), use-lite (176)')).toBeTruthy();
+  });
+
+  it('says when a document’s passages were not embedded, in French', async () => {
+    locale.set('fr');
+    setup([sampleDocument({ chunks: 12 })]);
+    expect(await screen.findByText('12 passages, 0 vecteur · non vectorisés (recherche par mots-clés seule)')).toBeTruthy();
+  });
+
   it('opens a passage of a scanned page with its OCR box and kind', async () => {
     api.chunks.mockResolvedValue([
       sampleChunk({ chunk_id: 'c3', page: 2, page_type: 'scanned', bbox: [60, 80, 540, 300], text: 'Exercice scanné, suite…' }),
