@@ -43,19 +43,10 @@ func (a *App) emit(name string, payload any) {
 
 func (a *App) startup(ctx context.Context) { a.ctx = ctx }
 
+// domReady opens what the command line named: PDFs, course files.
 func (a *App) domReady(context.Context) {
-	var pdfs []string
-	for _, f := range a.initialFiles {
-		if isCourse(f) { // a double-clicked course file; a refusal shows on its row
-			if _, err := a.OpenCourse(f); err != nil {
-				a.emit(session.EventIngestProgress, courseRefused(f, err))
-			}
-			continue
-		}
-		pdfs = append(pdfs, f)
-	}
+	a.s.OpenFiles(a.ctx, a.initialFiles)
 	a.initialFiles = nil
-	_, _ = a.AddFiles(pdfs)
 }
 
 func (a *App) shutdown(context.Context) { _ = a.s.Close() }

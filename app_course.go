@@ -1,14 +1,11 @@
 package main
 
 import (
-	"path/filepath"
-	"strings"
-
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"vika/backend/course"
 	"vika/backend/engine"
-	"vika/backend/message"
+	"vika/backend/session"
 )
 
 // courseFilter is the dialogs' filter of course files.
@@ -24,7 +21,7 @@ func (a *App) SaveCourse(withConversation bool) (string, error) {
 	if err != nil || path == "" {
 		return "", err
 	}
-	if !isCourse(path) {
+	if !session.IsCourse(path) {
 		path += course.Ext
 	}
 	_, err = a.s.SaveCourse(a.ctx, path, withConversation)
@@ -41,13 +38,3 @@ func (a *App) PickCourse() (string, error) {
 func (a *App) OpenCourse(path string) (engine.CourseResult, error) {
 	return a.s.OpenCourse(a.ctx, path)
 }
-
-// courseRefused is the failed row of a course file that was refused.
-func courseRefused(path string, err error) engine.Progress {
-	m := message.Of(err)
-	name := filepath.Base(path)
-	return engine.Progress{JobID: "course-" + name, File: name, Stage: engine.StageFailed, Error: err.Error(), Problem: &m}
-}
-
-// isCourse reports whether path names a course file.
-func isCourse(path string) bool { return strings.EqualFold(filepath.Ext(path), course.Ext) }

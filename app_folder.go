@@ -13,3 +13,9 @@ func (a *App) PickFolder() (string, error) {
 
 // AddFolder starts adding every PDF under dir and returns the batch.
 func (a *App) AddFolder(dir string) (session.FolderBatch, error) { return a.s.AddFolder(a.ctx, dir) }
+
+// AddDropped starts adding what was dropped onto the window: a folder
+// adds every PDF under it (one batch, as AddFolder), a file is added.
+func (a *App) AddDropped(paths []string) (session.Dropped, error) {
+	return a.s.AddPaths(a.ctx, paths)
+}

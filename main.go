@@ -1,8 +1,9 @@
 // Command vika is a desktop assistant for asking questions of scientific PDFs.
 //
-// Without arguments it opens the window; with PDF paths as arguments (as the
-// desktop entry's "Open with Vika" passes them) it opens the window and adds
-// them; with a subcommand (version, ingest, search, ask, eval, bench or
+// Without arguments it opens the window; with PDF or course file (.vika)
+// paths as arguments (as the desktop entry's "Open with Vika" and a
+// double-click pass them) it opens the window and adds them or opens the
+// course; with a subcommand (version, ingest, search, ask, eval, bench or
 // models: package cli) it runs headless on the same engine, for scripting,
 // tests and benchmarks.
 package main
@@ -25,6 +26,7 @@ import (
 	vikaassets "vika/backend/assets"
 	"vika/backend/cli"
 	"vika/backend/docserve"
+	"vika/backend/session"
 )
 
 //go:embed all:frontend/dist
@@ -48,16 +50,16 @@ func main() {
 }
 
 // opensFiles reports whether the arguments are documents to open in the
-// window (as the desktop entry passes them) rather than a subcommand: none
-// is a subcommand's name, and each names a .pdf or an existing file (a PDF
-// saved without its extension). A file that is not a PDF gets its error in
-// the window, on that file.
+// window (as the desktop entry and a double-click pass them) rather than a
+// subcommand: none is a subcommand's name, and each names a .pdf, a course
+// file (.vika) or an existing file (a PDF saved without its extension). A
+// file that cannot be opened gets its error in the window, on that file.
 func opensFiles(args []string) bool {
 	if cli.IsCommand(args[0]) {
 		return false
 	}
 	for _, a := range args {
-		if strings.EqualFold(filepath.Ext(a), ".pdf") {
+		if strings.EqualFold(filepath.Ext(a), ".pdf") || session.IsCourse(a) {
 			continue
 		}
 		if fi, err := os.Stat(a); err != nil || !fi.Mode().IsRegular() {

@@ -18,6 +18,8 @@ func TestOpensFiles(t *testing.T) {
 	}{
 		{[]string{"notes.pdf"}, true},                 // opened, even if missing: the window says why
 		{[]string{"a.PDF", noExt}, true},              // a PDF saved without its extension
+		{[]string{"course.vika"}, true},               // a double-clicked course file (Exec=vika %F), even missing
+		{[]string{"Term.VIKA", "notes.pdf"}, true},    // a course and a PDF
 		{[]string{"version"}, false},                  // a subcommand
 		{[]string{"search", "x.pdf"}, false},          // a subcommand with a PDF argument
 		{[]string{"--help"}, false},                   //

@@ -9,9 +9,11 @@
 #                                  Tesseract data the Depends pull in
 #   vika ingest --json cours.pdf   a French page is detected as French (lingua-go trimmed)
 #   vika search --json ...         dense (ONNX Runtime + USE-lite), BM25 and the default mode
-# and checks that the run wrote nothing into the user's home and that the package's files
-# are unchanged (dpkg --verify). The checks of ingest and search are scripts/headless-checks.sh,
-# shared with the Windows installer's test.
+# and checks that the .vika course file type is registered (shared-mime-info's database has
+# the glob and the magic, the desktop database maps it to vika.desktop), that the run wrote
+# nothing into the user's home and that the package's files are unchanged (dpkg --verify).
+# The checks of ingest and search are scripts/headless-checks.sh, shared with the Windows
+# installer's test.
 #
 # Run by `make test-package` after `make package`. Needs root (debootstrap, chroot, mount);
 # re-runs itself with sudo otherwise. Caches under ${XDG_CACHE_HOME:-~/.cache}/vika/package-test:
@@ -157,6 +159,10 @@ install_deb() {
   cp -- "$deb" "$chroot_dir/tmp/"
   in_root apt-get update -qq >"$work/apt-update.log" 2>&1 ||
     { tail -n 20 "$work/apt-update.log" >&2; die "apt-get update failed in the chroot"; }
+  # What a desktop already has, so that installing vika runs their triggers as it would there:
+  # shared-mime-info (update-mime-database) and desktop-file-utils (update-desktop-database).
+  in_root apt-get install -y --no-install-recommends shared-mime-info desktop-file-utils \
+    >"$work/apt-desktop.log" 2>&1 || { tail -n 20 "$work/apt-desktop.log" >&2; die "apt-get install shared-mime-info failed"; }
   before=$(in_root dpkg-query -W -f='${Package}\n' | wc -l)
   in_root apt-get install -y --no-install-recommends "/tmp/$(basename "$deb")" >"$work/apt-install.log" 2>&1 ||
     { tail -n 30 "$work/apt-install.log" >&2; die "apt-get install ./$(basename "$deb") failed"; }
@@ -165,6 +171,24 @@ install_deb() {
   grep -E '^(Need to get|After this operation)' "$work/apt-install.log" | sed 's/^/  apt: /' >&2 || true
   say "installed vika and $((after - before - 1)) dependencies on bare $suite in $((SECONDS - t)) s" \
     "(Installed-Size $(in_root dpkg-query -W -f='${Installed-Size}' vika) KiB)"
+}
+
+# check_file_types: a double-click on a .vika file opens it in Vika: installing the package ran
+# shared-mime-info's trigger (the type in the compiled MIME database, glob and magic) and
+# desktop-file-utils' (the desktop database maps the type to vika.desktop).
+check_file_types() {
+  local mime=$chroot_dir/usr/share/mime
+  [[ -f $mime/packages/vika.xml ]] || die "/usr/share/mime/packages/vika.xml is not installed"
+  grep -qxF '50:application/x-vika-course:*.vika' "$mime/globs2" ||
+    die "the mime database has no *.vika glob (update-mime-database did not run?)"
+  [[ -f $mime/application/x-vika-course.xml ]] || die "the mime database has no application/x-vika-course"
+  grep -qaF 'application/x-vika-course' "$mime/magic" || die "the mime database has no magic for course files"
+  grep -qE '^MimeType=.*application/x-vika-course;' "$chroot_dir/usr/share/applications/vika.desktop" ||
+    die "vika.desktop does not open application/x-vika-course"
+  grep -qE '^Exec=vika %F$' "$chroot_dir/usr/share/applications/vika.desktop" || die "vika.desktop's Exec is not 'vika %F'"
+  grep -qE '^application/x-vika-course=(.*;)?vika\.desktop(;|$)' "$chroot_dir/usr/share/applications/mimeinfo.cache" ||
+    die "mimeinfo.cache does not map application/x-vika-course to vika.desktop"
+  say "ok: .vika files are application/x-vika-course (glob and magic), opened by vika.desktop (MIME and desktop databases)"
 }
 
 # check_json and headless_checks: the checks shared with the Windows test.
@@ -214,6 +238,7 @@ main() {
   make_base
   prepare_root
   install_deb
+  check_file_types
   run_app
   say "all checks passed in $((SECONDS - start)) s; removing the chroot"
 }

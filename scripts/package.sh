@@ -105,6 +105,13 @@ stage_icons() {
 
 check_metadata() {
   desktop-file-validate packaging/vika.desktop || die "packaging/vika.desktop is not valid"
+  # The .vika course file type: a database update-mime-database accepts (into a scratch folder).
+  local mimecheck
+  mimecheck=$(mktemp -d)
+  mkdir -p "$mimecheck/packages" && cp packaging/vika-mime.xml "$mimecheck/packages/vika.xml"
+  update-mime-database "$mimecheck" >&2 && grep -qF 'application/x-vika-course:*.vika' "$mimecheck/globs2" ||
+    { rm -rf "$mimecheck"; die "packaging/vika-mime.xml is not a valid shared-mime-info package"; }
+  rm -rf "$mimecheck"
   # The id is "vika" (as the desktop file and the binary): the project has no domain of its
   # own for a reverse-DNS id, so that one hint is lowered to info; anything else fails.
   appstreamcli validate --no-net --override=cid-desktopapp-is-not-rdns=info packaging/vika.metainfo.xml >&2 ||

@@ -6,6 +6,11 @@
 #   course-02-setting-en.png    Settings: "Remember processed documents on this computer", size, Clear all
 #   course-01b/c-*-en.png       Forget this PDF hovered, then clicked
 #   course-06-library-fr.png, course-06b-forget-hover-fr.png, course-08-setting-fr.png  the same in French
+#   course-10-opened-en.png     `vika term.vika classmate.vika`, as a double-click passes a course
+#                               file: the course saved by `vika course save` is in the library,
+#                               the damaged one refused on its own row
+#   course-11-opened-fr.png     the same in French
+# With the argument "open", only the last two (a course given on the command line).
 # The cache lives in the run's own XDG_CACHE_HOME. Needs what
 # scripts/lib/window.sh needs.
 set -euo pipefail
@@ -34,10 +39,32 @@ cp "$pdfs/vaswani2017_attention_is_all_you_need.pdf" "$work/folder2/"
 cp "$pdfs/flajolet_martin1985_probabilistic_counting_SCANNED.pdf" "$work/folder2/"
 printf 'notes\n' >"$work/folder2/todo.md"
 
+only=${1:-}
+
+# A course saved by the CLI (from the window's cache when the first part ran), and a damaged
+# one, opened as a double-click opens them: the file on the command line.
+shots_opened() { # locale png
+  settings_on "$1"
+  [[ -f $work/term.vika ]] || "$bin" course save --cache "$XDG_CACHE_HOME/vika" "$work/term.vika" \
+    "$work/docs/shannon1948_mathematical_theory_of_communication.pdf" "$work/docs/he2015_resnet.pdf" \
+    >>"$work/app.log" 2>&1 || die "vika course save failed: $(tail -n 5 "$work/app.log")"
+  printf 'SQLite format 3\0 and nothing a course file holds\n' >"$work/classmate.vika"
+  start_app "$work/term.vika" "$work/classmate.vika"
+  sleep 10
+  settle 120 "$shots/$2" 4
+  stop_app
+}
+
 settings_on() { # locale
   printf '{"routing":"auto","k":8,"history":true,"rerank":true,"multi_query_variants":3,"describe_max":20,"remember":true,"cache_max_mb":2048,"locale":"%s"}\n' "$1" \
     >"$XDG_CONFIG_HOME/vika/settings.json"
 }
+
+if [[ $only == open ]]; then
+  shots_opened en course-10-opened-en.png
+  shots_opened fr course-11-opened-fr.png
+  exit 0
+fi
 
 # --- English ---------------------------------------------------------------
 settings_on en
@@ -83,3 +110,7 @@ xdotool mousemove --sync $((X + 800)) $((Y + 400))
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool click 5; sleep 0.1; done
 settle 20 "$shots/course-08-setting-fr.png" 2
 stop_app
+
+# --- A course file on the command line (a double-click), English and French --
+shots_opened en course-10-opened-en.png
+shots_opened fr course-11-opened-fr.png

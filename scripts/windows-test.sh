@@ -114,8 +114,13 @@ main() {
   # The default PDF program stays the user's: no default value on HKCU\Software\Classes\.pdf.
   awk '/^\[/ {sec = $1} sec == "[Software\\\\Classes\\\\.pdf]" && /^@=/ {found = 1} END {exit !found}' \
     <<<"$reg" && die "the installer took over the default PDF program"
+  # .vika course files: Vika's own type, opened by a double-click with "vika.exe" "%1".
+  awk '/^\[/ {sec = $1} sec == "[Software\\\\Classes\\\\.vika]" && $0 == "@=\"Vika.Course\"" {found = 1} END {exit !found}' \
+    <<<"$reg" || die "HKCU\\Software\\Classes\\.vika is not Vika.Course"
+  awk '/^\[/ {sec = $1} sec == "[Software\\\\Classes\\\\Vika.Course\\\\shell\\\\open\\\\command]" && /^@=/ && /vika\.exe\\" \\"%1\\"/ {found = 1} END {exit !found}' \
+    <<<"$reg" || die "Vika.Course's open command is not \"vika.exe\" \"%1\""
   grep -qi vika "$WINEPREFIX/system.reg" && die "the installer wrote machine-wide (HKLM) registry keys"
-  say "ok: HKCU uninstall entry and \"Open with Vika\" for .pdf; nothing machine-wide"
+  say "ok: HKCU uninstall entry and \"Open with Vika\" for .pdf, .vika opened by Vika; nothing machine-wide"
 
   local docs=$work/docs out=$work/out
   mkdir -p "$docs" "$out"

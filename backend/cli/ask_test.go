@@ -103,7 +103,7 @@ func TestAskEveryModelFails(t *testing.T) {
 		})
 	var out, errOut bytes.Buffer
 	code := Run(context.Background(), []string{"ask", "--mode", "bm25", "--pdf", pdf, "What does unit propagation do?"}, &out, &errOut)
-	if code != 1 || !strings.Contains(errOut.String(), "vika ask: No model could answer: Gemini 2.5 Flash-Lite was rate limited; Llama 3.1 8B (Groq) was rate limited; Ministral 8B was unavailable") {
+	if code != 1 || !strings.Contains(errOut.String(), "vika ask: No model could answer: Gemini 2.5 Flash-Lite was rate limited; Llama 3.1 8B (Groq) was rate limited; Ministral 3 8B was unavailable") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 }

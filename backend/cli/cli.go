@@ -1,5 +1,5 @@
 // Package cli implements Vika's headless subcommands: version, ingest,
-// search, ask, eval, bench and models. They drive the same engine as the window, so scripts, benchmarks
+// search, ask, study, eval, bench and models. They drive the same engine as the window, so scripts, benchmarks
 // and tests exercise the real pipeline.
 package cli
 
@@ -38,6 +38,7 @@ func commands() []command {
 		{"bench", "measure ingestion against pdftotext and the tesseract CLI (ingest)", runBench},
 		{"course", "save PDFs to a course file (.vika), open one, or check one (save | open | info)", runCourse},
 		{"cache", "show or clear the processed-document cache (info | clear)", runCache},
+		{"study", "ingest PDFs, then make a study guide or flashcards of one (guide | cards | plan)", runStudy},
 		{"models", "list the optional models or download one (list | download NAME)", runModels},
 	}
 }

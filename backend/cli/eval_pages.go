@@ -313,6 +313,10 @@ func printPages(out io.Writer, rep pagesReport, byFile bool) error {
 	for _, r := range rep.Rows {
 		fmt.Fprintf(out, "  %-18s %-36s %s\n", r.Search, r.Pages, sourcesSweep(r.Results))
 	}
+	fmt.Fprintln(out, "\nanswer pages found that stand by a table's, figure's or formula's passage (their first passage in the ranking):")
+	for _, r := range rep.Rows {
+		fmt.Fprintf(out, "  %-18s %-36s %.3f of %d\n", r.Search, r.Pages, r.Score.ByRegion, r.Score.Found)
+	}
 	fmt.Fprintln(out, "\nmissed at sources@8:")
 	for _, r := range rep.Rows {
 		fmt.Fprintf(out, "  %s, %s: %v\n", r.Search, r.Pages, r.Misses)

@@ -229,7 +229,7 @@ func pageRetriever(docs map[string]*pagesDoc, mode retrieve.Mode, r func(*pagesD
 		}
 		cite := make(map[string]eval.PageHit, len(d.res.Chunks))
 		for _, c := range d.res.Chunks {
-			cite[c.ID] = eval.PageHit{File: file, Page: c.Page, Runes: utf8.RuneCountInString(strings.TrimSpace(c.Text))}
+			cite[c.ID] = eval.PageHit{File: file, Page: c.Page, Runes: utf8.RuneCountInString(strings.TrimSpace(c.Text)), Region: isRegionKind(c.Kind)}
 		}
 		hits := make([]eval.PageHit, len(res.Hits))
 		for i, h := range res.Hits {
@@ -290,7 +290,7 @@ func fusedPages(a, b eval.PageRetriever) eval.PageRetriever {
 			rank := 0
 			seen := map[eval.PageHit]bool{}
 			for _, h := range hits {
-				h.Runes = 0 // a page, whichever of its passages
+				h.Runes, h.Region = 0, false // a page, whichever of its passages
 				if seen[h] {
 					continue
 				}
@@ -324,4 +324,10 @@ func courseResults(ctx context.Context, path string) (map[string]ingest.Result, 
 		}
 	}
 	return out, nil
+}
+
+// isRegionKind reports whether a passage of kind k is a table's, figure's
+// or formula's.
+func isRegionKind(k corpus.ChunkKind) bool {
+	return k == corpus.ChunkTable || k == corpus.ChunkFigure || k == corpus.ChunkFormula
 }

@@ -84,8 +84,8 @@ var (
 	OCRWorkers     = Var{"VIKA_OCR_WORKERS", Int, "one per CPU", "OCR clients run at once", false}
 	OCRTimeout     = Var{"VIKA_OCR_TIMEOUT", Duration, "60s", "per-page timeout of one OCR client", false}
 	OCRLanguages   = Var{"VIKA_OCR_LANGUAGES", String, "fra+eng", "Tesseract languages", false}
-	EmbedModelEN   = Var{"VIKA_EMBED_MODEL_EN", String, "use-lite", "embedding model of English and unknown-language chunks", false}
-	EmbedModelMult = Var{"VIKA_EMBED_MODEL_MULTI", String, "paraphrase-multilingual-MiniLM-L12-v2", "embedding model of other languages, when installed", false}
+	EmbedModelEN   = Var{"VIKA_EMBED_MODEL_EN", String, "bge-small-en-v1.5 when installed, else use-lite", "embedding model of English and unknown-language chunks", false}
+	EmbedModelMult = Var{"VIKA_EMBED_MODEL_MULTI", String, "multilingual-e5-small, else paraphrase-multilingual-MiniLM-L12-v2, when installed", "embedding model of other languages, when installed", false}
 	EmbedBatchSize = Var{"VIKA_EMBED_BATCH_SIZE", Int, "the model's", "passages embedded per ONNX run", false}
 	EmbedThreads   = Var{"VIKA_EMBED_THREADS", Int, "1", "ONNX Runtime threads of an embedding or reranking model", false}
 	ModelsBaseURL  = Var{"VIKA_MODELS_BASE_URL", URL, "https://huggingface.co", "where optional models are downloaded from", false}

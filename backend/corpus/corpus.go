@@ -222,6 +222,10 @@ type Hit struct {
 	// only the dense retriever found).
 	DenseScore   *float64 `json:"dense_score"`
 	LexicalScore *float64 `json:"lexical_score"`
+	// Band says how close DenseScore is for the model that scored it:
+	// "high", "fair" or "low" by that model's measured thresholds
+	// (retrieve.BandsFor), "" without a cosine or without thresholds.
+	Band string `json:"band,omitempty"`
 }
 
 // MaxLabelName is the longest file name shown in a citation label.

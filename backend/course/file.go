@@ -20,6 +20,11 @@ import (
 	"vika/backend/dbfile"
 )
 
+// ApplicationID is the SQLite header's application id of a course file
+// (offset 68, big-endian: "VIKA"), which the desktop's file-type magic
+// (packaging/vika-mime.xml) matches; Open does not rely on it.
+const ApplicationID = 0x56494B41
+
 const schema = `
 CREATE TABLE about (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE documents (
@@ -92,6 +97,9 @@ func write(ctx context.Context, name string, c Course) error {
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", ApplicationID)); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO about (k, v) VALUES ('format', ?), ('version', ?)`, Format, strconv.Itoa(Version)); err != nil {

@@ -118,7 +118,9 @@ type CourseResult struct {
 // whole when it fails a check) and adds its PDFs to the session, each
 // from its processed data when this session's pipeline and models made
 // it, else processed again. A PDF already in the session is reported in
-// Failed; the others are added.
+// Failed; the others are added. Each PDF's progress has its own job id
+// and ends as every add's does: done with its document, or (in Failed)
+// failed, so that no row is left at its last stage.
 func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Progress)) (CourseResult, error) {
 	if e.isClosed() {
 		return CourseResult{}, ErrClosed
@@ -133,14 +135,18 @@ func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Prog
 	setup := e.setup()
 	for _, d := range c.Documents {
 		given := decodePrepared(d, setup, e.opts.Limits.MaxPages)
-		r, err := e.addGiven(ctx, "", d.File, d.PDF, given, progress)
+		id := e.jobID()
+		r, err := e.addGiven(ctx, id, d.File, d.PDF, given, progress)
 		if err != nil {
 			if ctx.Err() != nil {
 				return out, ctx.Err()
 			}
 			m := message.Of(err)
-			out.Failed = append(out.Failed, Progress{File: fileName(d.File), Stage: StageFailed, Error: err.Error(), Problem: &m})
+			out.Failed = append(out.Failed, Progress{JobID: id, File: fileName(d.File), Stage: StageFailed, Error: err.Error(), Problem: &m})
 			continue
+		}
+		if progress != nil {
+			progress(Progress{JobID: id, File: fileName(d.File), Stage: StageDone, Done: 1, Total: 1, Doc: &r.Doc})
 		}
 		out.Added = append(out.Added, r.Doc)
 	}

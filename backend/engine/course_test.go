@@ -30,13 +30,29 @@ func TestCourseSaveOpen(t *testing.T) {
 
 	b := newEngine(t, Config{})
 	var stages []string
-	res, err := b.OpenCourse(ctx, path, func(p Progress) { stages = append(stages, p.Stage) })
+	last := map[string]Progress{} // each job's last event
+	res, err := b.OpenCourse(ctx, path, func(p Progress) {
+		stages = append(stages, p.Stage)
+		if p.JobID == "" {
+			t.Errorf("a %s event of %s without a job id", p.Stage, p.File)
+		}
+		last[p.JobID] = p
+	})
 	if err != nil || len(res.Added) != 2 || len(res.Failed) != 0 || string(res.Conversation) != `["conv"]` {
 		t.Fatalf("OpenCourse = %+v, %v", res, err)
 	}
 	for _, s := range stages {
 		if s == StageExtracting || s == StageEmbedding {
 			t.Errorf("opening the course ran the %s stage", s)
+		}
+	}
+	// Each PDF's row ends (done, with its document), as an add's does.
+	if len(last) != 2 {
+		t.Errorf("%d job ids for 2 PDFs: %v", len(last), last)
+	}
+	for id, p := range last {
+		if p.Stage != StageDone || p.Doc == nil || p.Doc.File != p.File {
+			t.Errorf("job %s ends with %+v", id, p)
 		}
 	}
 	docsA, _ := a.Documents(ctx)
@@ -63,7 +79,8 @@ func TestCourseSaveOpen(t *testing.T) {
 
 	// Opened again: both are duplicates, nothing changes.
 	res, err = b.OpenCourse(ctx, path, nil)
-	if err != nil || len(res.Added) != 0 || len(res.Failed) != 2 || res.Failed[0].Problem.Code != message.Duplicate {
+	if err != nil || len(res.Added) != 0 || len(res.Failed) != 2 || res.Failed[0].Problem.Code != message.Duplicate ||
+		res.Failed[0].JobID == "" || res.Failed[0].JobID == res.Failed[1].JobID {
 		t.Errorf("second open = %+v, %v", res, err)
 	}
 

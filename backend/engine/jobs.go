@@ -49,9 +49,8 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 	if progress == nil {
 		progress = func(Progress) {}
 	}
+	id := e.jobID()
 	e.mu.Lock()
-	e.nextJob++
-	id := fmt.Sprintf("job-%d", e.nextJob)
 	if e.closed {
 		e.mu.Unlock()
 		progress(Progress{JobID: id, File: name, Stage: StageFailed, Error: ErrClosed.Error(), Problem: &message.Message{Code: message.SessionClosed}})
@@ -83,6 +82,14 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 		progress(final)
 	}()
 	return id
+}
+
+// jobID returns a new job id ("job-N"), unique in the session.
+func (e *Engine) jobID() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.nextJob++
+	return fmt.Sprintf("job-%d", e.nextJob)
 }
 
 // runJob waits for a slot, then runs the add. A panic in the add (a bug

@@ -89,6 +89,9 @@ type PageHit struct {
 	// Runes is the length of the hit's passage (0 when the retriever
 	// does not say); a packing of the prompt by length is measured with it.
 	Runes int `json:"runes,omitempty"`
+	// Region tells that the passage is a table's, figure's or formula's
+	// (false when the retriever does not say).
+	Region bool `json:"region,omitempty"`
 }
 
 // PageRetriever returns up to k hits for question, best first. file is the
@@ -112,6 +115,10 @@ type PageResult struct {
 	// distinct pages of the hits, in order (several hits on one page count
 	// once), 0 if none of the PageDepth hits is on one.
 	PageRank int `json:"page_rank"`
+	// ByRegion tells that the first hit on the answer page (at PageRank)
+	// is a table's, figure's or formula's passage: the page stands by
+	// its region rather than by its running text.
+	ByRegion bool `json:"by_region,omitempty"`
 	// Sources tells whether an answer page is among the pages of the first
 	// SourcesCutoff hits, the passages of an answer's prompt.
 	Sources bool `json:"sources"`
@@ -165,6 +172,11 @@ type PageScore struct {
 	PageMRR  float64 `json:"page_mrr"`
 	// Sources8 is the share of questions with PageResult.Sources.
 	Sources8 float64 `json:"sources@8"`
+	// ByRegion is the share of questions whose answer page, when found,
+	// stands by a region passage (PageResult.ByRegion), and Found the
+	// number of questions whose answer page was found (PageRank >= 1).
+	ByRegion float64 `json:"by_region"`
+	Found    int     `json:"found"`
 }
 
 // add counts res in s (sums; finish turns them into means).
@@ -185,6 +197,12 @@ func (s *PageScore) add(res PageResult) {
 	}
 	if res.Sources {
 		s.Sources8++
+	}
+	if res.PageRank >= 1 {
+		s.Found++
+	}
+	if res.ByRegion {
+		s.ByRegion++
 	}
 }
 
@@ -306,6 +324,7 @@ func scoreQuestion(q PageQuestion, hits []PageHit) PageResult {
 			if answer(h) {
 				res.PageRank = len(seen)
 				res.Sources = i < SourcesCutoff
+				res.ByRegion = h.Region
 			}
 		}
 	}
@@ -330,6 +349,9 @@ func (s *PageScore) finish() {
 	}
 	n := float64(s.Questions)
 	s.HitAt5 = float64(s.Hits) / n
+	if s.Found > 0 {
+		s.ByRegion /= float64(s.Found)
+	}
 	for _, v := range []*float64{&s.MRR, &s.PageMRR, &s.PageHit1, &s.PageHit5, &s.PageHit8, &s.Sources8} {
 		*v /= n
 	}

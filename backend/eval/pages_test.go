@@ -86,18 +86,18 @@ func TestPagesScoring(t *testing.T) {
 	}
 	want := PageReport{
 		Overall: PageScore{Questions: 6, Hits: 3, HitAt5: 0.5, MRR: (1 + 1.0/3 + 1.0/6 + 0.5) / 6,
-			PageHit1: 1.0 / 6, PageHit5: 5.0 / 6, PageHit8: 5.0 / 6, PageMRR: 0.5, Sources8: 4.0 / 6},
+			PageHit1: 1.0 / 6, PageHit5: 5.0 / 6, PageHit8: 5.0 / 6, PageMRR: 0.5, Sources8: 4.0 / 6, Found: 5},
 		ByFile: []FileScore{
 			{File: "a.pdf", PageScore: PageScore{Questions: 3, Hits: 2, HitAt5: 2.0 / 3, MRR: 0.5,
-				PageHit1: 1.0 / 3, PageHit5: 1, PageHit8: 1, PageMRR: 2.0 / 3, Sources8: 1}},
+				PageHit1: 1.0 / 3, PageHit5: 1, PageHit8: 1, PageMRR: 2.0 / 3, Sources8: 1, Found: 3}},
 			{File: "b.pdf", PageScore: PageScore{Questions: 3, Hits: 1, HitAt5: 1.0 / 3, MRR: 0.5 / 3,
-				PageHit5: 2.0 / 3, PageHit8: 2.0 / 3, PageMRR: 1.0 / 3, Sources8: 1.0 / 3}},
+				PageHit5: 2.0 / 3, PageHit8: 2.0 / 3, PageMRR: 1.0 / 3, Sources8: 1.0 / 3, Found: 2}},
 		},
 		ByKind: []KindScore{
 			{Kind: "table", PageScore: PageScore{Questions: 4, Hits: 1, HitAt5: 0.25, MRR: (1.0/6 + 0.5) / 4,
-				PageHit5: 0.75, PageHit8: 0.75, PageMRR: 0.375, Sources8: 0.5}},
+				PageHit5: 0.75, PageHit8: 0.75, PageMRR: 0.375, Sources8: 0.5, Found: 3}},
 			{Kind: "text", PageScore: PageScore{Questions: 2, Hits: 2, HitAt5: 1, MRR: (1 + 1.0/3) / 2,
-				PageHit1: 0.5, PageHit5: 1, PageHit8: 1, PageMRR: 0.75, Sources8: 1}},
+				PageHit1: 0.5, PageHit5: 1, PageHit8: 1, PageMRR: 0.75, Sources8: 1, Found: 2}},
 		},
 	}
 	approx := cmp.Comparer(func(x, y float64) bool { return near(x, y) })
@@ -578,5 +578,36 @@ func TestSourceRankAndLengths(t *testing.T) {
 	}
 	if len(res.HitRunes) != 12 || res.HitRunes[11] != 1200 {
 		t.Errorf("HitRunes %v", res.HitRunes)
+	}
+}
+
+// TestPagesByRegion: an answer page stands by its region when its first
+// hit is a region passage; the share is over the questions whose answer
+// page was found.
+func TestPagesByRegion(t *testing.T) {
+	qs := []PageQuestion{
+		{ID: "table-first", File: "a.pdf", Pages: []int{2}, Kind: "table", Split: "test"},
+		{ID: "body-first", File: "a.pdf", Pages: []int{3}, Kind: "table", Split: "test"},
+		{ID: "missed", File: "a.pdf", Pages: []int{9}, Kind: "table", Split: "test"},
+	}
+	hits := map[string][]PageHit{
+		"table-first": {{File: "a.pdf", Page: 1}, {File: "a.pdf", Page: 2, Region: true}, {File: "a.pdf", Page: 2}},
+		"body-first":  {{File: "a.pdf", Page: 3}, {File: "a.pdf", Page: 3, Region: true}},
+		"missed":      {{File: "a.pdf", Page: 1, Region: true}},
+	}
+	i := 0
+	rep, err := Pages(t.Context(), qs, func(_ context.Context, _, _ string, _ int) ([]PageHit, error) {
+		h := hits[qs[i].ID]
+		i++
+		return h, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Overall.Found != 2 || !near(rep.Overall.ByRegion, 0.5) {
+		t.Errorf("found %d, by region %.3f; want 2 and 0.5", rep.Overall.Found, rep.Overall.ByRegion)
+	}
+	if !rep.Results[0].ByRegion || rep.Results[1].ByRegion || rep.Results[2].ByRegion {
+		t.Errorf("results %+v", rep.Results)
 	}
 }

@@ -33,7 +33,7 @@ type ModelStatus struct {
 // Notice tells the user something about routing or fallback. Message is a
 // sentence to show; the other fields are the same as data.
 type Notice struct {
-	Kind         string   `json:"kind"` // NoticeRouter, NoticeSkipped, NoticeFallback, NoticeInterrupted, NoticeConfig, NoticeTruncated
+	Kind         string   `json:"kind"` // NoticeRouter, NoticeSkipped, NoticeFallback, NoticeInterrupted, NoticeConfig, NoticeTruncated, NoticeRetry
 	Model        string   `json:"model,omitempty"`
 	Reason       string   `json:"reason,omitempty"`
 	ErrorKind    string   `json:"error_kind,omitempty"` // KindOf the error
@@ -62,6 +62,7 @@ const (
 	NoticeInterrupted = "interrupted" // the answer broke off; what arrived is kept
 	NoticeConfig      = "config"      // a configuration problem (a bad VIKA_* value) affects the answer
 	NoticeTruncated   = "truncated"   // the answer reached its output-token cap or the cap on its length
+	NoticeRetry       = "retry"       // a model failed before its first token; it is asked again after a wait
 )
 
 // Plan is the router's decision: the models to try, in order.

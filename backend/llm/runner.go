@@ -64,6 +64,12 @@ type Runner struct {
 	MaxAnswerBytes int
 	Down           *Unavailable
 	Now            func() time.Time // the clock; nil for time.Now
+	// Retry says when a failed model is asked again before the next one
+	// (AnswerRetry, DescribeRetry); the zero value never retries. Sleep
+	// waits between tries; nil means Sleep (tests inject one that does
+	// not wait).
+	Retry Retry
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // fallbackKinds are the failures, before the first token, that move on to
@@ -115,7 +121,7 @@ func (r *Runner) RunFor(ctx context.Context, plan Plan, build Builder, sink Sink
 		if down.Why(m) != "" {
 			continue // marked by a concurrent answer since planning
 		}
-		o := r.attempt(ctx, m, build(m), sink, start, &res)
+		o := r.attemptRetried(ctx, m, build(m), sink, start, &res, notify)
 		text, a, err := o.text, o.attempt, o.err
 		if err != nil && o.sinkErr == nil && parent.Err() == nil && errors.Is(context.Cause(ctx), errAnswerDeadline) {
 			err = &ProviderError{Provider: m.Provider, Model: m.ID, Kind: ErrTimeout,
@@ -218,7 +224,7 @@ func fallbackNotice(m Model, err error, rest []Model) Notice {
 	if len(rest) > 0 {
 		n.Next, kv[5] = rest[0].Key(), rest[0].Name
 		if len(rest) > 1 {
-			kv = append(kv, "later", names(rest[1:]))
+			kv = append(kv, "later", nameList(rest[1:]))
 		}
 	}
 	return n.Say(message.NoticeFallback, append(kv, statusOf(err)...)...)
@@ -286,9 +292,9 @@ func footer(res Result) string {
 	s := fmt.Sprintf("Model used: %s (%s)", res.ModelName, res.ModelUsed)
 	if len(res.Chain) > 1 {
 		var steps []string
-		for _, a := range res.Chain {
+		for i, a := range res.Chain {
 			step := a.Model
-			if a.ErrorKind != "" && a.Model != res.ModelUsed {
+			if a.ErrorKind != "" && (a.Model != res.ModelUsed || i < len(res.Chain)-1) { // a retried try failed too
 				step += " (" + strings.ReplaceAll(a.ErrorKind, "_", " ") + ")"
 			}
 			steps = append(steps, step)
@@ -323,12 +329,14 @@ func asProviderError(err error) (*ProviderError, bool) {
 	return pe, ok
 }
 
-func names(models []Model) string {
+// nameList is the display names of models, in order: a notice's list,
+// which the window joins in its own language.
+func nameList(models []Model) []string {
 	out := make([]string, len(models))
 	for i, m := range models {
 		out[i] = m.Name
 	}
-	return strings.Join(out, ", ")
+	return out
 }
 
 // StreamError is an answer that broke off after its first token. Text is

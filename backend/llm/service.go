@@ -186,7 +186,7 @@ func (s *Service) Ask(ctx context.Context, q Query, req Request, sink Sink) (Res
 // AskFor is Ask with the request built for each model tried.
 func (s *Service) AskFor(ctx context.Context, q Query, build Builder, sink Sink) (Result, error) {
 	plan, err := s.router.Plan(q, s.Models(ctx))
-	return s.run(ctx, plan, err, build, sink)
+	return s.run(ctx, plan, err, build, sink, AnswerRetry)
 }
 
 // AskLight runs a short auxiliary request (a follow-up rewrite, a
@@ -195,10 +195,10 @@ func (s *Service) AskFor(ctx context.Context, q Query, build Builder, sink Sink)
 // error wraps ErrNoModel when no model is available.
 func (s *Service) AskLight(ctx context.Context, req Request, sink Sink) (Result, error) {
 	plan, err := s.router.PlanLight(s.Models(ctx))
-	return s.run(ctx, plan, err, Fixed(req), sink)
+	return s.run(ctx, plan, err, Fixed(req), sink, AnswerRetry)
 }
 
-func (s *Service) run(ctx context.Context, plan Plan, planErr error, build Builder, sink Sink) (Result, error) {
+func (s *Service) run(ctx context.Context, plan Plan, planErr error, build Builder, sink Sink, retry Retry) (Result, error) {
 	if planErr != nil {
 		if sink.Notice != nil {
 			for _, n := range plan.Notices {
@@ -207,7 +207,8 @@ func (s *Service) run(ctx context.Context, plan Plan, planErr error, build Build
 		}
 		return Result{Plan: plan}, planErr
 	}
-	r := &Runner{Provider: s.Provider, Timeouts: s.cfg.Timeouts, MaxAnswerBytes: s.cfg.MaxAnswerBytes, Down: s.down, Now: s.now}
+	r := &Runner{Provider: s.Provider, Timeouts: s.cfg.Timeouts, MaxAnswerBytes: s.cfg.MaxAnswerBytes, Down: s.down, Now: s.now,
+		Retry: retry, Sleep: s.cfg.Wait}
 	return r.RunFor(ctx, plan, build, sink)
 }
 
@@ -259,7 +260,8 @@ func (s *Service) ollama(p ProviderInfo) *ollama {
 
 // AskWith runs req on the model with that key ("provider/id") only, with
 // no fallback: describing figures sends them to the provider the student
-// chose and to no other. An error wraps ErrModelNotFound when the model is
+// chose and to no other. A rate-limited or overloaded request is asked
+// again after a wait (DescribeRetry) before the model is marked down. An error wraps ErrModelNotFound when the model is
 // unknown, ErrNoModel when it cannot be used now (an *UnavailableError:
 // no key, Ollama not running, unavailable this session).
 func (s *Service) AskWith(ctx context.Context, key string, req Request, sink Sink) (Result, error) {
@@ -270,7 +272,7 @@ func (s *Service) AskWith(ctx context.Context, key string, req Request, sink Sin
 	case !m.Available:
 		return Result{}, &UnavailableError{Model: m.Name, Why: m.Why, Reason: m.Reason}
 	}
-	return s.run(ctx, Plan{Mode: "manual", Order: []Model{m.Model}}, nil, Fixed(req), sink)
+	return s.run(ctx, Plan{Mode: "manual", Order: []Model{m.Model}}, nil, Fixed(req), sink, DescribeRetry)
 }
 
 // Model returns the model with that key, from the catalogue or pulled into

@@ -293,7 +293,7 @@ func TestCatalogueVision(t *testing.T) {
 	}
 	want := map[string]bool{
 		"gemini/gemini-2.5-pro": true, "gemini/gemini-2.5-flash": true, "gemini/gemini-2.5-flash-lite": true,
-		"mistral/mistral-small-latest": true, "mistral/pixtral-12b-latest": true,
+		"mistral/mistral-small-2603": true, "mistral/ministral-8b-2512": true, "mistral/pixtral-12b-latest": true,
 		"openrouter/meta-llama/llama-4-maverick": true,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -66,6 +66,14 @@ func str(p Params, key string) string {
 	switch v := p[key].(type) {
 	case nil:
 		return ""
+	case []string: // a list of names (a notice's alternatives)
+		return strings.Join(v, ", ")
+	case []any: // the same, read back from JSON
+		parts := make([]string, len(v))
+		for i, x := range v {
+			parts[i] = fmt.Sprint(x)
+		}
+		return strings.Join(parts, ", ")
 	case float64:
 		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 			return strconv.FormatInt(int64(v), 10)

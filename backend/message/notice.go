@@ -13,10 +13,13 @@ const (
 	NoticeNoModel = "notice.no_model"
 	// model, next ("" when none); detail: why it cannot be used (English only)
 	NoticeSkipped = "notice.skipped"
-	// model, reason, next ("" when none); status, retry, later (English
-	// only): the HTTP status, the wait the provider asked for, the models
-	// after next
+	// model, reason, next ("" when none), later (the names of the models
+	// still to try after next, a list; absent when none); status, retry
+	// (English only): the HTTP status, the wait the provider asked for
 	NoticeFallback = "notice.fallback"
+	// model, reason, seconds (the wait before the same model is asked
+	// again); status, retry (English only)
+	NoticeRetry = "notice.retry"
 	// model, reason; status, retry (English only)
 	NoticeInterrupted   = "notice.interrupted"
 	NoticeRouter        = "notice.router"         // router: not available offline
@@ -111,6 +114,9 @@ func init() {
 		},
 		NoticeFallback: func(p Params) string {
 			return str(p, "model") + " is unavailable (" + because(p) + ")." + then(p)
+		},
+		NoticeRetry: func(p Params) string {
+			return str(p, "model") + " did not answer (" + because(p) + "); asking it again in " + str(p, "seconds") + " s."
 		},
 		NoticeInterrupted: func(p Params) string {
 			return "The answer from " + str(p, "model") + " broke off (" + because(p) + "); what arrived is kept."

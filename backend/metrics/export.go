@@ -93,6 +93,9 @@ func csvText(s string) string {
 	return s
 }
 
+// CSVText is the same guard for the other exports' CSV cells (flashcards).
+func CSVText(s string) string { return csvText(s) }
+
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 func opt(v *float64) string {

@@ -80,6 +80,16 @@ func (s *Assistant) Describer(ctx context.Context, model string) (engine.Describ
 	}, nil
 }
 
+// DescribeModel returns the model a describe run started with model
+// uses: a Gemini model is probed first and, when it refuses, the next
+// Gemini vision model is (llm.Service.ProbeVision); any other is model.
+func (s *Assistant) DescribeModel(ctx context.Context, model string) (string, error) {
+	if s.llm == nil {
+		return model, nil
+	}
+	return s.llm.ProbeVision(ctx, model)
+}
+
 // failureKind is how the describing model failed (llm.KindOf): the kind
 // of its attempt when the call gave up on it, as it tries that model only,
 // or why it could not be asked at all (llm.UnavailableError).

@@ -42,6 +42,11 @@ func failed(err error) error {
 	return &message.Error{Msg: problem(err), Err: &askError{msg: Readable(err), cause: err}}
 }
 
+// Problem is an error of a model request as the message the window
+// translates (every model tried failed, cancelled, ...): the answers'
+// mapping, shared by the other jobs that ask models (study guides).
+func Problem(err error) message.Message { return problem(err) }
+
 // problem is an answering error as a code the window translates.
 func problem(err error) message.Message {
 	var ex *llm.ExhaustedError

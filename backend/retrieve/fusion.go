@@ -48,6 +48,7 @@ type candidate struct {
 	rerank      *float64 // reranker's score; nil if not rescored
 	figureRank  int      // 1-based rank in the figure list; 0 if not in it
 	pageOnly    bool     // brought by its page's whole-page rank, unscored itself
+	named       bool     // a region the question names by its label, unscored itself
 
 	// Set by fuse: score = densePart + lexicalPart.
 	score, densePart, lexicalPart float64

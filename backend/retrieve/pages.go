@@ -69,6 +69,9 @@ type pageBook struct {
 	// text repeats their page's, so they count once with it (never in a
 	// page's share, never in its whole-page entry).
 	regions map[string]bool
+	// regionTexts holds the text and label of each region passage
+	// (regions.go).
+	regionTexts map[string]regionEntry
 	// refs marks the passages of reference lists (references.go).
 	refs map[string]bool
 	// langs holds the languages of each document's passages (those with a
@@ -85,7 +88,7 @@ type pageChunk struct {
 
 func newPageBook() *pageBook {
 	return &pageBook{byID: map[string]pageKey{}, byDocs: map[string][]string{},
-		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}, regions: map[string]bool{}, refs: map[string]bool{},
+		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}, regions: map[string]bool{}, regionTexts: map[string]regionEntry{}, refs: map[string]bool{},
 		langs: map[string]map[string]bool{}}
 }
 
@@ -120,6 +123,7 @@ func (b *pageBook) add(chunks []corpus.Chunk) []corpus.Chunk {
 		b.byID[c.ID] = k
 		if isRegion(c.Kind) {
 			b.regions[c.ID] = true
+			b.regionTexts[c.ID] = regionEntry{text: c.Text, label: labelOf(c), described: c.Described()}
 			continue
 		}
 		if b.texts[k] == nil {
@@ -167,6 +171,7 @@ func (b *pageBook) deleteDoc(docID string) {
 		}
 		delete(b.byID, id)
 		delete(b.regions, id)
+		delete(b.regionTexts, id)
 		delete(b.refs, id)
 	}
 	delete(b.byDocs, docID)

@@ -15,6 +15,10 @@
 // With a text-to-image model (Options.Figures: CLIP), the figures nearest
 // the question by their crops' image vectors join hybrid and dense
 // searches as a list of their own, by Reciprocal Rank Fusion (Figures).
+// A table, figure or formula that the question names ("Table 3",
+// "le tableau 2", "eq. (3)"), or whose passage holds the question's words
+// as its page's text does, is the passage that stands for its page
+// (regions.go).
 // Hits are corpus.Hit, the one hit type of the application: retrieve fills
 // the chunk id, scores and finder, and the caller labels them with their
 // text, file and citation.

@@ -108,11 +108,13 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 		}
 		if r.pages.Diverse { // keep the reranked pages diverse
 			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book, nil)
+			cands = r.book.regionsFirst(cands, question, r.pages.Window)
 		}
 	}
 	if !r.pages.off() && !aboutReferences(question) {
 		cands = r.book.referencesLast(cands)
 	}
+	cands = r.book.namedFirst(cands, question, o.Scope)
 	res := Result{found: cands[:min(k, len(cands))]}
 	res.Hits, res.Stats = hits(res.found, embedded, st)
 	res.Stats.Mode = mode
@@ -172,7 +174,11 @@ func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, de
 	if err != nil {
 		return nil, st, false, err
 	}
-	return rankPages(cands, r.pages, r.book, whole), st, embedded, nil
+	cands = rankPages(cands, r.pages, r.book, whole)
+	if r.pages.Diverse {
+		cands = r.book.regionsFirst(cands, q, r.pages.Window)
+	}
+	return cands, st, embedded, nil
 }
 
 func (r *Retriever) searchBM25(ctx context.Context, q string, k int, scope corpus.Scope) ([]*candidate, Stats, error) {

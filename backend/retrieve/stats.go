@@ -117,7 +117,7 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]corpus.Hit, Stats) {
 		case c.denseRank > 0 && c.lexicalRank > 0:
 			h.FoundBy = FoundBoth
 			st.FoundBy.Both++
-		case c.lexicalRank > 0 || c.pageOnly: // pageOnly: by the keywords of its page
+		case c.lexicalRank > 0 || c.pageOnly || c.named: // by the keywords of its page, or of its caption
 			h.FoundBy = FoundBM25
 			st.FoundBy.BM25++
 		case c.denseRank == 0 && c.figureRank > 0:
@@ -143,13 +143,15 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]corpus.Hit, Stats) {
 // setScores sets h's DenseScore, the cosine of the query with the chunk,
 // when the search embedded the query with the model holding the chunk's
 // vector (c.model; 0 for a chunk without a vector), and its LexicalScore
-// when BM25 retrieved it; each is nil otherwise.
+// when BM25 retrieved it; each is nil otherwise. Band is the cosine's
+// band for that model (BandsFor), "" without a cosine.
 func setScores(h *corpus.Hit, c *candidate) {
-	h.DenseScore, h.LexicalScore = nil, nil
+	h.DenseScore, h.LexicalScore, h.Band = nil, nil, ""
 	if c.model != "" {
 		v := 0.0
 		if c.hasDense {
 			v = c.cosine
+			h.Band = BandsFor(c.model).Band(v)
 		}
 		h.DenseScore = &v
 	}

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strconv"
+	"strings"
 
+	"vika/backend/course"
 	"vika/backend/engine"
 	"vika/backend/folder"
+	"vika/backend/message"
 	"vika/backend/rag"
 )
 
@@ -34,7 +37,9 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 		return res, err
 	}
 	for i, f := range res.Failed {
-		f.JobID = "course-" + filepath.Base(path) + "-" + strconv.Itoa(i)
+		if f.JobID == "" {
+			f.JobID = "course-" + filepath.Base(path) + "-" + strconv.Itoa(i)
+		}
 		s.emit(EventIngestProgress, f)
 	}
 	if res.Conversation != nil {
@@ -63,9 +68,39 @@ func (s *Session) AddFolder(ctx context.Context, dir string) (FolderBatch, error
 	if err != nil {
 		return FolderBatch{}, err
 	}
-	b := FolderBatch{Listing: l, Capped: l.Capped(), Max: folder.DefaultMax}
+	return s.startBatch(l), nil
+}
+
+// startBatch starts adding a folder's PDFs, a job each.
+func (s *Session) startBatch(l folder.Listing) FolderBatch {
+	b := FolderBatch{Listing: l, Jobs: []string{}, Capped: l.Capped(), Max: folder.DefaultMax}
 	for _, p := range l.PDFs {
 		b.Jobs = append(b.Jobs, s.StartFile(p))
 	}
-	return b, nil
+	return b
 }
+
+// OpenFiles opens what the command line names (a double-click passes the
+// file, as the desktop entry's Exec %F and the Windows "%1" do): each
+// course file (.vika) is opened as a course, a refused one on its own
+// failed row (EventIngestProgress, its code), and every other path is
+// added as a PDF. It returns the PDFs' job ids.
+func (s *Session) OpenFiles(ctx context.Context, paths []string) []string {
+	var jobs []string
+	for _, p := range paths {
+		if !IsCourse(p) {
+			jobs = append(jobs, s.AddFile(p))
+			continue
+		}
+		if _, err := s.OpenCourse(ctx, p); err != nil {
+			m := message.Of(err)
+			name := filepath.Base(p)
+			s.emit(EventIngestProgress, engine.Progress{JobID: "course-" + name, File: name,
+				Stage: engine.StageFailed, Error: err.Error(), Problem: &m})
+		}
+	}
+	return jobs
+}
+
+// IsCourse reports whether path names a course file (by its extension).
+func IsCourse(path string) bool { return strings.EqualFold(filepath.Ext(path), course.Ext) }

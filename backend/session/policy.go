@@ -34,11 +34,15 @@ func (s *Session) Describe(ctx context.Context, docID string) (string, error) {
 	if st.DescribeModel == "" {
 		return "", message.Wrap(errors.New("no model is chosen to describe figures: pick one in Settings"), message.DescribeNoModel)
 	}
-	d, err := s.assistant.Describer(ctx, st.DescribeModel)
+	model, err := s.assistant.DescribeModel(ctx, st.DescribeModel) // a refused Gemini model gives way to the next
 	if err != nil {
 		return "", err
 	}
-	o := engine.DescribeOptions{Max: st.DescribeMax, Tables: st.DescribeTables, Formulas: st.DescribeFormulas, Model: st.DescribeModel}
+	d, err := s.assistant.Describer(ctx, model)
+	if err != nil {
+		return "", err
+	}
+	o := engine.DescribeOptions{Max: st.DescribeMax, Tables: st.DescribeTables, Formulas: st.DescribeFormulas, Model: model}
 	return s.eng.StartDescribe(docID, d, o, func(p engine.Progress) { s.emit(EventIngestProgress, p) }), nil
 }
 

@@ -6,7 +6,8 @@
 ; tessdata\{eng,fra}.traineddata (Vika finds them all beside vika.exe).
 ;
 ; Per user, no administrator rights: %LOCALAPPDATA%\Programs\Vika, registry
-; keys under HKCU only (uninstall entry, "Open with Vika" for .pdf), Start
+; keys under HKCU only (uninstall entry, "Open with Vika" for .pdf, .vika
+; course files opened by Vika on a double-click), Start
 ; menu shortcut for the current user. /S installs silently; the uninstaller
 ; takes /S too and then also removes the user's Vika data.
 
@@ -33,6 +34,7 @@ ManifestDPIAware true
 !define PUBLISHER "Vika"
 !define UNINST_KEY "Software\Microsoft\Windows\CurrentVersion\Uninstall\Vika"
 !define PROGID "Vika.PDF"
+!define COURSE_PROGID "Vika.Course"
 ; The WebView2 Runtime's client id (the same for the per-machine and the
 ; per-user install of the evergreen runtime).
 !define WV2_GUID "{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}"
@@ -163,6 +165,17 @@ Section "Vika" SecMain
   WriteRegStr HKCU "Software\Classes\SystemFileAssociations\.pdf\shell\Vika" "MUIVerb" "Open with Vika"
   WriteRegStr HKCU "Software\Classes\SystemFileAssociations\.pdf\shell\Vika" "Icon" "$INSTDIR\vika.ico"
   WriteRegStr HKCU "Software\Classes\SystemFileAssociations\.pdf\shell\Vika\command" "" '"$INSTDIR\vika.exe" "%1"'
+  ; Course files (.vika, Vika's own type): a double-click opens them in Vika
+  ; ("vika.exe" FILE.vika opens the window with the course loaded).
+  WriteRegStr HKCU "Software\Classes\${COURSE_PROGID}" "" "Vika course"
+  WriteRegStr HKCU "Software\Classes\${COURSE_PROGID}" "FriendlyTypeName" "Vika course"
+  WriteRegStr HKCU "Software\Classes\${COURSE_PROGID}\DefaultIcon" "" "$INSTDIR\vika.ico"
+  WriteRegStr HKCU "Software\Classes\${COURSE_PROGID}\shell\open" "FriendlyAppName" "Vika"
+  WriteRegStr HKCU "Software\Classes\${COURSE_PROGID}\shell\open\command" "" '"$INSTDIR\vika.exe" "%1"'
+  WriteRegStr HKCU "Software\Classes\.vika" "" "${COURSE_PROGID}"
+  WriteRegStr HKCU "Software\Classes\.vika" "Content Type" "application/x-vika-course"
+  WriteRegStr HKCU "Software\Classes\.vika\OpenWithProgids" "${COURSE_PROGID}" ""
+  WriteRegStr HKCU "Software\Classes\Applications\vika.exe\SupportedTypes" ".vika" ""
   System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)' ; SHCNE_ASSOCCHANGED
 
   WriteRegStr HKCU "${UNINST_KEY}" "DisplayName" "Vika"
@@ -197,6 +210,15 @@ Section "Uninstall"
   DeleteRegKey HKCU "Software\Classes\SystemFileAssociations\.pdf\shell\Vika"
   DeleteRegKey /ifempty HKCU "Software\Classes\SystemFileAssociations\.pdf\shell"
   DeleteRegKey /ifempty HKCU "Software\Classes\SystemFileAssociations\.pdf"
+  DeleteRegKey HKCU "Software\Classes\${COURSE_PROGID}"
+  ; .vika: removed whole while it is still ours; another program's claim stays.
+  ReadRegStr $0 HKCU "Software\Classes\.vika" ""
+  ${If} $0 == "${COURSE_PROGID}"
+    DeleteRegKey HKCU "Software\Classes\.vika"
+  ${Else}
+    DeleteRegValue HKCU "Software\Classes\.vika\OpenWithProgids" "${COURSE_PROGID}"
+    DeleteRegKey /ifempty HKCU "Software\Classes\.vika\OpenWithProgids"
+  ${EndIf}
   System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'
   DeleteRegKey HKCU "${UNINST_KEY}"
 

@@ -31,6 +31,9 @@ export type Document = Wire<corpus.Document>;
 /** A folder being added (session.FolderBatch): one job per PDF, what was skipped. */
 export type FolderBatch = Wire<session.FolderBatch>;
 
+/** What a drop onto the window started (session.Dropped): a job per file, a batch per folder. */
+export type Dropped = Wire<session.Dropped>;
+
 /** What opening a course file added (engine.CourseResult). */
 export type CourseResult = Wire<engine.CourseResult>;
 

@@ -11,6 +11,7 @@ import * as explorer from './explorer.ts';
 import * as library from './library.ts';
 import { fill, type Lang, type Message, type Params } from './lookup.ts';
 import * as settings from './settings.ts';
+import * as suggest from './suggest.ts';
 import * as viewer from './viewer.ts';
 
 export { LANGS, pickLang, fill, type Lang, type Message, type Params, type Plural } from './lookup.ts';
@@ -24,6 +25,7 @@ const en = {
   ...dashboard.en,
   ...explorer.en,
   ...viewer.en,
+  ...suggest.en,
 };
 
 export type MessageKey = keyof typeof en;
@@ -37,6 +39,7 @@ const fr: Dictionary = {
   ...dashboard.fr,
   ...explorer.fr,
   ...viewer.fr,
+  ...suggest.fr,
 };
 
 export const dictionaries: Record<Lang, Dictionary> = { en, fr };

@@ -43,6 +43,24 @@ group('messages from Go', () => {
     expect(describe('en', last)).toBe('Mistral Small is unavailable (quota used up). No other model is available.');
   });
 
+  it('lists the models still to try after a fallback, in the window’s language', () => {
+    const m = {
+      code: 'notice.fallback',
+      params: { model: 'Gemini 2.5 Flash-Lite', reason: 'rate_limited', next: 'Llama 3.1 8B (Groq)', later: ['Gemini 2.5 Flash', 'Mistral Small', 'Gemini 2.5 Pro'] },
+    };
+    expect(describe('en', m)).toBe(
+      'Gemini 2.5 Flash-Lite is unavailable (rate limited). Trying Llama 3.1 8B (Groq), then Gemini 2.5 Flash, Mistral Small, and Gemini 2.5 Pro.',
+    );
+    expect(describe('fr', m)).toBe(
+      'Gemini 2.5 Flash-Lite est indisponible (limite de débit atteinte). Essai de Llama 3.1 8B (Groq), puis de Gemini 2.5 Flash, Mistral Small et Gemini 2.5 Pro.',
+    );
+  });
+
+  it('says a model is asked again after a wait', () => {
+    const m = { code: 'notice.retry', params: { model: 'Gemini 2.5 Flash', reason: 'unavailable', seconds: 5 } };
+    expect(describe('fr', m)).toBe('Gemini 2.5 Flash n’a pas répondu (indisponible) ; nouvel essai dans 5 s.');
+  });
+
   it('lists the attempts of an answer no model could give', () => {
     const m = {
       code: 'answer.exhausted',

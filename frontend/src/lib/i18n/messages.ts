@@ -59,7 +59,9 @@ const en = {
   'notice.skipped': '{model} cannot be used now.{then}',
   'notice.fallback': '{model} is unavailable ({reason}).{then}',
   'notice.then': ' Trying {next}.',
+  'notice.then_later': ' Trying {next}, then {later}.',
   'notice.none': ' No other model is available.',
+  'notice.retry': '{model} did not answer ({reason}); asking it again in {seconds} s.',
   'notice.interrupted': 'The answer from {model} broke off ({reason}); what arrived is kept.',
   'notice.router': 'Router {router} is not available offline; the heuristic router is used.',
   'notice.router_unknown': 'There is no router {router}; the heuristic router is used.',
@@ -87,6 +89,13 @@ const en = {
   'page.ocr_failed': 'Text recognition (OCR) failed on this page.',
 
   'describe.no_model': 'No model is chosen to describe figures: pick one in Settings.',
+  'study.needs_model':
+    'Flashcards and quizzes need a language model: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or turn on a local Ollama there.',
+  'study.unknown_section': 'This document has no section titled “{section}” in its outline.',
+  'study.no_passages': 'There is no text to study in this document or section.',
+  'study.card_no_page': 'A card cited {label}, a page the document does not have: it was refused.',
+  'study.card_no_citation': 'A card’s answer cited no page: it was refused.',
+  'study.uncited': 'cites no page',
   'describe.not_vision': '{model} cannot describe figures: it reads no images. Pick a vision model in Settings.',
   'course.not_course': 'This file is not a Vika course file.',
   'course.version': 'This course file was saved by a newer Vika: update Vika to open it.',
@@ -211,7 +220,9 @@ const fr: Record<Key, Message> = {
   'notice.skipped': '{model} ne peut pas être utilisé pour l’instant.{then}',
   'notice.fallback': '{model} est indisponible ({reason}).{then}',
   'notice.then': ' Essai de {next}.',
+  'notice.then_later': ' Essai de {next}, puis de {later}.',
   'notice.none': ' Aucun autre modèle n’est disponible.',
+  'notice.retry': '{model} n’a pas répondu ({reason}) ; nouvel essai dans {seconds} s.',
   'notice.interrupted': 'La réponse de {model} s’est interrompue ({reason}) ; ce qui est arrivé est conservé.',
   'notice.router': 'Le routeur {router} n’est pas disponible hors ligne ; le routeur heuristique est utilisé.',
   'notice.router_unknown': 'Il n’y a pas de routeur {router} ; le routeur heuristique est utilisé.',
@@ -240,6 +251,13 @@ const fr: Record<Key, Message> = {
   'page.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur cette page.',
 
   'describe.no_model': 'Aucun modèle n’est choisi pour décrire les figures : choisissez-en un dans les Réglages.',
+  'study.needs_model':
+    'Les fiches et les quiz demandent un modèle de langue : ajoutez une clé d’API (Gemini, Mistral, Groq ou OpenRouter) dans les Réglages, ou activez-y un Ollama local.',
+  'study.unknown_section': 'Le plan de ce document n’a pas de section intitulée « {section} ».',
+  'study.no_passages': 'Ce document ou cette section n’a pas de texte à étudier.',
+  'study.card_no_page': 'Une fiche citait {label}, une page que le document n’a pas : elle a été refusée.',
+  'study.card_no_citation': 'La réponse d’une fiche ne citait aucune page : elle a été refusée.',
+  'study.uncited': 'ne cite aucune page',
   'describe.not_vision':
     '{model} ne peut pas décrire les figures : il ne lit pas les images. Choisissez un modèle qui voit les images dans les Réglages.',
   'course.not_course': 'Ce fichier n’est pas un fichier de cours Vika.',
@@ -331,6 +349,13 @@ function reasonText(lang: Lang, kind: unknown): string {
   return fill(lang, text(lang, `reason.${String(kind)}`) ?? text(lang, 'reason.error')!);
 }
 
+/** A list of names from Go (a notice's models still to try) joined in
+ * lang ("A, B and C", "A, B et C"); "" when there is none. */
+function listOf(lang: Lang, names: unknown): string {
+  if (!Array.isArray(names) || names.length === 0) return '';
+  return new Intl.ListFormat(lang, { style: 'long', type: 'conjunction' }).format(names.map(String));
+}
+
 /** The text of a message from Go in lang. */
 export function describe(lang: Lang, m: BridgeMessage): string {
   const raw = m.params ?? {};
@@ -349,7 +374,9 @@ export function describe(lang: Lang, m: BridgeMessage): string {
     params.looks = what ? fill(lang, text(lang, 'ingest.looks_like')!, { what: fill(lang, what) }) : '';
   }
   if ('next' in raw) {
-    params.then = raw.next ? fill(lang, text(lang, 'notice.then')!, { next: String(raw.next) }) : fill(lang, text(lang, 'notice.none')!);
+    const later = listOf(lang, raw.later);
+    const then = later ? 'notice.then_later' : 'notice.then';
+    params.then = raw.next ? fill(lang, text(lang, then)!, { next: String(raw.next), later }) : fill(lang, text(lang, 'notice.none')!);
   }
   const message = text(lang, m.code);
   if (message === undefined) {

@@ -1,13 +1,13 @@
 // Course files and folders, the library's other ways in: "Save course…"
-// (with the conversation when ticked), "Open course…", "Add folder…" and
-// its one progress line for the batch.
+// (with the conversation when ticked), "Open course…", "Add folder…" or a
+// folder dropped on the window, and one progress line for each folder.
 //
 // App.svelte builds the window's one instance over the library:
 //   const course = new CourseFiles(library);
 //   course.apply(progress)  // from the library's progress events (batch counts)
 
 import * as api from '../api/index.ts';
-import type { IngestProgress } from '../api/types.ts';
+import type { FolderBatch, IngestProgress } from '../api/types.ts';
 import { isTerminalStage } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { baseName } from '../path.ts';
@@ -34,19 +34,21 @@ export class CourseFiles {
   saved = $state('');
   opened = $state('');
   error = $state<string | null>(null);
-  batch = $state<Batch | null>(null);
+  /** The folders being added (or added, until dismissed), oldest first. */
+  batches = $state<Batch[]>([]);
 
   readonly #library: Library;
 
   constructor(library: Library) {
     this.#library = library;
     library.onProgress = (p) => this.apply(p);
+    library.onFolder = (r) => this.#startBatch(r);
   }
 
-  /** Counts a batch job's end; true when the event belongs to the batch (no row of its own unless it failed). */
+  /** Counts a batch job's end; true when the event belongs to a batch (no row of its own unless it failed). */
   apply(p: IngestProgress): boolean {
-    const b = this.batch;
-    if (!b || !b.ids.includes(p.job_id)) return false;
+    const b = this.batches.find((batch) => batch.ids.includes(p.job_id));
+    if (!b) return false;
     if (isTerminalStage(p.stage)) {
       if (p.stage === 'failed') b.failed++;
       else b.done++;
@@ -54,36 +56,44 @@ export class CourseFiles {
     return p.stage !== 'failed';
   }
 
-  get batchFinished(): boolean {
-    const b = this.batch;
-    return b !== null && b.done + b.failed >= b.ids.length;
+  /** Whether every PDF of the batch has ended (added or failed). */
+  finished(b: Batch): boolean {
+    return b.done + b.failed >= b.ids.length;
   }
 
   async addFolder(): Promise<void> {
     await this.#run(async () => {
       const dir = await api.pickFolder();
       if (!dir) return;
-      const r = await api.addFolder(dir);
-      this.batch = {
-        folder: baseName(dir),
-        ids: r.jobs ?? [],
-        done: 0,
-        failed: 0,
-        skipped: r.skipped ?? [],
-        skippedCount: r.skipped_count,
-        leftOut: r.found - (r.pdfs ?? []).length,
-        max: r.max,
-      };
-      // Events that came before the batch was known: counted now, rows dropped.
-      for (const id of this.batch.ids) {
-        if (this.#library.hasFinished(id)) this.batch.done++;
-        this.#library.dismiss(id);
-      }
+      this.#startBatch(await api.addFolder(dir));
     });
   }
 
-  dismissBatch(): void {
-    this.batch = null;
+  dismissBatch(b: Batch): void {
+    this.batches = this.batches.filter((batch) => batch !== b);
+  }
+
+  /** Follows a folder the backend started adding (picked or dropped). */
+  #startBatch(r: FolderBatch): void {
+    const batch: Batch = {
+      folder: baseName(r.dir),
+      ids: r.jobs ?? [],
+      done: 0,
+      failed: 0,
+      skipped: r.skipped ?? [],
+      skippedCount: r.skipped_count,
+      leftOut: r.found - (r.pdfs ?? []).length,
+      max: r.max,
+    };
+    // Events that came before the batch was known: counted now, rows
+    // dropped, except a failure's, which keeps its row and its reason.
+    for (const id of batch.ids) {
+      const failed = this.#library.jobs.some((job) => job.id === id && job.stage === 'failed');
+      if (failed) batch.failed++;
+      else if (this.#library.hasFinished(id)) batch.done++;
+      if (!failed) this.#library.dismiss(id);
+    }
+    this.batches.push(batch);
   }
 
   async save(): Promise<void> {

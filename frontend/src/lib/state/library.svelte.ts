@@ -5,7 +5,7 @@
 
 import type { BridgeMessage } from '../i18n/index.ts';
 import * as api from '../api/index.ts';
-import { isTerminalStage, type Document, type IngestProgress, type IngestStage } from '../api/types.ts';
+import { isTerminalStage, type Document, type FolderBatch, type IngestProgress, type IngestStage } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { baseName } from '../path.ts';
 import { t } from './locale.svelte.ts';
@@ -38,10 +38,14 @@ export class Library {
 
   /** Jobs still working (not failed). */
   readonly running = $derived(this.jobs.filter((job) => job.stage !== 'failed'));
+  /** The document added last in this window, whose suggested questions show under it ("" for none). */
+  added = $state('');
   readonly isEmpty = $derived(this.documents.length === 0 && this.jobs.length === 0);
 
   /** Sees every progress event first; true keeps the event off the job rows (a folder batch counts it). */
   onProgress: ((progress: IngestProgress) => boolean) | null = null;
+  /** Takes each folder a drop started (its one progress line). */
+  onFolder: ((batch: FolderBatch) => void) | null = null;
 
   /** Backend job ids that reached a terminal stage; later events for them are stale. */
   readonly #finished = new Set<string>();
@@ -50,7 +54,7 @@ export class Library {
   /** Subscribes to the backend's events; returns the function that unsubscribes. */
   start(): () => void {
     const offProgress = api.onIngestProgress((progress) => this.apply(progress));
-    const offDrop = api.onNativeFileDrop((paths) => void this.addPaths(paths));
+    const offDrop = api.onNativeFileDrop((paths) => void this.addDropped(paths));
     return () => {
       offProgress();
       offDrop();
@@ -107,6 +111,22 @@ export class Library {
     try {
       const ids = await api.addFiles(paths);
       ids.forEach((id, i) => this.#track(id, baseName(paths[i] ?? '')));
+    } catch (err) {
+      const message = handleError(err, t('error.generic'));
+      if (message !== null) {
+        for (const path of paths) this.#failLocal(this.#newLocal(baseName(path)), message);
+      }
+    }
+  }
+
+  /** Adds what was dropped on the native window: files, and folders (a batch each, onFolder). */
+  async addDropped(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    try {
+      const dropped = await api.addDropped(paths);
+      const files = dropped.files ?? [];
+      (dropped.jobs ?? []).forEach((id, i) => this.#track(id, baseName(files[i] ?? '')));
+      for (const batch of dropped.folders ?? []) this.onFolder?.(batch);
     } catch (err) {
       const message = handleError(err, t('error.generic'));
       if (message !== null) {
@@ -177,6 +197,7 @@ export class Library {
     try {
       await api.removeDocument(docID);
       this.documents = this.documents.filter((doc) => doc.doc_id !== docID);
+      if (this.added === docID) this.added = '';
     } catch (err) {
       this.#report(err);
     }
@@ -190,6 +211,11 @@ export class Library {
   /** Hides a failed file's row. */
   dismiss(id: string): void {
     this.#dropJob(id);
+  }
+
+  /** Hides the suggested questions of the document added last. */
+  dismissAdded(): void {
+    this.added = '';
   }
 
   dismissError(): void {
@@ -239,6 +265,7 @@ export class Library {
 
   #putDocument(doc: Document): void {
     const others = this.documents.filter((d) => d.doc_id !== doc.doc_id);
+    if (others.length === this.documents.length) this.added = doc.doc_id; // new, not a describing job's update
     this.documents = [...others, doc];
   }
 }

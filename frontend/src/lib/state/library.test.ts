@@ -129,7 +129,7 @@ describe('Library adding files', () => {
     dropPaths(['/home/ana/cours/lecture_sat.pdf', 'C:\\Users\\ana\\paper.pdf']);
     await vi.waitFor(() => expect(library.jobs).toHaveLength(2));
 
-    expect(api.addFiles).toHaveBeenCalledWith(['/home/ana/cours/lecture_sat.pdf', 'C:\\Users\\ana\\paper.pdf']);
+    expect(api.addDropped).toHaveBeenCalledWith(['/home/ana/cours/lecture_sat.pdf', 'C:\\Users\\ana\\paper.pdf']);
     expect(library.jobs).toMatchObject([
       { id: 'job-1', file: 'lecture_sat.pdf', stage: 'queued', local: false },
       { id: 'job-2', file: 'paper.pdf', stage: 'queued', local: false },

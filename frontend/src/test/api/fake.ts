@@ -18,6 +18,11 @@ let nextJob = 0;
 let nextAsk = 0;
 
 export const addFiles = vi.fn<Api['addFiles']>(async (paths) => paths.map(() => `job-${++nextJob}`));
+export const addDropped = vi.fn<Api['addDropped']>(async (paths) => ({
+  files: paths,
+  jobs: paths.map(() => `job-${++nextJob}`),
+  folders: [],
+}));
 export const addFile = vi.fn<Api['addFile']>(async () => `job-${++nextJob}`);
 export const pickFiles = vi.fn<Api['pickFiles']>(async () => []);
 export const documents = vi.fn<Api['documents']>(async () => []);

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../../test/api/fake.ts';
-import { BridgeError, emitProgress, progress, resetFakeApi, sampleDocument } from '../../../test/api/fake.ts';
+import { BridgeError, dropPaths, emitProgress, progress, resetFakeApi, sampleDocument } from '../../../test/api/fake.ts';
 import { CourseFiles } from '../../state/course.svelte.ts';
 import { Library } from '../../state/library.svelte.ts';
 import { Scope } from '../../state/scope.svelte.ts';
@@ -43,8 +43,46 @@ describe('Add folder', () => {
     expect(screen.queryByText('In progress')).toBeNull();
     emitProgress(progress({ job_id: 'j2', stage: 'failed', file: 'b.pdf', error: 'not a PDF', problem: { code: 'ingest.not_pdf' } }));
     expect(await screen.findByText(/Folder term1 added: 1 of 2 PDFs/)).toBeTruthy();
-    expect(screen.getByText(/1 could not be added/)).toBeTruthy();
+    expect(screen.getByText(/1 could not be added \(see its row\)/)).toBeTruthy();
     expect(screen.getByText('a.pdf')).toBeTruthy();
+  });
+});
+
+describe('A folder dropped on the window', () => {
+  it('has its own progress line beside a picked folder, counts the events that came first, and speaks French', async () => {
+    locale.set('fr');
+    const { library } = setup();
+    api.pickFolder.mockResolvedValue('/home/ana/term1');
+    api.addFolder.mockResolvedValue({
+      dir: '/home/ana/term1', pdfs: ['/home/ana/term1/a.pdf'], found: 1, skipped: [], skipped_count: 0, jobs: ['j1'], capped: false, max: 300,
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Ajouter un dossier…' }));
+    expect(await screen.findByText(/Ajout du dossier term1 : 0 PDF sur 1/)).toBeTruthy();
+
+    api.addDropped.mockImplementation(async (paths) => {
+      // The backend's events outrun its answer: one done, one failed, one still reading.
+      emitProgress(progress({ job_id: 'k1', stage: 'done', file: 'c.pdf', doc: sampleDocument({ doc_id: 'dc', label: 'c.pdf' }) }));
+      emitProgress(progress({ job_id: 'k2', stage: 'failed', file: 'd.pdf', error: 'not a PDF', problem: { code: 'ingest.not_pdf' } }));
+      emitProgress(progress({ job_id: 'k3', stage: 'extracting', file: 'e.pdf', done: 1, total: 4 }));
+      return {
+        files: ['/home/ana/syllabus.pdf'], jobs: ['k0'],
+        folders: [{
+          dir: paths[1] ?? '', pdfs: ['c.pdf', 'd.pdf', 'e.pdf'].map((f) => `/home/ana/term2/${f}`), found: 3,
+          skipped: ['notes.txt'], skipped_count: 1, jobs: ['k1', 'k2', 'k3'], capped: false, max: 300,
+        }],
+      };
+    });
+    dropPaths(['/home/ana/syllabus.pdf', '/home/ana/term2']);
+    expect(await screen.findByText(/Ajout du dossier term2 : 1 PDF sur 3/)).toBeTruthy();
+    expect(screen.getByText(/1 n’a pas pu être ajouté \(voir sa ligne\)/)).toBeTruthy();
+    expect(screen.getByText('1 autre fichier ignoré : notes.txt')).toBeTruthy();
+    expect(screen.getByText(/Ajout du dossier term1 : 0 PDF sur 1/)).toBeTruthy();
+    // The loose PDF has its row; of the folder's, only the failed one.
+    expect(library.jobs.map((j) => j.id).sort()).toEqual(['k0', 'k2']);
+
+    emitProgress(progress({ job_id: 'k3', stage: 'done', file: 'e.pdf', doc: sampleDocument({ doc_id: 'de', label: 'e.pdf' }) }));
+    expect(await screen.findByText(/Dossier term2 ajouté : 2 PDF sur 3/)).toBeTruthy();
+    expect(library.jobs.map((j) => j.id).sort()).toEqual(['k0', 'k2']);
   });
 });
 

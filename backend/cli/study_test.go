@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"vika/backend/llm/llmtest"
+	"vika/backend/study"
+)
+
+// satLines is a Groq stream of study lines and cards about sat.pdf
+// (askEnv's), one of them citing a page sat.pdf does not have.
+var satLines = llmtest.Reply{Chunks: llmtest.OpenAIStream("llama-3.1-8b-instant",
+	"SUMMARY: Unit propagation assigns the only remaining literal of a unit clause [sat.pdf p.1]\n",
+	"TERM: DPLL :: The DPLL algorithm chooses a branching variable and backtracks chronologically on a conflict [sat.pdf p.2]\n",
+	"Q: What does unit propagation do?\nA: It assigns the only remaining literal of a unit clause [sat.pdf p.1]\n",
+	"Q: What is on page 7?\nA: Clause learning [sat.pdf p.7]\n")}
+
+// TestStudyGuideCLI: Gemini is rate limited, Groq writes the guide; the
+// text names both models and every line is verified.
+func TestStudyGuideCLI(t *testing.T) {
+	pdf := askEnv(t, func(llmtest.Request) llmtest.Reply { return cliRateLimited }, func(llmtest.Request) llmtest.Reply { return satLines })
+	var out, errOut bytes.Buffer
+	if code := Run(context.Background(), []string{"study", "guide", "--json", "--pdf", pdf}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	var g study.Guide
+	if err := json.Unmarshal(out.Bytes(), &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Summary) != 1 || len(g.Terms) != 1 || len(g.QAs) != 2 || g.Unverified() != 1 || g.QAs[1].Answer.Check.Reason != "cite.page_not_source" {
+		t.Errorf("guide %+v", g)
+	}
+	if len(g.Models) != 1 || g.Models[0] != "groq/llama-3.1-8b-instant" || !strings.Contains(errOut.String(), "map 1/1") {
+		t.Errorf("models %v; stderr %s", g.Models, errOut.String())
+	}
+}
+
+// TestStudyCardsCLI: the card citing page 7 is refused (told on stderr);
+// the deck exports as an Anki package and as Anki's TSV.
+func TestStudyCardsCLI(t *testing.T) {
+	pdf := askEnv(t, func(llmtest.Request) llmtest.Reply { return cliRateLimited }, func(llmtest.Request) llmtest.Reply { return satLines })
+	dir := t.TempDir()
+	for _, format := range []string{"apkg", "tsv"} {
+		var out, errOut bytes.Buffer
+		path := filepath.Join(dir, "cards."+format)
+		if code := Run(context.Background(), []string{"study", "cards", "--pdf", pdf, "--export", format, "--out", path}, &out, &errOut); code != 0 {
+			t.Fatalf("exit %d\n%s", code, errOut.String())
+		}
+		if !strings.Contains(errOut.String(), "A card cited [sat.pdf p.7], a page the document does not have: it was refused.") {
+			t.Errorf("stderr %s", errOut.String())
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if format == "apkg" {
+			if _, err := zip.NewReader(bytes.NewReader(data), int64(len(data))); err != nil {
+				t.Errorf("apkg: %v", err)
+			}
+			continue
+		}
+		if !strings.Contains(string(data), "#deck:Vika::sat\n") || strings.Count(string(data), "\n") != 7 {
+			t.Errorf("tsv:\n%s", data)
+		}
+	}
+}
+
+// TestStudyWithoutModel: cards say plainly that they need a model; the
+// plan says the guide will be an extractive outline.
+func TestStudyWithoutModel(t *testing.T) {
+	pdf := askEnv(t, func(llmtest.Request) llmtest.Reply { return cliRateLimited }, func(llmtest.Request) llmtest.Reply { return satLines })
+	for _, k := range []string{"GEMINI_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY", "OPENROUTER_API_KEY"} {
+		t.Setenv(k, "")
+	}
+	var out, errOut bytes.Buffer
+	if code := Run(context.Background(), []string{"study", "cards", "--pdf", pdf}, &out, &errOut); code != 1 ||
+		!strings.Contains(errOut.String(), "flashcards and quizzes need a language model: add an API key") {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+	out.Reset()
+	if code := Run(context.Background(), []string{"study", "plan", "--pdf", pdf}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "extractive outline") {
+		t.Errorf("exit %d: %s%s", code, out.String(), errOut.String())
+	}
+	if code := Run(context.Background(), []string{"study", "guide", "--pdf", pdf, "--export", "pdf", "--out", "x"}, &out, &errOut); code != 2 {
+		t.Errorf("a guide exported as pdf: exit %d", code)
+	}
+}

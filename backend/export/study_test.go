@@ -1,0 +1,201 @@
+package export
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"vika/backend/cite"
+	"vika/backend/study"
+)
+
+func testDeck() study.Deck {
+	return study.Deck{DocID: "abc", File: "vaswani2017 attention.pdf", Cards: []study.Card{
+		{Question: "What does the Transformer rely on?", Answer: "Attention alone [vaswani2017 attention.pdf p.2]",
+			Label: "[vaswani2017 attention.pdf p.2]", Page: 2, Check: study.Check{Verified: true}},
+		{Question: "=HYPERLINK(\"http://x\")\t<script>alert(1)</script>", Answer: "It scores 7947.4 BLEU [vaswani2017 attention.pdf p.1]",
+			Label: "[vaswani2017 attention.pdf p.1]", Page: 1, Check: study.Check{Reason: cite.ReasonNumbers}},
+	}}
+}
+
+// TestCardsCSV: one row per card; a cell that would start a formula is
+// guarded; the verdict and its reason are columns.
+func TestCardsCSV(t *testing.T) {
+	var b bytes.Buffer
+	if err := Cards(&b, FormatCSV, testDeck()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || strings.Join(rows[0], ",") != strings.Join(CardColumns, ",") {
+		t.Fatalf("rows %q", rows)
+	}
+	if !strings.HasPrefix(rows[2][0], "'=") || rows[2][4] != "no" || rows[2][5] != "its numbers are not in the cited passage" || rows[1][3] != "2" {
+		t.Errorf("rows %q", rows[1:])
+	}
+}
+
+// TestCardsTSV: Anki's headers, then front, back and source per line,
+// HTML escaped, no tab inside a field.
+func TestCardsTSV(t *testing.T) {
+	var b bytes.Buffer
+	if err := Cards(&b, FormatTSV, testDeck()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	head := map[string]string{}
+	var body [][]string
+	for _, l := range lines {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.HasPrefix(l, "#") {
+			head[k] = v
+			continue
+		}
+		body = append(body, strings.Split(l, "\t"))
+	}
+	want := map[string]string{"#separator": "tab", "#html": "true", "#notetype": "Basic", "#deck": "Vika::vaswani2017 attention",
+		"#tags": "vika vaswani2017_attention", "#columns": "Front\tBack\tSource"}
+	for k, v := range want {
+		if head[k] != v {
+			t.Errorf("%s = %q, want %q", k, head[k], v)
+		}
+	}
+	if len(body) != 2 || len(body[1]) != 3 || strings.Contains(body[1][0], "<script>") ||
+		!strings.Contains(body[1][1], "<i>(its numbers are not in the cited passage)</i>") || body[0][2] != "[vaswani2017 attention.pdf p.2]" {
+		t.Errorf("body %q", body)
+	}
+}
+
+// TestAPKGOpensInPythonSQLite: the package is a zip of collection.anki2
+// and media; Python's sqlite3 reads its notes, cards, fields and deck.
+func TestAPKGOpensInPythonSQLite(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: the .apkg cannot be read by another SQLite here")
+	}
+	var b bytes.Buffer
+	if err := Cards(&b, FormatAPKG, testDeck()); err != nil {
+		t.Fatal(err)
+	}
+	z, err := zip.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var names []string
+	for _, f := range z.File {
+		names = append(names, f.Name)
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var data bytes.Buffer
+		data.ReadFrom(r)
+		r.Close()
+		os.WriteFile(filepath.Join(dir, f.Name), data.Bytes(), 0o600)
+	}
+	if strings.Join(names, ",") != "collection.anki2,media" {
+		t.Fatalf("zip holds %v", names)
+	}
+	script := `
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+models, decks, ver = db.execute("select models, decks, ver from col").fetchone()
+model = list(json.loads(models).values())[0]
+notes = db.execute("select id, mid, flds, tags, csum from notes order by id").fetchall()
+cards = db.execute("select nid, did, ord, type, queue from cards order by id").fetchall()
+print(json.dumps({"ver": ver, "fields": [f["name"] for f in model["flds"]], "model": model["id"],
+  "decks": {k: d["name"] for k, d in json.loads(decks).items()},
+  "notes": [{"mid": n[1], "flds": n[2].split("\x1f"), "tags": n[3]} for n in notes],
+  "cards": [{"nid": c[0], "did": c[1], "ord": c[2], "new": c[3] == 0 and c[4] == 0} for c in cards],
+  "note_ids": [n[0] for n in notes],
+  "tables": sorted(r[0] for r in db.execute("select name from sqlite_master where type='table'"))}))
+`
+	out, err := exec.Command(py, "-c", script, filepath.Join(dir, "collection.anki2")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("python3: %v\n%s", err, out)
+	}
+	var got struct {
+		Ver    int
+		Fields []string
+		Model  int64
+		Decks  map[string]string
+		Notes  []struct {
+			Mid  int64
+			Flds []string
+			Tags string
+		}
+		Cards []struct {
+			Nid, Did int64
+			Ord      int
+			New      bool
+		}
+		NoteIDs []int64 `json:"note_ids"`
+		Tables  []string
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.Ver != 11 || strings.Join(got.Fields, ",") != "Front,Back,Source" || strings.Join(got.Tables, ",") != "cards,col,graves,notes,revlog" {
+		t.Errorf("collection %+v", got)
+	}
+	var deckID int64
+	for id, name := range got.Decks {
+		if name == "Vika::vaswani2017 attention" {
+			json.Unmarshal([]byte(id), &deckID)
+		}
+	}
+	if deckID == 0 || len(got.Notes) != 2 || len(got.Cards) != 2 {
+		t.Fatalf("decks %v, %d notes, %d cards", got.Decks, len(got.Notes), len(got.Cards))
+	}
+	for i, n := range got.Notes {
+		c := got.Cards[i]
+		if n.Mid != got.Model || len(n.Flds) != 3 || n.Tags != " vika vaswani2017_attention " || c.Nid != got.NoteIDs[i] || c.Did != deckID || c.Ord != 0 || !c.New {
+			t.Errorf("note %d %+v, card %+v", i, n, c)
+		}
+	}
+	if got.Notes[0].Flds[0] != "What does the Transformer rely on?" || got.Notes[0].Flds[2] != "[vaswani2017 attention.pdf p.2]" ||
+		strings.Contains(got.Notes[1].Flds[0], "<script>") || !strings.Contains(got.Notes[1].Flds[1], "not in the cited passage") {
+		t.Errorf("fields %q / %q", got.Notes[0].Flds, got.Notes[1].Flds)
+	}
+}
+
+// TestGuideExport: the HTML page has the CSP and no script, escapes the
+// lines and marks the unverified one; the Markdown keeps the sections.
+func TestGuideExport(t *testing.T) {
+	g := study.Guide{File: "v.pdf", From: 1, To: 15,
+		Summary: []study.Line{{Text: "The Transformer uses attention <b>only</b> [v.pdf p.2]", Check: study.Check{Verified: true}},
+			{Text: "It scores 7947.4 BLEU [v.pdf p.1]", Check: study.Check{Reason: cite.ReasonNumbers}}},
+		Terms: []study.Term{{Term: "Self-attention", Definition: study.Line{Text: "relates positions of one sequence [v.pdf p.2]", Check: study.Check{Verified: true}}}},
+		QAs:   []study.QA{{Question: "Why attention?", Answer: study.Line{Text: "It is parallel [v.pdf p.6]", Check: study.Check{Verified: true}}}},
+	}
+	var h, m bytes.Buffer
+	if err := Guide(&h, FormatHTML, g, time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	page := h.String()
+	for _, want := range []string{CSP, "&lt;b&gt;only&lt;/b&gt;", `<span class="cite unverified">not verified: its numbers are not in the cited passage</span>`, "<h2>Key terms</h2>", "Why attention?"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "<script") || strings.Contains(page, "<b>") {
+		t.Error("page holds markup from the guide")
+	}
+	if err := Guide(&m, FormatMarkdown, g, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# Study guide: v.pdf", "## Summary", "*(not verified: its numbers are not in the cited passage)*", "## Likely exam questions", "1. **Why attention?**"} {
+		if !strings.Contains(m.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, m.String())
+		}
+	}
+}

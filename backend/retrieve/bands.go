@@ -1,0 +1,61 @@
+package retrieve
+
+import "strings"
+
+// Bands are the cosine thresholds by which a source's score is shown: a
+// cosine of at least High is a close match, at least Fair a fair one,
+// below it a weak one. Cosines sit differently for each embedding model
+// (BGE's relevant passages score 0.75 and more, USE-lite's far lower),
+// so each model has its own bands, measured on the shared PDFs
+// (docs/scores.md); a model without measured bands has none, and its
+// scores are shown without a band.
+type Bands struct {
+	High float64 `json:"high"`
+	Fair float64 `json:"fair"`
+}
+
+// Band codes, as a source's Band.
+const (
+	BandHigh = "high"
+	BandFair = "fair"
+	BandLow  = "low"
+)
+
+// bands are the measured bands, by embedder name (docs/scores.md).
+var bands = map[string]Bands{
+	// USE-lite: measured by TestCosineBands (backend/cli, -tags tune) over
+	// the 156 page questions, each against every passage of its PDF:
+	// High is the 90th percentile of the cosines of the passages not on
+	// an answer page (tune half: 0.713; one unrelated passage in ten
+	// reaches it), Fair their median (0.382). On the test half the best
+	// answer passage of a question is high for 33% of the questions, fair
+	// for 63%, low for 4% (docs/scores.md).
+	"use-lite": {High: 0.71, Fair: 0.38},
+	// BGE: the original design's thresholds for its cosines (not
+	// measured here: the model is not reachable on this machine).
+	"bge-small-en-v1.5": {High: 0.75, Fair: 0.55},
+}
+
+// BandsFor returns the bands of the embedder called model (its Name());
+// the zero Bands when none were measured.
+func BandsFor(model string) Bands {
+	for name, b := range bands {
+		if strings.EqualFold(name, model) {
+			return b
+		}
+	}
+	return Bands{}
+}
+
+// Band returns the band code of cosine cos: "" for bands not measured.
+func (b Bands) Band(cos float64) string {
+	switch {
+	case b == Bands{}:
+		return ""
+	case cos >= b.High:
+		return BandHigh
+	case cos >= b.Fair:
+		return BandFair
+	}
+	return BandLow
+}

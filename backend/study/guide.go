@@ -1,0 +1,156 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"vika/backend/corpus"
+	"vika/backend/llm"
+	"vika/backend/prompt"
+)
+
+// Guide is a study guide of a document or one of its sections.
+type Guide struct {
+	DocID   string `json:"doc_id"`
+	File    string `json:"file"`
+	Section string `json:"section,omitempty"`
+	From    int    `json:"from"` // pages studied, inclusive
+	To      int    `json:"to"`
+	Lang    string `json:"lang,omitempty"`
+	Summary []Line `json:"summary"`
+	Terms   []Term `json:"terms"`
+	QAs     []QA   `json:"questions"`
+	// Outline is the extractive outline made without a model (each
+	// section's title and its most central passage); nil otherwise.
+	Outline []OutlineItem `json:"outline,omitempty"`
+	Plan    Plan          `json:"plan"`
+	// Models lists the models that answered, in order of first use.
+	Models []string `json:"models,omitempty"`
+	// Sent and Received are the tokens the providers reported (0 when
+	// they report none).
+	Sent     int `json:"sent_tokens"`
+	Received int `json:"received_tokens"`
+	// Notices are the router's and fallback's notices, in order.
+	Notices []llm.Notice `json:"notices,omitempty"`
+}
+
+// Unverified counts the lines the checker could not verify.
+func (g Guide) Unverified() int {
+	n := 0
+	for _, l := range g.Summary {
+		n += b2i(!l.Check.Verified)
+	}
+	for _, t := range g.Terms {
+		n += b2i(!t.Definition.Check.Verified)
+	}
+	for _, q := range g.QAs {
+		n += b2i(!q.Answer.Check.Verified)
+	}
+	return n
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Guide makes the study guide of sc: map over the batches, reduce the
+// notes, check every line. Without a model it is an extractive outline.
+// progress (may be nil) hears of each request answered; ctx stops it.
+func (s *Studier) Guide(ctx context.Context, sc Scope, o Options, progress func(Progress)) (Guide, error) {
+	if progress == nil {
+		progress = func(Progress) {}
+	}
+	m, err := s.resolve(ctx, sc)
+	if err != nil {
+		return Guide{}, err
+	}
+	plan, batches := s.plan(ctx, m, o)
+	g := Guide{DocID: m.doc.ID, File: m.doc.File, Section: m.section, From: m.from, To: m.to, Lang: m.lang(o), Plan: plan}
+	if plan.Extractive {
+		g.Outline = s.outline(m)
+		return g, nil
+	}
+	j := &job{s: s, o: o, g: &g, total: plan.Requests, progress: progress}
+	notes := make([]string, 0, len(batches))
+	for _, b := range batches {
+		text, err := j.run(ctx, "map", prompt.StudyInput{Task: prompt.StudyNotes, Sources: b, Lang: g.Lang})
+		if err != nil {
+			return g, err
+		}
+		notes = append(notes, parseLines(text).format())
+	}
+	for len(notes) > 1 {
+		group := groupSize(plan.BatchTokens)
+		var next []string
+		for i := 0; i < len(notes); i += group {
+			text, err := j.run(ctx, "reduce", prompt.StudyInput{Task: prompt.StudyMerge, Notes: notes[i:min(i+group, len(notes))], Lang: g.Lang})
+			if err != nil {
+				return g, err
+			}
+			next = append(next, parseLines(text).format())
+		}
+		notes = next
+	}
+	g.fill(parseLines(notes[0]), m.hits)
+	return g, nil
+}
+
+// job runs a guide's requests one after the other.
+type job struct {
+	s        *Studier
+	o        Options
+	g        *Guide
+	done     int
+	total    int
+	progress func(Progress)
+}
+
+func (j *job) run(ctx context.Context, stage string, in prompt.StudyInput) (string, error) {
+	req := prompt.Study(in)
+	req.MaxTokens = NoteTokens
+	a, err := j.s.ask(ctx, req, j.o, func(n llm.Notice) { j.g.Notices = append(j.g.Notices, n) },
+		func(d time.Duration) {
+			j.progress(Progress{Stage: stage, Done: j.done, Total: j.total, Waiting: int(d.Round(time.Second) / time.Second)})
+		})
+	j.g.Sent += a.usage.InputTokens
+	j.g.Received += a.usage.OutputTokens
+	if a.model != "" && !contains(j.g.Models, a.model) {
+		j.g.Models = append(j.g.Models, a.model)
+	}
+	if err != nil {
+		return "", fmt.Errorf("study guide, request %d of %d: %w", j.done+1, j.total, err)
+	}
+	j.done++
+	j.progress(Progress{Stage: stage, Done: j.done, Total: j.total})
+	return a.text, nil
+}
+
+// fill checks each line of the merged guide against the passages.
+func (g *Guide) fill(p parsed, hits []corpus.Hit) {
+	for _, s := range p.summary {
+		g.Summary = append(g.Summary, Line{Text: s, Check: checkLine(s, hits)})
+	}
+	for _, t := range p.terms {
+		// The term names the claim: "Attention: a function mapping ..." is checked whole.
+		c := checkLine(t[0]+": "+t[1], hits)
+		g.Terms = append(g.Terms, Term{Term: t[0], Definition: Line{Text: t[1], Check: c}})
+	}
+	for _, q := range p.qas {
+		if q[1] != "" {
+			g.QAs = append(g.QAs, QA{Question: q[0], Answer: Line{Text: q[1], Check: checkLine(q[1], hits)}})
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

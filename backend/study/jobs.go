@@ -1,0 +1,142 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+
+	"vika/backend/message"
+	"vika/backend/rag"
+)
+
+// Event types of a study job.
+const (
+	EventProgress = "progress"
+	EventDone     = "done"
+	EventError    = "error"
+)
+
+// Event is what a study job reports: progress, then done (with the guide
+// or the deck) or error (with its message, rag.Problem: a cancelled job
+// ends with message.Cancelled).
+type Event struct {
+	Type     string           `json:"type"`
+	Progress *Progress        `json:"progress,omitempty"`
+	Guide    *Guide           `json:"guide,omitempty"`
+	Deck     *Deck            `json:"deck,omitempty"`
+	Quiz     []QuizItem       `json:"quiz,omitempty"`
+	Error    *message.Message `json:"error,omitempty"`
+}
+
+// ErrInvalid is a job id that is malformed or already in use.
+var ErrInvalid = errors.New("invalid study job id")
+
+var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// Jobs runs study jobs in the background, by an id the caller chose, and
+// keeps each document's last guide for the session.
+type Jobs struct {
+	s *Studier
+
+	mu      sync.Mutex
+	running map[string]context.CancelFunc // guarded by mu
+	guides  map[[2]string]Guide           // guarded by mu: by document id and section
+}
+
+// NewJobs returns the jobs of s.
+func NewJobs(s *Studier) *Jobs {
+	return &Jobs{s: s, running: map[string]context.CancelFunc{}, guides: map[[2]string]Guide{}}
+}
+
+// Studier returns the Studier the jobs run on.
+func (j *Jobs) Studier() *Studier { return j.s }
+
+// StartGuide makes the guide of sc in the background; its events go to
+// emit, the last one done or error. A finished guide is kept (Kept).
+func (j *Jobs) StartGuide(ctx context.Context, id string, sc Scope, o Options, emit func(Event)) error {
+	return j.start(ctx, id, emit, func(ctx context.Context, progress func(Progress)) (Event, error) {
+		g, err := j.s.Guide(ctx, sc, o, progress)
+		if err != nil {
+			return Event{}, err
+		}
+		j.mu.Lock()
+		j.guides[[2]string{sc.DocID, normTitle(sc.Section)}] = g
+		j.mu.Unlock()
+		return Event{Type: EventDone, Guide: &g}, nil
+	})
+}
+
+// StartCards makes flashcards and their quiz from sc in the background.
+func (j *Jobs) StartCards(ctx context.Context, id string, sc Scope, o Options, emit func(Event)) error {
+	return j.start(ctx, id, emit, func(ctx context.Context, progress func(Progress)) (Event, error) {
+		d, err := j.s.Cards(ctx, sc, o, progress)
+		if err != nil {
+			return Event{}, err
+		}
+		return Event{Type: EventDone, Deck: &d, Quiz: Quiz(d.Cards)}, nil
+	})
+}
+
+func (j *Jobs) start(ctx context.Context, id string, emit func(Event), run func(context.Context, func(Progress)) (Event, error)) error {
+	if !validID.MatchString(id) {
+		return fmt.Errorf("%w: %q", ErrInvalid, id)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	j.mu.Lock()
+	if _, busy := j.running[id]; busy {
+		j.mu.Unlock()
+		cancel()
+		return fmt.Errorf("%w: %q is running", ErrInvalid, id)
+	}
+	j.running[id] = cancel
+	j.mu.Unlock()
+	go func() {
+		defer func() {
+			j.mu.Lock()
+			delete(j.running, id)
+			j.mu.Unlock()
+			cancel()
+		}()
+		ev, err := run(ctx, func(p Progress) { emit(Event{Type: EventProgress, Progress: &p}) })
+		if err != nil {
+			m := rag.Problem(err)
+			emit(Event{Type: EventError, Error: &m})
+			return
+		}
+		emit(ev)
+	}()
+	return nil
+}
+
+// Cancel stops a job; it reports whether it was running.
+func (j *Jobs) Cancel(id string) bool {
+	j.mu.Lock()
+	cancel, ok := j.running[id]
+	j.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+// Kept returns the last guide made of a document's section ("" for the
+// whole document) this session.
+func (j *Jobs) Kept(docID, section string) (Guide, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	g, ok := j.guides[[2]string{docID, normTitle(section)}]
+	return g, ok
+}
+
+// Forget drops the guides of a document removed from the session.
+func (j *Jobs) Forget(docID string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for k := range j.guides {
+		if k[0] == docID {
+			delete(j.guides, k)
+		}
+	}
+}

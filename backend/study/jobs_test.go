@@ -1,0 +1,87 @@
+package study
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"vika/backend/llm/llmtest"
+	"vika/backend/message"
+)
+
+type recorder struct {
+	mu  sync.Mutex
+	evs []Event
+}
+
+func (r *recorder) emit(e Event) { r.mu.Lock(); r.evs = append(r.evs, e); r.mu.Unlock() }
+
+func (r *recorder) last(t *testing.T) Event {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		r.mu.Lock()
+		n := len(r.evs)
+		var e Event
+		if n > 0 {
+			e = r.evs[n-1]
+		}
+		r.mu.Unlock()
+		if e.Type == EventDone || e.Type == EventError {
+			return e
+		}
+	}
+	t.Fatal("the job did not end")
+	return Event{}
+}
+
+// TestJobs: a guide job reports progress then done and is kept; a cards
+// job ends with its deck and quiz; a cancelled job ends with the
+// cancelled code; an id in use is refused.
+func TestJobs(t *testing.T) {
+	eng, vaswani, _ := twoPDFs(t)
+	w := wires[0]
+	var slow atomic.Bool
+	f := fake(t, w, func(body string) llmtest.Reply {
+		r := llmtest.Reply{Chunks: w.stream(faithful(texts(body)))}
+		if slow.Load() {
+			r.FirstDelay = 30 * time.Second
+		}
+		return r
+	})
+	j := NewJobs(New(eng, service(t, map[string]*llmtest.Server{w.provider: f})))
+	var r recorder
+	if err := j.StartGuide(context.Background(), "g1", Scope{DocID: vaswani}, Options{}, r.emit); err != nil {
+		t.Fatal(err)
+	}
+	if e := r.last(t); e.Type != EventDone || e.Guide == nil || r.evs[0].Type != EventProgress {
+		t.Fatalf("events %+v", r.evs)
+	}
+	if g, ok := j.Kept(vaswani, ""); !ok || len(g.QAs) == 0 {
+		t.Error("the guide is not kept")
+	}
+	var c recorder
+	j.StartCards(context.Background(), "c1", Scope{DocID: vaswani}, Options{}, c.emit)
+	if e := c.last(t); e.Deck == nil || len(e.Quiz) != len(e.Deck.Cards) || len(e.Quiz) == 0 {
+		t.Errorf("cards event %+v", e)
+	}
+	slow.Store(true)
+	var x recorder
+	j.StartGuide(context.Background(), "g2", Scope{DocID: vaswani, Section: "1 Introduction"}, Options{}, x.emit)
+	if err := j.StartGuide(context.Background(), "g2", Scope{DocID: vaswani}, Options{}, x.emit); err == nil {
+		t.Error("an id in use was accepted")
+	}
+	for deadline := time.Now().Add(5 * time.Second); f.Count() < 3 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	}
+	if !j.Cancel("g2") {
+		t.Fatal("g2 was not running")
+	}
+	if e := x.last(t); e.Type != EventError || e.Error.Code != message.Cancelled {
+		t.Errorf("cancelled job ended with %+v", e)
+	}
+	j.Forget(vaswani)
+	if _, ok := j.Kept(vaswani, ""); ok {
+		t.Error("a removed document's guide is still kept")
+	}
+}

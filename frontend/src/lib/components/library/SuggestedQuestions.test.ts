@@ -1,0 +1,62 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { tick } from 'svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { emitProgress, progress, resetFakeApi, sampleDocument } from '../../../test/api/fake.ts';
+import { Library } from '../../state/library.svelte.ts';
+import { locale } from '../../state/locale.svelte.ts';
+import { Scope } from '../../state/scope.svelte.ts';
+import LibraryPanel from './LibraryPanel.svelte';
+
+vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
+
+const outline = [
+  { title: '1 Introduction', page: 1, depth: 0 },
+  { title: '2 Background', page: 2, depth: 0 },
+  { title: 'References', page: 9, depth: 0 },
+];
+
+function setup(onAsk = vi.fn()) {
+  const library = new Library();
+  library.start();
+  render(LibraryPanel, { library, scope: new Scope(), onAsk });
+  return { library, onAsk };
+}
+
+beforeEach(() => {
+  resetFakeApi();
+  locale.set('en');
+});
+
+describe('suggested questions under a newly added document', () => {
+  it('shows the outline’s questions and a click asks one', async () => {
+    const { onAsk } = setup();
+    emitProgress(progress({ job_id: 'j1', stage: 'done', doc: sampleDocument({ outline }) }));
+    await tick();
+    expect(screen.getByText('Questions to start with')).toBeTruthy();
+    expect(screen.queryByText(/References/)).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: 'Summarise the section “Background”.' }));
+    expect(onAsk).toHaveBeenCalledWith('Summarise the section “Background”.');
+  });
+
+  it('hides them on dismiss, and shows none for a document without an outline', async () => {
+    const { library } = setup();
+    emitProgress(progress({ job_id: 'j1', stage: 'done', doc: sampleDocument({ outline }) }));
+    await tick();
+    await fireEvent.click(screen.getByRole('button', { name: 'Hide the suggested questions' }));
+    expect(screen.queryByText('Questions to start with')).toBeNull();
+    expect(library.added).toBe('');
+    emitProgress(progress({ job_id: 'j2', stage: 'done', doc: sampleDocument({ doc_id: 'b', file: 'b.pdf' }) }));
+    await tick();
+    expect(library.added).toBe('b');
+    expect(screen.queryByText('Questions to start with')).toBeNull();
+  });
+
+  it('is in French in a French window', async () => {
+    locale.set('fr');
+    setup();
+    emitProgress(progress({ job_id: 'j1', stage: 'done', doc: sampleDocument({ outline }) }));
+    await tick();
+    expect(screen.getByText('Questions pour commencer')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Qu’explique la section « Introduction » ?' })).toBeTruthy();
+  });
+});
