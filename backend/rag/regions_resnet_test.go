@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"vika/backend/corpus"
+	"vika/backend/engine"
+	"vika/backend/retrieve"
 )
 
 // TestResNetTableAndFigureQuestionsBringTheRegion asks the ResNet paper
@@ -23,7 +25,8 @@ func TestResNetTableAndFigureQuestionsBringTheRegion(t *testing.T) {
 		{"top-5 error of ResNet-152 on the ImageNet validation set, 10-crop testing", "Table 3", corpus.ChunkTable, 6},
 		{"What does Figure 4 show about plain and residual networks on ImageNet?", "Figure 4", corpus.ChunkFigure, 5},
 	} {
-		hits, err := eng.Search(t.Context(), tc.question, 8)
+		res, err := eng.Search(t.Context(), retrieve.Query{Question: tc.question}, engine.SearchOptions{K: 8, Rerank: true})
+		hits := res.Hits
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -89,7 +89,7 @@ func (s *Session) OpenFiles(ctx context.Context, paths []string) []string {
 	var jobs []string
 	for _, p := range paths {
 		if !IsCourse(p) {
-			jobs = append(jobs, s.AddFile(p))
+			jobs = append(jobs, s.StartFile(p))
 			continue
 		}
 		if _, err := s.OpenCourse(ctx, p); err != nil {

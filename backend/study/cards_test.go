@@ -3,6 +3,8 @@ package study
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -127,9 +129,14 @@ func TestLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	doc, err := eng.AddBytes(context.Background(), "cours.pdf", testpdf.Text(
+	path := filepath.Join(t.TempDir(), "cours.pdf")
+	if err := os.WriteFile(path, testpdf.Text(
 		"La propagation unitaire affecte le seul littéral restant d’une clause unitaire et recommence tant qu’il reste une clause unitaire dans la formule.",
-		"L’algorithme DPLL choisit une variable de branchement, lui donne une valeur et revient en arrière chronologiquement lors d’un conflit."), nil)
+		"L’algorithme DPLL choisit une variable de branchement, lui donne une valeur et revient en arrière chronologiquement lors d’un conflit."), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := eng.Ingest(context.Background(), path, nil)
+	doc := r.Doc
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,13 +41,13 @@ func twoPDFs(t *testing.T) (*engine.Engine, string, string) {
 		if shared.err != nil {
 			return
 		}
-		d, err := shared.eng.AddFile(ctx, v, nil)
+		r, err := shared.eng.Ingest(ctx, v, nil)
 		if shared.err = err; err != nil {
 			return
 		}
-		shared.vaswani = d.ID
-		d, shared.err = shared.eng.AddFile(ctx, s, nil)
-		shared.shannon = d.ID
+		shared.vaswani = r.Doc.ID
+		r, shared.err = shared.eng.Ingest(ctx, s, nil)
+		shared.shannon = r.Doc.ID
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)

@@ -76,8 +76,8 @@ export function emitReembed(progress: ReembedProgress): void {
 export function sampleOffer(overrides: Partial<ModelOffer> = {}): ModelOffer {
   return {
     models: [
-      sampleEmbeddingModel({ name: 'bge-small-en-v1.5', languages: ['en'], size_mb: 33, variant: 'int8' }),
-      sampleEmbeddingModel({ name: 'multilingual-e5-small', languages: ['multi'], size_mb: 465, variant: 'full' }),
+      sampleLocalModel({ name: 'bge-small-en-v1.5', languages: ['en'], size_mb: 33, variant: 'int8' }),
+      sampleLocalModel({ name: 'multilingual-e5-small', languages: ['multi'], size_mb: 465, variant: 'full' }),
     ],
     size_mb: 498,
     answer: '',
@@ -233,7 +233,7 @@ export function sampleSearchResult(overrides: Partial<SearchResult> = {}): Searc
   return { hits: [sampleHit({ dense_score: 0.512, lexical_score: 7.25, rerank_score: null })], stats: sampleStats(), ...overrides };
 }
 
-export function sampleEmbeddingModel(overrides: Partial<LocalModel> = {}): LocalModel {
+export function sampleLocalModel(overrides: Partial<LocalModel> = {}): LocalModel {
   return {
     name: 'all-MiniLM-L6-v2',
     role: 'embedder',
