@@ -13,7 +13,7 @@ OCR_STATIC_LIBS := $(CURDIR)/build/ocr-static/libleptonica.a \
 	$(addprefix $(MULTIARCH_LIB)/,libarchive.so.13 libcurl.so.4 libpng16.so.16 libjpeg.so.62 libgif.so.7 \
 	libtiff.so.6 libwebpmux.so.3 libwebp.so.7 libopenjp2.so.7) -fopenmp -lz -lstdc++ -lm
 export CGO_ENABLED := 1
-# make test requires ../shared/data (scripts/shared-data.sh) unless VIKA_NO_SHARED_DATA=1.
+# make test requires ../shared/data (scripts/setup/shared-data.sh) unless VIKA_NO_SHARED_DATA=1.
 REQUIRE_SHARED := $(if $(filter 1,$(VIKA_NO_SHARED_DATA)),0,1)
 
 .PHONY: help deps assets bindings frontend build run test shared-data test-go fuzz test-overhead test-keyring test-frontend test-e2e test-window screenshots package test-package package-windows test-windows clean
@@ -22,10 +22,10 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
 
 deps: ## install missing Debian packages, Go modules and npm packages
-	@scripts/deps.sh
+	@scripts/setup/deps.sh
 
 assets: ## fetch and verify the runtime assets (ONNX Runtime, default embedding model)
-	@scripts/assets.sh
+	@scripts/setup/assets.sh
 
 bindings: deps ## generate the frontend's Wails bindings (frontend/wailsjs)
 	@mkdir -p frontend/dist && touch frontend/dist/.gitkeep
@@ -45,7 +45,7 @@ test: shared-data deps assets frontend test-go test-overhead test-keyring test-f
 	else echo "make test: all tests passed, WITHOUT the tests that need ../shared/data (VIKA_NO_SHARED_DATA=1)"; fi
 
 shared-data: ## check ../shared/data holds the files the tests use (VIKA_NO_SHARED_DATA=1: skip those tests)
-	@scripts/shared-data.sh
+	@scripts/setup/shared-data.sh
 
 # The packages whose quality tests (SciFact, page hits over ../shared/data, abstention) take
 # minutes and skip under -short: they run without the race detector, after the -race pass.
@@ -70,44 +70,44 @@ test-overhead: ## the answer path's 5 ms overhead bound, without the race detect
 	VIKA_REQUIRE_OVERHEAD_BOUND=1 go test -count=1 -tags $(TAGS) -run '^TestAnswerOverhead$$' -v ./backend/metrics/
 
 test-keyring: ## real OS-keyring tests (private D-Bus session, unlocked gnome-keyring)
-	scripts/with-keyring.sh go test -race -count=1 -tags $(TAGS) ./backend/secrets/
+	scripts/setup/with-keyring.sh go test -race -count=1 -tags $(TAGS) ./backend/secrets/
 
 test-frontend: ## svelte-check and Vitest
 	cd frontend && npm run check && npm test
 
 test-e2e: deps ## Playwright in Debian's chromium against `wails dev` under Xvfb
-	scripts/e2e.sh
+	scripts/window/e2e.sh
 
-test-window: build ## the built app in its real window under Xvfb, in English and French (scripts/window-test.sh)
-	scripts/window-test.sh
+test-window: build ## the built app in its real window under Xvfb, in English and French (scripts/window/window-test.sh)
+	scripts/window/window-test.sh
 
 screenshots: build ## PNGs of the real window under Xvfb into build/screenshots
-	scripts/screenshots.sh
+	scripts/window/screenshots.sh
 
 package: frontend assets ## build the Debian package build/package/vika_<version>_amd64.deb
 	@# `wails build`'s production compile, with lingua-go trimmed to Vika's languages (saves
-	@# about 112 MB; see scripts/lingua-trim.sh). wails itself cannot build with -modfile.
+	@# about 112 MB; see packaging/scripts/lingua-trim.sh). wails itself cannot build with -modfile.
 	@# Leptonica and Tesseract linked statically (Debian 12's .a archives), so the package does not
 	@# depend on liblept5/libtesseract5, which Debian 13 lacks: gosseract's -lleptonica -ltesseract
 	@# find the archives first in build/ocr-static; their own shared libraries come last.
 	mkdir -p build/ocr-static && ln -sf $(MULTIARCH_LIB)/libtesseract.a $(MULTIARCH_LIB)/liblept.a build/ocr-static/ && \
 		ln -sf liblept.a build/ocr-static/libleptonica.a
-	modfile=$$(scripts/lingua-trim.sh) && GOFLAGS=-modfile=$$modfile CGO_LDFLAGS="-L$(CURDIR)/build/ocr-static" \
+	modfile=$$(packaging/scripts/lingua-trim.sh) && GOFLAGS=-modfile=$$modfile CGO_LDFLAGS="-L$(CURDIR)/build/ocr-static" \
 		go build -buildvcs=false -tags desktop,production,$(TAGS) \
 		-ldflags "-s -w $(LDFLAGS) -extldflags '$(OCR_STATIC_LIBS)'" -o $(BIN) .
 	@! ldd $(BIN) | grep -E 'lib(lept|tesseract)' || { echo "$(BIN) links Leptonica/Tesseract dynamically" >&2; exit 1; }
-	VERSION=$(VERSION) scripts/package.sh
+	VERSION=$(VERSION) packaging/scripts/package.sh
 
 test-package: package ## install the .deb into fresh Debian 12 and 13 chroots (debootstrap) and run it headless there
-	scripts/package-test.sh bookworm
-	scripts/package-test.sh trixie
+	packaging/scripts/package-test.sh bookworm
+	packaging/scripts/package-test.sh trixie
 
 package-windows: frontend assets ## cross-build the Windows installer build/package/Vika-Setup-<version>-x64.exe
-	@scripts/windows-deps.sh
-	VERSION=$(VERSION) scripts/windows-package.sh
+	@packaging/scripts/windows-deps.sh
+	VERSION=$(VERSION) packaging/scripts/windows-package.sh
 
 test-windows: package-windows ## install the Windows installer into a fresh Wine prefix, run it headless, uninstall it
-	scripts/windows-test.sh
+	packaging/scripts/windows-test.sh
 
 clean: ## remove build outputs (not the installed assets)
 	rm -rf build/bin build/package build/ocr-static frontend/dist frontend/wailsjs

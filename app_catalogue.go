@@ -2,6 +2,7 @@ package main
 
 import (
 	"vika/backend/docserve"
+	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/prompt"
 	"vika/backend/rag"
@@ -29,6 +30,20 @@ type catalogue struct {
 	FlushMS int `json:"flush_ms"`
 	// Viewer bounds the window's pdf.js (canvas, images, render watchdog).
 	Viewer docserve.ViewerLimits `json:"viewer"`
+	Stages stages                `json:"stages"`
+	// AskDefaults are the ask options of the default settings
+	// (Settings.Options), which the page uses until the session sends the
+	// options of the saved ones (AskOptions).
+	AskDefaults rag.Options `json:"ask_defaults"`
+}
+
+// stages are the stage lists of the events: an ingest job's in order
+// (terminal: those that end it), an answer's status, a re-embedding's.
+type stages struct {
+	Ingest   []string `json:"ingest"`
+	Terminal []string `json:"terminal"`
+	Answer   []string `json:"answer"`
+	Reembed  []string `json:"reembed"`
 }
 
 type provider struct {
@@ -66,6 +81,11 @@ func buildCatalogue() (catalogue, error) {
 		},
 		FlushMS: int(rag.FlushInterval.Milliseconds()),
 		Viewer:  docserve.Viewer,
+		Stages: stages{
+			Ingest: engine.Stages, Terminal: engine.TerminalStages,
+			Answer: rag.Stages, Reembed: engine.ReembedStages,
+		},
+		AskDefaults: session.DefaultSettings().Options(),
 	}
 	llms, err := llm.LoadCatalogue()
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"vika/backend/llm"
+	"vika/backend/rag"
 	"vika/backend/secrets"
 	"vika/backend/session"
 )
@@ -11,6 +12,10 @@ import (
 
 // Settings returns the saved settings (the defaults when none were saved).
 func (a *App) Settings() (session.Settings, error) { return a.s.Settings() }
+
+// AskOptions returns the ask options of the saved settings (a manual
+// choice of model, the retrieval mode and switches) for the chat to ask with.
+func (a *App) AskOptions() (rag.Options, error) { return a.s.AskOptions(), nil }
 
 // SetSettings validates and saves the settings.
 func (a *App) SetSettings(s session.Settings) error { return a.s.SetSettings(a.ctx, s) }

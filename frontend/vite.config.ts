@@ -28,7 +28,7 @@ function goRoutes(): Plugin {
 }
 
 /**
- * The dev server's port: VIKA_E2E_VITE_PORT when set (scripts/e2e.sh gives
+ * The dev server's port: VIKA_E2E_VITE_PORT when set (scripts/window/e2e.sh gives
  * each run its own, and then a taken port is an error, never a silent move to
  * the next one that another run may be using), else Vite's default 5173.
  */

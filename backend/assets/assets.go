@@ -2,7 +2,7 @@
 // build into its binary: the ONNX Runtime shared library and the default
 // embedding model (Universal Sentence Encoder lite as ONNX, plus its vocabulary).
 //
-// scripts/assets.sh installs them into the user's data dir and the Debian
+// scripts/setup/assets.sh installs them into the user's data dir and the Debian
 // package into /usr/lib/vika; both scripts and this package read the sha256
 // values pinned in manifest.json (embedded here), so they cannot disagree.
 // Candidates gives the order in which the copies are searched.
@@ -92,7 +92,7 @@ func Lookup(kind Kind) (Entry, error) {
 // Dir is the user's data dir: $VIKA_DATA_DIR, else on Windows
 // %LOCALAPPDATA%\Vika, elsewhere $XDG_DATA_HOME/vika (when absolute, as the
 // XDG spec requires), else ~/.local/share/vika. Without a home directory it
-// falls back to a "vika" directory under the temp dir. scripts/assets.sh
+// falls back to a "vika" directory under the temp dir. scripts/setup/assets.sh
 // installs the assets here; downloaded models go here too.
 func Dir() string {
 	home, err := os.UserHomeDir()
@@ -132,7 +132,7 @@ func InstallDirs() []string {
 }
 
 // Path is where the asset of kind lives in the data dir, the copy
-// scripts/assets.sh installs. For ORT, $VIKA_ORT_LIB overrides it. Locate
+// scripts/setup/assets.sh installs. For ORT, $VIKA_ORT_LIB overrides it. Locate
 // also searches the install dirs.
 func Path(kind Kind) (string, error) {
 	if kind == ORT {
@@ -244,9 +244,9 @@ func Verify(kind Kind) (string, error) {
 		return "", damaged
 	}
 	if len(paths) == 1 {
-		return "", problem(ErrMissing, "%s not found at %s: run `make assets` (or scripts/assets.sh)", what, paths[0])
+		return "", problem(ErrMissing, "%s not found at %s: run `make assets` (or scripts/setup/assets.sh)", what, paths[0])
 	}
-	return "", problem(ErrMissing, "%s not found at %s: run `make assets` (or scripts/assets.sh), or reinstall the vika package",
+	return "", problem(ErrMissing, "%s not found at %s: run `make assets` (or scripts/setup/assets.sh), or reinstall the vika package",
 		what, strings.Join(paths, " nor "))
 }
 

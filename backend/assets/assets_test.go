@@ -56,16 +56,16 @@ func TestManifest(t *testing.T) {
 // TestScriptUsesManifest keeps the pinned hashes in one place: the install
 // script must read manifest.json and never carry a hash of its own.
 func TestScriptUsesManifest(t *testing.T) {
-	raw, err := os.ReadFile("../../scripts/assets.sh")
+	raw, err := os.ReadFile("../../scripts/setup/assets.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
 	script := string(raw)
 	if !strings.Contains(script, "backend/assets/manifest.json") {
-		t.Error("scripts/assets.sh does not read backend/assets/manifest.json")
+		t.Error("scripts/setup/assets.sh does not read backend/assets/manifest.json")
 	}
 	if h := regexp.MustCompile(`[0-9a-f]{64}`).FindString(script); h != "" {
-		t.Errorf("scripts/assets.sh pins %s itself; keep hashes in manifest.json", h)
+		t.Errorf("scripts/setup/assets.sh pins %s itself; keep hashes in manifest.json", h)
 	}
 }
 
@@ -78,7 +78,7 @@ func TestVerifyMissing(t *testing.T) {
 		t.Fatalf("Verify(ORT) = %v, want ErrMissing", err)
 	}
 	want := "ONNX Runtime library not found at " + filepath.Join(dir, "onnxruntime", "libonnxruntime.so.1") +
-		": run `make assets` (or scripts/assets.sh)"
+		": run `make assets` (or scripts/setup/assets.sh)"
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("error %q\nlacks %q", err, want)
 	}
@@ -160,7 +160,7 @@ func TestHashCache(t *testing.T) {
 }
 
 // TestInstalled verifies the real assets when they are installed. `make test`
-// sets VIKA_REQUIRE_ASSETS=1 after running scripts/assets.sh, turning a
+// sets VIKA_REQUIRE_ASSETS=1 after running scripts/setup/assets.sh, turning a
 // missing asset into a failure instead of a skip.
 func TestInstalled(t *testing.T) {
 	if err := Check(); err != nil {

@@ -4,7 +4,7 @@
 // offline default: Universal Sentence Encoder lite (English, 512 dimensions,
 // unit-length output) run through ONNX Runtime, with a Go port of its
 // SentencePiece tokenizer. Its files come from package assets
-// (scripts/assets.sh installs them). BERT runs the sentence encoders the
+// (scripts/setup/assets.sh installs them). BERT runs the sentence encoders the
 // models registry installs. Package onnx holds what they share with the
 // cross-encoder: the runtime, the model session and the BERT tokenizer.
 package embed

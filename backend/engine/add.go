@@ -30,6 +30,14 @@ const (
 	StageCancelled  = "cancelled"
 )
 
+// Stages are the values of Progress.Stage in the order a job goes through
+// them (an add or a description); TerminalStages end a job. The page reads
+// both from its catalogue.
+var (
+	Stages         = []string{StageQueued, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageEmbedding, StageIndexing, StageDescribing, StageDone, StageFailed, StageCancelled}
+	TerminalStages = []string{StageDone, StageFailed, StageCancelled}
+)
+
 // Progress reports a step of an add. A synchronous add (Ingest)
 // report validating..indexing with an empty JobID; background jobs also
 // report queued first and end with exactly one done (Doc set), failed

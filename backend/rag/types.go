@@ -114,6 +114,9 @@ const (
 	StageGenerating = "generating"
 )
 
+// Stages are the stages of status events, in order.
+var Stages = []string{StageRewriting, StageRetrieving, StageGenerating}
+
 // Event is what an answer in progress reports. Only the fields of its
 // Type are sent (see MarshalJSON).
 type Event struct {

@@ -12,14 +12,14 @@ import (
 )
 
 // The tests below use the real OS keyring (Secret Service over D-Bus on
-// Linux). They run when VIKA_KEYRING_TESTS=1, which scripts/with-keyring.sh
+// Linux). They run when VIKA_KEYRING_TESTS=1, which scripts/setup/with-keyring.sh
 // sets after starting a private D-Bus session with an unlocked
 // gnome-keyring; they write under their own service name, never "vika".
 
 func realStore(t *testing.T) *Store {
 	t.Helper()
 	if os.Getenv("VIKA_KEYRING_TESTS") != "1" {
-		t.Skip("real keyring tests skipped: run them with scripts/with-keyring.sh go test ./backend/secrets/ (sets VIKA_KEYRING_TESTS=1 inside a private D-Bus session with gnome-keyring unlocked)")
+		t.Skip("real keyring tests skipped: run them with scripts/setup/with-keyring.sh go test ./backend/secrets/ (sets VIKA_KEYRING_TESTS=1 inside a private D-Bus session with gnome-keyring unlocked)")
 	}
 	s := &Store{ring: systemKeyring{}, getenv: func(string) string { return "" },
 		service: fmt.Sprintf("vika-test-%d", os.Getpid())}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"vika/backend/atomicfile"
+	"vika/backend/rag"
 )
 
 // SettingsPath is where the settings are kept:
@@ -86,6 +87,14 @@ func (s *Session) Settings() (Settings, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.settings, s.loadErr
+}
+
+// AskOptions are the per-question options of the settings in force
+// (Settings.Options): the window asks with them, adding only what is the
+// question's own (its scope, a selection, the ask box's switches).
+func (s *Session) AskOptions() rag.Options {
+	st, _ := s.Settings()
+	return st.Options()
 }
 
 // SetSettings validates and saves the settings; the session uses them at

@@ -82,3 +82,29 @@ func TestSettingsInvalid(t *testing.T) {
 		t.Errorf("Path = %s", p)
 	}
 }
+
+// TestAskOptionsFollowSavedSettings: the options the window asks with are
+// the saved settings' (a manual model only under manual routing), from the
+// moment they are saved.
+func TestAskOptionsFollowSavedSettings(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "settings.json"), &heard{})
+	if diff := cmp.Diff(DefaultSettings().Options(), s.AskOptions()); diff != "" {
+		t.Errorf("before any save (-defaults +got):\n%s", diff)
+	}
+	st := DefaultSettings()
+	st.Routing, st.Provider, st.Model, st.Mode, st.K, st.HyDE, st.Rerank = RoutingManual, "groq", "llama-3.1-8b-instant", "bm25", 12, true, false
+	if err := s.SetSettings(t.Context(), st); err != nil {
+		t.Fatal(err)
+	}
+	want := rag.Options{Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "bm25", K: 12, History: true, HyDE: true, MultiQueryVariants: st.MultiQueryVariants}
+	if diff := cmp.Diff(want, s.AskOptions()); diff != "" {
+		t.Errorf("manual (-want +got):\n%s", diff)
+	}
+	st.Routing = RoutingAuto
+	if err := s.SetSettings(t.Context(), st); err != nil {
+		t.Fatal(err)
+	}
+	if o := s.AskOptions(); o.Provider != "" || o.Model != "" || o.K != 12 {
+		t.Errorf("automatic routing keeps the saved model out: %+v", o)
+	}
+}

@@ -1,7 +1,7 @@
 // Package sharedtest lets tests use the evaluation data kept beside the
 // repository in ../shared/data (real PDFs, BEIR SciFact), which is not part
 // of it. Without the data a test is skipped, saying which file is missing;
-// `make test` checks the data first (scripts/shared-data.sh) and sets
+// `make test` checks the data first (scripts/setup/shared-data.sh) and sets
 // VIKA_REQUIRE_SHARED_DATA=1, which turns a missing file into a failure, so
 // the quality tests cannot pass by skipping in CI.
 //

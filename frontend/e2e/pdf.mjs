@@ -1,7 +1,7 @@
 // A minimal, valid PDF writer for the end-to-end test: one Helvetica font,
 // one content stream per page with lines of text, and a cross-reference table
 // with exact byte offsets. Enough for MuPDF to extract every line's text.
-// `node pdf.mjs OUT.pdf` writes the test document GENERATED (scripts/screenshots.sh).
+// `node pdf.mjs OUT.pdf` writes the test document GENERATED (scripts/window/screenshots.sh).
 
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

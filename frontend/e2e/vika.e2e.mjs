@@ -1,6 +1,6 @@
 // End-to-end test of Vika in a real browser against the real Go backend.
 //
-// scripts/e2e.sh starts `wails dev` (the Go app with live bindings, proxying
+// scripts/window/e2e.sh starts `wails dev` (the Go app with live bindings, proxying
 // the Vite dev server) under Xvfb, then runs this file with node's test
 // runner. It drives Debian's chromium with playwright-core: add a real PDF
 // through the file input, add broken files, ask a question in the chat (the
@@ -256,7 +256,7 @@ describe('Vika in the browser, against the Go backend', () => {
   });
 
   stepTest('streams an answer to a question, with citation chips', 120_000, async () => {
-    if (!FAKE_LLM) throw new Error('VIKA_E2E_FAKE_LLM is not set: run this test through scripts/e2e.sh');
+    if (!FAKE_LLM) throw new Error('VIKA_E2E_FAKE_LLM is not set: run this test through scripts/window/e2e.sh');
     // Record how the answer grows: text length, chip states and the Stop button, at every change.
     await page.evaluate(() => {
       const seen = [];

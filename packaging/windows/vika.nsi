@@ -1,5 +1,5 @@
 ; Vika's Windows installer (NSIS 3, 64-bit Unicode stub), built by
-; scripts/windows-package.sh:
+; packaging/scripts/windows-package.sh:
 ;   makensis -DVERSION=1.2.3 -DSTAGE=<dir> -DOUTFILE=<exe> -DBOOTSTRAPPER=<exe> vika.nsi
 ; STAGE holds what is installed, as it is laid out in the install folder:
 ; vika.exe, vika.ico, onnxruntime\onnxruntime.dll, models\use-lite\*,

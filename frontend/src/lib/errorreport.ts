@@ -2,7 +2,7 @@
 // stderr: uncaught exceptions, unhandled promise rejections, Content-Security-
 // Policy violations and console.error calls. In the built app the webview's
 // console is out of sight, so without this a blocked style or a crashed
-// handler leaves no trace; scripts/window-test.sh fails on any such line.
+// handler leaves no trace; scripts/window/window-test.sh fails on any such line.
 
 export type Reporter = (kind: string, message: string) => void;
 

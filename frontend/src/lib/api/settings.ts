@@ -5,7 +5,7 @@
 import * as App from '../../../wailsjs/go/main/App';
 import type { session } from '../../../wailsjs/go/models';
 import { call } from './call.ts';
-import type { KeyStatus, ModelStatus, Settings } from './types.ts';
+import type { AskOptions, KeyStatus, ModelStatus, Settings } from './types.ts';
 
 export async function settings(): Promise<Settings> {
   return (await call(() => App.Settings())) as Settings;
@@ -27,6 +27,11 @@ export async function setKey(provider: string, key: string): Promise<void> {
 
 export async function clearKey(provider: string): Promise<void> {
   await call(() => App.ClearKey(provider));
+}
+
+/** The per-question options of the saved settings, as the session computes them. */
+export async function askOptions(): Promise<AskOptions> {
+  return (await call(() => App.AskOptions())) as AskOptions;
 }
 
 /** Every LLM of the catalogue, with whether it can answer now. */

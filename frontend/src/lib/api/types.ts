@@ -7,6 +7,7 @@
 
 import type { cite, corpus, engine, llm, main, metrics, models, rag, retrieve, secrets, session } from '../../../wailsjs/go/models';
 import type { BridgeMessage } from '../i18n/messages.ts';
+import catalogue from './catalogue.json';
 
 /**
  * A generated model as the JSON Wails sends: its fields without the class's
@@ -44,27 +45,24 @@ export type OutlineEntry = Wire<corpus.OutlineEntry>;
 /** One retrieved passage (corpus.Hit): what search returns and, numbered, what the answer cites (Source). */
 export type Hit = Wire<corpus.Hit>;
 
-/** Stages of one ingest job, in order; the last three are terminal. */
-export const INGEST_STAGES = [
-  'queued',
-  'validating',
-  'extracting',
-  'ocr',
-  'language',
-  'chunking',
-  'embedding',
-  'indexing',
-  'describing',
-  'done',
-  'failed',
-  'cancelled',
-] as const;
+/** Stages of one ingest job, in order (engine.Stages, through catalogue.json). */
+export const INGEST_STAGES: readonly string[] = catalogue.stages.ingest;
 
-export type IngestStage = (typeof INGEST_STAGES)[number];
+/** A stage of INGEST_STAGES. */
+export type IngestStage = string;
 
+const TERMINAL_STAGES: ReadonlySet<string> = new Set(catalogue.stages.terminal);
+
+/** Whether stage ends a job (engine.TerminalStages: done, failed or cancelled). */
 export function isTerminalStage(stage: IngestStage): boolean {
-  return stage === 'done' || stage === 'failed' || stage === 'cancelled';
+  return TERMINAL_STAGES.has(stage);
 }
+
+/** Stages of an answer's status events, in order (rag.Stages, through catalogue.json). */
+export const ANSWER_STAGES: readonly string[] = catalogue.stages.answer;
+
+/** Stages of a re-embedding (engine.ReembedStages, through catalogue.json). */
+export const REEMBED_STAGES: readonly string[] = catalogue.stages.reembed;
 
 /** Payload of the "ingest:progress" event. */
 export interface IngestProgress {
@@ -98,7 +96,8 @@ export type AnswerKind = 'llm' | 'extractive' | 'abstained';
 /** One finished (or partial) turn (rag.Answer). */
 export type Answer = Omit<Wire<rag.Answer>, 'kind'> & { kind: AnswerKind };
 
-export type AnswerStage = 'rewriting' | 'retrieving' | 'generating';
+/** A stage of ANSWER_STAGES. */
+export type AnswerStage = string;
 
 /** Payload of one "answer:<id>" event. */
 export type AnswerEvent =
@@ -179,7 +178,7 @@ export type ModelOffer = Omit<Wire<models.Offer>, 'models' | 'answer'> & {
 /** Payload of the "models:reembed" event (engine.ReembedProgress). */
 export interface ReembedProgress {
   /** embedding (done of total passages), then one of done, unchanged, failed, cancelled. */
-  stage: 'embedding' | 'done' | 'unchanged' | 'failed' | 'cancelled';
+  stage: string;
   done: number;
   total: number;
   /** The embedding models switched to, English one first. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import catalogue from '../api/catalogue.json';
 import { dictionaries, LANGS, pickLang, translate, type Message } from './index.ts';
 
 function placeholders(message: Message): string[] {
@@ -24,6 +25,16 @@ describe('i18n', () => {
         expect(placeholders(message), `${lang} ${key}`).toEqual(placeholders(dictionaries.en[key]));
       }
     }
+  });
+
+  it('names every stage Go sends (catalogue.json) in every language', () => {
+    for (const lang of LANGS) {
+      const keys = new Set(Object.keys(dictionaries[lang]));
+      for (const stage of catalogue.stages.ingest) expect(keys.has(`stage.${stage}`), `${lang} stage.${stage}`).toBe(true);
+      for (const stage of catalogue.stages.answer) expect(keys.has(`chat.stage.${stage}`), `${lang} chat.stage.${stage}`).toBe(true);
+    }
+    expect(catalogue.stages.ingest.length).toBeGreaterThan(8);
+    expect(catalogue.stages.answer).toEqual(['rewriting', 'retrieving', 'generating']);
   });
 
   it('fills placeholders and picks plural forms per language', () => {

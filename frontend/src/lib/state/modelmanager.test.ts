@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../test/api/fake.ts';
-import { emitModelProgress, modelProgress, resetAdminFake, sampleEmbeddingModel } from '../../test/api/fake.ts';
+import { emitModelProgress, modelProgress, resetAdminFake, sampleLocalModel } from '../../test/api/fake.ts';
 import { locale } from './locale.svelte.ts';
 import { ModelManager } from './modelmanager.svelte.ts';
 
 vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
 
-const MINILM = sampleEmbeddingModel();
-const RERANKER = sampleEmbeddingModel({ name: 'ms-marco-MiniLM-L-6-v2', role: 'reranker', installed: true });
+const MINILM = sampleLocalModel();
+const RERANKER = sampleLocalModel({ name: 'ms-marco-MiniLM-L-6-v2', role: 'reranker', installed: true });
 const NAME = 'all-MiniLM-L6-v2';
 
 async function loaded(): Promise<ModelManager> {

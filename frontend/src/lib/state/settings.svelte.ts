@@ -31,22 +31,8 @@ export const MAX_DESCRIBE = catalogue.max_describe;
 /** Go's defaults (session.DefaultSettings, through catalogue.json). */
 export const DEFAULT_SETTINGS: Settings = { ...(catalogue.defaults as Settings) };
 
-/** The Ask options that follow from s: automatic routing leaves provider and model empty. */
-export function askOptionsOf(s: Settings): AskOptions {
-  const manual = s.routing === 'manual' && s.provider !== '' && s.model !== '';
-  return {
-    provider: manual ? s.provider : '',
-    model: manual ? s.model : '',
-    mode: s.mode,
-    k: s.k,
-    history: s.history,
-    hyde: s.hyde,
-    multi_query: s.multi_query,
-    multi_query_variants: s.multi_query_variants,
-    rerank: s.rerank,
-    scope: {}, // the library's, added by the chat (state/scope.svelte.ts)
-  };
-}
+/** Go's ask options of the default settings (Settings.Options, through catalogue.json). */
+export const DEFAULT_ASK_OPTIONS: AskOptions = { ...(catalogue.ask_defaults as AskOptions) };
 
 /** The key of a model in the picker: "provider/id". */
 export function modelKey(m: { provider: string; id: string }): string {
@@ -100,7 +86,8 @@ export class SettingsState {
   localEndpoint = $state('');
 
   /** The options of the next question. */
-  readonly askOptions: AskOptions = $derived(askOptionsOf(this.values));
+  /** The per-question options of the saved settings, as the session computes them (App.AskOptions). */
+  askOptions = $state.raw<AskOptions>(DEFAULT_ASK_OPTIONS);
   /** The manually picked model, when routing is manual. */
   readonly pickedModel: ModelStatus | undefined = $derived(
     this.values.routing === 'manual'
@@ -142,6 +129,7 @@ export class SettingsState {
       this.error = null;
       this.loaded = true;
       locale.set(langOf(this.values.locale));
+      this.askOptions = await api.askOptions();
     } catch (err) {
       this.error = handleError(err, t('error.generic'));
     }
@@ -175,7 +163,11 @@ export class SettingsState {
     const save = ++this.#saves;
     try {
       await api.setSettings($state.snapshot(next));
-      if (save === this.#saves) this.error = null;
+      const options = await api.askOptions();
+      if (save === this.#saves) {
+        this.error = null;
+        this.askOptions = options;
+      }
     } catch (err) {
       if (save === this.#saves) this.error = handleError(err, t('settings.saveFailed'));
     }

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../test/api/fake.ts';
 import { defaultSettings, resetAdminFake, sampleKeyStatus, sampleModel } from '../../test/api/fake.ts';
 import { locale } from './locale.svelte.ts';
-import { askOptionsOf, redact, SettingsState, unavailableText } from './settings.svelte.ts';
+import { DEFAULT_ASK_OPTIONS, DEFAULT_SETTINGS, redact, SettingsState, unavailableText } from './settings.svelte.ts';
 
 vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
 
@@ -82,11 +82,9 @@ describe('SettingsState preferences', () => {
     await s.pickModel('gemini/gemini-2.5-flash');
     expect(s.values).toMatchObject({ routing: 'manual', provider: 'gemini', model: 'gemini-2.5-flash' });
     expect(s.pickedModel?.name).toBe('Gemini 2.5 Flash');
-    expect(s.askOptions).toMatchObject({ provider: 'gemini', model: 'gemini-2.5-flash' });
 
     await s.update({ routing: 'auto' });
     expect(s.values).toMatchObject({ routing: 'auto', provider: '', model: '' });
-    expect(s.askOptions).toMatchObject({ provider: '', model: '' });
   });
 
   it('switches the interface language at once, "" following the system', async () => {
@@ -147,25 +145,25 @@ describe('SettingsState keys', () => {
   });
 });
 
-describe('askOptionsOf', () => {
-  it('sends automatic routing while no model is picked, and the toggles as set', () => {
-    expect(askOptionsOf(defaultSettings({ routing: 'manual', provider: 'groq', model: '' }))).toEqual({
-      provider: '',
-      model: '',
-      mode: '',
-      k: 8,
-      history: true,
-      hyde: false,
-      multi_query: false,
-      multi_query_variants: 3,
-      rerank: true,
-      scope: {},
-    });
-    expect(
-      askOptionsOf(
-        defaultSettings({ routing: 'manual', provider: 'groq', model: 'x', mode: 'dense', multi_query: true, multi_query_variants: 5 }),
-      ),
-    ).toMatchObject({ provider: 'groq', model: 'x', mode: 'dense', multi_query: true, multi_query_variants: 5 });
+describe('askOptions', () => {
+  it('are the options the session computes from the saved settings, fetched at load and after each save', async () => {
+    const s = new SettingsState();
+    expect(s.askOptions).toEqual(DEFAULT_ASK_OPTIONS); // Go's, through catalogue.json, until the session answers
+    expect(DEFAULT_ASK_OPTIONS).toMatchObject({ provider: '', model: '', k: DEFAULT_SETTINGS.k, rerank: DEFAULT_SETTINGS.rerank });
+
+    const loaded = { ...DEFAULT_ASK_OPTIONS, k: 12, hyde: true };
+    api.askOptions.mockResolvedValueOnce(loaded);
+    await s.load();
+    expect(s.askOptions).toEqual(loaded);
+
+    const manual = { ...DEFAULT_ASK_OPTIONS, provider: 'groq', model: 'x', mode: 'dense' as const };
+    api.askOptions.mockResolvedValueOnce(manual);
+    await s.update({ routing: 'manual', provider: 'groq', model: 'x', mode: 'dense' });
+    expect(s.askOptions).toEqual(manual);
+
+    api.setSettings.mockRejectedValueOnce(new Error('disk full'));
+    await s.update({ k: 3 });
+    expect(s.askOptions).toEqual(manual); // a save that failed changes nothing the chat sends
   });
 });
 

@@ -4,10 +4,12 @@
 // what they need and drive downloads with emitModelProgress.
 // The app never imports this file.
 
+import catalogue from '../../lib/api/catalogue.json';
 import { Events } from '../../lib/api/events.ts';
 import { vi } from 'vitest';
 import type * as real from '../../lib/api/index.ts';
 import type {
+  AskOptions,
   Chunk,
   LocalModel,
   Hit,
@@ -31,33 +33,15 @@ const reembedHandlers = new Set<(progress: ReembedProgress) => void>();
 
 export const MODELS_PROGRESS_EVENT = Events.modelProgress;
 
+/** Go's defaults (session.DefaultSettings, through catalogue.json), with overrides. */
 export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
-  return {
-    routing: 'auto',
-    provider: '',
-    model: '',
-    mode: '',
-    k: 8,
-    history: true,
-    hyde: false,
-    multi_query: false,
-    multi_query_variants: 3,
-    rerank: true,
-    locale: '',
-    describe: false,
-    describe_model: '',
-    describe_tables: false,
-    describe_formulas: false,
-    describe_max: 20,
-    ollama: false,
-    remember: false,
-    cache_max_mb: 2048,
-    ...overrides,
-  };
+  return { ...(catalogue.defaults as Settings), ...overrides };
 }
 
 export const settings = vi.fn<Admin['settings']>(async () => defaultSettings());
 export const setSettings = vi.fn<Admin['setSettings']>(async () => {});
+/** Go's options of the default settings; a test of other settings gives the session's answer itself. */
+export const askOptions = vi.fn<Admin['askOptions']>(async () => ({ ...(catalogue.ask_defaults as AskOptions) }));
 export const keyStatus = vi.fn<Admin['keyStatus']>(async () => []);
 export const setKey = vi.fn<Admin['setKey']>(async () => {});
 export const clearKey = vi.fn<Admin['clearKey']>(async () => {});
@@ -92,8 +76,8 @@ export function emitReembed(progress: ReembedProgress): void {
 export function sampleOffer(overrides: Partial<ModelOffer> = {}): ModelOffer {
   return {
     models: [
-      sampleEmbeddingModel({ name: 'bge-small-en-v1.5', languages: ['en'], size_mb: 33, variant: 'int8' }),
-      sampleEmbeddingModel({ name: 'multilingual-e5-small', languages: ['multi'], size_mb: 465, variant: 'full' }),
+      sampleLocalModel({ name: 'bge-small-en-v1.5', languages: ['en'], size_mb: 33, variant: 'int8' }),
+      sampleLocalModel({ name: 'multilingual-e5-small', languages: ['multi'], size_mb: 465, variant: 'full' }),
     ],
     size_mb: 498,
     answer: '',
@@ -249,7 +233,7 @@ export function sampleSearchResult(overrides: Partial<SearchResult> = {}): Searc
   return { hits: [sampleHit({ dense_score: 0.512, lexical_score: 7.25, rerank_score: null })], stats: sampleStats(), ...overrides };
 }
 
-export function sampleEmbeddingModel(overrides: Partial<LocalModel> = {}): LocalModel {
+export function sampleLocalModel(overrides: Partial<LocalModel> = {}): LocalModel {
   return {
     name: 'all-MiniLM-L6-v2',
     role: 'embedder',

@@ -8,7 +8,7 @@ import {
   emitReembed,
   modelProgress,
   resetAdminFake,
-  sampleEmbeddingModel,
+  sampleLocalModel,
   sampleKeyStatus,
   sampleModel,
   sampleOffer,
@@ -226,8 +226,8 @@ describe('SettingsPanel answers', () => {
 describe('SettingsPanel model manager', () => {
   it('downloads a model with a progress bar, then shows it installed', async () => {
     api.localModels.mockResolvedValue([
-      sampleEmbeddingModel(),
-      sampleEmbeddingModel({ name: 'ms-marco-MiniLM-L-6-v2', role: 'reranker', installed: true, pinned: true }),
+      sampleLocalModel(),
+      sampleLocalModel({ name: 'ms-marco-MiniLM-L-6-v2', role: 'reranker', installed: true, pinned: true }),
     ]);
     setup();
     expect(await screen.findAllByText(/quantized for this processor/)).toHaveLength(2);
@@ -250,7 +250,7 @@ describe('SettingsPanel model manager', () => {
 
   it('says what the figure-search model does, its size and that nothing leaves the computer, in English and French', async () => {
     api.localModels.mockResolvedValue([
-      sampleEmbeddingModel({ name: 'clip-vit-base-patch32', role: 'image', size_mb: 156, variant: 'int8', languages: ['en'] }),
+      sampleLocalModel({ name: 'clip-vit-base-patch32', role: 'image', size_mb: 156, variant: 'int8', languages: ['en'] }),
     ]);
     setup();
     const name = await screen.findByText('clip-vit-base-patch32');
@@ -266,7 +266,7 @@ describe('SettingsPanel model manager', () => {
   });
 
   it('shows a failed download on the model it concerns', async () => {
-    api.localModels.mockResolvedValue([sampleEmbeddingModel()]);
+    api.localModels.mockResolvedValue([sampleLocalModel()]);
     setup();
     await userEvent.click(await screen.findByRole('button', { name: 'Download all-MiniLM-L6-v2' }));
     emitModelProgress(modelProgress({ name: 'all-MiniLM-L6-v2', finished: true, error: 'offline: no route to huggingface.co' }));

@@ -2,7 +2,7 @@
 # Build Vika's Debian package: build/package/vika_<version>_amd64.deb.
 #
 # Run by `make package` after the binary is built (build/bin/vika, stripped,
-# version stamped) and the assets are installed (scripts/assets.sh). Stages:
+# version stamped) and the assets are installed (scripts/setup/assets.sh). Stages:
 #   build/package/stage/vika                       the binary (checked: stripped, version)
 #   build/package/stage/lib/...                    ONNX Runtime and USE-lite, copied from the
 #                                                  data dir and checked against the sha256
@@ -21,7 +21,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 umask 022
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 out=build/package
 stage=$out/stage
@@ -77,7 +77,7 @@ PY
   [[ $n -eq 3 ]] || die "expected 3 assets for linux-x64 in $manifest, found $n"
 }
 
-# asset_source PATH: where scripts/assets.sh installed PATH (same rules as its data_dir).
+# asset_source PATH: where scripts/setup/assets.sh installed PATH (same rules as its data_dir).
 asset_source() {
   local dir
   if [[ -n ${VIKA_DATA_DIR:-} ]]; then

@@ -12,14 +12,14 @@
 #   course-11-opened-fr.png     the same in French
 # With the argument "open", only the last two (a course given on the command line).
 # The cache lives in the run's own XDG_CACHE_HOME. Needs what
-# scripts/lib/window.sh needs.
+# scripts/window/lib.sh needs.
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-source "$root/scripts/lib/window.sh"
+source "$root/scripts/window/lib.sh"
 window_script screenshots-course "${VIKA_SHOTS:-$root/build/screenshots}"
 
 pdfs=$root/../shared/data/pdfs

@@ -6,17 +6,17 @@
 #   course-21-folder-dropped-en.png    the batch finished: "Folder term1 added: 2 of 2 PDFs",
 #                                      the text file listed as skipped, the two PDFs in the library
 #   course-22-folder-dropping-fr.png, course-23-folder-dropped-fr.png   the same in French
-# The drop is a real XDND drop: scripts/lib/drag-source.py shows a small GTK window offering the
+# The drop is a real XDND drop: scripts/window/drag-source.py shows a small GTK window offering the
 # folder as text/uri-list, as a file manager does, and xdotool drags it onto the library; Wails
 # hands the window the folder's path (OnFileDrop) and the page calls AddDropped. Needs what
-# scripts/lib/window.sh needs, and the system python3 with python3-gi and gir1.2-gtk-3.0.
+# scripts/window/lib.sh needs, and the system python3 with python3-gi and gir1.2-gtk-3.0.
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-source "$root/scripts/lib/window.sh"
+source "$root/scripts/window/lib.sh"
 window_script screenshots-folder-drop "${VIKA_SHOTS:-$root/build/screenshots}"
 /usr/bin/python3 -c 'import gi; gi.require_version("Gtk", "3.0")' 2>/dev/null ||
   die "the system python3 lacks GTK's bindings (apt-get install python3-gi gir1.2-gtk-3.0)"
@@ -33,7 +33,7 @@ printf 'reading list\n' >"$work/term1/notes.txt"
 
 # drop_folder DIR: shows the drag source over the chat and drags DIR onto the library.
 drop_folder() {
-  /usr/bin/python3 -u "$root/scripts/lib/drag-source.py" "$1" $((X + 700)) $((Y + 500)) >"$work/drag.log" 2>&1 &
+  /usr/bin/python3 -u "$root/scripts/window/drag-source.py" "$1" $((X + 700)) $((Y + 500)) >"$work/drag.log" 2>&1 &
   local i drag=$!
   for ((i = 0; i < 300; i++)); do # GTK's bindings can take many seconds to load on a loaded machine
     grep -qs 'drag-source ready' "$work/drag.log" && break

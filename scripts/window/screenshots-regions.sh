@@ -6,7 +6,7 @@
 #   native-regions-<lang>-3-table-source.png   the sources panel: the table rendered
 #   native-regions-<lang>-4-figure-source.png  an answer from a figure's image, its thumbnail
 #   native-regions-<lang>-5-explorer-figures.png  the explorer's Figures tab
-# Same machinery as scripts/screenshots.sh (scripts/lib/window.sh): build/bin/vika
+# Same machinery as scripts/window/screenshots.sh (scripts/window/lib.sh): build/bin/vika
 # (make build), the ResNet paper from ../shared (required: the generated PDF has
 # no table or figure), answers from frontend/e2e/fake-gemini.mjs.
 #
@@ -16,10 +16,10 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-source "$root/scripts/lib/window.sh"
+source "$root/scripts/window/lib.sh"
 window_script screenshots-regions "${VIKA_SHOTS:-$root/build/screenshots}"
 
 resnet=$root/../shared/data/pdfs/he2015_resnet.pdf

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the Windows build and its Wine test need and is not there yet
-# (scripts/apt-packages-windows.txt: mingw-w64, cmake, NSIS, wine64), and adds
+# (packaging/scripts/apt-packages-windows.txt: mingw-w64, cmake, NSIS, wine64), and adds
 # a deb-src entry mirroring debian.sources so `apt-get source` can fetch
-# Leptonica and Tesseract. Kept apart from scripts/deps.sh so `make test` on
+# Leptonica and Tesseract. Kept apart from scripts/setup/deps.sh so `make test` on
 # Linux does not install Wine.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -31,7 +31,7 @@ while read -r pkg; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
     missing+=("$pkg")
   fi
-done < scripts/apt-packages-windows.txt
+done < packaging/scripts/apt-packages-windows.txt
 if [ ${#missing[@]} -gt 0 ]; then
   echo "windows-deps: installing Debian packages: ${missing[*]}"
   [ -n "$updated" ] || $sudo apt-get update -qq

@@ -16,10 +16,10 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-source "$root/scripts/lib/window.sh"
+source "$root/scripts/window/lib.sh"
 window_script window-messages "${VIKA_MESSAGE_SHOTS:-$root/build/screenshots}" tesseract curl
 
 pdf=$work/vika_e2e_generated.pdf

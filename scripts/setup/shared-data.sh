@@ -8,7 +8,7 @@
 # VIKA_NO_SHARED_DATA=1 runs the tests without it: they are then skipped, and
 # this script says so loudly.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(cd "$root/.." && pwd)/shared/data
 list=$root/testdata/shared-data.txt
 

@@ -1,10 +1,10 @@
-// Command package-pdf writes the PDF scripts/package-test.sh ingests with the
+// Command package-pdf writes the PDF packaging/scripts/package-test.sh ingests with the
 // installed Debian package: page 1 is born-digital text, page 2 is the image
 // of another text page only (no text layer), so it needs OCR. With a second
 // path it also writes a French text page (the package embeds only the
 // language models of backend/langid: French must still be recognised).
 //
-//	go run ./scripts/package-pdf OUT.pdf [OUT_FR.pdf]
+//	go run ./packaging/scripts/package-pdf OUT.pdf [OUT_FR.pdf]
 package main
 
 import (
@@ -33,7 +33,7 @@ const (
 
 func main() {
 	if len(os.Args) < 2 || len(os.Args) > 3 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/package-pdf OUT.pdf [OUT_FR.pdf]")
+		fmt.Fprintln(os.Stderr, "usage: go run ./packaging/scripts/package-pdf OUT.pdf [OUT_FR.pdf]")
 		os.Exit(2)
 	}
 	err := os.WriteFile(os.Args[1], build(), 0o644)

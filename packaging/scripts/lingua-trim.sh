@@ -12,7 +12,7 @@
 # module.
 set -euo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 out=build/package
 die() { printf 'lingua-trim: error: %s\n' "$*" >&2; exit 1; }

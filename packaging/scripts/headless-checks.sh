@@ -1,5 +1,5 @@
-# Sourced by scripts/package-test.sh (the .deb in a Debian chroot) and
-# scripts/windows-test.sh (the Windows installer under Wine): the checks both
+# Sourced by packaging/scripts/package-test.sh (the .deb in a Debian chroot) and
+# packaging/scripts/windows-test.sh (the Windows installer under Wine): the checks both
 # run on an installed Vika, so the two platforms are held to the same results.
 # The caller defines say and die.
 
@@ -16,7 +16,7 @@ PY
   say "ok: $1"
 }
 
-# headless_checks OUT VIKA...: ingest and search the two PDFs of scripts/package-pdf
+# headless_checks OUT VIKA...: ingest and search the two PDFs of packaging/scripts/package-pdf
 # (sample.pdf: a text page and an image-only page; cours.pdf: a French page), which must
 # be in the directory VIKA... runs in. VIKA... is the command that runs the installed
 # vika with the arguments that follow it; outputs go to the directory OUT.

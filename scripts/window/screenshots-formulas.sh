@@ -6,8 +6,8 @@
 # The settings turn describing on (Gemini 2.5 Flash, formulas on); adding
 # Vaswani et al. from ../shared (required) then sends each formula's crop to
 # frontend/e2e/fake-gemini.mjs, whose fake vision model writes LaTeX from the
-# text sent with the crop. Same machinery as scripts/screenshots-regions.sh
-# (scripts/lib/window.sh, build/bin/vika from make build).
+# text sent with the crop. Same machinery as scripts/window/screenshots-regions.sh
+# (scripts/window/lib.sh, build/bin/vika from make build).
 #
 # Environment: VIKA_BIN, VIKA_SHOTS as in screenshots.sh; VIKA_SHOT_LANGS
 # (default "en fr"); VIKA_FORMULAS_TAB_X, VIKA_FORMULAS_TAB_Y (the Formulas
@@ -15,10 +15,10 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-source "$root/scripts/lib/window.sh"
+source "$root/scripts/window/lib.sh"
 window_script screenshots-formulas "${VIKA_SHOTS:-$root/build/screenshots}"
 
 paper=$root/../shared/data/pdfs/vaswani2017_attention_is_all_you_need.pdf

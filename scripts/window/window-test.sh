@@ -15,14 +15,14 @@
 # build/window-test/. It exits 1 on the first failed check, naming it.
 #
 # Environment: VIKA_BIN (default build/bin/vika), VIKA_WINDOW_SHOTS (default
-# build/window-test). Needs what scripts/lib/window.sh needs, and tesseract.
+# build/window-test). Needs what scripts/window/lib.sh needs, and tesseract.
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-source "$root/scripts/lib/window.sh"
+source "$root/scripts/window/lib.sh"
 window_script window-test "${VIKA_WINDOW_SHOTS:-$root/build/window-test}" tesseract curl
 
 rm -rf "$shots"

@@ -3,7 +3,7 @@
 # in the real native window (WebKitGTK) under Xvfb, in English and French,
 # into build/screenshots/:
 #   native-clip-settings-<lang>.png
-# Same machinery as scripts/screenshots.sh (scripts/lib/window.sh):
+# Same machinery as scripts/window/screenshots.sh (scripts/window/lib.sh):
 # build/bin/vika (make build); no document, no download.
 #
 # Environment: VIKA_BIN, VIKA_SHOTS as in screenshots.sh; VIKA_SHOT_LANGS
@@ -11,10 +11,10 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-source "$root/scripts/lib/window.sh"
+source "$root/scripts/window/lib.sh"
 window_script screenshots-clip "${VIKA_SHOTS:-$root/build/screenshots}"
 
 window_start 1280x800

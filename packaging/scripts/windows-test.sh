@@ -6,7 +6,7 @@
 #                                  the Start-menu shortcut; HKCU "Open with Vika" and
 #                                  uninstall entries written
 #   vika.exe version               the assets found intact beside vika.exe
-#   vika.exe ingest/search --json  the checks of scripts/headless-checks.sh (shared with the
+#   vika.exe ingest/search --json  the checks of packaging/scripts/headless-checks.sh (shared with the
 #                                  Debian package test): OCR with the bundled Tesseract and
 #                                  tessdata, French detected, dense/bm25/hybrid search with
 #                                  the bundled ONNX Runtime DLL and USE-lite model
@@ -16,7 +16,7 @@
 #
 # Wine is told it is Windows 10 (the installer refuses older versions) and does not mirror
 # Start-menu shortcuts into the Linux desktop (winemenubuilder off); Wine 8.0 lacks Windows
-# 10's bcryptprimitives.dll, which Go's runtime needs, so scripts/wine-bcryptprimitives.c
+# 10's bcryptprimitives.dll, which Go's runtime needs, so packaging/scripts/wine-bcryptprimitives.c
 # stands in for it. NSIS's uninstaller runs
 # from a copy in %TEMP% that Windows deletes at the next restart; the test restarts the
 # prefix (wineboot -r) before its final comparison, as that restart would.
@@ -26,14 +26,14 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 start=$SECONDS
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 say() { printf 'test-windows: %s\n' "$*" >&2; }
 die() { printf 'test-windows: FAIL: %s\n' "$*" >&2; exit 1; }
-source "$repo/scripts/headless-checks.sh"
+source "$repo/packaging/scripts/headless-checks.sh"
 
 wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
 wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver)
-[[ -x $wine && -x $wineserver ]] || die "wine64 is missing (scripts/windows-deps.sh installs it)"
+[[ -x $wine && -x $wineserver ]] || die "wine64 is missing (packaging/scripts/windows-deps.sh installs it)"
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/vika-windows-test.XXXXXX")
 export WINEPREFIX=$work/prefix WINEARCH=win64 WINEDEBUG=-all
@@ -82,7 +82,7 @@ main() {
   # Windows 10 and 11 do. A stand-in goes into system32 before the first snapshot.
   if [[ ! -e $WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll ]]; then
     x86_64-w64-mingw32-gcc -O2 -shared -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
-      "$repo/scripts/wine-bcryptprimitives.c" -lbcrypt || die "cannot build the bcryptprimitives.dll stand-in"
+      "$repo/packaging/scripts/wine-bcryptprimitives.c" -lbcrypt || die "cannot build the bcryptprimitives.dll stand-in"
   fi
   local user
   user=$(cd "$WINEPREFIX/drive_c/users" && ls | grep -vx Public | head -n 1)
@@ -124,7 +124,7 @@ main() {
 
   local docs=$work/docs out=$work/out
   mkdir -p "$docs" "$out"
-  (cd "$repo" && go run ./scripts/package-pdf "$docs/sample.pdf" "$docs/cours.pdf")
+  (cd "$repo" && go run ./packaging/scripts/package-pdf "$docs/sample.pdf" "$docs/cours.pdf")
   # Started by its Windows path, as the Start menu and Explorer start it.
   vika() { (cd "$docs" && w "$winst\\vika.exe" "$@"); }
 

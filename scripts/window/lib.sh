@@ -1,5 +1,5 @@
 # Driving the real native window (WebKitGTK) under Xvfb, for
-# scripts/screenshots.sh and scripts/window-test.sh, which source this file.
+# scripts/window/screenshots.sh and scripts/window/window-test.sh, which source this file.
 #
 # The caller sets root (the repository) and cds there, then calls
 #   window_script NAME SHOTS [TOOL...]   say, die and fail prefixed with NAME; bin
@@ -43,7 +43,7 @@ window_start() {
 window_require() {
   local cmd
   for cmd in Xvfb xdotool import compare setsid node "$@"; do
-    command -v "$cmd" >/dev/null || die "$cmd is missing (see scripts/apt-packages.txt, or run make deps)"
+    command -v "$cmd" >/dev/null || die "$cmd is missing (see scripts/setup/apt-packages.txt, or run make deps)"
   done
   [[ -x $bin ]] || die "$bin is missing: run 'make build'"
 }

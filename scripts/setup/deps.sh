@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Vika needs to build and test and is not there yet: Debian
-# packages (scripts/apt-packages.txt), the Go modules, and the frontend's npm
+# packages (scripts/setup/apt-packages.txt), the Go modules, and the frontend's npm
 # packages. A second run finds everything present and takes a second or two.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 missing=()
 while read -r pkg; do
@@ -11,7 +11,7 @@ while read -r pkg; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
     missing+=("$pkg")
   fi
-done < scripts/apt-packages.txt
+done < scripts/setup/apt-packages.txt
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "deps: installing Debian packages: ${missing[*]}"

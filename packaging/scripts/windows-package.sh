@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build Vika's Windows installer on Linux: build/package/Vika-Setup-<version>-x64.exe.
 #
-#  1. Leptonica and Tesseract cross-compiled with mingw-w64 (scripts/windows-libs.sh,
+#  1. Leptonica and Tesseract cross-compiled with mingw-w64 (packaging/scripts/windows-libs.sh,
 #     cached under ${XDG_CACHE_HOME:-~/.cache}/vika/windows).
 #  2. vika.exe: the Wails production build for windows/amd64 (`go build -tags
 #     desktop,production`, as `wails build` runs it, because wails cannot build with the
@@ -22,7 +22,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 umask 022
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 out=build/package
 win=$out/windows
@@ -37,7 +37,7 @@ sha() { sha256sum -- "$1" | cut -d' ' -f1; }
 start=$SECONDS
 
 [[ -f frontend/dist/index.html ]] || die "frontend/dist is not built: run make frontend"
-prefix=$(scripts/windows-libs.sh)
+prefix=$(packaging/scripts/windows-libs.sh)
 say "Leptonica + Tesseract for Windows: $prefix ($((SECONDS - start)) s)"
 
 rm -rf "$win"
@@ -64,7 +64,7 @@ ln -sfn "$tess" "$prefix/lib/libtesseract.a"
 extld="-static $root/$win/rsrc.o -Wl,--defsym,__intrinsic_setjmpex=_setjmpex -lssp"
 
 t=$SECONDS
-modfile=$(scripts/lingua-trim.sh)
+modfile=$(packaging/scripts/lingua-trim.sh)
 say "building vika.exe (windows/amd64, cgo via mingw-w64)"
 GOFLAGS=-modfile=$modfile GOOS=windows GOARCH=amd64 CGO_ENABLED=1 \
   CC=x86_64-w64-mingw32-gcc-posix CXX=x86_64-w64-mingw32-g++-posix \

@@ -5,7 +5,7 @@
 # user's own keyring is never touched. Sets VIKA_KEYRING_TESTS=1, which
 # enables the real keyring tests of backend/secrets.
 #
-#   scripts/with-keyring.sh go test -race ./backend/secrets/
+#   scripts/setup/with-keyring.sh go test -race ./backend/secrets/
 #
 # Needs dbus-run-session (Debian: dbus-daemon) and gnome-keyring-daemon
 # (gnome-keyring); secret-tool (libsecret-tools) is used by a test when
@@ -34,8 +34,8 @@ fi
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/vika-keyring.XXXXXX")"
 run="$tmp/run"
 
-# shellcheck source=scripts/daemons.sh
-. "$(dirname "$0")/daemons.sh"
+# shellcheck source=scripts/window/daemons.sh
+. "$(dirname "$0")/../window/daemons.sh"
 # Every daemon of this run holds our private XDG_RUNTIME_DIR in its environment.
 mark="XDG_RUNTIME_DIR=$run"
 before=$(daemons_count)

@@ -25,7 +25,7 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
 port=${VIKA_E2E_PORT:-34115}
@@ -42,7 +42,7 @@ die() { printf 'e2e: error: %s\n' "$*" >&2; exit 2; }
 
 # --- preconditions -----------------------------------------------------------
 for cmd in xvfb-run node go curl setsid; do
-  command -v "$cmd" >/dev/null || die "$cmd is missing (see scripts/apt-packages.txt, or run make deps)"
+  command -v "$cmd" >/dev/null || die "$cmd is missing (see scripts/setup/apt-packages.txt, or run make deps)"
 done
 [[ -x /usr/bin/chromium || -n ${VIKA_E2E_CHROMIUM:-} ]] || die "/usr/bin/chromium is missing (apt-get install chromium)"
 [[ -d frontend/node_modules/playwright-core && -x frontend/node_modules/.bin/vite ]] ||
@@ -93,9 +93,9 @@ export VIKA_OLLAMA_BASE_URL=http://127.0.0.1:9 # nothing listens: no local model
 export NO_AT_BRIDGE=1 # no accessibility bus under Xvfb
 # Every process of the run inherits this mark, D-Bus daemons that GLib or a
 # keyring access may autolaunch included: teardown stops them and fails if
-# one cannot be stopped (scripts/daemons.sh).
-# shellcheck source=scripts/daemons.sh
-. "$root/scripts/daemons.sh"
+# one cannot be stopped (scripts/window/daemons.sh).
+# shellcheck source=scripts/window/daemons.sh
+. "$root/scripts/window/daemons.sh"
 export VIKA_E2E_RUN="$$.$RANDOM"
 daemons_before=$(daemons_count)
 if [[ -z ${XDG_RUNTIME_DIR:-} || ! -w ${XDG_RUNTIME_DIR:-/nonexistent} ]]; then

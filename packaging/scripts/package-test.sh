@@ -12,7 +12,7 @@
 # and checks that the .vika course file type is registered (shared-mime-info's database has
 # the glob and the magic, the desktop database maps it to vika.desktop), that the run wrote
 # nothing into the user's home and that the package's files are unchanged (dpkg --verify).
-# The checks of ingest and search are scripts/headless-checks.sh, shared with the Windows
+# The checks of ingest and search are packaging/scripts/headless-checks.sh, shared with the Windows
 # installer's test.
 #
 # Run by `make test-package` after `make package`. Needs root (debootstrap, chroot, mount);
@@ -28,7 +28,7 @@ set -euo pipefail
 shopt -s inherit_errexit
 
 start=$SECONDS
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 suite=${1:-bookworm}
 case $suite in
   bookworm) release="Debian 12" ;;
@@ -192,13 +192,13 @@ check_file_types() {
 }
 
 # check_json and headless_checks: the checks shared with the Windows test.
-source "$repo/scripts/headless-checks.sh"
+source "$repo/packaging/scripts/headless-checks.sh"
 
 run_app() {
   local out=$work/out
   mkdir -p "$out"
   in_root useradd --create-home --uid 4242 --user-group tester
-  (cd "$repo" && go run ./scripts/package-pdf "$chroot_dir/home/tester/sample.pdf" "$chroot_dir/home/tester/cours.pdf")
+  (cd "$repo" && go run ./packaging/scripts/package-pdf "$chroot_dir/home/tester/sample.pdf" "$chroot_dir/home/tester/cours.pdf")
   chown 4242:4242 "$chroot_dir/home/tester/sample.pdf" "$chroot_dir/home/tester/cours.pdf"
   local home_before
   home_before=$(cd "$chroot_dir/home/tester" && find . | sort)
