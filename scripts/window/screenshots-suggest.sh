@@ -10,10 +10,10 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-source "$root/scripts/lib/window.sh"
+source "$root/scripts/window/lib.sh"
 window_script screenshots-suggest "${VIKA_SHOTS:-$root/build/screenshots}"
 
 pdf=$root/../shared/data/pdfs/vaswani2017_attention_is_all_you_need.pdf

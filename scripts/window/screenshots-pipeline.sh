@@ -14,10 +14,10 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-source "$root/scripts/lib/window.sh"
+source "$root/scripts/window/lib.sh"
 window_script screenshots-pipeline "${VIKA_SHOTS:-$root/build/screenshots}"
 
 resnet=$root/../shared/data/pdfs/he2015_resnet.pdf

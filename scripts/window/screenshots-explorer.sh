@@ -3,14 +3,14 @@
 # French, into build/screenshots/: native-explorer-filter-<lang>-1-figures.png
 # (the ResNet paper's Figures tab, unfiltered) and -2-filtered.png (the words
 # "ImageNet" and pages 5-6 typed into the filters). Same harness as
-# screenshots-regions.sh (scripts/lib/window.sh); needs ../shared's ResNet.
+# screenshots-regions.sh (scripts/window/lib.sh); needs ../shared's ResNet.
 set -euo pipefail
 shopt -s inherit_errexit
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 
-source "$root/scripts/lib/window.sh"
+source "$root/scripts/window/lib.sh"
 window_script screenshots-explorer "${VIKA_SHOTS:-$root/build/screenshots}"
 
 resnet=$root/../shared/data/pdfs/he2015_resnet.pdf
