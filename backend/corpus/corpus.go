@@ -37,11 +37,6 @@ type Document struct {
 	Bytes  int64  `json:"bytes"`
 	Pages  int    `json:"pages"`
 	Chunks int    `json:"chunks"`
-	// Vectors counts the vectors the session holds for the document's
-	// passages, by the model that embedded them (a text model's name, or
-	// the image model's for figure crops); filled when the document is
-	// listed, nil when no model embedded it.
-	Vectors map[string]int `json:"vectors,omitempty"`
 	// FailedPages lists the 1-based pages whose text could not be
 	// extracted (the rest of the document is still usable).
 	FailedPages []int `json:"failed_pages,omitempty"`

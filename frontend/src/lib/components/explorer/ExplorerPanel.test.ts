@@ -131,17 +131,6 @@ describe('ExplorerPanel', () => {
     api.regions.mockResolvedValue([]);
   });
 
-  it('shows each document’s passages and vectors by the model that embedded them, in French too', async () => {
-    setup([sampleDocument({ chunks: 180, vectors: { 'use-lite': 176, 'clip-vit-base-patch32': 7 } })]);
-    expect(await screen.findByText('180 passages, 183 vectors · embedded by clip-vit-base-patch32 (7), use-lite (176)')).toBeTruthy();
-  });
-
-  it('says when a document’s passages were not embedded, in French', async () => {
-    locale.set('fr');
-    setup([sampleDocument({ chunks: 12 })]);
-    expect(await screen.findByText('12 passages, 0 vecteur · non vectorisés (recherche par mots-clés seule)')).toBeTruthy();
-  });
-
   it('opens a passage of a scanned page with its OCR box and kind', async () => {
     api.chunks.mockResolvedValue([
       sampleChunk({ chunk_id: 'c3', page: 2, page_type: 'scanned', bbox: [60, 80, 540, 300], text: 'Exercice scanné, suite…' }),
