@@ -71,13 +71,16 @@ func TestAddAndSearch(t *testing.T) {
 		Text: "2 Zebras\nThe plains zebra, or quagga, lives in the savannah of East Africa.", FoundBy: foundBy, DocID: a.ID, PageType: corpus.PageText, Kind: corpus.ChunkBody}
 	scores := cmp.FilterPath(func(p cmp.Path) bool {
 		s := p.Last().String()
-		return s == ".Score" || s == ".DenseScore" || s == ".LexicalScore"
+		return s == ".Score" || s == ".DenseScore" || s == ".LexicalScore" || s == ".Band" // the band follows the dense score
 	}, cmp.Ignore())
 	if diff := cmp.Diff(want, hits[0], scores); diff != "" {
 		t.Errorf("first hit (-want +got):\n%s", diff)
 	}
 	if h := hits[0]; h.LexicalScore == nil || (h.DenseScore != nil) != (e.DenseUnavailable() == nil) {
 		t.Errorf("first hit: lexical score %v, dense score %v (dense unavailable: %v)", h.LexicalScore, h.DenseScore, e.DenseUnavailable())
+	}
+	if h := hits[0]; (h.Band != "") != (h.DenseScore != nil) {
+		t.Errorf("first hit: band %q with dense score %v", h.Band, h.DenseScore)
 	}
 
 	// Bad files fail and leave the session as it was.
