@@ -61,5 +61,10 @@ export default defineConfig({
     mockReset: true,
     restoreMocks: true,
     unstubGlobals: true,
+    // The component tests type with user-event in jsdom: on this shared
+    // 2-core machine under load a ChatPanel test took 5.5 s against
+    // vitest's 5 s default, and its unfinished typing then broke the next
+    // test. A hang still fails, after 20 s.
+    testTimeout: 20_000,
   },
 });
