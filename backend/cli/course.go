@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"vika/backend/engine"
 )
 
 const courseUsage = `Usage: vika course save [--cache DIR] [--json] OUT.vika PDF...
@@ -61,9 +60,9 @@ func runCourse(ctx context.Context, args []string, out, errOut io.Writer) error 
 	case "save":
 		rep, err = courseSave(ctx, rest[0], rest[1:], *cacheDir, errOut)
 	case "open":
-		rep, err = courseOpen(ctx, rest[0])
+		rep, err = courseOpen(ctx, rest[0], errOut)
 	default:
-		rep, err = courseInfo(ctx, rest[0])
+		rep, err = courseInfo(ctx, rest[0], errOut)
 	}
 	if err != nil {
 		return err
@@ -75,46 +74,42 @@ func runCourse(ctx context.Context, args []string, out, errOut io.Writer) error 
 }
 
 func courseSave(ctx context.Context, path string, pdfs []string, cacheDir string, errOut io.Writer) (courseReport, error) {
-	eng, err := engine.New(ctx, engine.DefaultConfig())
+	s, err := openSession(ctx, "", false, false, errOut)
 	if err != nil {
 		return courseReport{}, err
 	}
-	defer eng.Close()
-	if cacheDir != "" {
-		c, err := openCache(ctx, cacheDir, errOut)
-		if err != nil {
-			return courseReport{}, err
-		}
-		defer c.Close()
-		eng.SetCache(c)
-		defer eng.SetCache(nil)
+	defer s.Close()
+	closeCache, err := useCache(ctx, s, cacheDir, errOut)
+	if err != nil {
+		return courseReport{}, err
 	}
+	defer closeCache()
 	rep := courseReport{File: path}
 	for _, p := range pdfs {
-		r, err := eng.Ingest(ctx, p, nil)
-		d := r.Doc
+		r, err := s.Ingest(ctx, p, nil)
 		if err != nil {
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", filepath.Base(p), err))
 			continue
 		}
+		d := r.Doc
 		rep.Documents = append(rep.Documents, courseDocLine{File: d.File, DocID: d.ID, Pages: d.Pages, Chunks: d.Chunks})
 	}
 	start := time.Now()
-	if _, err := eng.SaveCourse(ctx, path, nil); err != nil {
+	if _, err := s.SaveCourse(ctx, path, false); err != nil {
 		return rep, err
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
 }
 
-func courseOpen(ctx context.Context, path string) (courseReport, error) {
-	eng, err := engine.New(ctx, engine.DefaultConfig())
+func courseOpen(ctx context.Context, path string, errOut io.Writer) (courseReport, error) {
+	s, err := openSession(ctx, "", false, false, errOut)
 	if err != nil {
 		return courseReport{}, err
 	}
-	defer eng.Close()
+	defer s.Close()
 	start := time.Now()
-	res, err := eng.OpenCourse(ctx, path, nil)
+	res, err := s.OpenCourse(ctx, path)
 	if err != nil {
 		return courseReport{}, err
 	}
@@ -128,20 +123,19 @@ func courseOpen(ctx context.Context, path string) (courseReport, error) {
 	return rep, nil
 }
 
-func courseInfo(ctx context.Context, path string) (courseReport, error) {
-	entries, _, err := engine.ReadCourse(ctx, path)
+func courseInfo(ctx context.Context, path string, errOut io.Writer) (courseReport, error) {
+	s, err := openSession(ctx, "", true, false, errOut) // for this Vika's pipeline settings
 	if err != nil {
 		return courseReport{}, err
 	}
-	eng, err := engine.New(ctx, engine.Config{NoEmbeddings: true}) // for this Vika's pipeline fingerprint
+	defer s.Close()
+	entries, sameSetup, err := s.CourseInfo(ctx, path)
 	if err != nil {
 		return courseReport{}, err
 	}
-	setup := eng.Setup()
-	eng.Close()
 	rep := courseReport{File: path}
-	for _, e := range entries {
-		line := courseDocLine{File: e.File, Vectors: e.Vectors, Setup: e.Setup == setup}
+	for i, e := range entries {
+		line := courseDocLine{File: e.File, Vectors: e.Vectors, Setup: sameSetup[i]}
 		if e.Result != nil {
 			line.DocID, line.Pages, line.Chunks = e.Result.Doc.ID, e.Result.Doc.Pages, len(e.Result.Chunks)
 		}

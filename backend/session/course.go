@@ -27,6 +27,23 @@ func (s *Session) SaveCourse(ctx context.Context, path string, withConversation 
 	return s.eng.SaveCourse(ctx, path, conv)
 }
 
+// CourseInfo reads the course file at path without adding anything to the
+// session (engine.ReadCourse's checks) and says, for each PDF, whether it
+// was processed with this session's pipeline settings, so that opening it
+// reuses its data as it is.
+func (s *Session) CourseInfo(ctx context.Context, path string) (entries []engine.CourseEntry, sameSetup []bool, err error) {
+	entries, _, err = engine.ReadCourse(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	setup := s.eng.Setup()
+	sameSetup = make([]bool, len(entries))
+	for i, e := range entries {
+		sameSetup[i] = e.Setup == setup
+	}
+	return entries, sameSetup, nil
+}
+
 // OpenCourse adds the PDFs of the course file at path, each step going
 // out as EventIngestProgress, a PDF not added (a duplicate) on its own
 // failed row, and restores the conversation it holds (bounded; shown
