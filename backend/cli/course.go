@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
 )
 
 const courseUsage = `Usage: vika course save [--cache DIR] [--json] OUT.vika PDF...

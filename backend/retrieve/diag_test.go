@@ -77,7 +77,7 @@ func readGob(t *testing.T, path string, v any) {
 func TestExplainPages(t *testing.T) {
 	dir, ids := os.Getenv("VIKA_DIAG_CACHE"), os.Getenv("VIKA_DIAG_IDS")
 	if dir == "" || ids == "" {
-		t.Skip("a diagnostic run by hand (see its comment): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir and VIKA_DIAG_IDS to question ids or all")
+		t.Fatal("a diagnostic run by hand (see its comment): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir and VIKA_DIAG_IDS to question ids or all")
 	}
 	qs, err := eval.LoadPageQuestions(filepath.Join("..", "..", "testdata", "pdf_questions.jsonl"))
 	if err != nil {

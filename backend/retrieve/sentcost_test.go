@@ -96,7 +96,7 @@ func BenchmarkSentenceCost(b *testing.B) {
 func TestSentenceEmbedCost(t *testing.T) {
 	dir, file := os.Getenv("VIKA_DIAG_CACHE"), "shannon1948_mathematical_theory_of_communication.pdf"
 	if dir == "" {
-		t.Skip("a measurement run by hand (command above; docs/eval/PAGES.md, fifth round): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir")
+		t.Fatal("a measurement run by hand (command above; docs/eval/PAGES.md, fifth round): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir")
 	}
 	paths, _ := filepath.Glob(filepath.Join(dir, file+".*.use-lite.regions.gob"))
 	if len(paths) != 1 {

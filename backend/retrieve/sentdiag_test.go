@@ -36,7 +36,7 @@ import (
 func TestSentenceSignal(t *testing.T) {
 	dir, sdir := os.Getenv("VIKA_DIAG_CACHE"), os.Getenv("VIKA_SENT_CACHE")
 	if dir == "" || sdir == "" {
-		t.Skip("a measurement run by hand (command above; docs/eval/PAGES.md, fifth round): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir and VIKA_SENT_CACHE to a dir for the sentence vectors")
+		t.Fatal("a measurement run by hand (command above; docs/eval/PAGES.md, fifth round): set VIKA_DIAG_CACHE to a `vika eval pages --cache` dir and VIKA_SENT_CACHE to a dir for the sentence vectors")
 	}
 	split := cmp.Or(os.Getenv("VIKA_SENT_SPLIT"), "w64")
 	half := cmp.Or(os.Getenv("VIKA_SENT_HALF"), "tune")
