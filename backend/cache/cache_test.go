@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"vika/backend/message"
+	"vika/backend/testfs"
 )
 
 type value struct {
@@ -152,23 +153,6 @@ func TestEvictsLeastRecentlyUsed(t *testing.T) {
 	}
 }
 
-// flipInFile flips one byte of the file at the first occurrence of marker.
-func flipInFile(t *testing.T, path string, marker []byte) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := bytes.Index(data, marker)
-	if i < 0 {
-		t.Fatalf("marker not found in %s", path)
-	}
-	data[i+len(marker)/2] ^= 0x01
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestFlippedByteIsAMissWithNotice(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -179,7 +163,7 @@ func TestFlippedByteIsAMissWithNotice(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close() // checkpoints the WAL into the file
-	flipInFile(t, filepath.Join(dir, FileName), marker)
+	testfs.FlipByte(t, filepath.Join(dir, FileName), marker)
 
 	c, n := openTest(t, dir, 0)
 	var v value

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"vika/backend/testfs"
 )
 
 func doc(name string, pdf []byte) Document {
@@ -85,15 +87,6 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 		}
 		return p
 	}
-	flip := func(t *testing.T, p string, marker string) {
-		data, _ := os.ReadFile(p)
-		i := bytes.Index(data, []byte(marker))
-		if i < 0 {
-			t.Fatalf("%q not in the file", marker)
-		}
-		data[i+3] ^= 0x01
-		os.WriteFile(p, data, 0o600)
-	}
 	cases := map[string]struct {
 		make func(t *testing.T) string
 		want error
@@ -120,12 +113,12 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 		}, ErrTampered},
 		"flipped byte in a PDF": {func(t *testing.T) string {
 			p := saved(t)
-			flip(t, p, "recognisable run of text")
+			testfs.FlipByte(t, p, []byte("recognisable run of text"))
 			return p
 		}, ErrTampered},
 		"flipped byte in the processed data": {func(t *testing.T) string {
 			p := saved(t)
-			flip(t, p, "a.pdf-processed-marker")
+			testfs.FlipByte(t, p, []byte("a.pdf-processed-marker"))
 			return p
 		}, ErrDamaged},
 		"truncated": {func(t *testing.T) string {

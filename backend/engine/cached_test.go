@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"vika/backend/cache"
 	"vika/backend/ingest"
 	"vika/backend/message"
+	"vika/backend/testfs"
 )
 
 func openCache(t *testing.T, dir string) *cache.Cache {
@@ -122,7 +122,7 @@ func TestCacheDamagedEntryIsRebuilt(t *testing.T) {
 	e.SetCache(c)
 	d := addReport(t, e, "stats.pdf", paperA).Doc
 	c.Close()
-	flipMarker(t, filepath.Join(dir, cache.FileName), []byte("plains zebra, or quagga"))
+	testfs.FlipByte(t, filepath.Join(dir, cache.FileName), []byte("plains zebra, or quagga"))
 
 	var notices []string
 	c2, err := cache.Open(ctx, dir, cache.Options{Notice: func(m message.Message) { notices = append(notices, m.Code) }})
@@ -183,23 +183,6 @@ func TestCacheEntryOutOfBoundsIsAMiss(t *testing.T) {
 		if len(pages) != 2 || len(pages[0].Text) > ingest.MaxPageChars || pages[1].DocID != k.Doc {
 			t.Errorf("%s: pages after the miss are the forged ones", name)
 		}
-	}
-}
-
-// flipMarker flips one byte of the file in the first occurrence of marker.
-func flipMarker(t *testing.T, path string, marker []byte) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := bytes.Index(data, marker)
-	if i < 0 {
-		t.Fatalf("%q not in %s", marker, path)
-	}
-	data[i+len(marker)/2] ^= 0x01
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
 	}
 }
 

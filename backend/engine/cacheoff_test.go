@@ -2,9 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -12,33 +9,9 @@ import (
 
 	"vika/backend/assets"
 	"vika/backend/cache"
+	"vika/backend/testfs"
 	"vika/backend/testpdf"
 )
-
-// listing is every file under dir with its size and modification time
-// (nil when dir does not exist).
-func listing(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		out[path] = fmt.Sprint(fi.Mode(), " ", fi.ModTime(), " ", fi.Size())
-		return nil
-	})
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // TestCacheOffWritesNothing: with the setting off (the default), a whole
 // session (add two PDFs, one of them scanned and OCRed, search, remove,
@@ -51,7 +24,7 @@ func TestCacheOffWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	dataDir := assets.Dir()
-	beforeCache, beforeData := listing(t, filepath.Dir(cacheDir)), listing(t, dataDir)
+	beforeCache, beforeData := testfs.Tree(t, filepath.Dir(cacheDir)), testfs.Tree(t, dataDir)
 
 	ctx := context.Background()
 	e, err := New(ctx, Config{})
@@ -74,10 +47,10 @@ func TestCacheOffWritesNothing(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(beforeCache, listing(t, filepath.Dir(cacheDir))); diff != "" {
+	if diff := cmp.Diff(beforeCache, testfs.Tree(t, filepath.Dir(cacheDir))); diff != "" {
 		t.Errorf("the cache dir changed (-before +after):\n%s", diff)
 	}
-	if diff := cmp.Diff(beforeData, listing(t, dataDir)); diff != "" {
+	if diff := cmp.Diff(beforeData, testfs.Tree(t, dataDir)); diff != "" {
 		t.Errorf("the data dir %s changed (-before +after):\n%s", dataDir, diff)
 	}
 	t.Logf("cache dir %s: %d files before and after; data dir %s: %d files before and after", cacheDir, len(beforeCache), dataDir, len(beforeData))

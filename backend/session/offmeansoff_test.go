@@ -1,8 +1,6 @@
 package session
 
 import (
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,32 +13,8 @@ import (
 	"vika/backend/llm/llmtest"
 	"vika/backend/rag"
 	"vika/backend/secrets"
+	"vika/backend/testfs"
 )
-
-// tree is every file and folder under dir with its mode, time and size
-// (nil when dir does not exist).
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		out[path] = fmt.Sprint(fi.Mode(), " ", fi.ModTime(), " ", fi.Size())
-		return nil
-	})
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // TestOffMeansOffWholeSession: with "Remember processed documents" off
 // (the default: no settings file yet), a whole session as the window runs
@@ -73,7 +47,7 @@ func TestOffMeansOffWholeSession(t *testing.T) {
 		"Snell's law relates the angles of incidence and refraction to the refractive indices of two media.",
 		"Total internal reflection happens beyond the critical angle, when light goes toward a lower index.")
 	dataDir := assets.Dir()
-	beforeCache, beforeData := tree(t, filepath.Dir(cacheDir)), tree(t, dataDir)
+	beforeCache, beforeData := testfs.Tree(t, filepath.Dir(cacheDir)), testfs.Tree(t, dataDir)
 
 	s, err := Open(t.Context(), Options{Keys: secrets.NewWith(memRing{}, os.Getenv)})
 	if err != nil {
@@ -98,10 +72,10 @@ func TestOffMeansOffWholeSession(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if diff := cmp.Diff(beforeCache, tree(t, filepath.Dir(cacheDir))); diff != "" {
+	if diff := cmp.Diff(beforeCache, testfs.Tree(t, filepath.Dir(cacheDir))); diff != "" {
 		t.Errorf("the cache dir changed (-before +after):\n%s", diff)
 	}
-	if diff := cmp.Diff(beforeData, tree(t, dataDir)); diff != "" {
+	if diff := cmp.Diff(beforeData, testfs.Tree(t, dataDir)); diff != "" {
 		t.Errorf("the data dir %s changed (-before +after):\n%s", dataDir, diff)
 	}
 	t.Logf("asked %s; cache dir %s: %d entries before and after; data dir %s: %d entries before and after",
