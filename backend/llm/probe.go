@@ -12,7 +12,8 @@ var probeRequest = Request{Messages: []Message{{Role: RoleUser, Content: "Reply 
 // ProbeVision returns the model a describe run should use when the
 // student chose key: a Gemini model is first asked a one-token request,
 // and when it refuses (a rate limit, an exhausted quota, an unknown model,
-// an outage: the failures that fall back), the next Gemini vision model of
+// an outage: the failures that fall back, once the describe jobs' retries
+// (DescribeRetry) are spent), the next Gemini vision model of
 // the catalogue is probed (those listed after key, then those before), so
 // that figures still go to Google only, the provider the student chose.
 // A refused model is marked down for the session, as an answer would
@@ -25,8 +26,10 @@ func (s *Service) ProbeVision(ctx context.Context, key string) (string, error) {
 		return key, nil
 	}
 	for _, c := range s.geminiVisionAfter(ctx, m.Model) {
-		r := &Runner{Provider: s.Provider, Timeouts: s.cfg.Timeouts, Down: s.down, Now: s.now}
-		_, err := r.Run(ctx, Plan{Mode: "manual", Order: []Model{c}}, probeRequest, Sink{Delta: func(Delta) error { return nil }})
+		// AskWith: the describe jobs' own retries (a per-minute 429 or a
+		// 5xx is asked again after a wait), so that one passing refusal
+		// does not mark the student's model down for the session.
+		_, err := s.AskWith(ctx, c.Key(), probeRequest, Sink{Delta: func(Delta) error { return nil }})
 		switch {
 		case ctx.Err() != nil:
 			return key, ctx.Err()

@@ -231,3 +231,28 @@ func TestProbeVisionFallsToTheNextGeminiModel(t *testing.T) {
 		t.Errorf("a Mistral model became %q", got)
 	}
 }
+
+// TestProbeVisionRetriesARateLimit: a per-minute 429 on the probe is
+// asked again after the describe jobs' wait, as a describe request would
+// be, and the student's model is kept, not marked down for the session.
+func TestProbeVisionRetriesARateLimit(t *testing.T) {
+	rs := newRetryService(t, func(n int) reply {
+		if n == 1 {
+			return reply{Status: 429, Body: geminiRateLimit}
+		}
+		return reply{Chunks: llmtest.GeminiStream("gemini-2.5-pro", "OK")}
+	})
+	got, err := rs.svc.ProbeVision(t.Context(), "gemini/gemini-2.5-pro")
+	if err != nil || got != "gemini/gemini-2.5-pro" {
+		t.Fatalf("probe chose %q, %v after a passing rate limit", got, err)
+	}
+	if n := rs.asked("gemini-2.5-pro"); n != 2 {
+		t.Errorf("Pro asked %d times, want the probe and its retry", n)
+	}
+	if len(rs.waits) != 1 {
+		t.Errorf("waits %v, want one before the retry", rs.waits)
+	}
+	if rs.down(t, "gemini/gemini-2.5-pro") {
+		t.Error("a passing rate limit marked the student's model down")
+	}
+}
