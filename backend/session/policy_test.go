@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -60,9 +61,19 @@ func (h *heard) wait(t *testing.T, what string, ok func(event) bool) []event {
 // key), its settings at settingsPath, its ONNX models under a new root.
 func open(t *testing.T, settingsPath string, h *heard) *Session {
 	t.Helper()
+	return openWith(t, settingsPath, h, nil)
+}
+
+// openWith is open with the environment variables env set on top (a
+// provider's key and address, say).
+func openWith(t *testing.T, settingsPath string, h *heard, env map[string]string) *Session {
+	t.Helper()
 	t.Setenv("VIKA_OLLAMA_BASE_URL", llmtest.Closed())
 	for _, k := range []string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "GROQ_API_KEY", "OPENROUTER_API_KEY"} {
 		t.Setenv(k, "")
+	}
+	for k, v := range env {
+		t.Setenv(k, v)
 	}
 	cfg := engine.DefaultConfig()
 	cfg.NoEmbeddings, cfg.ModelsRoot = true, t.TempDir()
@@ -129,6 +140,39 @@ func TestDescribeAfterAddFromSettingsInMemory(t *testing.T) {
 	}
 	if got, err := s.Settings(); err != nil || got != off {
 		t.Errorf("Settings = %+v, %v, want those saved", got, err)
+	}
+}
+
+// TestDescribeProbesOncePerSession: documents added one after the other
+// with Describe on share one probe of the chosen Gemini model (the
+// one-token request), not one each, and the adds do not wait for it.
+func TestDescribeProbesOncePerSession(t *testing.T) {
+	var mu sync.Mutex
+	probes := 0
+	gemini := llmtest.NewServer(t, "text/event-stream", func(r llmtest.Request) llmtest.Reply {
+		if strings.Contains(r.Body, `"maxOutputTokens":1`) {
+			mu.Lock()
+			probes++
+			mu.Unlock()
+		}
+		return llmtest.Reply{Chunks: llmtest.GeminiStream("gemini-2.5-flash", "OK")}
+	})
+	path := filepath.Join(t.TempDir(), "settings.json")
+	on := DefaultSettings()
+	on.Describe, on.DescribeModel = true, "gemini/gemini-2.5-flash"
+	if err := SaveSettings(path, on); err != nil {
+		t.Fatal(err)
+	}
+	h := &heard{}
+	s := openWith(t, path, h, map[string]string{"GEMINI_API_KEY": "AIzaSyFAKE-probe-once-0123456789", "VIKA_GEMINI_BASE_URL": gemini.URL})
+	for _, name := range []string{"one.pdf", "two.pdf", "three.pdf"} {
+		s.StartBytes(name, testpdf.Text("Boolean satisfiability is NP-complete: "+name))
+		h.wait(t, name+" described", func(ev event) bool { return describing(ev) && ev.payload.(engine.Progress).File == name })
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if probes != 1 {
+		t.Errorf("the chosen model was probed %d times for three documents, want once", probes)
 	}
 }
 

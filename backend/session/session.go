@@ -79,10 +79,18 @@ type Session struct {
 
 	// saving is held by SetSettings across saving and applying, so the
 	// switches in use are those of the file last saved.
-	saving   sync.Mutex
-	mu       sync.Mutex
-	settings Settings // guarded by mu: as last loaded or saved
-	loadErr  error    // guarded by mu: why the file could not be read
+	saving sync.Mutex
+	mu     sync.Mutex
+	// life ends at Close: the background work the session starts itself
+	// (describing a document just added) runs under it.
+	life context.Context
+	stop context.CancelFunc
+	// probeMu is held while a describe model is probed, so that documents
+	// added together wait for one probe; probed remembers its outcome.
+	probeMu  sync.Mutex
+	probed   map[string]string // guarded by probeMu: chosen model -> model used
+	settings Settings          // guarded by mu: as last loaded or saved
+	loadErr  error             // guarded by mu: why the file could not be read
 }
 
 // Open opens a session. Only the engine failing to open is an error; a
@@ -100,7 +108,8 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{eng: eng, keys: o.Keys, models: o.Models, emit: o.Emit}
+	s := &Session{eng: eng, keys: o.Keys, models: o.Models, emit: o.Emit, probed: map[string]string{}}
+	s.life, s.stop = context.WithCancel(context.Background())
 	if s.keys == nil {
 		s.keys = secrets.New()
 	}
@@ -155,6 +164,7 @@ func (s *Session) Problem() error { return s.problem }
 
 // Close stops the answers, the downloads and the engine.
 func (s *Session) Close() error {
+	s.stop()
 	s.assistant.Close()
 	s.models.Close()
 	return s.eng.Close()
