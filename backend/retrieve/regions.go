@@ -59,7 +59,9 @@ func labelOf(c corpus.Chunk) regionLabel {
 		return regionLabel{}
 	}
 	if m := captionLabelRe.FindStringSubmatch(text); m != nil {
-		return regionLabel{kind: c.Kind, number: strings.ToLower(m[1])}
+		// OCR's lower-case l in a Roman number is an I ("Ill" is III); a
+		// capital L stays fifty.
+		return regionLabel{kind: c.Kind, number: strings.ToLower(strings.ReplaceAll(m[1], "l", "I"))}
 	}
 	return regionLabel{}
 }
@@ -80,7 +82,13 @@ func namedRegions(question string) []regionLabel {
 		case strings.HasPrefix(word, "fig"):
 			kind = corpus.ChunkFigure
 		}
-		l := regionLabel{kind: kind, number: strings.ToLower(m[2])}
+		number := strings.ToLower(m[2])
+		if d := len(number) - 1; kind != corpus.ChunkFormula && number[0] >= '0' && number[0] <= '9' && number[d] >= 'a' {
+			// "Fig. 2a" is a panel of Figure 2: captions carry the
+			// figure's number; an equation's letter is its own (5a).
+			number = number[:d]
+		}
+		l := regionLabel{kind: kind, number: number}
 		if !slices.Contains(out, l) {
 			out = append(out, l)
 		}

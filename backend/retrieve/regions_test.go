@@ -18,6 +18,7 @@ func TestNamedRegions(t *testing.T) {
 		"What do Tables 1 and Table II report?":                      {tab("1"), tab("ii")},
 		"Derive eq. (3) from équation 3 and Eq.(2.4)":                {eq("3"), eq("2.4")},
 		"Explain Equation 5a":                                        {eq("5a")},
+		"What does Fig. 2a show?":                                    {fig("2")}, // a panel of Figure 2
 		"Which table shows the error rates?":                         nil,
 		"What does figure i mean?":                                   nil, // a Roman number counts in capitals only
 		"the timetable 3 of the refigured plan":                      nil, // inside a word
@@ -35,6 +36,8 @@ func TestLabelOf(t *testing.T) {
 	}{
 		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "Table 3. Error rates (%, 10-crop testing)"}, regionLabel{corpus.ChunkTable, "3"}},
 		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "TABLE III\n| a | b |"}, regionLabel{corpus.ChunkTable, "iii"}},
+		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "TABLE Ill\n| a | b |"}, regionLabel{corpus.ChunkTable, "iii"}}, // OCR's l for I
+		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "Table LX. Fifty-nine"}, regionLabel{corpus.ChunkTable, "lx"}},
 		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "Tableau 2 – Patients"}, regionLabel{corpus.ChunkTable, "2"}},
 		{corpus.Chunk{Kind: corpus.ChunkFigure, Text: "Figure 4. Training on ImageNet."}, regionLabel{corpus.ChunkFigure, "4"}},
 		{corpus.Chunk{Kind: corpus.ChunkFigure, Text: "Fig. 2 — Loss"}, regionLabel{corpus.ChunkFigure, "2"}},
