@@ -223,8 +223,9 @@ type Hit struct {
 	DenseScore   *float64 `json:"dense_score"`
 	LexicalScore *float64 `json:"lexical_score"`
 	// Band says how close DenseScore is for the model that scored it:
-	// "high", "fair" or "low" by that model's measured thresholds
-	// (retrieve.BandsFor), "" without a cosine or without thresholds.
+	// "high", "fair" or "low" by that model's thresholds (retrieve.BandsFor:
+	// measured for USE-lite, the original design's for BGE), "" without a
+	// cosine or without thresholds.
 	Band string `json:"band,omitempty"`
 }
 

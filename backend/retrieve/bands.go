@@ -6,9 +6,11 @@ import "strings"
 // cosine of at least High is a close match, at least Fair a fair one,
 // below it a weak one. Cosines sit differently for each embedding model
 // (BGE's relevant passages score 0.75 and more, USE-lite's far lower),
-// so each model has its own bands, measured on the shared PDFs
-// (docs/scores.md); a model without measured bands has none, and its
-// scores are shown without a band.
+// so each model has its own bands: measured on the shared PDFs for
+// USE-lite (docs/scores.md), taken from the original design for BGE (its
+// cosines, not measured here: the model cannot be fetched on the machines
+// Vika is built on); any other model has none, and its scores are shown
+// without a band.
 type Bands struct {
 	High float64 `json:"high"`
 	Fair float64 `json:"fair"`
@@ -21,7 +23,7 @@ const (
 	BandLow  = "low"
 )
 
-// bands are the measured bands, by embedder name (docs/scores.md).
+// bands are the known bands, by embedder name (docs/scores.md).
 var bands = map[string]Bands{
 	// USE-lite: measured by TestCosineBands (backend/cli, -tags tune) over
 	// the 156 page questions, each against every passage of its PDF:
@@ -37,7 +39,7 @@ var bands = map[string]Bands{
 }
 
 // BandsFor returns the bands of the embedder called model (its Name());
-// the zero Bands when none were measured.
+// the zero Bands for a model without any.
 func BandsFor(model string) Bands {
 	for name, b := range bands {
 		if strings.EqualFold(name, model) {
@@ -47,7 +49,7 @@ func BandsFor(model string) Bands {
 	return Bands{}
 }
 
-// Band returns the band code of cosine cos: "" for bands not measured.
+// Band returns the band code of cosine cos: "" for the zero Bands.
 func (b Bands) Band(cos float64) string {
 	switch {
 	case b == Bands{}:
