@@ -52,9 +52,9 @@ type Config struct {
 	// changes it): off by default, since whatever listens at its address
 	// would receive every question and passage.
 	Local bool
-	// Wait is how the runner waits before asking a model again (Retry);
+	// Sleep is how the runner waits before asking a model again (Retry);
 	// nil means Sleep. Tests record the waits instead of sleeping them.
-	Wait func(ctx context.Context, d time.Duration) error
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // ConfigFromEnv reads VIKA_<PROVIDER>_BASE_URL (each provider's

@@ -39,7 +39,7 @@ func newRetryService(t *testing.T, gem func(n int) reply) *retryService {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Wait = func(ctx context.Context, d time.Duration) error {
+	cfg.Sleep = func(ctx context.Context, d time.Duration) error {
 		rs.mu.Lock()
 		defer rs.mu.Unlock()
 		rs.waits = append(rs.waits, d)

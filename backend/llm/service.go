@@ -208,7 +208,7 @@ func (s *Service) run(ctx context.Context, plan Plan, planErr error, build Build
 		return Result{Plan: plan}, planErr
 	}
 	r := &Runner{Provider: s.Provider, Timeouts: s.cfg.Timeouts, MaxAnswerBytes: s.cfg.MaxAnswerBytes, Down: s.down, Now: s.now,
-		Retry: retry, Sleep: s.cfg.Wait}
+		Retry: retry, Sleep: s.cfg.Sleep}
 	return r.RunFor(ctx, plan, build, sink)
 }
 

@@ -92,7 +92,7 @@ func newProviders(t *testing.T, gemini, groq func(llmtest.Request) llmtest.Reply
 	}
 	cfg.Timeouts.FirstToken = firstToken
 	cfg.Timeouts.Idle = 5 * time.Second
-	cfg.Wait = func(ctx context.Context, _ time.Duration) error { return ctx.Err() } // retries without the waits
+	cfg.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() } // retries without the waits
 	p.svc = llm.New(cfg, keys{"gemini": "AIzaSyFAKE-rag-test-key-0123456789", "groq": "gsk_ragFAKEKEY0123456789"})
 	return p
 }

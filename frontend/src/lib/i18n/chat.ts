@@ -112,7 +112,7 @@ export const en = {
   'pipeline.sources': 'Sources',
   'pipeline.found': 'Found by',
   'pipeline.steps': 'Steps',
-  'pipeline.kind.text': { one: '{count} text', other: '{count} text' },
+  'pipeline.kind.text': { one: '{count} text', other: '{count} texts' },
   'pipeline.kind.table': { one: '{count} table', other: '{count} tables' },
   'pipeline.kind.figure': { one: '{count} figure', other: '{count} figures' },
   'pipeline.kind.formula': { one: '{count} formula', other: '{count} formulas' },
