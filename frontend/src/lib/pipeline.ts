@@ -4,6 +4,8 @@
 // under an answer shows it (PipelineStrip.svelte); the words are the
 // page's, in its language.
 
+import type { MetricsRecord, Source } from './api/types.ts';
+
 /** Source kinds as the strip counts them; body, front matter and
  * references are all "text". */
 export const SOURCE_KINDS = ['text', 'table', 'figure', 'formula', 'form', 'note'] as const;
@@ -23,17 +25,10 @@ export interface PipelineSummary {
   steps: { step: Step; applied: boolean }[];
 }
 
-interface SourceLike {
-  kind?: string;
-  found_by?: string;
-}
-
-interface MetricsLike {
-  hyde_applied?: boolean;
-  multi_query_applied?: boolean;
-  rerank_applied?: boolean;
-  history_applied?: boolean;
-}
+/** What the strip reads of a source and of an answer's metrics: the wire
+ * types' own fields, so a field renamed in Go fails `npm run check`. */
+type SourceLike = Pick<Source, 'kind' | 'found_by'>;
+type MetricsLike = Pick<MetricsRecord, 'hyde_applied' | 'multi_query_applied' | 'rerank_applied' | 'history_applied'>;
 
 /** The kind a source counts as. */
 export function sourceKind(kind: string | undefined): SourceKind {
