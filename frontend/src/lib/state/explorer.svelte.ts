@@ -110,13 +110,6 @@ export class Explorer {
     return this.regionsOf(kind).filter((r) => keeps({ page: r.page, texts: [r.caption, r.text, r.description] }, this.keyword, range));
   }
 
-  /** How many rows of a tab the filters keep (pages are not filtered). */
-  shown(tab: ExplorerTab): number {
-    if (tab === 'pages') return this.pages.length;
-    if (tab === 'chunks') return this.filteredChunks().length;
-    return this.filteredRegions(tab).length;
-  }
-
   /** How many rows a tab has. */
   count(tab: ExplorerTab): number {
     if (tab === 'pages') return this.pages.length;
