@@ -119,8 +119,9 @@ type CourseResult struct {
 // from its processed data when this session's pipeline and models made
 // it, else processed again. A PDF already in the session is reported in
 // Failed; the others are added. Each PDF's progress has its own job id
-// and ends as every add's does: done with its document, or (in Failed)
-// failed, so that no row is left at its last stage.
+// and ends as every add's does, as soon as that PDF is through: done with
+// its document, or failed (and listed in Failed), so that no row is left
+// at its last stage.
 func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Progress)) (CourseResult, error) {
 	if e.isClosed() {
 		return CourseResult{}, ErrClosed
@@ -142,7 +143,11 @@ func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Prog
 				return out, ctx.Err()
 			}
 			m := message.Of(err)
-			out.Failed = append(out.Failed, Progress{JobID: id, File: fileName(d.File), Stage: StageFailed, Error: err.Error(), Problem: &m})
+			failed := Progress{JobID: id, File: fileName(d.File), Stage: StageFailed, Error: err.Error(), Problem: &m}
+			if progress != nil {
+				progress(failed) // its row ends now, not when the whole course has
+			}
+			out.Failed = append(out.Failed, failed)
 			continue
 		}
 		if progress != nil {

@@ -78,7 +78,15 @@ func TestCourseSaveOpen(t *testing.T) {
 	}
 
 	// Opened again: both are duplicates, nothing changes.
-	res, err = b.OpenCourse(ctx, path, nil)
+	var failedRows []Progress
+	res, err = b.OpenCourse(ctx, path, func(p Progress) {
+		if p.Stage == StageFailed {
+			failedRows = append(failedRows, p)
+		}
+	})
+	if !cmp.Equal(failedRows, res.Failed) {
+		t.Errorf("failed rows sent %+v, want each failed PDF's as it failed: %+v", failedRows, res.Failed)
+	}
 	if err != nil || len(res.Added) != 0 || len(res.Failed) != 2 || res.Failed[0].Problem.Code != message.Duplicate ||
 		res.Failed[0].JobID == "" || res.Failed[0].JobID == res.Failed[1].JobID {
 		t.Errorf("second open = %+v, %v", res, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"vika/backend/course"
@@ -49,15 +48,9 @@ func (s *Session) CourseInfo(ctx context.Context, path string) (entries []engine
 // failed row, and restores the conversation it holds (bounded; shown
 // like any answer).
 func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseResult, error) {
-	res, err := s.eng.OpenCourse(ctx, path, s.progress)
+	res, err := s.eng.OpenCourse(ctx, path, s.progress) // a failed PDF's row included
 	if err != nil {
 		return res, err
-	}
-	for i, f := range res.Failed {
-		if f.JobID == "" {
-			f.JobID = "course-" + filepath.Base(path) + "-" + strconv.Itoa(i)
-		}
-		s.emit(EventIngestProgress, f)
 	}
 	if res.Conversation != nil {
 		var turns []rag.Answer
