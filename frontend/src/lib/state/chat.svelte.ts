@@ -11,6 +11,7 @@ import * as api from '../api/index.ts';
 import type { Answer, AnswerEvent, AnswerStage, AskOptions, Notice, Source } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
+import { DEFAULT_ASK_OPTIONS } from './settings.svelte.ts';
 import type { ScopeChip, ScopeWire } from './scope.svelte.ts';
 
 /** How long deltas wait before they are shown, at most (ms). */
@@ -44,18 +45,6 @@ export interface Turn {
 
 export type ExportFormat = 'html' | 'md';
 
-/** What a question is asked with when no settings say otherwise (the backend's defaults). */
-export const DEFAULT_ASK_OPTIONS: AskOptions = {
-  provider: '',
-  model: '',
-  mode: '',
-  k: 0,
-  history: true,
-  hyde: false,
-  multi_query: false,
-  rerank: true,
-  scope: {},
-};
 
 /** The techniques the ask box switches for the next questions. */
 export const ASK_TOGGLES = ['history', 'hyde', 'multi_query', 'rerank'] as const;

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../test/api/fake.ts';
 import { answerListeners, emitAnswer, resetFakeApi, sampleAnswer, sampleSource } from '../../test/api/fake.ts';
-import { Chat, DEFAULT_ASK_OPTIONS, FLUSH_MS, type ScopeNow } from './chat.svelte.ts';
+import { Chat, FLUSH_MS, type ScopeNow } from './chat.svelte.ts';
+import { DEFAULT_ASK_OPTIONS } from './settings.svelte.ts';
 import { locale } from './locale.svelte.ts';
 
 vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
