@@ -85,7 +85,6 @@ export class SettingsState {
   /** The local Ollama server's address ("" when none is configured). */
   localEndpoint = $state('');
 
-  /** The options of the next question. */
   /** The per-question options of the saved settings, as the session computes them (App.AskOptions). */
   askOptions = $state.raw<AskOptions>(DEFAULT_ASK_OPTIONS);
   /** The manually picked model, when routing is manual. */
@@ -163,13 +162,19 @@ export class SettingsState {
     const save = ++this.#saves;
     try {
       await api.setSettings($state.snapshot(next));
+    } catch (err) {
+      if (save === this.#saves) this.error = handleError(err, t('settings.saveFailed'));
+      return;
+    }
+    try {
+      // Saved: a failure now is reading the options back, not the save.
       const options = await api.askOptions();
       if (save === this.#saves) {
         this.error = null;
         this.askOptions = options;
       }
     } catch (err) {
-      if (save === this.#saves) this.error = handleError(err, t('settings.saveFailed'));
+      if (save === this.#saves) this.error = handleError(err, t('error.generic'));
     }
   }
 

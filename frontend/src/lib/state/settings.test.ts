@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../test/api/fake.ts';
 import { defaultSettings, resetAdminFake, sampleKeyStatus, sampleModel } from '../../test/api/fake.ts';
-import { locale } from './locale.svelte.ts';
+import { locale, t } from './locale.svelte.ts';
 import { DEFAULT_ASK_OPTIONS, DEFAULT_SETTINGS, redact, SettingsState, unavailableText } from './settings.svelte.ts';
 
 vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
@@ -164,6 +164,15 @@ describe('askOptions', () => {
     api.setSettings.mockRejectedValueOnce(new Error('disk full'));
     await s.update({ k: 3 });
     expect(s.askOptions).toEqual(manual); // a save that failed changes nothing the chat sends
+  });
+
+  it('do not report a save that succeeded as failed when only reading them back fails', async () => {
+    const s = new SettingsState();
+    api.askOptions.mockRejectedValueOnce(new Error(''));
+    await s.update({ k: 5 });
+    expect(api.setSettings).toHaveBeenCalled();
+    expect(s.error).toBe(t('error.generic'));
+    expect(s.error).not.toBe(t('settings.saveFailed'));
   });
 });
 
