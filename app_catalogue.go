@@ -43,7 +43,6 @@ type stages struct {
 	Ingest   []string `json:"ingest"`
 	Terminal []string `json:"terminal"`
 	Answer   []string `json:"answer"`
-	Reembed  []string `json:"reembed"`
 }
 
 type provider struct {
@@ -83,7 +82,7 @@ func buildCatalogue() (catalogue, error) {
 		Viewer:  docserve.Viewer,
 		Stages: stages{
 			Ingest: engine.Stages, Terminal: engine.TerminalStages,
-			Answer: rag.Stages, Reembed: engine.ReembedStages,
+			Answer: rag.Stages,
 		},
 		AskDefaults: session.DefaultSettings().Options(),
 	}

@@ -54,10 +54,6 @@ const (
 	ReembedCancelled = "cancelled" // the session closed
 )
 
-// ReembedStages are the values of ReembedProgress.Stage: embedding, then
-// one of the others.
-var ReembedStages = []string{ReembedEmbedding, ReembedDone, ReembedUnchanged, ReembedFailed, ReembedCancelled}
-
 // ReembedProgress reports a switch of embedding models (Engine.Reembed):
 // embedding events, then exactly one done, unchanged, failed or
 // cancelled.

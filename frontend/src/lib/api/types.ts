@@ -45,10 +45,7 @@ export type OutlineEntry = Wire<corpus.OutlineEntry>;
 /** One retrieved passage (corpus.Hit): what search returns and, numbered, what the answer cites (Source). */
 export type Hit = Wire<corpus.Hit>;
 
-/** Stages of one ingest job, in order (engine.Stages, through catalogue.json). */
-export const INGEST_STAGES: readonly string[] = catalogue.stages.ingest;
-
-/** A stage of INGEST_STAGES. */
+/** A stage of one ingest job (engine.Stages, listed in catalogue.json). */
 export type IngestStage = string;
 
 const TERMINAL_STAGES: ReadonlySet<string> = new Set(catalogue.stages.terminal);
@@ -57,12 +54,6 @@ const TERMINAL_STAGES: ReadonlySet<string> = new Set(catalogue.stages.terminal);
 export function isTerminalStage(stage: IngestStage): boolean {
   return TERMINAL_STAGES.has(stage);
 }
-
-/** Stages of an answer's status events, in order (rag.Stages, through catalogue.json). */
-export const ANSWER_STAGES: readonly string[] = catalogue.stages.answer;
-
-/** Stages of a re-embedding (engine.ReembedStages, through catalogue.json). */
-export const REEMBED_STAGES: readonly string[] = catalogue.stages.reembed;
 
 /** Payload of the "ingest:progress" event. */
 export interface IngestProgress {
@@ -96,7 +87,7 @@ export type AnswerKind = 'llm' | 'extractive' | 'abstained';
 /** One finished (or partial) turn (rag.Answer). */
 export type Answer = Omit<Wire<rag.Answer>, 'kind'> & { kind: AnswerKind };
 
-/** A stage of ANSWER_STAGES. */
+/** A stage of an answer's status events (rag.Stages, listed in catalogue.json). */
 export type AnswerStage = string;
 
 /** Payload of one "answer:<id>" event. */
