@@ -229,7 +229,7 @@ func pageRetriever(docs map[string]*pagesDoc, mode retrieve.Mode, r func(*pagesD
 		}
 		cite := make(map[string]eval.PageHit, len(d.res.Chunks))
 		for _, c := range d.res.Chunks {
-			cite[c.ID] = eval.PageHit{File: file, Page: c.Page, Runes: utf8.RuneCountInString(strings.TrimSpace(c.Text)), Region: isRegionKind(c.Kind)}
+			cite[c.ID] = eval.PageHit{File: file, Page: c.Page, Runes: utf8.RuneCountInString(strings.TrimSpace(c.Text)), Region: c.Kind.IsRegion()}
 		}
 		hits := make([]eval.PageHit, len(res.Hits))
 		for i, h := range res.Hits {
@@ -324,10 +324,4 @@ func courseResults(ctx context.Context, path string) (map[string]ingest.Result, 
 		}
 	}
 	return out, nil
-}
-
-// isRegionKind reports whether a passage of kind k is a table's, figure's
-// or formula's.
-func isRegionKind(k corpus.ChunkKind) bool {
-	return k == corpus.ChunkTable || k == corpus.ChunkFigure || k == corpus.ChunkFormula
 }

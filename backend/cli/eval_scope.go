@@ -57,7 +57,7 @@ func newTogether(ctx context.Context, docs map[string]*pagesDoc, emb embed.Embed
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
 		for _, c := range d.res.Chunks {
-			s.cite[c.ID] = eval.PageHit{File: f, Page: c.Page, Runes: utf8.RuneCountInString(strings.TrimSpace(c.Text)), Region: isRegionKind(c.Kind)}
+			s.cite[c.ID] = eval.PageHit{File: f, Page: c.Page, Runes: utf8.RuneCountInString(strings.TrimSpace(c.Text)), Region: c.Kind.IsRegion()}
 		}
 	}
 	return s, nil

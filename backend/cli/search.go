@@ -167,8 +167,7 @@ func printHits(out io.Writer, hits []corpus.Hit, asJSON bool) error {
 		if h.RerankScore != nil {
 			rr = fmt.Sprintf("  rerank %.3f", *h.RerankScore)
 		}
-		switch h.Kind {
-		case corpus.ChunkTable, corpus.ChunkFigure, corpus.ChunkFormula:
+		if h.Kind.IsRegion() {
 			rr += "  (" + string(h.Kind) + ")"
 		}
 		if h.FoundBy == retrieve.FoundImage {

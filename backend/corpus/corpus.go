@@ -124,6 +124,12 @@ const (
 	ChunkFormula ChunkKind = "formula"
 )
 
+// IsRegion reports whether k is the kind of a region's passage: a table,
+// a figure or a display formula.
+func (k ChunkKind) IsRegion() bool {
+	return k == ChunkTable || k == ChunkFigure || k == ChunkFormula
+}
+
 // Region is a table, figure or display formula found on a page. Its
 // passages (chunks of the same Kind) are cited by page like any other and
 // highlighted by BBox.

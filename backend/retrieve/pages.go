@@ -121,7 +121,7 @@ func (b *pageBook) add(chunks []corpus.Chunk) []corpus.Chunk {
 			touched = append(touched, old)
 		}
 		b.byID[c.ID] = k
-		if isRegion(c.Kind) {
+		if c.Kind.IsRegion() {
 			b.regions[c.ID] = true
 			b.regionTexts[c.ID] = regionEntry{text: c.Text, label: labelOf(c), described: c.Described()}
 			continue
@@ -223,12 +223,6 @@ func (b *pageBook) keys(cands []*candidate) ([]pageKey, []bool) {
 		out[i], region[i] = k, b.regions[c.id]
 	}
 	return out, region
-}
-
-// isRegion reports whether a chunk of kind k is the passage of a table,
-// figure or formula.
-func isRegion(k corpus.ChunkKind) bool {
-	return k == corpus.ChunkTable || k == corpus.ChunkFigure || k == corpus.ChunkFormula
 }
 
 // inLexical reports whether a chunk goes into the BM25 index, inDense whether
