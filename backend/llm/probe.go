@@ -20,12 +20,36 @@ var probeRequest = Request{Messages: []Message{{Role: RoleUser, Content: "Reply 
 // mark it. Any other provider's model is returned as it is, unprobed;
 // so is key when no Gemini model accepts (the run then fails on it with
 // its own error). The error is only ctx's.
+//
+// The outcome is remembered for the service's life while the model it
+// gave stays available, so a course of PDFs costs one probe, not one
+// each; describe runs that start together wait for that one.
 func (s *Service) ProbeVision(ctx context.Context, key string) (string, error) {
 	m, ok := s.Model(ctx, key)
 	if !ok || m.Provider != "gemini" {
 		return key, nil
 	}
-	for _, c := range s.geminiVisionAfter(ctx, m.Model) {
+	s.probeMu.Lock()
+	defer s.probeMu.Unlock()
+	if got, ok := s.probed[key]; ok {
+		if st, ok := s.Model(ctx, got); ok && st.Available {
+			return got, nil
+		}
+	}
+	got, err := s.probe(ctx, key, m.Model)
+	if err == nil {
+		if s.probed == nil {
+			s.probed = map[string]string{}
+		}
+		s.probed[key] = got
+	}
+	return got, err
+}
+
+// probe asks m, then the other Gemini vision models, the one-token
+// request, and returns the first that answers (key when none does).
+func (s *Service) probe(ctx context.Context, key string, m Model) (string, error) {
+	for _, c := range s.geminiVisionAfter(ctx, m) {
 		// AskWith: the describe jobs' own retries (a per-minute 429 or a
 		// 5xx is asked again after a wait), so that one passing refusal
 		// does not mark the student's model down for the session.

@@ -43,6 +43,12 @@ type Service struct {
 	localAt  time.Time     // guarded by mu: when local was listed
 	local    []ollamaModel // guarded by mu
 	localErr error         // guarded by mu
+
+	// probeMu is held while a describe model is probed (ProbeVision), so
+	// that describe runs started together wait for one probe; probed
+	// remembers its outcome, by the model the student chose.
+	probeMu sync.Mutex
+	probed  map[string]string // guarded by probeMu
 }
 
 // New returns a Service for cfg (see ConfigFromEnv), reading keys from keys.

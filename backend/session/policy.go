@@ -20,8 +20,17 @@ func (s *Session) describeAfterAdd(p engine.Progress) {
 		return
 	}
 	// Off the add's progress callback: choosing the model may ask the
-	// provider (describeModel), which must not hold up the next add.
-	go func() { _, _ = s.Describe(s.life, p.Doc.ID) }()
+	// provider (llm.Service.ProbeVision), which must not hold up the next add.
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
+	if s.life.Err() != nil {
+		return // closed
+	}
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		_, _ = s.Describe(s.life, p.Doc.ID)
+	}()
 }
 
 // Describe starts describing a document's figures (summarising its
@@ -36,7 +45,7 @@ func (s *Session) Describe(ctx context.Context, docID string) (string, error) {
 	if st.DescribeModel == "" {
 		return "", message.Wrap(errors.New("no model is chosen to describe figures: pick one in Settings"), message.DescribeNoModel)
 	}
-	model, err := s.describeModel(ctx, st.DescribeModel)
+	model, err := s.assistant.DescribeModel(ctx, st.DescribeModel) // probed once a session (llm.Service.ProbeVision)
 	if err != nil {
 		return "", err
 	}
@@ -46,35 +55,6 @@ func (s *Session) Describe(ctx context.Context, docID string) (string, error) {
 	}
 	o := engine.DescribeOptions{Max: st.DescribeMax, Tables: st.DescribeTables, Formulas: st.DescribeFormulas, Model: model}
 	return s.eng.StartDescribe(docID, d, o, func(p engine.Progress) { s.emit(EventIngestProgress, p) }), nil
-}
-
-// describeModel is the model describe runs use when the student chose
-// chosen (rag.Assistant.DescribeModel: a refused Gemini model gives way to
-// the next), probed once a session rather than once a document: the
-// outcome is remembered while that model stays available, and documents
-// added together wait for the one probe.
-func (s *Session) describeModel(ctx context.Context, chosen string) (string, error) {
-	s.probeMu.Lock()
-	defer s.probeMu.Unlock()
-	if m, ok := s.probed[chosen]; ok && s.available(ctx, m) {
-		return m, nil
-	}
-	m, err := s.assistant.DescribeModel(ctx, chosen)
-	if err != nil {
-		return "", err
-	}
-	s.probed[chosen] = m
-	return m, nil
-}
-
-// available reports whether the model service can ask key now (not
-// marked down); without a service there is nothing to probe.
-func (s *Session) available(ctx context.Context, key string) bool {
-	if s.svc == nil {
-		return true
-	}
-	st, ok := s.svc.Model(ctx, key)
-	return ok && st.Available
 }
 
 // LocalModels lists the ONNX models (embedding, reranking, image) with

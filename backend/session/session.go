@@ -85,12 +85,12 @@ type Session struct {
 	// (describing a document just added) runs under it.
 	life context.Context
 	stop context.CancelFunc
-	// probeMu is held while a describe model is probed, so that documents
-	// added together wait for one probe; probed remembers its outcome.
-	probeMu  sync.Mutex
-	probed   map[string]string // guarded by probeMu: chosen model -> model used
-	settings Settings          // guarded by mu: as last loaded or saved
-	loadErr  error             // guarded by mu: why the file could not be read
+	// background counts that work, for Close to wait for; bgMu orders a
+	// start against Close (none starts once life has ended).
+	background sync.WaitGroup
+	bgMu       sync.Mutex
+	settings   Settings // guarded by mu: as last loaded or saved
+	loadErr    error    // guarded by mu: why the file could not be read
 }
 
 // Open opens a session. Only the engine failing to open is an error; a
@@ -108,7 +108,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{eng: eng, keys: o.Keys, models: o.Models, emit: o.Emit, probed: map[string]string{}}
+	s := &Session{eng: eng, keys: o.Keys, models: o.Models, emit: o.Emit}
 	s.life, s.stop = context.WithCancel(context.Background())
 	if s.keys == nil {
 		s.keys = secrets.New()
@@ -164,7 +164,10 @@ func (s *Session) Problem() error { return s.problem }
 
 // Close stops the answers, the downloads and the engine.
 func (s *Session) Close() error {
+	s.bgMu.Lock()
 	s.stop()
+	s.bgMu.Unlock()
+	s.background.Wait()
 	s.assistant.Close()
 	s.models.Close()
 	return s.eng.Close()
