@@ -5,7 +5,6 @@ import (
 
 	"vika/backend/course"
 	"vika/backend/engine"
-	"vika/backend/session"
 )
 
 // courseFilter is the dialogs' filter of course files.
@@ -21,7 +20,7 @@ func (a *App) SaveCourse(withConversation bool) (string, error) {
 	if err != nil || path == "" {
 		return "", err
 	}
-	if !session.IsCourse(path) {
+	if !course.IsPath(path) {
 		path += course.Ext
 	}
 	_, err = a.s.SaveCourse(a.ctx, path, withConversation)

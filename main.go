@@ -25,8 +25,8 @@ import (
 
 	vikaassets "vika/backend/assets"
 	"vika/backend/cli"
+	"vika/backend/course"
 	"vika/backend/docserve"
-	"vika/backend/session"
 )
 
 //go:embed all:frontend/dist
@@ -59,7 +59,7 @@ func opensFiles(args []string) bool {
 		return false
 	}
 	for _, a := range args {
-		if strings.EqualFold(filepath.Ext(a), ".pdf") || session.IsCourse(a) {
+		if strings.EqualFold(filepath.Ext(a), ".pdf") || course.IsPath(a) {
 			continue
 		}
 		if fi, err := os.Stat(a); err != nil || !fi.Mode().IsRegular() {

@@ -18,6 +18,8 @@ package course
 
 import (
 	"errors"
+	"path/filepath"
+	"strings"
 
 	"vika/backend/message"
 )
@@ -30,6 +32,10 @@ const (
 	// Ext is the file name extension.
 	Ext = ".vika"
 )
+
+// IsPath reports whether path names a course file, by its extension in
+// any case.
+func IsPath(path string) bool { return strings.EqualFold(filepath.Ext(path), Ext) }
 
 // Errors, each with its message code.
 var (

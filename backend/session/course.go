@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"strings"
 
 	"vika/backend/course"
 	"vika/backend/engine"
@@ -98,7 +97,7 @@ func (s *Session) startBatch(l folder.Listing) FolderBatch {
 func (s *Session) OpenFiles(ctx context.Context, paths []string) []string {
 	var jobs []string
 	for _, p := range paths {
-		if !IsCourse(p) {
+		if !course.IsPath(p) {
 			jobs = append(jobs, s.StartFile(p))
 			continue
 		}
@@ -111,6 +110,3 @@ func (s *Session) OpenFiles(ctx context.Context, paths []string) []string {
 	}
 	return jobs
 }
-
-// IsCourse reports whether path names a course file (by its extension).
-func IsCourse(path string) bool { return strings.EqualFold(filepath.Ext(path), course.Ext) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"vika/backend/course"
 	"vika/backend/folder"
 )
 
@@ -28,7 +29,7 @@ func (s *Session) AddPaths(ctx context.Context, paths []string) (Dropped, error)
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 			files = append(files, p)
-			if !IsCourse(p) {
+			if !course.IsPath(p) {
 				d.Files = append(d.Files, p)
 			}
 			continue
