@@ -34,14 +34,6 @@ type SearchResult struct {
 // DenseUnavailable returns why dense retrieval cannot run, or nil.
 func (e *Engine) DenseUnavailable() error { return e.models.Load().embErr }
 
-// multilingualUnavailable returns why the multilingual embedding model
-// named by $VIKA_EMBED_MODEL_MULTI is not loaded, or nil (also when none is
-// named nor installed: non-English documents are then searched with BM25).
-func (e *Engine) multilingualUnavailable() error { return e.models.Load().multiErr }
-
-// embedders names the loaded embedding models, English one first.
-func (e *Engine) embedders() []string { return e.models.Load().ret.Embedders() }
-
 // Reranker returns the label of the installed cross-encoder ("none"
 // without one), loading it on the first call, and why an installed one
 // could not be loaded (searches then run without reranking).
