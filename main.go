@@ -3,9 +3,9 @@
 // Without arguments it opens the window; with PDF or course file (.vika)
 // paths as arguments (as the desktop entry's "Open with Vika" and a
 // double-click pass them) it opens the window and adds them or opens the
-// course; with a subcommand (version, ingest, search, ask, eval, bench or
-// models: package cli) it runs headless on the same engine, for scripting,
-// tests and benchmarks.
+// course; with a subcommand (version, ingest, search, ask, eval, bench,
+// course, cache, study or models: package cli) it runs headless on the
+// same engine, for scripting, tests and benchmarks.
 package main
 
 import (

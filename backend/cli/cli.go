@@ -1,6 +1,7 @@
 // Package cli implements Vika's headless subcommands: version, ingest,
-// search, ask, study, eval, bench and models. They drive the same engine as the window, so scripts, benchmarks
-// and tests exercise the real pipeline.
+// search, ask, eval, bench, course, cache, study and models. They open the
+// same session as the window, so scripts, benchmarks and tests exercise the
+// real pipeline.
 package cli
 
 import (
