@@ -9,9 +9,11 @@ import (
 	"vika/backend/study"
 )
 
-// The study API (frontend/src/lib/api/study.ts): the plan of a guide,
-// guides and flashcards started under the frontend's id (events on
-// session.EventStudyPrefix + id), cancel, the guide kept, the exports.
+// The study API: the plan of a guide, guides and flashcards started under
+// the frontend's id (events on session.EventStudyPrefix + id), cancel, the
+// guide kept, the exports. Bound for the Study view, which is not built
+// yet: no page calls these (the command line's vika study runs the same
+// session methods, and is what the tests drive).
 
 // StudyPlan returns the requests and tokens a guide of sc will take.
 func (a *App) StudyPlan(sc study.Scope, o study.Options) (study.Plan, error) {
