@@ -58,7 +58,7 @@ func (s *Assistant) selectionHit(ctx context.Context, sel *Selection) (corpus.Hi
 		if d.ID == sel.DocID {
 			text := strings.Join(strings.Fields(sel.Text), " ")
 			return corpus.Hit{ChunkID: SelectionID, DocID: d.ID, File: d.File, Page: sel.Page, Text: text,
-				Label: corpus.CitationLabel(d.File, sel.Page), FoundBy: "selection"}, true
+				Label: corpus.CitationLabel(d.Label, sel.Page), FoundBy: "selection"}, true
 		}
 	}
 	return corpus.Hit{}, false

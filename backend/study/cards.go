@@ -103,11 +103,11 @@ func card(q, a string, doc corpus.Document, hits []corpus.Hit) (Card, *message.M
 		}
 	}
 	c := Card{Question: q, Answer: a, Check: checkLine(a, hits), DocID: doc.ID, Page: refs[0].Page}
-	c.Label = corpus.CitationLabel(doc.File, c.Page)
+	c.Label = corpus.CitationLabel(doc.Label, c.Page)
 	return c, nil
 }
 
 func cardNoPage(doc corpus.Document, page int) error {
-	label := corpus.CitationLabel(doc.File, page)
+	label := corpus.CitationLabel(doc.Label, page)
 	return message.Wrap(fmt.Errorf("study: %s has no page %s", doc.File, strconv.Itoa(page)), message.StudyCardNoPage, "label", label, "page", page)
 }
