@@ -21,6 +21,19 @@ import (
 	"vika/backend/study"
 )
 
+// apkgModelID is the id of Vika's note type, the same in every export:
+// Anki updates a note it already has (same guid) only when the note type
+// matches, so a deck exported again updates its notes instead of being
+// skipped. (A time-based id made a new note type at every export.)
+const apkgModelID int64 = 1_733_140_800_000
+
+// deckIDOf is a deck's id, the same for the same deck name, so that a
+// deck imported again lands in the deck it made the first time.
+func deckIDOf(name string) int64 {
+	h := sha1.Sum([]byte("vika deck " + name))
+	return int64(binary.BigEndian.Uint64(h[:8])>>12) + 2 // positive, past Anki's default deck (1)
+}
+
 // apkgSchema is Anki's collection schema 11 (col, notes, cards, revlog,
 // graves and their indexes), which every Anki since 2.1 imports.
 const apkgSchema = `
@@ -96,7 +109,7 @@ func writeCollection(ctx context.Context, path string, d study.Deck, now time.Ti
 		return err
 	}
 	ms, s := now.UnixMilli(), now.Unix()
-	modelID, deckID := ms, ms+1
+	modelID, deckID := apkgModelID, deckIDOf(DeckName(d))
 	models, decks, dconf, conf := collectionJSON(d, modelID, deckID, s)
 	if _, err := tx.ExecContext(ctx, `insert into col values (1, ?, ?, ?, 11, 0, 0, 0, ?, ?, ?, ?, '{}')`,
 		s, ms, ms, conf, models, decks, dconf); err != nil {

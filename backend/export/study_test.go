@@ -3,6 +3,7 @@ package export
 import (
 	"archive/zip"
 	"bytes"
+	"database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"os"
@@ -197,5 +198,54 @@ func TestGuideExport(t *testing.T) {
 		if !strings.Contains(m.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, m.String())
 		}
+	}
+}
+
+// TestAPKGIdsAreStable: a deck exported twice, a day apart, has the same
+// note type and deck ids, so that Anki updates the notes it imported the
+// first time (same guid, same note type) instead of skipping them; another
+// deck gets another deck id.
+func TestAPKGIdsAreStable(t *testing.T) {
+	ids := func(d study.Deck, now time.Time) (model, deck string) {
+		path := filepath.Join(t.TempDir(), "collection.anki2")
+		if err := writeCollection(t.Context(), path, d, now); err != nil {
+			t.Fatal(err)
+		}
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var models, decks string
+		if err := db.QueryRow("select models, decks from col").Scan(&models, &decks); err != nil {
+			t.Fatal(err)
+		}
+		var m, dk map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(models), &m); err != nil || len(m) != 1 {
+			t.Fatalf("models %s: %v", models, err)
+		}
+		if err := json.Unmarshal([]byte(decks), &dk); err != nil || len(dk) != 2 {
+			t.Fatalf("decks %s: %v", decks, err)
+		}
+		for id := range m {
+			model = id
+		}
+		for id := range dk {
+			if id != "1" {
+				deck = id
+			}
+		}
+		return model, deck
+	}
+	d := testDeck()
+	m1, d1 := ids(d, time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
+	m2, d2 := ids(d, time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC))
+	if m1 != m2 || d1 != d2 {
+		t.Errorf("exported again: note type %s -> %s, deck %s -> %s", m1, m2, d1, d2)
+	}
+	other := d
+	other.File = "shannon1948.pdf"
+	if _, d3 := ids(other, time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)); d3 == d1 {
+		t.Errorf("another deck has the same id %s", d3)
 	}
 }
