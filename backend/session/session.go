@@ -168,6 +168,7 @@ func (s *Session) Close() error {
 	s.stop()
 	s.bgMu.Unlock()
 	s.background.Wait()
+	s.study.Close()
 	s.assistant.Close()
 	s.models.Close()
 	return s.eng.Close()

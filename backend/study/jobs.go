@@ -40,9 +40,26 @@ var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 type Jobs struct {
 	s *Studier
 
+	wg      sync.WaitGroup // the jobs running, for Close to wait for
 	mu      sync.Mutex
+	closed  bool                          // guarded by mu: Close was called
 	running map[string]context.CancelFunc // guarded by mu
 	guides  map[[2]string]Guide           // guarded by mu: by document id and section
+}
+
+// ErrClosed is a job started after Close.
+var ErrClosed = errors.New("study jobs closed")
+
+// Close cancels the running jobs and waits for them to end; a job
+// started afterwards fails with ErrClosed.
+func (j *Jobs) Close() {
+	j.mu.Lock()
+	j.closed = true
+	for _, cancel := range j.running {
+		cancel()
+	}
+	j.mu.Unlock()
+	j.wg.Wait()
 }
 
 // NewJobs returns the jobs of s.
@@ -85,14 +102,21 @@ func (j *Jobs) start(ctx context.Context, id string, emit func(Event), run func(
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	j.mu.Lock()
+	if j.closed {
+		j.mu.Unlock()
+		cancel()
+		return ErrClosed
+	}
 	if _, busy := j.running[id]; busy {
 		j.mu.Unlock()
 		cancel()
 		return fmt.Errorf("%w: %q is running", ErrInvalid, id)
 	}
 	j.running[id] = cancel
+	j.wg.Add(1)
 	j.mu.Unlock()
 	go func() {
+		defer j.wg.Done()
 		defer func() {
 			j.mu.Lock()
 			delete(j.running, id)

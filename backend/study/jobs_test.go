@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -83,5 +84,37 @@ func TestJobs(t *testing.T) {
 	j.Forget(vaswani)
 	if _, ok := j.Kept(vaswani, ""); ok {
 		t.Error("a removed document's guide is still kept")
+	}
+}
+
+// TestJobsClose: Close cancels a job still waiting for its model and waits
+// for it to end (its last event sent), and a job started after Close is
+// refused.
+func TestJobsClose(t *testing.T) {
+	eng, vaswani, _ := twoPDFs(t)
+	w := wires[0]
+	f := fake(t, w, func(body string) llmtest.Reply {
+		return llmtest.Reply{Chunks: w.stream(faithful(texts(body))), FirstDelay: 30 * time.Second}
+	})
+	j := NewJobs(New(eng, service(t, map[string]*llmtest.Server{w.provider: f})))
+	var r recorder
+	if err := j.StartGuide(context.Background(), "slow", Scope{DocID: vaswani}, Options{}, r.emit); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); f.Count() == 0 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	}
+	j.Close()
+	r.mu.Lock()
+	n := len(r.evs)
+	var last Event
+	if n > 0 {
+		last = r.evs[n-1]
+	}
+	r.mu.Unlock()
+	if last.Type != EventError || last.Error.Code != message.Cancelled {
+		t.Errorf("after Close the job's last event is %+v, want it cancelled and ended", last)
+	}
+	if err := j.StartGuide(context.Background(), "late", Scope{DocID: vaswani}, Options{}, r.emit); !errors.Is(err, ErrClosed) {
+		t.Errorf("a job started after Close: %v, want ErrClosed", err)
 	}
 }
