@@ -100,11 +100,11 @@ func cardsTSV(w io.Writer, d study.Deck) error {
 // cardFields are a card's Anki fields as HTML: front, back (the answer,
 // marked when the checker could not verify it), source.
 func cardFields(c study.Card) [3]string {
-	back := escapeHTML(metrics.Redact(c.Answer))
+	back := esc(c.Answer)
 	if !c.Check.Verified {
-		back += " <i>(" + escapeHTML(message.New(c.Check.Reason).English()) + ")</i>"
+		back += " <i>(" + esc(message.New(c.Check.Reason).English()) + ")</i>"
 	}
-	return [3]string{escapeHTML(metrics.Redact(c.Question)), back, escapeHTML(c.Label)}
+	return [3]string{esc(c.Question), back, esc(c.Label)}
 }
 
 func tsvField(s string) string {
@@ -112,7 +112,3 @@ func tsvField(s string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
-
-func escapeHTML(s string) string { return htmlEscaper.Replace(s) }

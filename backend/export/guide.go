@@ -2,7 +2,6 @@ package export
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"strings"
 	"time"
@@ -44,7 +43,6 @@ func unverifiedNote(c study.Check) string {
 
 func guideHTML(w io.Writer, g study.Guide, now time.Time) error {
 	var b strings.Builder
-	esc := func(s string) string { return html.EscapeString(metrics.Redact(s)) }
 	line := func(l study.Line) string {
 		s := esc(l.Text)
 		if n := unverifiedNote(l.Check); n != "" {
@@ -52,7 +50,7 @@ func guideHTML(w io.Writer, g study.Guide, now time.Time) error {
 		}
 		return s
 	}
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n<title>%s</title>\n<style>%s</style></head><body>\n", CSP, esc(guideTitle(g)), pageCSS)
+	writeHead(&b, g.Lang, guideTitle(g))
 	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"meta\">Pages %d-%d. Exported %s.</p>\n", esc(guideTitle(g)), g.From, g.To, now.UTC().Format("2006-01-02 15:04 UTC"))
 	if len(g.Outline) > 0 {
 		b.WriteString("<p class=\"kind\">Extractive outline: no language model was available.</p>\n<h2>Outline</h2>\n<ol>\n")

@@ -48,9 +48,8 @@ type Header [][2]string
 // collapsible sections; now is the export time.
 func Page(w io.Writer, title string, now time.Time, header Header, turns []rag.Answer) error {
 	var b strings.Builder
-	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", CSP)
-	fmt.Fprintf(&b, "<meta name=\"referrer\" content=\"no-referrer\">\n<title>%s</title>\n<style>\n%s\n</style>\n</head>\n<body>\n<h1>%s</h1>\n", esc(title), pageCSS, esc(title))
+	writeHead(&b, "en", title)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", esc(title))
 	fmt.Fprintf(&b, "<p class=\"meta\">Exported %s</p>\n", esc(now.UTC().Format("2006-01-02 15:04:05 UTC")))
 	if len(header) > 0 {
 		b.WriteString("<table class=\"metrics\">\n")
@@ -230,4 +229,16 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n]) + "…"
+}
+
+// writeHead writes an exported page's doctype and head (its language, the
+// CSP that lets nothing load or run, no referrer, its title and style) and
+// opens its body.
+func writeHead(b *strings.Builder, lang, title string) {
+	if lang == "" {
+		lang = "en"
+	}
+	fmt.Fprintf(b, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n", esc(lang))
+	fmt.Fprintf(b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", CSP)
+	fmt.Fprintf(b, "<meta name=\"referrer\" content=\"no-referrer\">\n<title>%s</title>\n<style>\n%s\n</style>\n</head>\n<body>\n", esc(title), pageCSS)
 }

@@ -183,7 +183,7 @@ func TestGuideExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := h.String()
-	for _, want := range []string{CSP, "&lt;b&gt;only&lt;/b&gt;", `<span class="cite unverified">not verified: its numbers are not in the cited passage</span>`, "<h2>Key terms</h2>", "Why attention?"} {
+	for _, want := range []string{CSP, `<meta name="referrer" content="no-referrer">`, `<html lang="`, "&lt;b&gt;only&lt;/b&gt;", `<span class="cite unverified">not verified: its numbers are not in the cited passage</span>`, "<h2>Key terms</h2>", "Why attention?"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
