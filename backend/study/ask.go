@@ -22,7 +22,6 @@ type asked struct {
 	text  string
 	model string // "provider/id" that answered
 	usage llm.Usage
-	chain []string // the models tried, the one that answered last
 }
 
 // ask runs req through the router and its fallback, as answers do, and
@@ -41,9 +40,6 @@ func (s *Studier) ask(ctx context.Context, req llm.Request, o Options, notice fu
 		a := asked{text: res.Answer, model: res.ModelUsed, usage: res.Usage}
 		if a.text == "" {
 			a.text = b.String()
-		}
-		for _, at := range res.Chain {
-			a.chain = append(a.chain, at.Model)
 		}
 		var se *llm.StreamError
 		switch {

@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"vika/backend/corpus"
@@ -118,7 +119,7 @@ func (j *job) run(ctx context.Context, stage string, in prompt.StudyInput) (stri
 		})
 	j.g.Sent += a.usage.InputTokens
 	j.g.Received += a.usage.OutputTokens
-	if a.model != "" && !contains(j.g.Models, a.model) {
+	if a.model != "" && !slices.Contains(j.g.Models, a.model) {
 		j.g.Models = append(j.g.Models, a.model)
 	}
 	if err != nil {
@@ -144,13 +145,4 @@ func (g *Guide) fill(p parsed, hits []corpus.Hit) {
 			g.QAs = append(g.QAs, QA{Question: q[0], Answer: Line{Text: q[1], Check: checkLine(q[1], hits)}})
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
