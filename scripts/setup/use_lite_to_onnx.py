@@ -40,6 +40,11 @@ IR_VERSION = 8
 EMBEDDING_TF = "module_apply_default/Encoder_en/hidden_layers/l2_normalize"
 EMBEDDING_DIM = 512
 I64_MAX = np.iinfo(np.int64).max
+# Written into the model, so part of the sha256 pinned in backend/assets/manifest.json: a fixed
+# name, not this file's path. It is the path the script had when the pin was made; when the
+# script moved to scripts/setup/, writing the new path changed the bytes and a fresh machine's
+# `make assets` refused its own conversion (installed machines kept the old file and passed).
+PRODUCER_NAME = "vika/scripts/use_lite_to_onnx.py"
 
 # TensorFlow DataType enum -> (numpy dtype as loaded, ONNX element type used)
 TF_TYPES = {
@@ -415,7 +420,7 @@ def translate(src):
     graph = helper.make_graph(lw.nodes, "universal_sentence_encoder_lite", lw.inputs, [out],
                               list(lw.inits.values()))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
-                              producer_name="vika/scripts/setup/use_lite_to_onnx.py",
+                              producer_name=PRODUCER_NAME,
                               producer_version="1")
     model.ir_version = IR_VERSION
     model.doc_string = ("Universal Sentence Encoder lite (Apache-2.0), translated from the "
