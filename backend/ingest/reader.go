@@ -44,6 +44,10 @@ type Opener interface {
 // its worker crashed or ran over budget several times).
 var ErrReader = message.Register(errors.New("the PDF reader gave up on this document"), message.ReaderGaveUp)
 
+// ErrDocTime means a document ran out of its wall or CPU time
+// (Budget.DocTime, DocCPU) before any of its pages could be read.
+var ErrDocTime = errors.New("the document ran out of its time")
+
 // PageResult is one page read: its corpus form (without DocID) and what
 // of it needs OCR.
 type PageResult struct {

@@ -132,6 +132,12 @@ func (o *Opener) Open(ctx context.Context, data []byte, opts ingest.Options) (in
 	if err != nil {
 		return nil, err
 	}
+	if resp.Pages < 1 || opts.Limits.MaxPages > 0 && resp.Pages > opts.Limits.MaxPages {
+		// The worker checks the limit itself; its word is not taken for it.
+		r.release(p, false)
+		p.kill()
+		return nil, fmt.Errorf("%w: the PDF reader reported %d pages", pdf.ErrCorrupt, resp.Pages)
+	}
 	r.pages, r.truncated = resp.Pages, resp.Truncated
 	r.meta, r.outline = resp.Meta, boundOutline(resp.Outline, r.pages)
 	r.release(p, true)
@@ -192,6 +198,31 @@ type reader struct {
 	idle     []*proc // workers with this document open
 	failures int
 	closed   bool
+	cpu      time.Duration // CPU time the workers spent on the document's pages and OCR
+}
+
+var _ ingest.CPUCounter = (*reader)(nil)
+
+// CPU is the CPU time the workers spent on this document's pages and
+// OCR so far (a call that ended the worker counts its wall time).
+func (r *reader) CPU() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cpu
+}
+
+// timed runs one call on p and adds what it cost to the document's CPU.
+func (r *reader) timed(ctx context.Context, p *proc, req request, budget time.Duration) (response, error) {
+	before, start := p.cpu, time.Now()
+	resp, err := p.call(ctx, req, budget)
+	spent := p.cpu - before
+	if err != nil || spent < 0 {
+		spent = time.Since(start)
+	}
+	r.mu.Lock()
+	r.cpu += spent
+	r.mu.Unlock()
+	return resp, err
 }
 
 func (r *reader) NumPages() int   { return r.pages }
@@ -235,6 +266,10 @@ func (r *reader) acquire(ctx context.Context) (*proc, response, error) {
 	case err == nil && resp.Err != nil:
 		r.o.keep(p) // the worker is fine; the file is not
 		err = resp.Err.err()
+	}
+	if err == nil && r.pages > 0 && resp.Pages != r.pages {
+		p.kill()
+		err = fmt.Errorf("a fresh PDF reader counts %d pages, the first counted %d", resp.Pages, r.pages)
 	}
 	if err != nil {
 		<-r.slots
@@ -284,7 +319,7 @@ func (r *reader) Page(ctx context.Context, n int) (ingest.PageResult, error) {
 		return ingest.PageResult{}, r.openFailed(ctx, err)
 	}
 	budget := r.opts.PageTimeout
-	resp, err := p.call(ctx, request{Op: opPage, Page: n, Fault: r.o.faultFor(opPage, n)}, budget+grace(budget))
+	resp, err := r.timed(ctx, p, request{Op: opPage, Page: n, Fault: r.o.faultFor(opPage, n)}, budget+grace(budget))
 	r.release(p, err == nil)
 	res := resp.Page
 	var why message.Message
@@ -326,7 +361,7 @@ func (r *reader) OCR(ctx context.Context, t ingest.OCRTarget) (ingest.OCRText, e
 		return ingest.OCRText{}, r.openFailed(ctx, err)
 	}
 	budget := r.opts.OCRTimeout
-	resp, err := p.call(ctx, request{Op: opOCR, Target: t, Fault: r.o.faultFor(opOCR, t.Page)}, budget+grace(budget))
+	resp, err := r.timed(ctx, p, request{Op: opOCR, Target: t, Fault: r.o.faultFor(opOCR, t.Page)}, budget+grace(budget))
 	timedOut := err == nil && resp.Err != nil && isTimeout(resp.Err.err())
 	// A worker whose Tesseract ran past the budget may still be busy with
 	// it: it is not reused.
