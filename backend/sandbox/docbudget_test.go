@@ -119,3 +119,39 @@ func TestDocumentCPUIsCounted(t *testing.T) {
 		t.Errorf("CPU %v after an OCR", cpu)
 	}
 }
+
+// TestBloatedWorkerRetired: a page that leaves its worker 300 MB bigger
+// gets that worker ended after the page, not reused for the next page or
+// the next document (before, it was kept while under half its CPU time).
+func TestBloatedWorkerRetired(t *testing.T) {
+	o := newOpener(t, Config{Workers: 1, RetireRSS: 200 << 20})
+	o.fault = func(op string, page int) string {
+		if op == opPage && page == 1 {
+			return "bloat"
+		}
+		return ""
+	}
+	r, err := o.Open(context.Background(), testpdf.Text("one", "two"), ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Page(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	rd := r.(*reader)
+	rd.mu.Lock()
+	idle := len(rd.idle)
+	rd.mu.Unlock()
+	if idle != 0 {
+		t.Errorf("%d bloated workers kept for the next page", idle)
+	}
+	if _, err := r.Page(context.Background(), 2); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.spare) != 1 || o.spare[0].rss > 200<<20 {
+		t.Errorf("spare workers %d, want the fresh one only", len(o.spare))
+	}
+}

@@ -31,6 +31,9 @@ type Config struct {
 	// MaxFailures is how many pages may crash or run over budget before
 	// the document fails.
 	MaxFailures int
+	// RetireRSS: a worker whose resident memory has grown past it (a
+	// document bloated it) is ended rather than reused.
+	RetireRSS int64
 
 	peak *peakRSS // set by New
 }
@@ -43,6 +46,7 @@ const (
 	DefaultCPUTime     = 10 * time.Minute
 	DefaultWorkers     = 2
 	DefaultMaxFailures = 3
+	DefaultRetireRSS   = 512 << 20
 )
 
 func (c Config) withDefaults() Config {
@@ -63,6 +67,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxFailures <= 0 {
 		c.MaxFailures = DefaultMaxFailures
+	}
+	if c.RetireRSS <= 0 {
+		c.RetireRSS = DefaultRetireRSS
 	}
 	return c
 }
@@ -173,7 +180,7 @@ func (o *Opener) take() *proc {
 // keep puts an idle worker aside for the next document, or ends it.
 func (o *Opener) keep(p *proc) {
 	o.mu.Lock()
-	if !o.closed && len(o.spare) < o.cfg.Workers && p.cpu < o.cfg.CPUTime/2 {
+	if !o.closed && len(o.spare) < o.cfg.Workers && !o.worn(p) {
 		o.spare = append(o.spare, p)
 		p = nil
 	}
@@ -181,6 +188,12 @@ func (o *Opener) keep(p *proc) {
 	if p != nil {
 		p.close()
 	}
+}
+
+// worn reports whether a worker has used half its CPU time or grown past
+// RetireRSS: it is ended, not reused.
+func (o *Opener) worn(p *proc) bool {
+	return p.cpu >= o.cfg.CPUTime/2 || p.rss > o.cfg.RetireRSS
 }
 
 // reader is a document open in one or more workers.
@@ -282,8 +295,8 @@ func (r *reader) acquire(ctx context.Context) (*proc, response, error) {
 // it is healthy, else nowhere (it was killed). A worker that has used half
 // its CPU time is ended.
 func (r *reader) release(p *proc, healthy bool) {
-	if healthy && p.cpu >= r.o.cfg.CPUTime/2 {
-		p.close() // retired before RLIMIT_CPU kills it mid-page
+	if healthy && r.o.worn(p) {
+		p.close() // retired before RLIMIT_CPU kills it mid-page, or bloated
 		healthy = false
 	}
 	if healthy {

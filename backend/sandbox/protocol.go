@@ -56,6 +56,10 @@ type response struct {
 	// CPU is the worker's CPU time so far (user + system), to retire
 	// workers before RLIMIT_CPU kills them.
 	CPU time.Duration
+	// RSS is the worker's resident memory after the request, in bytes (0
+	// where the system does not say), to retire a worker a document
+	// bloated.
+	RSS int64
 }
 
 // wireError carries an error across the pipe with the sentinel it wraps.
