@@ -89,6 +89,8 @@ type docBudget struct {
 	lim      Budget
 	start    time.Time
 	cpu      func() time.Duration // nil: not counted
+	stop     func()               // stops the reader's crops; nil when it cannot
+	spent    bool                 // the document's crop bytes are spent
 	chars    int                  // characters the document may still bring
 	regions  int                  // regions it may still bring
 	crops    int                  // crop bytes it may still bring
@@ -108,6 +110,9 @@ func newDocBudget(lim Budget, r Reader) *docBudget {
 	b := &docBudget{lim: lim, start: time.Now(), chars: lim.DocChars, regions: lim.DocRegions, crops: lim.DocCropBytes}
 	if c, ok := r.(CPUCounter); ok {
 		b.cpu = c.CPU
+	}
+	if s, ok := r.(CropStopper); ok {
+		b.stop = s.StopCrops
 	}
 	return b
 }
@@ -188,11 +193,20 @@ func (b *docBudget) admitRegions(page *corpus.Page) {
 		r := &page.Regions[i]
 		r.Page = page.Number // the page number is ours, not the worker's
 		if len(r.Image) == 0 {
+			if b.spent && r.Kind == corpus.ChunkFigure {
+				b.cropCut++ // not cropped: the reader was told the crops were spent
+			}
 			continue
 		}
 		if n := len(r.Image); n > pageCrops || n > b.crops {
 			r.Image = nil
 			b.cropCut++
+			if n > b.crops && !b.spent {
+				b.spent = true
+				if b.stop != nil {
+					b.stop() // the reader stops making crops
+				}
+			}
 			continue
 		}
 		pageCrops -= len(r.Image)

@@ -170,7 +170,7 @@ func (d *Document) DetectRegions(p *Page) error {
 	crops := 0 // bytes of this page's crops
 	for _, r := range found {
 		cr := corpus.Region{Kind: r.kind, Page: p.Number, BBox: [4]float64{r.box.X0, r.box.Y0, r.box.X1, r.box.Y1}, Caption: r.caption, Text: r.text}
-		if r.kind == corpus.ChunkFigure && crops < MaxPageCropBytes {
+		if r.kind == corpus.ChunkFigure && crops < MaxPageCropBytes && !d.noCrops {
 			if png, cerr := d.crop(p.Number, r.box); cerr == nil && crops+len(png) <= MaxPageCropBytes {
 				cr.Image = png
 				crops += len(png)

@@ -155,3 +155,32 @@ func TestBloatedWorkerRetired(t *testing.T) {
 		t.Errorf("spare workers %d, want the fresh one only", len(o.spare))
 	}
 }
+
+// TestCropBudgetInWorkers: through the workers, the figures past the
+// document's crop budget come without crops (the workers are told to stop
+// making them), and the warning counts them all.
+func TestCropBudgetInWorkers(t *testing.T) {
+	o := newOpener(t, Config{})
+	res, err := ingest.Run(context.Background(), "figures.pdf", testpdf.SharedFigures(4, 8), ingest.Options{Opener: o, Regions: true, Budget: ingest.Budget{DocCropBytes: 1 << 20}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, bytes := 0, 0
+	for _, p := range res.Pages {
+		for _, r := range p.Regions {
+			if len(r.Image) > 0 {
+				kept++
+				bytes += len(r.Image)
+			}
+		}
+	}
+	if bytes > 1<<20 || kept == 0 {
+		t.Errorf("%d crops, %d bytes, want some within 1 MiB", kept, bytes)
+	}
+	if w := res.Doc.Warning; w == nil || w.Code != message.RegionBudget || w.Params["crops"] != 32-kept {
+		t.Errorf("warning %+v, want %d figures without their crop", w, 32-kept)
+	}
+	if !res.Pages[3].Failed() && res.Pages[3].Regions[0].Image != nil {
+		t.Errorf("the last page's figures were cropped after the budget was spent")
+	}
+}

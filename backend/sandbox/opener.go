@@ -212,6 +212,16 @@ type reader struct {
 	failures int
 	closed   bool
 	cpu      time.Duration // CPU time the workers spent on the document's pages and OCR
+	noCrops  bool          // the document spent its crop budget (StopCrops)
+}
+
+var _ ingest.CropStopper = (*reader)(nil)
+
+// StopCrops makes the workers read the next pages without figure crops.
+func (r *reader) StopCrops() {
+	r.mu.Lock()
+	r.noCrops = true
+	r.mu.Unlock()
 }
 
 var _ ingest.CPUCounter = (*reader)(nil)
@@ -332,7 +342,10 @@ func (r *reader) Page(ctx context.Context, n int) (ingest.PageResult, error) {
 		return ingest.PageResult{}, r.openFailed(ctx, err)
 	}
 	budget := r.opts.PageTimeout
-	resp, err := r.timed(ctx, p, request{Op: opPage, Page: n, Fault: r.o.faultFor(opPage, n)}, budget+grace(budget))
+	r.mu.Lock()
+	noCrops := r.noCrops
+	r.mu.Unlock()
+	resp, err := r.timed(ctx, p, request{Op: opPage, Page: n, NoCrops: noCrops, Fault: r.o.faultFor(opPage, n)}, budget+grace(budget))
 	r.release(p, err == nil)
 	res := resp.Page
 	var why message.Message

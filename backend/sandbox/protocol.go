@@ -29,6 +29,9 @@ type request struct {
 	Target ingest.OCRTarget
 	Crop   pdf.Rect
 	DPI    float64
+	// NoCrops: the document has spent its crop budget; figures come
+	// without crops from this page on.
+	NoCrops bool
 	// Fault makes the worker crash ("crash"), hang ("hang") or allocate
 	// without bound ("alloc") instead of serving the request. Honoured
 	// only by workers started with envFaults (tests).

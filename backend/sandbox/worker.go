@@ -106,6 +106,9 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 				break
 			}
 			var err error
+			if s, ok := doc.(ingest.CropStopper); ok && req.NoCrops {
+				s.StopCrops()
+			}
 			if req.Op == opPage {
 				resp.Page, err = doc.Page(ctx, req.Page)
 			} else {
