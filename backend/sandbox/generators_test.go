@@ -21,6 +21,7 @@ func TestWriteGenerators(t *testing.T) {
 		"shared-text.pdf":    testpdf.SharedText(2000, 1_000_000),
 		"shared-figures.pdf": testpdf.SharedFigures(100, 24),
 		"shared-scan.pdf":    scan,
+		"fanout.pdf":         testpdf.FanOut(10, 12), // for scripts/window/screenshots-failed-page.sh
 	}
 	for name, data := range files {
 		if len(data) > 4<<20 {
