@@ -63,8 +63,62 @@ func (a *App) Search(question, mode string, k int, rerank bool) (engine.SearchRe
 	return a.s.Search(a.ctx, question, engine.SearchOptions{Mode: m, K: k, Rerank: rerank})
 }
 
-// Pages returns a document's extracted pages (for the explorer).
-func (a *App) Pages(docID string) ([]corpus.Page, error) { return a.s.Pages(a.ctx, docID) }
+// PageBatch is a run of a document's pages from Offset, bounded for one
+// bridge reply (batch); Next is where the next run starts, Total when
+// this one is the last.
+type PageBatch struct {
+	Pages []corpus.Page `json:"pages"`
+	Next  int           `json:"next"`
+	Total int           `json:"total"`
+}
 
-// Chunks returns a document's passages in reading order (for the explorer).
-func (a *App) Chunks(docID string) ([]corpus.Chunk, error) { return a.s.Chunks(a.ctx, docID) }
+// ChunkBatch is a run of a document's passages, as PageBatch.
+type ChunkBatch struct {
+	Chunks []corpus.Chunk `json:"chunks"`
+	Next   int            `json:"next"`
+	Total  int            `json:"total"`
+}
+
+// Pages returns a document's extracted pages from offset, a bounded run
+// at a time (for the explorer).
+func (a *App) Pages(docID string, offset int) (PageBatch, error) {
+	pages, err := a.s.Pages(a.ctx, docID)
+	if err != nil {
+		return PageBatch{}, err
+	}
+	run, next := batch(pages, offset, func(p corpus.Page) int { return len(p.Text) + 64*len(p.Lines) + 256*len(p.Regions) })
+	return PageBatch{Pages: run, Next: next, Total: len(pages)}, nil
+}
+
+// Chunks returns a document's passages in reading order from offset, a
+// bounded run at a time (for the explorer).
+func (a *App) Chunks(docID string, offset int) (ChunkBatch, error) {
+	chunks, err := a.s.Chunks(a.ctx, docID)
+	if err != nil {
+		return ChunkBatch{}, err
+	}
+	run, next := batch(chunks, offset, func(c corpus.Chunk) int { return len(c.Text) + 256 })
+	return ChunkBatch{Chunks: run, Next: next, Total: len(chunks)}, nil
+}
+
+// Bounds of one bridge reply of Pages or Chunks: at most batchItems items
+// and about batchBytes bytes (one item at least).
+const (
+	batchItems = 500
+	batchBytes = 4 << 20
+)
+
+// batch is the run of items from offset within the bounds above, and the
+// offset after it.
+func batch[T any](items []T, offset int, size func(T) int) ([]T, int) {
+	offset = min(max(offset, 0), len(items))
+	end, bytes := offset, 0
+	for end < len(items) && end-offset < batchItems {
+		bytes += size(items[end])
+		if bytes > batchBytes && end > offset {
+			break
+		}
+		end++
+	}
+	return items[offset:end], end
+}

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
+
 	"vika/backend/corpus"
 	"vika/backend/docserve"
+	"vika/backend/engine"
 )
 
 // RegionView is a table, figure or display formula as the window shows it:
-// corpus.Region with its crop as a data: URL instead of bytes.
+// corpus.Region with the address its crop is served at instead of bytes.
 type RegionView struct {
 	Kind        corpus.ChunkKind `json:"kind"`
 	Page        int              `json:"page"`
@@ -17,36 +22,57 @@ type RegionView struct {
 	// Refusal is the last description refused (a code the window
 	// translates, and the model), absent when none was.
 	Refusal *corpus.Refusal `json:"refusal,omitempty"`
-	// Image is the figure's crop as a PNG data URL; "" when it has none.
+	// Image is the address of the figure's crop (docserve.CropURL,
+	// served by id, one at a time); "" when it has none.
 	Image string `json:"image"`
 }
 
-func regionView(r corpus.Region) RegionView {
+func regionView(r corpus.Region, image string) RegionView {
 	return RegionView{Kind: r.Kind, Page: r.Page, BBox: r.BBox, Caption: r.Caption, Text: r.Text,
-		Description: r.Description, Refusal: r.Refusal, Image: docserve.FigureURL(r.Image)}
+		Description: r.Description, Refusal: r.Refusal, Image: image}
 }
 
 // Regions returns a document's tables, figures and formulas in page
-// order, figures with their crop (for the explorer).
+// order, figures with the address of their crop (for the explorer).
 func (a *App) Regions(docID string) ([]RegionView, error) {
 	rs, err := a.s.Regions(a.ctx, docID, true)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]RegionView, 0, len(rs))
+	crops := map[int]int{} // crops seen so far on each page
 	for _, r := range rs {
-		out = append(out, regionView(r))
+		image := ""
+		if len(r.Image) > 0 {
+			image = docserve.CropURL(docID, r.Page, crops[r.Page])
+			crops[r.Page]++
+		}
+		out = append(out, regionView(r, image))
 	}
 	return out, nil
 }
 
 // SourceRegion returns the table or figure a passage was made from, with
-// its crop (for an answer's sources); a view with no Kind for any other
-// passage.
+// the address of its crop (for an answer's sources); a view with no Kind
+// for any other passage.
 func (a *App) SourceRegion(chunkID string) (RegionView, error) {
 	r, ok := a.s.RegionOf(a.ctx, chunkID)
 	if !ok {
 		return RegionView{}, nil
 	}
-	return regionView(r), nil
+	image := ""
+	if docID, page, n, ok := a.s.CropOf(a.ctx, chunkID); ok {
+		image = docserve.CropURL(docID, page, n)
+	}
+	return regionView(r, image), nil
+}
+
+// figureCrop is the window's source of figure crops (served at
+// docserve.CropPrefix).
+func (a *App) figureCrop(ctx context.Context, docID string, page, n int) ([]byte, error) {
+	png, err := a.s.CropAt(ctx, docID, page, n)
+	if errors.Is(err, engine.ErrNotFound) {
+		err = fmt.Errorf("%w: %w", docserve.ErrNotFound, err)
+	}
+	return png, err
 }

@@ -1,7 +1,9 @@
 package cite
 
 import (
+	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"vika/backend/corpus"
 )
@@ -10,6 +12,11 @@ import (
 // checked on its own; a shorter one ("and the base model [a.pdf p.3]") is
 // checked as its whole sentence.
 const minClauseTerms = 3
+
+// maxSentence bounds how far a claim's sentence is looked for around its
+// citation, in bytes: with no sentence end, every citation would scan the
+// answer from its start, quadratic in the answer's length.
+const maxSentence = 2000
 
 // claimsOf returns, for each ref, the text it supports. Brackets side by
 // side ("[a.pdf p.3][b.pdf p.7]", "[a.pdf p.3], [b.pdf p.7]") form a group
@@ -28,7 +35,12 @@ func claimsOf(answer string, refs []Ref) []string {
 	}
 	strip := func(a, b int) string {
 		var sb strings.Builder
-		for _, s := range brackets {
+		// The brackets are in order: start from the first that ends after a.
+		first := sort.Search(len(brackets), func(k int) bool { return brackets[k].end > a })
+		for _, s := range brackets[first:] {
+			if s.start >= b {
+				break
+			}
 			if s.end <= a || s.start >= b {
 				continue
 			}
@@ -95,7 +107,11 @@ func lastNonSpace(s string, pos int) int {
 // after a line break, or after a full stop, question or exclamation mark
 // followed by a space (not the dot of an abbreviation).
 func sentenceStart(s string, pos int) int {
-	for i := pos - 1; i >= 0; i-- {
+	floor := max(0, pos-maxSentence)
+	for floor > 0 && !utf8.RuneStart(s[floor]) {
+		floor++
+	}
+	for i := pos - 1; i >= floor; i-- {
 		switch {
 		case s[i] == '\n':
 			return i + 1
@@ -103,12 +119,16 @@ func sentenceStart(s string, pos int) int {
 			return i + 1
 		}
 	}
-	return 0
+	return floor
 }
 
 // sentenceEnd returns the offset where the sentence holding pos ends.
 func sentenceEnd(s string, pos int) int {
-	for i := pos; i < len(s); i++ {
+	ceil := min(len(s), pos+maxSentence)
+	for ceil < len(s) && !utf8.RuneStart(s[ceil]) {
+		ceil++
+	}
+	for i := pos; i < ceil; i++ {
 		switch {
 		case s[i] == '\n':
 			return i
@@ -116,7 +136,7 @@ func sentenceEnd(s string, pos int) int {
 			return i + 1
 		}
 	}
-	return len(s)
+	return ceil
 }
 
 // isStop reports whether s[i] ends a sentence: a full stop, question or

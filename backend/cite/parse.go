@@ -46,7 +46,9 @@ func Parse(answer string) []Ref {
 			continue
 		}
 		body := answer[i+size:]
-		end := strings.IndexRune(body, closeR)
+		// Look for the closing bracket within maxBracket only: a search
+		// to the end for each unclosed bracket is quadratic.
+		end := strings.IndexRune(body[:min(len(body), maxBracket+utf8.UTFMax)], closeR)
 		if end < 0 || end > maxBracket || strings.ContainsAny(body[:end], "[]【】\n") {
 			i += size
 			continue

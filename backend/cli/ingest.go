@@ -38,6 +38,9 @@ type ingestReport struct {
 	// budget, one that crashed the PDF reader, ...).
 	PageErrors []pageError `json:"page_errors,omitempty"`
 	Error      string      `json:"error,omitempty"`
+	// Warning is the document's warning in English (truncated, a budget
+	// that cut it).
+	Warning string `json:"warning,omitempty"`
 }
 
 // pageError is a failed page of `vika ingest --json`.
@@ -129,6 +132,9 @@ func ingestOne(ctx context.Context, eng *session.Session, path string, withPages
 		File: d.File, DocID: d.ID, Pages: d.Pages, PageTypes: d.PageTypes, Lang: d.Lang, LangMixed: d.LangMixed,
 		OCRPages: d.OCRPages, Chunks: d.Chunks, Failed: d.FailedPages, Seconds: &r.Timings, Cached: r.Cached,
 		Tables: d.Regions[corpus.ChunkTable], Figures: d.Regions[corpus.ChunkFigure], Formulas: d.Regions[corpus.ChunkFormula],
+	}
+	if d.Warning != nil {
+		rep.Warning = d.Warning.English()
 	}
 	if withPages || len(d.FailedPages) > 0 {
 		pages, err := eng.Pages(ctx, d.ID)

@@ -81,6 +81,9 @@ var (
 	OCRPageTimeout = Var{"VIKA_OCR_PAGE_TIMEOUT_S", Int, "90", "seconds to OCR one page", false}
 	WorkerMemoryMB = Var{"VIKA_WORKER_MEMORY_MB", Int, "1536", "memory a parser worker may add after it starts, MiB", false}
 	WorkerCPUS     = Var{"VIKA_WORKER_CPU_S", Int, "600", "CPU seconds of one parser worker", false}
+	DocTimeMin     = Var{"VIKA_DOC_TIME_MIN", Int, "30", "minutes to read and OCR one document (its pages after that are marked)", false}
+	DocCPUMin      = Var{"VIKA_DOC_CPU_MIN", Int, "60", "CPU minutes the parser workers may spend on one document", false}
+	MaxOCRPages    = Var{"VIKA_MAX_OCR_PAGES", Int, "500", "most pages of one document sent to OCR", false}
 	OCRWorkers     = Var{"VIKA_OCR_WORKERS", Int, "one per CPU", "OCR clients run at once", false}
 	OCRTimeout     = Var{"VIKA_OCR_TIMEOUT", Duration, "60s", "per-page timeout of one OCR client", false}
 	OCRLanguages   = Var{"VIKA_OCR_LANGUAGES", String, "fra+eng", "Tesseract languages", false}
@@ -107,7 +110,7 @@ var RequireSharedData = Var{"VIKA_REQUIRE_SHARED_DATA", Flag, "", "test: fail, n
 // Vars lists every variable: the settings above, then the internal ones
 // and those of tests and benchmarks.
 var Vars = []Var{
-	DataDir, ORTLib, MaxFileMB, MaxPages, PageTimeoutS, OCRPageTimeout, WorkerMemoryMB, WorkerCPUS,
+	DataDir, ORTLib, MaxFileMB, MaxPages, PageTimeoutS, OCRPageTimeout, WorkerMemoryMB, WorkerCPUS, DocTimeMin, DocCPUMin, MaxOCRPages,
 	OCRWorkers, OCRTimeout, OCRLanguages, EmbedModelEN, EmbedModelMult, EmbedBatchSize, EmbedThreads,
 	ModelsBaseURL, AbstainMinBM25, RouteLLMRouter, RouteLLMThresh,
 	GeminiBaseURL, MistralBaseURL, GroqBaseURL, OpenRouterURL, OllamaBaseURL, Regions,

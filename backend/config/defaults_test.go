@@ -7,6 +7,7 @@ import (
 
 	"vika/backend/config"
 	"vika/backend/engine"
+	"vika/backend/ingest"
 	"vika/backend/llm"
 	"vika/backend/models"
 	"vika/backend/ocr"
@@ -28,6 +29,9 @@ func TestDefaultsMatchTheCode(t *testing.T) {
 		{config.OCRPageTimeout, secs(engine.DefaultOCRTimeout)},
 		{config.WorkerMemoryMB, strconv.Itoa(int(engine.DefaultWorkerMemory >> 20))},
 		{config.WorkerCPUS, secs(engine.DefaultWorkerCPU)},
+		{config.DocTimeMin, strconv.Itoa(int(ingest.DocTime / time.Minute))},
+		{config.DocCPUMin, strconv.Itoa(int(ingest.DocCPU / time.Minute))},
+		{config.MaxOCRPages, strconv.Itoa(ingest.MaxOCRPages)},
 		{config.OCRTimeout, secs(ocr.DefaultTimeout) + "s"},
 		{config.AbstainMinBM25, num(prompt.DefaultMinBM25)},
 		{config.RouteLLMThresh, num(llm.DefaultThreshold)},

@@ -22,7 +22,8 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 	def, err := ConfigFromEnv(nil)
 	want := Config{MaxFileBytes: DefaultMaxFileBytes, MaxPages: DefaultMaxPages, PageTimeout: DefaultPageTimeout,
-		OCRTimeout: DefaultOCRTimeout, WorkerMemory: DefaultWorkerMemory, WorkerCPU: 10 * time.Minute}
+		OCRTimeout: DefaultOCRTimeout, WorkerMemory: DefaultWorkerMemory, WorkerCPU: 10 * time.Minute,
+		DocTime: 30 * time.Minute, DocCPU: time.Hour, MaxOCRPages: 500}
 	if err != nil || def != want || DefaultConfig() != want {
 		t.Errorf("defaults %+v, %v; DefaultConfig %+v", def, err, DefaultConfig())
 	}

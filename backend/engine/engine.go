@@ -98,6 +98,11 @@ type Config struct {
 	PageTimeout, OCRTimeout time.Duration
 	WorkerMemory            int64
 	WorkerCPU               time.Duration
+	// DocTime and DocCPU bound the wall time of reading and OCRing one
+	// document and the CPU time its workers spend on it; MaxOCRPages the
+	// pages of one document sent to OCR (ingest.Budget).
+	DocTime, DocCPU time.Duration
+	MaxOCRPages     int
 	// NoRegions skips the detection of tables, figures and formulas
 	// (VIKA_REGIONS=off).
 	NoRegions bool
@@ -137,6 +142,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		OCRTimeout:   time.Duration(num(config.OCRPageTimeout, int64(DefaultOCRTimeout/time.Second), 1<<20-1)) * time.Second,
 		WorkerMemory: num(config.WorkerMemoryMB, DefaultWorkerMemory>>20, 1<<30-1) << 20,
 		WorkerCPU:    time.Duration(num(config.WorkerCPUS, int64(DefaultWorkerCPU/time.Second), 1<<30-1)) * time.Second,
+		DocTime:      time.Duration(num(config.DocTimeMin, int64(ingest.DocTime/time.Minute), 1<<20-1)) * time.Minute,
+		DocCPU:       time.Duration(num(config.DocCPUMin, int64(ingest.DocCPU/time.Minute), 1<<20-1)) * time.Minute,
+		MaxOCRPages:  int(num(config.MaxOCRPages, ingest.MaxOCRPages, 1<<31-1)),
 		NoRegions:    config.Regions.Get(getenv) == "off",
 	}
 	return cfg, errors.Join(errs...)
@@ -161,6 +169,15 @@ func (c Config) withDefaults(def Config) Config {
 	}
 	if c.WorkerCPU <= 0 {
 		c.WorkerCPU = def.WorkerCPU
+	}
+	if c.DocTime <= 0 {
+		c.DocTime = def.DocTime
+	}
+	if c.DocCPU <= 0 {
+		c.DocCPU = def.DocCPU
+	}
+	if c.MaxOCRPages <= 0 {
+		c.MaxOCRPages = def.MaxOCRPages
 	}
 	return c
 }
@@ -231,6 +248,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			Opener:      reader,
 			OCRParallel: reader.Config().Workers,
 			Regions:     !cfg.NoRegions,
+			Budget:      ingest.Budget{DocTime: cfg.DocTime, DocCPU: cfg.DocCPU, OCRPages: cfg.MaxOCRPages},
 		},
 		reader:  reader,
 		rr:      &lazyReranker{root: cfg.modelsRoot()},

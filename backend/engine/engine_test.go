@@ -212,7 +212,8 @@ func TestDefaultConfig(t *testing.T) {
 	for _, v := range []string{"VIKA_PAGE_TIMEOUT_S", "VIKA_OCR_PAGE_TIMEOUT_S", "VIKA_WORKER_MEMORY_MB", "VIKA_WORKER_CPU_S"} {
 		t.Setenv(v, "")
 	}
-	def := Config{MaxFileBytes: 200 << 20, MaxPages: 3000, PageTimeout: 30 * time.Second, OCRTimeout: 90 * time.Second, WorkerMemory: 1536 << 20, WorkerCPU: 10 * time.Minute}
+	def := Config{MaxFileBytes: 200 << 20, MaxPages: 3000, PageTimeout: 30 * time.Second, OCRTimeout: 90 * time.Second, WorkerMemory: 1536 << 20, WorkerCPU: 10 * time.Minute,
+		DocTime: 30 * time.Minute, DocCPU: time.Hour, MaxOCRPages: 500}
 	if got := DefaultConfig(); got != def {
 		t.Errorf("DefaultConfig = %+v", got)
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"vika/backend/corpus"
 )
@@ -56,4 +57,35 @@ func (e *Engine) RegionsOn(ctx context.Context, docID string, page int) []corpus
 		return nil
 	}
 	return rs
+}
+
+// CropOf locates the crop of the region a passage was made from: its
+// document, page and index among the page's crops (the order of
+// RegionsOn, which CropAt reads); false when RegionOf finds none.
+func (e *Engine) CropOf(ctx context.Context, chunkID string) (docID string, page, n int, ok bool) {
+	r, ok := e.RegionOf(ctx, chunkID)
+	if !ok {
+		return "", 0, 0, false
+	}
+	chunks, err := e.store.Chunks(ctx, []string{chunkID})
+	if err != nil {
+		return "", 0, 0, false
+	}
+	c := chunks[chunkID]
+	for i, o := range e.RegionsOn(ctx, c.DocID, r.Page) {
+		if o.Kind == r.Kind && o.BBox == r.BBox {
+			return c.DocID, r.Page, i, true
+		}
+	}
+	return "", 0, 0, false
+}
+
+// CropAt returns the n-th crop of a document's page (the order of
+// RegionsOn); an error wrapping ErrNotFound when there is none.
+func (e *Engine) CropAt(ctx context.Context, docID string, page, n int) ([]byte, error) {
+	rs := e.RegionsOn(ctx, docID, page)
+	if n < 0 || n >= len(rs) || len(rs[n].Image) == 0 {
+		return nil, fmt.Errorf("%w: no crop %d on page %d", ErrNotFound, n, page)
+	}
+	return rs[n].Image, nil
 }

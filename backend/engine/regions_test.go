@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
@@ -73,5 +74,48 @@ func TestPicturesKeptWithTheirPassages(t *testing.T) {
 	}
 	if _, ok := e.RegionOf(ctx, id+":1:f"); ok || len(e.RegionsOn(ctx, id, 1)) != 0 {
 		t.Error("the crops outlived their document")
+	}
+}
+
+// TestCropsByID: a figure's crop is found by document, page and index
+// (CropAt), and a figure passage leads to the same crop (CropOf): the
+// window loads crops one at a time by that address instead of receiving
+// every crop of a document as base64 in one bridge reply.
+func TestCropsByID(t *testing.T) {
+	e := newEngine(t, Config{})
+	d := mustAdd(t, e, "figures.pdf", testpdf.SharedFigures(1, 3))
+	ctx := context.Background()
+	regions, err := e.Regions(ctx, d.ID, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, err := e.Chunks(ctx, d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, c := range chunks {
+		if c.Kind != corpus.ChunkFigure {
+			continue
+		}
+		doc, page, n, ok := e.CropOf(ctx, c.ID)
+		if !ok || doc != d.ID || page != 1 {
+			t.Fatalf("CropOf(%s) = %s %d %d %v", c.ID, doc, page, n, ok)
+		}
+		png, err := e.CropAt(ctx, doc, page, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := e.RegionOf(ctx, c.ID)
+		if !bytes.Equal(png, r.Image) || len(png) == 0 || !bytes.Equal(png, regions[n].Image) {
+			t.Errorf("figure %d: the crop served is not the figure's", n)
+		}
+		seen++
+	}
+	if seen != 3 {
+		t.Errorf("%d figure passages, want 3", seen)
+	}
+	if _, err := e.CropAt(ctx, d.ID, 1, 3); !errors.Is(err, ErrNotFound) {
+		t.Errorf("CropAt past the last crop: %v", err)
 	}
 }

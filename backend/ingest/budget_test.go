@@ -17,7 +17,7 @@ import (
 // not read (marked), and the document is added with a coded warning.
 func TestTextBudget(t *testing.T) {
 	data := testpdf.SharedText(12, 50_000)
-	res, err := Run(context.Background(), "shared.pdf", data, Options{Text: TextLimits{PageChars: 20_000, DocChars: 100_000}}, nil)
+	res, err := Run(context.Background(), "shared.pdf", data, Options{Budget: Budget{PageChars: 20_000, DocChars: 100_000}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,9 +69,11 @@ type Options struct {
 	// Opener opens the document; nil means InProcess. The engine passes
 	// the sandbox's, which reads documents in a supervised worker process.
 	Opener Opener
-	// Text bounds what the document's pages may bring into this process
-	// (zero fields: MaxPageChars, MaxDocChars).
-	Text TextLimits
+	// Budget bounds what the document's pages may bring into this
+	// process (characters, regions, crops, passages), the pages sent to
+	// OCR, and the wall and CPU time of the whole document (zero fields:
+	// the Max* constants, DocTime, DocCPU).
+	Budget Budget
 }
 
 // Timings are the seconds spent in each stage of one Run.
@@ -139,14 +141,15 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 
 	n := doc.NumPages()
 	report(StageExtracting, 0, n)
-	budget := newTextBudget(opts.Text)
+	budget := newDocBudget(opts.Budget, doc)
 	pages, targets, err := extract(ctx, doc, id, budget, func(done int) { report(StageExtracting, done, n) })
 	if err != nil {
 		return Result{}, err
 	}
 	res.Timings.Extract = sw.lap()
 
-	ocrPages, err := recognise(ctx, doc, pages, targets, opts, func(done, total int) { report(StageOCR, done, total) })
+	targets = capOCR(pages, targets, budget)
+	ocrPages, err := recognise(ctx, doc, pages, targets, opts, budget, func(done, total int) { report(StageOCR, done, total) })
 	if err != nil {
 		return Result{}, err
 	}
@@ -154,13 +157,16 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 
 	warning := checkTruncation(doc, pages)
 	if warning == nil {
-		warning = budget.warning()
+		warning = budget.warning(pages)
 	}
 	var failed []int
 	for _, p := range pages {
 		if p.Failed() {
 			failed = append(failed, p.Number)
 		}
+	}
+	if len(failed) == n && budget.timeUp {
+		return Result{}, message.Wrap(fmt.Errorf("%w: it ran out of its time (%s) before any of its %d pages was read", ErrDocTime, budget.timeLimit(), n), message.DocTimeOut, "limit", budget.timeLimit())
 	}
 	if len(failed) == n {
 		return Result{}, fmt.Errorf("%w: none of its %d pages can be read (%s)", pdf.ErrCorrupt, n, pages[0].Problem.English())
@@ -178,7 +184,10 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	}
 
 	report(StageChunking, 0, 0)
-	chunks := chunk.Split(d, pages, opts.Chunk)
+	chunks := budget.capPassages(chunk.Split(d, pages, opts.Chunk))
+	if d.Warning == nil {
+		d.Warning = budget.warning(pages) // the passages' cap comes last
+	}
 	langOf := make(map[int]string, len(pages))
 	for _, p := range pages {
 		langOf[p.Number] = p.Lang
@@ -194,7 +203,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 
 // extract reads every page's layout. A page that cannot be read keeps its
 // error and never fails the document. It also returns what must be OCRed.
-func extract(ctx context.Context, doc Reader, id string, budget *textBudget, step func(done int)) ([]corpus.Page, []OCRTarget, error) {
+func extract(ctx context.Context, doc Reader, id string, budget *docBudget, step func(done int)) ([]corpus.Page, []OCRTarget, error) {
 	n := doc.NumPages()
 	pages := make([]corpus.Page, 0, n)
 	var targets []OCRTarget
@@ -202,7 +211,14 @@ func extract(ctx context.Context, doc Reader, id string, budget *textBudget, ste
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		if budget.over > 0 { // over the document's budget: not read
+		if budget.outOfTime() { // over the document's time: not read
+			page := corpus.Page{DocID: id, Number: i}
+			budget.mark(&page, message.New(message.PageDocBudget, "page", i, "limit", budget.timeLimit()))
+			pages = append(pages, page)
+			step(i)
+			continue
+		}
+		if budget.over > 0 { // over the document's text budget: not read
 			page := corpus.Page{DocID: id, Number: i}
 			budget.admit(&page)
 			pages = append(pages, page)
@@ -221,6 +237,7 @@ func extract(ctx context.Context, doc Reader, id string, budget *textBudget, ste
 			continue
 		}
 		if !page.Failed() && r.Target.Page > 0 {
+			r.Target.Page = i // ours too
 			targets = append(targets, r.Target)
 		}
 		pages = append(pages, page)

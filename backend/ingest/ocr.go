@@ -19,14 +19,35 @@ import (
 type ocrOutcome struct {
 	OCRText
 	err error
+	ran bool // false: not dispatched (the document failed or ran out of time first)
+}
+
+// capOCR keeps the first budget.lim.OCRPages targets; the scanned pages
+// past them are marked (their text layer, when any, stays).
+func capOCR(pages []corpus.Page, targets []OCRTarget, budget *docBudget) []OCRTarget {
+	max := budget.lim.OCRPages
+	if len(targets) <= max {
+		return targets
+	}
+	for _, t := range targets[max:] {
+		if t.Full {
+			m := message.New(message.PageOCRCap, "page", t.Page, "limit", max)
+			pages[t.Page-1].Problem = &m
+		}
+	}
+	budget.ocrCut = len(targets) - max
+	return targets[:max]
 }
 
 // recognise OCRs the targets and merges the text into pages: a scanned
 // page's text becomes the OCR text, a mixed page's OCR text follows its
 // text layer. Up to opts.OCRParallel targets are OCRed at once (each
-// holds one image at a time). It returns the number of pages OCRed; an
-// error is the context's or one wrapping ErrReader.
-func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCRTarget, opts Options, step func(done, total int)) (int, error) {
+// holds one image at a time). It stops dispatching, and cancels the
+// targets in flight, the moment the document fails (an ErrReader
+// outcome) or runs out of its time (the targets not done are marked). It
+// returns the number of pages OCRed; an error is the context's or one
+// wrapping ErrReader.
+func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCRTarget, opts Options, budget *docBudget, step func(done, total int)) (int, error) {
 	if len(targets) == 0 {
 		return 0, nil
 	}
@@ -46,17 +67,24 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 	total := len(targets)
 	step(0, total)
 
+	// stop ends the OCR of this document without ending ctx: the
+	// document failed, or its time is up.
+	octx, stop := context.WithDeadline(ctx, budget.start.Add(budget.lim.DocTime))
+	defer stop()
 	outcomes := make([]ocrOutcome, total)
 	next := make(chan int)
-	finished := make(chan struct{}, total)
+	finished := make(chan int, total)
 	var wg sync.WaitGroup
 	for range min(parallel, total) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				outcomes[i] = recogniseOne(ctx, r, targets[i])
-				finished <- struct{}{}
+				if octx.Err() != nil {
+					continue // not begun: the document stopped meanwhile
+				}
+				outcomes[i] = recogniseOne(octx, r, targets[i])
+				finished <- i
 			}
 		}()
 	}
@@ -65,26 +93,43 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 		for i := range targets {
 			select {
 			case next <- i:
-			case <-ctx.Done():
+			case <-octx.Done():
 				return
 			}
 		}
 	}()
 	go func() { wg.Wait(); close(finished) }()
 	done := 0
-	for range finished {
+	var failed error
+	for i := range finished {
 		done++
 		step(done, total)
+		switch o := &outcomes[i]; {
+		case o.err != nil && octx.Err() != nil && ctx.Err() == nil:
+			o.ran = false // cut short by the document's time, not its own fault
+		case errors.Is(o.err, ErrReader):
+			o.ran = true
+			if failed == nil {
+				failed = o.err
+				stop()
+			}
+		default:
+			o.ran = true
+			if budget.outOfTime() {
+				stop()
+			}
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	for _, o := range outcomes {
-		if errors.Is(o.err, ErrReader) {
-			return 0, o.err
-		}
+	if failed != nil {
+		return 0, failed
 	}
-	return merge(pages, targets, outcomes, opts.Regions), nil
+	if octx.Err() != nil && !budget.timeUp {
+		budget.timeUp, budget.timeWhy = true, "wall"
+	}
+	return merge(pages, targets, outcomes, opts.Regions, budget), nil
 }
 
 // recogniseOne OCRs one target. A panic (a bug reached by odd input)
@@ -100,14 +145,25 @@ func recogniseOne(ctx context.Context, r Reader, t OCRTarget) (out ocrOutcome) {
 	return ocrOutcome{OCRText: text, err: err}
 }
 
+// maxOCRWords bounds the word boxes of one OCRed page taken from the
+// worker (a dense page holds a few thousand).
+const maxOCRWords = 50_000
+
 // merge writes the OCR outcomes into their pages and returns how many
 // pages got OCR text. A scanned page's lines are placed from its OCR
 // words; with regions, its tables are rebuilt from them too.
-func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome, regions bool) int {
+func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome, regions bool, budget *docBudget) int {
 	n := 0
 	for i, t := range targets {
 		p := &pages[t.Page-1]
 		o := outcomes[i]
+		if !o.ran {
+			if t.Full { // a mixed page keeps its text layer
+				m := message.New(message.PageDocBudget, "page", t.Page, "limit", budget.timeLimit())
+				p.Problem = &m
+			}
+			continue
+		}
 		if o.err != nil {
 			// A mixed page keeps its text layer when OCR of its figures
 			// fails, unless the language data is missing.
@@ -121,13 +177,14 @@ func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome, regi
 		n++
 		switch {
 		case t.Full:
-			p.Text = o.Text
-			p.Lines = ocrLines(o.Text, o.Words, p.Width, p.Height)
+			p.Text = budget.admitOCR(o.Text)
+			p.Lines = ocrLines(p.Text, o.Words[:min(len(o.Words), maxOCRWords)], p.Width, p.Height)
 			if regions && len(o.Words) > 0 {
-				p.Regions = pdf.WordTables(p.Number, p.Width, p.Height, o.Words)
+				p.Regions = pdf.WordTables(p.Number, p.Width, p.Height, o.Words[:min(len(o.Words), maxOCRWords)])
+				budget.admitRegions(p)
 			}
 		case o.Text != "":
-			p.Text = strings.TrimRight(p.Text, "\n") + "\n\n" + o.Text
+			p.Text = strings.TrimRight(p.Text, "\n") + "\n\n" + budget.admitOCR(o.Text)
 		}
 	}
 	return n

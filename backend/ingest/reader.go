@@ -35,6 +35,13 @@ type Reader interface {
 	Close() error
 }
 
+// CropStopper is a Reader that can stop making figure crops, once the
+// document has spent its crop budget: the figures of later pages come
+// without one, and their rendering is saved.
+type CropStopper interface {
+	StopCrops()
+}
+
 // Opener opens the documents Run processes.
 type Opener interface {
 	Open(ctx context.Context, data []byte, opts Options) (Reader, error)
@@ -43,6 +50,10 @@ type Opener interface {
 // ErrReader means the reader gave up on a document (for example after
 // its worker crashed or ran over budget several times).
 var ErrReader = message.Register(errors.New("the PDF reader gave up on this document"), message.ReaderGaveUp)
+
+// ErrDocTime means a document ran out of its wall or CPU time
+// (Budget.DocTime, DocCPU) before any of its pages could be read.
+var ErrDocTime = errors.New("the document ran out of its time")
 
 // PageResult is one page read: its corpus form (without DocID) and what
 // of it needs OCR.
@@ -118,6 +129,13 @@ type local struct {
 	dpi               float64
 	pageTime, ocrTime time.Duration
 	regions           bool // detect tables, figures and formulas
+}
+
+// StopCrops makes the next pages' figures come without crops.
+func (l *local) StopCrops() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.doc.SkipCrops()
 }
 
 func (l *local) NumPages() int                               { return l.doc.NumPages() }

@@ -36,6 +36,15 @@ const (
 	// A warning too: the document brought more text than it may
 	// (ingest.MaxDocChars); it is added with the pages read before that.
 	TextBudget = "ingest.text_budget" // pages: the pages read; limit: the budget in characters
+	// Warnings too: the document ran out of its wall or CPU time (pages:
+	// how many were not read or not OCRed; limit: "30m0s"); more scanned
+	// pages than OCR takes from one document (pages: those not OCRed;
+	// limit); and regions, figure crops or passages past their budgets
+	// (regions, crops, passages: how many were dropped).
+	DocBudget    = "ingest.doc_budget"
+	DocTimeOut   = "ingest.doc_time_out" // an error: limit; no page was read within the document's time
+	OCRCap       = "ingest.ocr_cap"
+	RegionBudget = "ingest.region_budget"
 )
 
 // Answer codes: why an answer failed.
@@ -166,6 +175,18 @@ var english = map[string]func(Params) string{
 	OCRFailed:    fixed("Text recognition (OCR) failed on this document."),
 	TextBudget: func(p Params) string {
 		return "the document holds more text than Vika takes from one document (" + str(p, "limit") + " characters): only its first " + str(p, "pages") + " pages were read"
+	},
+	DocBudget: func(p Params) string {
+		return "the document ran out of the time Vika gives one document (" + str(p, "limit") + "): " + str(p, "pages") + " pages were not read or not OCRed"
+	},
+	DocTimeOut: func(p Params) string {
+		return "The PDF ran out of the time Vika gives one document (" + str(p, "limit") + ") before any of its pages could be read."
+	},
+	OCRCap: func(p Params) string {
+		return "the document has more scanned pages than Vika OCRs in one document (" + str(p, "limit") + "): " + str(p, "pages") + " were not OCRed"
+	},
+	RegionBudget: func(p Params) string {
+		return "the document holds more tables, figures or passages than Vika keeps of one document: " + str(p, "regions") + " regions, " + str(p, "crops") + " figure pictures and " + str(p, "passages") + " passages were left out"
 	},
 	Truncated: fixed("the file ends without %%EOF: it looks truncated (an incomplete download?), so some pages may be missing or incomplete"),
 

@@ -19,6 +19,8 @@ const (
 	PageOCRFailed  = "page.ocr_failed"  // detail: the OCR error's text
 	PageTextCut    = "page.text_cut"    // limit: the characters kept of the page
 	PageOverBudget = "page.over_budget" // limit: the document's text budget, in characters
+	PageDocBudget  = "page.doc_budget"  // limit: the document's wall or CPU time ("30m0s")
+	PageOCRCap     = "page.ocr_cap"     // limit: the pages of a document sent to OCR
 )
 
 // orDetail is the parameter "detail" when there is one, else fallback.
@@ -57,6 +59,12 @@ func init() {
 		PageOCRFailed: func(p Params) string { return "OCR failed: " + str(p, "detail") },
 		PageTextCut: func(p Params) string {
 			return "page " + str(p, "page") + " holds more text than a page may (" + str(p, "limit") + " characters): the rest was dropped"
+		},
+		PageDocBudget: func(p Params) string {
+			return "page " + str(p, "page") + " was not read: the document ran out of its time (" + str(p, "limit") + ")"
+		},
+		PageOCRCap: func(p Params) string {
+			return "scanned page " + str(p, "page") + " was not OCRed: Vika OCRs at most " + str(p, "limit") + " pages of one document"
 		},
 		PageOverBudget: func(p Params) string {
 			return "page " + str(p, "page") + " was not read: the document reached its text budget (" + str(p, "limit") + " characters)"

@@ -16,7 +16,12 @@ type Document struct {
 	pages     int
 	truncated bool      // the file ends without %%EOF
 	deadline  time.Time // MuPDF runs past it are aborted; zero: none
+	noCrops   bool      // DetectRegions crops no figure (SkipCrops)
 }
+
+// SkipCrops makes DetectRegions find figures without rendering their
+// crops: the document has spent its crop budget.
+func (d *Document) SkipCrops() { d.noCrops = true }
 
 // SetDeadline bounds the MuPDF work of the next calls (Page, Render,
 // RenderRegion): a run still going at t is aborted cleanly through its

@@ -169,6 +169,11 @@ const (
 	maxCropPixels = 2_500_000
 )
 
+// MaxPageCropBytes is the most bytes of figure crops one page brings:
+// dozens of figures drawing one incompressible image would otherwise send
+// some 2.5 MB each. The figures past it keep their text, not their crop.
+const MaxPageCropBytes = 16 << 20
+
 // crop renders r of page n as a gray PNG of bounded size.
 func (d *Document) crop(n int, r Rect) ([]byte, error) { return d.Crop(n, r, cropDPI) }
 

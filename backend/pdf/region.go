@@ -167,11 +167,15 @@ func (d *Document) DetectRegions(p *Page) error {
 		return 0
 	})
 	p.Regions = p.Regions[:0]
+	crops := 0 // bytes of this page's crops
 	for _, r := range found {
 		cr := corpus.Region{Kind: r.kind, Page: p.Number, BBox: [4]float64{r.box.X0, r.box.Y0, r.box.X1, r.box.Y1}, Caption: r.caption, Text: r.text}
-		if r.kind == corpus.ChunkFigure {
-			if png, cerr := d.crop(p.Number, r.box); cerr == nil {
+		if r.kind == corpus.ChunkFigure && crops < MaxPageCropBytes && !d.noCrops {
+			if png, cerr := d.crop(p.Number, r.box); cerr == nil && crops+len(png) <= MaxPageCropBytes {
 				cr.Image = png
+				crops += len(png)
+			} else if cerr == nil {
+				crops = MaxPageCropBytes // the page's crops are full: the next figures keep only their text
 			} else if err == nil {
 				err = cerr
 			}

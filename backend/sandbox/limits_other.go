@@ -19,6 +19,8 @@ func limitSelf(memBytes int64, cpuSeconds int) error { return nil }
 
 func cpuTime() time.Duration { return 0 }
 
+func residentBytes() int64 { return 0 }
+
 func supervise(cmd *exec.Cmd) {}
 
 func maxRSS(st *os.ProcessState) int64 { return 0 }

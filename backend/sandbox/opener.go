@@ -31,6 +31,9 @@ type Config struct {
 	// MaxFailures is how many pages may crash or run over budget before
 	// the document fails.
 	MaxFailures int
+	// RetireRSS: a worker whose resident memory has grown past it (a
+	// document bloated it) is ended rather than reused.
+	RetireRSS int64
 
 	peak *peakRSS // set by New
 }
@@ -43,6 +46,7 @@ const (
 	DefaultCPUTime     = 10 * time.Minute
 	DefaultWorkers     = 2
 	DefaultMaxFailures = 3
+	DefaultRetireRSS   = 512 << 20
 )
 
 func (c Config) withDefaults() Config {
@@ -63,6 +67,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxFailures <= 0 {
 		c.MaxFailures = DefaultMaxFailures
+	}
+	if c.RetireRSS <= 0 {
+		c.RetireRSS = DefaultRetireRSS
 	}
 	return c
 }
@@ -132,6 +139,12 @@ func (o *Opener) Open(ctx context.Context, data []byte, opts ingest.Options) (in
 	if err != nil {
 		return nil, err
 	}
+	if resp.Pages < 1 || opts.Limits.MaxPages > 0 && resp.Pages > opts.Limits.MaxPages {
+		// The worker checks the limit itself; its word is not taken for it.
+		r.release(p, false)
+		p.kill()
+		return nil, fmt.Errorf("%w: the PDF reader reported %d pages", pdf.ErrCorrupt, resp.Pages)
+	}
 	r.pages, r.truncated = resp.Pages, resp.Truncated
 	r.meta, r.outline = resp.Meta, boundOutline(resp.Outline, r.pages)
 	r.release(p, true)
@@ -167,7 +180,7 @@ func (o *Opener) take() *proc {
 // keep puts an idle worker aside for the next document, or ends it.
 func (o *Opener) keep(p *proc) {
 	o.mu.Lock()
-	if !o.closed && len(o.spare) < o.cfg.Workers && p.cpu < o.cfg.CPUTime/2 {
+	if !o.closed && len(o.spare) < o.cfg.Workers && !o.worn(p) {
 		o.spare = append(o.spare, p)
 		p = nil
 	}
@@ -175,6 +188,12 @@ func (o *Opener) keep(p *proc) {
 	if p != nil {
 		p.close()
 	}
+}
+
+// worn reports whether a worker has used half its CPU time or grown past
+// RetireRSS: it is ended, not reused.
+func (o *Opener) worn(p *proc) bool {
+	return p.cpu >= o.cfg.CPUTime/2 || p.rss > o.cfg.RetireRSS
 }
 
 // reader is a document open in one or more workers.
@@ -192,6 +211,41 @@ type reader struct {
 	idle     []*proc // workers with this document open
 	failures int
 	closed   bool
+	cpu      time.Duration // CPU time the workers spent on the document's pages and OCR
+	noCrops  bool          // the document spent its crop budget (StopCrops)
+}
+
+var _ ingest.CropStopper = (*reader)(nil)
+
+// StopCrops makes the workers read the next pages without figure crops.
+func (r *reader) StopCrops() {
+	r.mu.Lock()
+	r.noCrops = true
+	r.mu.Unlock()
+}
+
+var _ ingest.CPUCounter = (*reader)(nil)
+
+// CPU is the CPU time the workers spent on this document's pages and
+// OCR so far (a call that ended the worker counts its wall time).
+func (r *reader) CPU() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cpu
+}
+
+// timed runs one call on p and adds what it cost to the document's CPU.
+func (r *reader) timed(ctx context.Context, p *proc, req request, budget time.Duration) (response, error) {
+	before, start := p.cpu, time.Now()
+	resp, err := p.call(ctx, req, budget)
+	spent := p.cpu - before
+	if err != nil || spent < 0 {
+		spent = time.Since(start)
+	}
+	r.mu.Lock()
+	r.cpu += spent
+	r.mu.Unlock()
+	return resp, err
 }
 
 func (r *reader) NumPages() int   { return r.pages }
@@ -236,6 +290,10 @@ func (r *reader) acquire(ctx context.Context) (*proc, response, error) {
 		r.o.keep(p) // the worker is fine; the file is not
 		err = resp.Err.err()
 	}
+	if err == nil && r.pages > 0 && resp.Pages != r.pages {
+		p.kill()
+		err = fmt.Errorf("a fresh PDF reader counts %d pages, the first counted %d", resp.Pages, r.pages)
+	}
 	if err != nil {
 		<-r.slots
 		return nil, response{}, err
@@ -247,8 +305,8 @@ func (r *reader) acquire(ctx context.Context) (*proc, response, error) {
 // it is healthy, else nowhere (it was killed). A worker that has used half
 // its CPU time is ended.
 func (r *reader) release(p *proc, healthy bool) {
-	if healthy && p.cpu >= r.o.cfg.CPUTime/2 {
-		p.close() // retired before RLIMIT_CPU kills it mid-page
+	if healthy && r.o.worn(p) {
+		p.close() // retired before RLIMIT_CPU kills it mid-page, or bloated
 		healthy = false
 	}
 	if healthy {
@@ -284,7 +342,10 @@ func (r *reader) Page(ctx context.Context, n int) (ingest.PageResult, error) {
 		return ingest.PageResult{}, r.openFailed(ctx, err)
 	}
 	budget := r.opts.PageTimeout
-	resp, err := p.call(ctx, request{Op: opPage, Page: n, Fault: r.o.faultFor(opPage, n)}, budget+grace(budget))
+	r.mu.Lock()
+	noCrops := r.noCrops
+	r.mu.Unlock()
+	resp, err := r.timed(ctx, p, request{Op: opPage, Page: n, NoCrops: noCrops, Fault: r.o.faultFor(opPage, n)}, budget+grace(budget))
 	r.release(p, err == nil)
 	res := resp.Page
 	var why message.Message
@@ -326,7 +387,7 @@ func (r *reader) OCR(ctx context.Context, t ingest.OCRTarget) (ingest.OCRText, e
 		return ingest.OCRText{}, r.openFailed(ctx, err)
 	}
 	budget := r.opts.OCRTimeout
-	resp, err := p.call(ctx, request{Op: opOCR, Target: t, Fault: r.o.faultFor(opOCR, t.Page)}, budget+grace(budget))
+	resp, err := r.timed(ctx, p, request{Op: opOCR, Target: t, Fault: r.o.faultFor(opOCR, t.Page)}, budget+grace(budget))
 	timedOut := err == nil && resp.Err != nil && isTimeout(resp.Err.err())
 	// A worker whose Tesseract ran past the budget may still be busy with
 	// it: it is not reused.

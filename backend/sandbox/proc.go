@@ -24,6 +24,7 @@ type proc struct {
 	exited chan struct{} // closed when the process has been waited for
 	stderr *headBuffer   // the first lines it printed, for crash reports
 	cpu    time.Duration // CPU time it reported last
+	rss    int64         // resident bytes it reported last
 }
 
 // errOverBudget and errCrashed describe a worker that failed a call.
@@ -103,7 +104,7 @@ func (p *proc) call(ctx context.Context, req request, budget time.Duration) (res
 			p.kill()
 			return response{}, fmt.Errorf("%w (%s)", errCrashed, reason)
 		}
-		p.cpu = r.resp.CPU
+		p.cpu, p.rss = r.resp.CPU, r.resp.RSS
 		return r.resp, nil
 	case <-timeout:
 		p.kill()

@@ -29,6 +29,9 @@ type request struct {
 	Target ingest.OCRTarget
 	Crop   pdf.Rect
 	DPI    float64
+	// NoCrops: the document has spent its crop budget; figures come
+	// without crops from this page on.
+	NoCrops bool
 	// Fault makes the worker crash ("crash"), hang ("hang") or allocate
 	// without bound ("alloc") instead of serving the request. Honoured
 	// only by workers started with envFaults (tests).
@@ -56,6 +59,10 @@ type response struct {
 	// CPU is the worker's CPU time so far (user + system), to retire
 	// workers before RLIMIT_CPU kills them.
 	CPU time.Duration
+	// RSS is the worker's resident memory after the request, in bytes (0
+	// where the system does not say), to retire a worker a document
+	// bloated.
+	RSS int64
 }
 
 // wireError carries an error across the pipe with the sentinel it wraps.

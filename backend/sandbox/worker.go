@@ -106,6 +106,9 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 				break
 			}
 			var err error
+			if s, ok := doc.(ingest.CropStopper); ok && req.NoCrops {
+				s.StopCrops()
+			}
 			if req.Op == opPage {
 				resp.Page, err = doc.Page(ctx, req.Page)
 			} else {
@@ -124,12 +127,15 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 		default:
 			resp.Err = toWire(fmt.Errorf("unknown request %q", req.Op))
 		}
-		resp.CPU = cpuTime()
+		resp.CPU, resp.RSS = cpuTime(), residentBytes()
 		if err := enc.Encode(&resp); err != nil {
 			return fmt.Errorf("writing a response: %w", err)
 		}
 	}
 }
+
+// bloated holds what the "bloat" fault allocated.
+var bloated [][]byte
 
 // fault misbehaves as a test asks.
 func fault(kind string) {
@@ -139,6 +145,12 @@ func fault(kind string) {
 		m["crash"] = 1 // a nil-map write: the runtime ends the process
 	case "hang":
 		select {}
+	case "bloat": // a page that leaves the worker 300 MB bigger, then is read as usual
+		b := make([]byte, 300<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		bloated = append(bloated, b)
 	case "alloc":
 		var hold [][]byte
 		for {

@@ -37,6 +37,13 @@ type guarded struct {
 }
 
 func (g *guarded) do(fn func() (string, error)) (string, error) {
+	return g.undoable(fn, nil)
+}
+
+// undoable is do for a write: when fn outlives its timeout (the caller was
+// told it failed) and then succeeds, undo runs in its goroutine, so that a
+// write reported as failed does not land later.
+func (g *guarded) undoable(fn func() (string, error), undo func()) (string, error) {
 	g.mu.Lock()
 	if g.stuck {
 		g.mu.Unlock()
@@ -51,6 +58,10 @@ func (g *guarded) do(fn func() (string, error)) (string, error) {
 	go func() {
 		v, err := fn()
 		g.mu.Lock()
+		late := g.stuck
+		if late && err == nil && undo != nil {
+			undo() // still stuck for the others until it returns
+		}
 		g.stuck = false
 		g.mu.Unlock()
 		done <- result{v, err}
@@ -78,13 +89,38 @@ func (g *guarded) Get(service, user string) (string, error) {
 	return g.do(func() (string, error) { return g.ring.Get(service, user) })
 }
 
+// Set reads the key's value first (a keyring that does not answer then
+// fails before anything is written), and a write that lands after its
+// timeout puts that value back (or deletes the key it created).
 func (g *guarded) Set(service, user, secret string) error {
-	_, err := g.do(func() (string, error) { return "", g.ring.Set(service, user, secret) })
+	old, err := g.do(func() (string, error) { return g.ring.Get(service, user) })
+	had := err == nil
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	_, err = g.undoable(func() (string, error) { return "", g.ring.Set(service, user, secret) }, func() {
+		if had {
+			g.ring.Set(service, user, old)
+		} else {
+			g.ring.Delete(service, user)
+		}
+	})
 	return err
 }
 
+// Delete reads the key's value first, and a deletion that lands after its
+// timeout puts it back.
 func (g *guarded) Delete(service, user string) error {
-	_, err := g.do(func() (string, error) { return "", g.ring.Delete(service, user) })
+	old, err := g.do(func() (string, error) { return g.ring.Get(service, user) })
+	if errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	_, err = g.undoable(func() (string, error) { return "", g.ring.Delete(service, user) }, func() {
+		g.ring.Set(service, user, old)
+	})
 	return err
 }
 

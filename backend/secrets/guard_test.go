@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 	"vika/backend/message"
@@ -126,5 +127,89 @@ func TestSessionBusDetection(t *testing.T) {
 	var n noKeyring = noKeyring{why: "test"}
 	if _, err := n.Get("vika", "groq"); !errors.Is(err, ErrKeyring) || !IsNoBus(err) || message.Of(err).Code != message.KeyringNoBus {
 		t.Errorf("noKeyring error = %v", err)
+	}
+}
+
+// slowWrites is a keyring held in a map whose writes wait for gate.
+type slowWrites struct {
+	Keyring
+	mu   sync.Mutex
+	keys map[string]string
+	gate chan struct{}
+	done chan struct{} // receives after each write returns
+}
+
+func (k *slowWrites) Get(_, user string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	v, ok := k.keys[user]
+	if !ok {
+		return "", ErrNotFound
+	}
+	return v, nil
+}
+
+func (k *slowWrites) Set(_, user, secret string) error {
+	<-k.gate
+	k.mu.Lock()
+	k.keys[user] = secret
+	k.mu.Unlock()
+	k.done <- struct{}{}
+	return nil
+}
+
+func (k *slowWrites) Delete(_, user string) error {
+	<-k.gate
+	k.mu.Lock()
+	delete(k.keys, user)
+	k.mu.Unlock()
+	k.done <- struct{}{}
+	return nil
+}
+
+// TestLateWriteIsUndone: a Set that times out (the student is told the
+// key was not saved) and lands later is undone, the old key put back; so
+// is a late Delete, and a late Set of a key that was not there is
+// deleted. Before, the key reported as not saved was saved.
+func TestLateWriteIsUndone(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		had   bool
+		write func(g *guarded) error
+	}{
+		{"a new key over an old one", true, func(g *guarded) error { return g.Set(Service, "groq", "gsk_new") }},
+		{"a new key where there was none", false, func(g *guarded) error { return g.Set(Service, "groq", "gsk_new") }},
+		{"a deletion", true, func(g *guarded) error { return g.Delete(Service, "groq") }},
+	} {
+		ring := &slowWrites{keys: map[string]string{}, gate: make(chan struct{}), done: make(chan struct{}, 4)}
+		if c.had {
+			ring.keys["groq"] = "gsk_old"
+		}
+		g := &guarded{ring: ring, timeout: 50 * time.Millisecond}
+		if err := c.write(g); !errors.Is(err, ErrNotAnswering) {
+			t.Fatalf("%s: err = %v, want a time-out", c.name, err)
+		}
+		close(ring.gate) // the keyring answers at last
+		<-ring.done      // the late write
+		select {         // its undo
+		case <-ring.done:
+		case <-time.After(2 * time.Second):
+			t.Errorf("%s: the late write was not undone", c.name)
+		}
+		v, err := ring.Get(Service, "groq")
+		switch {
+		case c.had && (err != nil || v != "gsk_old"):
+			t.Errorf("%s: the key is %q (%v), want the old one back", c.name, v, err)
+		case !c.had && !errors.Is(err, ErrNotFound):
+			t.Errorf("%s: the key is %q, want none (as the student was told)", c.name, v)
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		for _, err := g.Get(Service, "groq"); errors.Is(err, ErrNotAnswering); _, err = g.Get(Service, "groq") {
+			if time.Now().After(deadline) {
+				t.Errorf("%s: still stuck after the keyring answered", c.name)
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
 	}
 }

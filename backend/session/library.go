@@ -73,6 +73,17 @@ func (s *Session) RegionOf(ctx context.Context, chunkID string) (corpus.Region, 
 	return s.eng.RegionOf(ctx, chunkID)
 }
 
+// CropOf locates the crop of the region a passage was made from
+// (engine.CropOf).
+func (s *Session) CropOf(ctx context.Context, chunkID string) (docID string, page, n int, ok bool) {
+	return s.eng.CropOf(ctx, chunkID)
+}
+
+// CropAt returns the n-th crop of a document's page (engine.CropAt).
+func (s *Session) CropAt(ctx context.Context, docID string, page, n int) ([]byte, error) {
+	return s.eng.CropAt(ctx, docID, page, n)
+}
+
 // Search returns the passages that best match query, with how they were
 // found (no model is asked).
 func (s *Session) Search(ctx context.Context, query string, o engine.SearchOptions) (engine.SearchResult, error) {

@@ -35,10 +35,13 @@ export function isSafeURL(url: string): boolean {
   return /^https?:\/\/[^\s]/i.test(url.trim());
 }
 
-function createRenderer(): MarkdownIt {
-  const md = markdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+function createRenderer(links: boolean): MarkdownIt {
+  const md = markdownIt({ html: false, linkify: links, typographer: false, breaks: false });
   md.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
   md.validateLink = isSafeURL;
+  // A document's own text (a table passage) has no live links: "[text](url)"
+  // and "<url>" stay text.
+  if (!links) md.disable(['link', 'autolink']);
 
   const esc = md.utils.escapeHtml;
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
@@ -131,14 +134,16 @@ function envOf(env: Env | undefined): RenderEnv {
 }
 
 let renderer: MarkdownIt | null = null;
+let inert: MarkdownIt | null = null;
 
 /**
  * Renders text (Markdown) with the given citations (sorted, not
  * overlapping) as chips. The result holds no element or attribute that
- * markdown-it did not write itself.
+ * markdown-it did not write itself. With links false (a PDF's own text,
+ * such as a table passage), no link is made at all.
  */
-export function renderMarkdown(text: string, chips: readonly Located[], strings: MarkdownStrings): string {
-  renderer ??= createRenderer();
+export function renderMarkdown(text: string, chips: readonly Located[], strings: MarkdownStrings, links = true): string {
+  const md = links ? (renderer ??= createRenderer(true)) : (inert ??= createRenderer(false));
   // Stray marker characters in the input cannot forge a chip.
   let source = text.replace(/[\uE000\uE001]/g, '\uFFFD');
   for (let i = chips.length - 1; i >= 0; i--) {
@@ -146,5 +151,5 @@ export function renderMarkdown(text: string, chips: readonly Located[], strings:
     if (c) source = source.slice(0, c.start) + `${OPEN}${i}${CLOSE}` + source.slice(c.end);
   }
   const env: RenderEnv = { chips, strings };
-  return renderer.render(source, env as unknown as Env);
+  return md.render(source, env as unknown as Env);
 }

@@ -22,6 +22,17 @@ describe('tableHTML', () => {
   });
 });
 
+describe('tableHTML links', () => {
+  it('makes no live link from a table cell, in any Markdown form', () => {
+    const md = '| a | b | c |\n| --- | --- | --- |\n| [docs](https://evil.example/x) | <https://evil.example/y> | https://evil.example/z |\n';
+    const div = document.createElement('div');
+    div.innerHTML = tableHTML(md, image);
+    expect(div.querySelector('a')).toBeNull();
+    expect(div.textContent).toContain('https://evil.example/z');
+    expect(div.querySelector('td')?.textContent).toBe('[docs](https://evil.example/x)');
+  });
+});
+
 describe('formula passages', () => {
   // As the engine indexes a transcribed formula: text, LaTeX, command names.
   const passage = 'Attention(Q,K,V) = softmax( QKT √dk )V\nLaTeX: \\mathrm{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V\nmathrm softmax left frac sqrt right';

@@ -16,7 +16,7 @@ export interface PassageStrings {
 /** Renders a table passage (caption and Markdown table) to safe HTML. */
 export function tableHTML(markdown: string, s: PassageStrings): string {
   const strings: MarkdownStrings = { image: s.image, mathError: s.mathError, chipTitle: () => '', chipLabel: () => '' };
-  return renderMarkdown(markdown, [], strings);
+  return renderMarkdown(markdown, [], strings, false); // the PDF's text: no live links
 }
 
 /** A formula's LaTeX (no delimiters) as display MathML, or its source when it does not parse. */

@@ -86,10 +86,27 @@ export async function search(question: string, mode: RetrievalMode, k: number, r
   return (await call(() => App.Search(question, mode, k, rerank))) as SearchResult;
 }
 
+/** Reads a document's items a bounded bridge reply at a time (Go's batch). */
+async function allOf<T>(read: (offset: number) => Promise<{ items: T[] | null; next: number; total: number } | null>): Promise<T[]> {
+  const out: T[] = [];
+  for (let offset = 0; ; ) {
+    const b = await read(offset);
+    out.push(...(b?.items ?? []));
+    if (!b || b.next <= offset || b.next >= b.total) return out;
+    offset = b.next;
+  }
+}
+
 export async function pages(docID: string): Promise<Page[]> {
-  return ((await call(() => App.Pages(docID))) ?? []) as Page[];
+  return (await allOf(async (offset) => {
+    const b = await call(() => App.Pages(docID, offset));
+    return b ? { items: b.pages as unknown as Page[], next: b.next, total: b.total } : null;
+  })) as Page[];
 }
 
 export async function chunks(docID: string): Promise<Chunk[]> {
-  return ((await call(() => App.Chunks(docID))) ?? []) as Chunk[];
+  return (await allOf(async (offset) => {
+    const b = await call(() => App.Chunks(docID, offset));
+    return b ? { items: b.chunks as unknown as Chunk[], next: b.next, total: b.total } : null;
+  })) as Chunk[];
 }

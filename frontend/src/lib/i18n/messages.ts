@@ -32,6 +32,16 @@ const en = {
     'The document holds more text than Vika takes from one document ({limit} characters): only its first {pages} pages were read.',
   'page.text_cut': 'Page {page} holds more text than a page may ({limit} characters): the rest was dropped.',
   'page.over_budget': 'Page {page} was not read: the document reached its text budget ({limit} characters).',
+  'page.doc_budget': 'Page {page} was not read: the document ran out of its time ({limit}).',
+  'page.ocr_cap': 'Scanned page {page} was not OCRed: Vika OCRs at most {limit} pages of one document.',
+  'ingest.doc_budget':
+    'The document ran out of the time Vika gives one document ({limit}): {pages} pages were not read or not OCRed.',
+  'ingest.doc_time_out':
+    'The PDF ran out of the time Vika gives one document ({limit}) before any of its pages could be read.',
+  'ingest.ocr_cap':
+    'The document has more scanned pages than Vika OCRs in one document ({limit}): {pages} were not OCRed.',
+  'ingest.region_budget':
+    'The document holds more tables, figures or passages than Vika keeps of one document: {regions} regions, {crops} figure pictures and {passages} passages were left out.',
   'ingest.encrypted':
     'The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again.',
   'ingest.corrupt': 'The PDF is damaged and cannot be read.',
@@ -193,6 +203,16 @@ const fr: Record<Key, Message> = {
     'Le document contient plus de texte que Vika n’en prend d’un document ({limit} caractères) : seules ses {pages} premières pages ont été lues.',
   'page.text_cut': 'La page {page} contient plus de texte qu’une page ne peut en avoir ({limit} caractères) : le reste a été écarté.',
   'page.over_budget': 'La page {page} n’a pas été lue : le document a atteint son budget de texte ({limit} caractères).',
+  'page.doc_budget': 'La page {page} n’a pas été lue : le document a épuisé son temps ({limit}).',
+  'page.ocr_cap': 'La page numérisée {page} n’a pas été reconnue (OCR) : Vika reconnaît au plus {limit} pages d’un document.',
+  'ingest.doc_budget':
+    'Le document a épuisé le temps que Vika accorde à un document ({limit}) : {pages} pages n’ont pas été lues ou reconnues.',
+  'ingest.doc_time_out':
+    'Le PDF a épuisé le temps que Vika accorde à un document ({limit}) avant qu’aucune de ses pages ait pu être lue.',
+  'ingest.ocr_cap':
+    'Le document a plus de pages numérisées que Vika n’en reconnaît dans un document ({limit}) : {pages} n’ont pas été reconnues.',
+  'ingest.region_budget':
+    'Le document contient plus de tableaux, de figures ou de passages que Vika n’en garde d’un document : {regions} régions, {crops} images de figures et {passages} passages ont été laissés de côté.',
   'ingest.encrypted':
     'Le PDF est protégé par un mot de passe : retirez la protection (par exemple en l’imprimant dans un nouveau PDF) puis ajoutez-le de nouveau.',
   'ingest.corrupt': 'Le PDF est endommagé et ne peut pas être lu.',

@@ -11,7 +11,7 @@ const region = {
   caption: 'Figure 2: Residual learning.',
   text: 'weight layer',
   description: '',
-  image: 'data:image/png;base64,iVBORw0KGgo=',
+  image: '/crops/d1/3/0',
 };
 
 beforeEach(() => {

@@ -50,6 +50,8 @@ export class Viewer {
   status = $state<ViewerStatus>('idle');
   error = $state<string | null>(null);
   highlight = $state<HighlightState>('none');
+  /** The pages of the open document the PDF reader failed when it was added: shown as failed, never drawn. */
+  failedPages = $state<number[]>([]);
 
   readonly isOpen = $derived(this.target !== null);
   /** Where pdf.js loads the document from. */
@@ -60,6 +62,8 @@ export class Viewer {
   readonly box = $derived<Box | null>(this.target && this.page === this.target.page ? (this.target.box ?? null) : null);
   /** The box outlines a passage of text (on a scanned page) rather than a table, figure or formula. */
   readonly boxIsPassage = $derived(this.box !== null && PASSAGE_KINDS.has(this.target?.kind ?? ''));
+  /** The page shown is one the PDF reader failed. */
+  readonly pageFailed = $derived(this.failedPages.includes(this.page));
   readonly canPrev = $derived(this.page > 1);
   readonly canNext = $derived(this.pageCount === 0 || this.page < this.pageCount);
 
@@ -73,6 +77,18 @@ export class Viewer {
       this.status = 'loading';
       this.pageCount = 0;
       this.error = null;
+      this.failedPages = [];
+      void this.readFailed(target.doc_id);
+    }
+  }
+
+  /** Reads which pages of the document failed when it was added. */
+  private async readFailed(docID: string): Promise<void> {
+    try {
+      const doc = (await api.documents()).find((d) => d.doc_id === docID);
+      if (this.target?.doc_id === docID) this.failedPages = doc?.failed_pages ?? [];
+    } catch {
+      // Unknown: every page is drawn, within the viewer's bounds.
     }
   }
 

@@ -190,7 +190,7 @@ export function sampleRegion(overrides: Partial<Region> = {}): Region {
     caption: 'Figure 2: Residual learning: a building block.',
     text: 'weight layer relu',
     description: '',
-    image: 'data:image/png;base64,iVBORw0KGgo=',
+    image: '/crops/d1/3/0',
     ...overrides,
   };
 }

@@ -114,7 +114,7 @@ describe('ChatPanel', () => {
       caption: 'Figure 2: Residual learning: a building block.',
       text: 'weight layer',
       description: '',
-      image: 'data:image/png;base64,iVBORw0KGgo=',
+      image: '/crops/d1/3/0',
     });
     await ask(user, 'What does figure 2 show?');
     const figure = sampleSource({
@@ -153,7 +153,7 @@ describe('ChatPanel', () => {
 
     await user.click(screen.getByRole('button', { name: /2 sources/ }));
     const img = (await screen.findByAltText('The figure cited as [resnet.pdf p.3]')) as HTMLImageElement;
-    expect(img.getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=');
+    expect(img.getAttribute('src')).toBe('/crops/d1/3/0');
     expect(api.sourceRegion).toHaveBeenCalledWith('fig');
     expect(api.sourceRegion).not.toHaveBeenCalledWith('tab');
     const rendered = screen.getByRole('group', { name: 'The table cited as [resnet.pdf p.6]' });

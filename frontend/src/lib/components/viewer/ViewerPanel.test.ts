@@ -4,6 +4,7 @@
 import { render, screen, waitFor } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as fake from '../../../test/api/fake.ts';
 import { resetFakeApi } from '../../../test/api/fake.ts';
 import * as pdf from '../../pdf/pdfjs.ts';
 import { locale } from '../../state/locale.svelte.ts';
@@ -88,6 +89,20 @@ describe('ViewerPanel', () => {
     expect(screen.getByText('of 3')).toBeTruthy();
     expect((screen.getByLabelText('Page number') as HTMLInputElement).value).toBe('2');
     expect(screen.getByText('90 %')).toBeTruthy();
+  });
+
+  it('shows a page the PDF reader failed as failed, without drawing it', async () => {
+    vi.mocked(pdf.openDocument).mockResolvedValue(fakeDocument());
+    fakeDraw();
+    fake.documents.mockResolvedValue([{ doc_id: 'd', file: 'odd.pdf', failed_pages: [2] } as never]);
+    const { viewer, user } = setup();
+    viewer.open({ doc_id: 'd', file: 'odd.pdf', page: 2, passage: '' });
+    expect(await screen.findByText('Page 2 could not be read when the PDF was added, so it is not drawn here.')).toBeTruthy();
+    expect(pdf.drawPage).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(pdf.drawPage).toHaveBeenCalledTimes(1));
+    expect(vi.mocked(pdf.drawPage).mock.calls[0]?.[0]).toEqual({ n: 3 });
+    expect(screen.queryByText(/could not be read when the PDF was added/)).toBeNull();
   });
 
   it('says so when the passage is not in the page’s text', async () => {
