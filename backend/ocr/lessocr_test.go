@@ -45,11 +45,12 @@ func TestLessOCR(t *testing.T) {
 			frImgs[v.dpi] = []image.Image{imgs[0], imgs[1], maskFigure(imgs[2])}
 		}
 	}
-	enImgs := renderShared(t, flajoletScan, 300, []int{0, 1, 2, 3})
+	enImgs := renderShared(t, flajoletScan, 300, []int{0, 1})
 
 	run := func(v variant, imgs []image.Image) ([]Result, time.Duration) {
 		cfg := v.cfg
 		cfg.Workers = 1 // one page at a time: the seconds are one core's
+		cfg.Timeout = -1 // a loaded machine is slow, not wrong
 		p, err := NewPool(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +65,7 @@ func TestLessOCR(t *testing.T) {
 		}
 		return rs, d
 	}
-	const rounds = 2
+	rounds := intsFromEnv("VIKA_OCR_ROUNDS", []int{2})[0]
 	frTime := make([][]float64, len(fr))
 	frCER := make([]float64, len(fr))
 	enTime := make([][]float64, len(en))
@@ -112,7 +113,7 @@ func TestLessOCR(t *testing.T) {
 	for i, v := range fr {
 		fmt.Fprintf(&b, "| %s | %.2f | %.2f | %.2f%% |\n", v.name, mean(frTime[i]), mean(frTime[i])/mean(frTime[0]), 100*frCER[i])
 	}
-	fmt.Fprintf(&b, "\nFlajolet-Martin scan (pages 1-4, English), %d rounds\n| variant | s/page | time / default | text distance to the default |\n|---|---|---|---|\n", rounds)
+	fmt.Fprintf(&b, "\nFlajolet-Martin scan (pages 1-2, English), %d rounds\n| variant | s/page | time / default | text distance to the default |\n|---|---|---|---|\n", rounds)
 	for i, v := range en {
 		fmt.Fprintf(&b, "| %s | %.2f | %.2f | %.2f%% |\n", v.name, mean(enTime[i]), mean(enTime[i])/mean(enTime[0]), 100*enDiff[i])
 	}
