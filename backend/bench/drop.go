@@ -98,9 +98,13 @@ type DropResult struct {
 	CPURatio float64 `json:"cpu_ratio"`
 	// PeakRSSMB is this process's peak RSS, WorkerPeakRSSMB the largest
 	// PDF worker's (MB, 10^6 bytes).
-	PeakRSSMB       float64    `json:"peak_rss_mb"`
-	WorkerPeakRSSMB float64    `json:"worker_peak_rss_mb"`
-	Reference       *Reference `json:"reference,omitempty"`
+	PeakRSSMB       float64 `json:"peak_rss_mb"`
+	WorkerPeakRSSMB float64 `json:"worker_peak_rss_mb"`
+	// SearchDuring times a search a second while the PDFs went in,
+	// SearchAfter the same questions once every vector was in (ms).
+	SearchDuring Latencies  `json:"search_during_ms"`
+	SearchAfter  Latencies  `json:"search_after_ms"`
+	Reference    *Reference `json:"reference,omitempty"`
 	// SearchableShare is AllSearchable over the reference's wall time.
 	SearchableShare float64  `json:"searchable_share,omitempty"`
 	Aims            []string `json:"aims"`
@@ -144,6 +148,24 @@ func (r *DropResult) Judge() {
 	}
 	add(r.AllVectors <= AimVectorsSeconds, "all vectors in %.1f s (aim <= %d s)", r.AllVectors, AimVectorsSeconds)
 	add(r.CPURatio >= AimCPURatio, "user+sys/wall %.2f (aim >= %.1f)", r.CPURatio, AimCPURatio)
+}
+
+// Latencies summarises searches' milliseconds.
+type Latencies struct {
+	Samples []float64 `json:"samples,omitempty"`
+	P50     float64   `json:"p50"`
+	P95     float64   `json:"p95"`
+	Max     float64   `json:"max"`
+}
+
+// Summarise sorts ms and returns its summary.
+func Summarise(ms []float64) Latencies {
+	l := Latencies{Samples: slices.Sorted(slices.Values(ms))}
+	if n := len(l.Samples); n > 0 {
+		at := func(q float64) float64 { return l.Samples[min(n-1, int(q*float64(n)))] }
+		l.P50, l.P95, l.Max = at(0.5), at(0.95), l.Samples[n-1]
+	}
+	return l
 }
 
 // Reference is the original Python stack's ingest of the same folder
@@ -240,6 +262,9 @@ func WriteDrop(w io.Writer, r DropResult) error {
 	p.f("first searchable by BM25: %.1f s; all searchable: %.1f s; all vectors ready: %.1f s\n", r.FirstSearchable, r.AllSearchable, r.AllVectors)
 	p.f("CPU user %.1f s + sys %.1f s over %.1f s wall: user+sys/wall %.2f\n", r.UserCPU, r.SysCPU, r.AllVectors, r.CPURatio)
 	p.f("peak RSS: %.0f MB (this process), %.0f MB (largest PDF worker)\n", r.PeakRSSMB, r.WorkerPeakRSSMB)
+	d, a := r.SearchDuring, r.SearchAfter
+	p.f("a search a second while adding: %d searches, p50 %.0f ms, p95 %.0f ms, max %.0f ms; the same questions after: p50 %.0f ms, p95 %.0f ms (during/after p50 %.2f)\n",
+		len(d.Samples), d.P50, d.P95, d.Max, a.P50, a.P95, d.P50/max(a.P50, 1e-9))
 	if ref := r.Reference; ref != nil {
 		if ref.Error != "" {
 			p.f("original stack: not measured: %s\n", ref.Error)

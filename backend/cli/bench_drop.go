@@ -11,9 +11,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"vika/backend/bench"
 	"vika/backend/engine"
+	"vika/backend/session"
 )
 
 const dropUsage = "Usage: vika bench drop [--json] [--pdfs DIR] [--ref DIR | --no-ref]"
@@ -114,9 +116,36 @@ func dropInto(ctx context.Context, paths []string, errOut io.Writer) (bench.Drop
 			fmt.Fprintf(errOut, "%6.1f s vectors ready: %s\n", drop.Since().Seconds(), name)
 		}()
 	}
+	// A student asks while the PDFs go in: a search a second, timed,
+	// against the same searches once every vector is in.
+	during := make(chan []float64, 1)
+	stop := make(chan struct{})
+	go func() {
+		var ms []float64
+		defer func() { during <- ms }()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Second):
+			}
+			if d, ok := timedSearch(ctx, eng, i); ok {
+				ms = append(ms, d)
+			}
+		}
+	}()
 	wg.Wait()
+	close(stop)
 	r := bench.DropResult{CPUs: runtime.NumCPU()}
 	r.Finish(drop)
+	r.SearchDuring = bench.Summarise(<-during)
+	var after []float64
+	for i := range max(len(r.SearchDuring.Samples), 10) {
+		if d, ok := timedSearch(ctx, eng, i); ok {
+			after = append(after, d)
+		}
+	}
+	r.SearchAfter = bench.Summarise(after)
 	if err := eng.Close(); err != nil { // the PDF workers end: their CPU is counted
 		return r, err
 	}
@@ -140,4 +169,21 @@ func dropInto(ctx context.Context, paths []string, errOut io.Writer) (bench.Drop
 		return r, fmt.Errorf("some PDFs were not added: %s", strings.Join(failed, "; "))
 	}
 	return r, nil
+}
+
+// dropQuestions are asked during and after the drop.
+var dropQuestions = []string{
+	"how does attention compute its weights",
+	"what is the capacity of a noisy channel",
+	"estimating the number of distinct elements",
+	"intervalle de confiance pour une moyenne",
+	"residual learning for deep networks",
+}
+
+// timedSearch runs the i-th question in the default mode and returns its
+// milliseconds.
+func timedSearch(ctx context.Context, eng *session.Session, i int) (float64, bool) {
+	start := time.Now()
+	_, err := eng.Search(ctx, dropQuestions[i%len(dropQuestions)], engine.SearchOptions{K: 8})
+	return float64(time.Since(start).Microseconds()) / 1000, err == nil
 }
