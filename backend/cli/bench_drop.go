@@ -69,6 +69,13 @@ func runBenchDrop(ctx context.Context, args []string, out, errOut io.Writer) err
 	}
 	r.Dir = *dir
 	if !*noRef {
+		// Vika's part first, so that it is not lost if the reference
+		// (minutes on a loaded machine) is stopped.
+		r.Judge()
+		fmt.Fprintln(errOut, "\nVika's part, before the original stack runs:")
+		if err := bench.WriteDrop(errOut, r); err != nil {
+			return err
+		}
 		if *refDir == "" {
 			*refDir = bench.DefaultRefDir(*dir)
 		}
