@@ -13,7 +13,6 @@ import (
 	"vika/backend/prompt"
 	"vika/backend/rag"
 	"vika/backend/retrieve"
-	"vika/backend/session"
 )
 
 // errPartial reports an answer that broke off (what arrived was printed).
@@ -97,7 +96,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	if qs != nil {
 		return runBatch(ctx, eng, pdfs, qs, opts, batchOut{jsonl: *jsonlPath, report: *reportPath}, out, errOut)
 	}
-	if err := addAll(ctx, eng, pdfs, errOut); err != nil {
+	if err := addAll(ctx, eng, pdfs, "vika ask", errOut); err != nil {
 		return err
 	}
 	if opts.Scope, err = scope.resolve(ctx, eng); err != nil {
@@ -135,22 +134,6 @@ func askPrinter(out, errOut io.Writer, asJSON bool) func(rag.Event) {
 			fmt.Fprintf(errOut, "vika ask: %s\n", noticeText(*ev.Notice))
 		}
 	}
-}
-
-// addAll ingests the PDFs, waiting for each; a file that fails is reported
-// on errOut and the others are still used.
-func addAll(ctx context.Context, eng *session.Session, paths []string, errOut io.Writer) error {
-	failed := 0
-	for _, p := range paths {
-		if _, err := eng.Ingest(ctx, p, nil); err != nil {
-			failed++
-			fmt.Fprintf(errOut, "vika ask: could not add %s: %v\n", p, err)
-		}
-	}
-	if failed == len(paths) {
-		return errors.New("none of the PDFs could be read")
-	}
-	return nil
 }
 
 // noticeText is a notice's English (package message); a notice without a

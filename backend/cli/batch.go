@@ -86,7 +86,11 @@ type batchOut struct {
 // any failed.
 func runBatch(ctx context.Context, eng *session.Session, pdfs []string, qs []query, opts rag.Options, dst batchOut, out, errOut io.Writer) error {
 	start := time.Now()
-	if err := addAll(ctx, eng, pdfs, errOut); err != nil {
+	if err := addAll(ctx, eng, pdfs, "vika ask", errOut); err != nil {
+		return err
+	}
+	// A batch is a measurement: every question sees the vectors.
+	if err := eng.WaitVectors(ctx); err != nil {
 		return err
 	}
 	b := export.Batch{Ingestion: time.Since(start)}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"vika/backend/bench"
 )
@@ -13,22 +14,25 @@ import (
 func runBench(ctx context.Context, args []string, out, errOut io.Writer) error {
 	usage := func() {
 		fmt.Fprintln(errOut, "Usage: vika bench ingest [--json] [--pdfs DIR] [--ocr-pages N] [--rounds N]")
+		fmt.Fprintln(errOut, "       "+strings.TrimPrefix(dropUsage, "Usage: "))
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage()
 		if len(args) == 0 {
-			return fmt.Errorf("%w: which benchmark? (ingest)", errUsage)
+			return fmt.Errorf("%w: which benchmark? (ingest or drop)", errUsage)
 		}
 		return nil
 	}
 	switch args[0] {
 	case "ingest":
 		return runBenchIngest(ctx, args[1:], out, errOut)
+	case "drop":
+		return runBenchDrop(ctx, args[1:], out, errOut)
 	case childCommand:
 		return runBenchChild(ctx, args[1:], out)
 	}
 	usage()
-	return fmt.Errorf("%w: unknown benchmark %q (want ingest)", errUsage, args[0])
+	return fmt.Errorf("%w: unknown benchmark %q (want ingest or drop)", errUsage, args[0])
 }
 
 // childCommand is the hidden `vika bench ingest-child FILE` that `vika

@@ -77,26 +77,26 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 			return err
 		}
 	}
-	failed := 0
-	for _, p := range pdfs {
-		if _, err := eng.Ingest(ctx, p, nil); err != nil {
-			failed++
-			fmt.Fprintf(errOut, "vika search: %v\n", err)
-		}
-	}
-	if failed == len(pdfs) {
-		return fmt.Errorf("none of the PDFs could be read")
+	if err := addAll(ctx, eng, pdfs, "vika search", errOut); err != nil {
+		return err
 	}
 	opts := engine.SearchOptions{Mode: mode, K: *k, Rerank: *rerankFlag != "off"}
 	if opts.Scope, err = scope.resolve(ctx, eng); err != nil {
 		return err
 	}
 	if *queries != "" {
+		// A batch of queries is a measurement: every one sees the vectors.
+		if err := eng.WaitVectors(ctx); err != nil {
+			return err
+		}
 		return searchQueries(ctx, eng, *queries, opts, out)
 	}
 	res, err := eng.Search(ctx, question, opts)
 	if err != nil {
 		return err
+	}
+	if n := res.Stats.KeywordsOnly; n > 0 {
+		fmt.Fprintf(errOut, "vika search: %d of the PDFs searched by keywords only: their vectors are still being computed\n", n)
 	}
 	return printHits(out, res.Hits, *asJSON)
 }

@@ -61,7 +61,7 @@ func runStudy(ctx context.Context, args []string, out, errOut io.Writer) error {
 		return err
 	}
 	defer eng.Close()
-	if err := addAll(ctx, eng, f.pdfs, errOut); err != nil {
+	if err := addAll(ctx, eng, f.pdfs, "vika study", errOut); err != nil {
 		return err
 	}
 	sc, err := f.scope(ctx, eng)

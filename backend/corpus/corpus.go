@@ -37,6 +37,9 @@ type Document struct {
 	Bytes  int64  `json:"bytes"`
 	Pages  int    `json:"pages"`
 	Chunks int    `json:"chunks"`
+	// Embedding is set while the document's vectors are being computed:
+	// BM25 and the page index find it, a search by meaning not yet.
+	Embedding bool `json:"embedding,omitempty"`
 	// FailedPages lists the 1-based pages whose text could not be
 	// extracted (the rest of the document is still usable).
 	FailedPages []int `json:"failed_pages,omitempty"`

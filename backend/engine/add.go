@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"vika/backend/cache"
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/message"
@@ -23,6 +24,9 @@ const (
 	StageOCR        = ingest.StageOCR
 	StageLanguage   = ingest.StageLanguage
 	StageChunking   = ingest.StageChunking
+	// StageSearchable: the document is stored and BM25 finds it (Doc
+	// set); its vectors are being computed (embedding, indexing follow).
+	StageSearchable = "searchable"
 	StageEmbedding  = "embedding"
 	StageIndexing   = "indexing"
 	StageDone       = "done"
@@ -34,7 +38,7 @@ const (
 // them (an add or a description); TerminalStages end a job. The page reads
 // both from its catalogue.
 var (
-	Stages         = []string{StageQueued, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageEmbedding, StageIndexing, StageDescribing, StageDone, StageFailed, StageCancelled}
+	Stages         = []string{StageQueued, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageSearchable, StageEmbedding, StageIndexing, StageDescribing, StageDone, StageFailed, StageCancelled}
 	TerminalStages = []string{StageDone, StageFailed, StageCancelled}
 )
 
@@ -113,29 +117,72 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 		}
 	}
 	c := e.cache.Load()
+	res, hit, err := e.extract(ctx, c, given, name, data, report)
+	if err != nil {
+		return Report{}, err
+	}
+	// Searchable by BM25 and the page index from here; the vectors follow.
+	start := e.now()
+	doc, err := e.commitText(ctx, res, data)
+	res.Timings.Index = e.now().Sub(start).Seconds()
+	if err != nil {
+		return Report{}, err
+	}
+	res.Doc = doc
+	if progress != nil {
+		searchable := doc
+		progress(Progress{JobID: jobID, File: name, Stage: StageSearchable, Doc: &searchable})
+	}
+	start = e.now()
+	vecs, figs, set, err := e.vectors(ctx, c, given, res, report)
+	res.Timings.Embed = e.now().Sub(start).Seconds()
+	if err == nil {
+		report(StageIndexing, 0, len(res.Chunks))
+		start = e.now()
+		err = e.attachVectors(ctx, res, set, vecs, figs)
+		res.Timings.Index += e.now().Sub(start).Seconds()
+	}
+	if err != nil {
+		return Report{}, errors.Join(err, e.undoText(ctx, doc.ID))
+	}
+	doc.Embedding = false
+	return Report{Doc: doc, Timings: res.Timings, Cached: hit}, nil
+}
+
+// extract reads the document (from given, the cache or the PDF workers)
+// in one of the MaxJobs extraction slots, shared by every add.
+func (e *Engine) extract(ctx context.Context, c *cache.Cache, given *prepared, name string, data []byte, report func(string, int, int)) (ingest.Result, bool, error) {
+	select {
+	case e.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ingest.Result{}, false, ctx.Err()
+	}
+	defer func() { <-e.slots }()
 	res, hit, err := given.result(name)
 	if !hit {
 		res, hit, err = e.ingestCached(ctx, c, name, data, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
 	}
-	if err != nil {
-		return Report{}, err
+	return res, hit, err
+}
+
+// vectors computes res's passage and figure vectors (from given, the
+// cache or the models) in one of the MaxJobs embedding slots, with the
+// models in force, which it returns.
+func (e *Engine) vectors(ctx context.Context, c *cache.Cache, given *prepared, res ingest.Result, report func(string, int, int)) ([][]float32, figureVecs, *modelSet, error) {
+	select {
+	case e.embedSlots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, figureVecs{}, nil, ctx.Err()
 	}
-	start := e.now()
+	defer func() { <-e.embedSlots }()
 	set, releaseSet := e.acquire()
+	defer releaseSet()
 	vecs, figs, ok := given.vectors(set, res)
+	var err error
 	if !ok {
 		vecs, figs, err = e.vectorsCached(ctx, c, set, res, func(done, total int) { report(StageEmbedding, done, total) })
 	}
-	releaseSet()
-	if err != nil {
-		return Report{}, err
-	}
-	res.Timings.Embed = e.now().Sub(start).Seconds()
-	report(StageIndexing, 0, len(res.Chunks))
-	start = e.now()
-	doc, err := e.commitFigures(ctx, res, set, vecs, figs, data)
-	res.Timings.Index = e.now().Sub(start).Seconds()
-	return Report{Doc: doc, Timings: res.Timings, Cached: hit}, err
+	return vecs, figs, set, err
 }
 
 // reserve marks id as being added, failing with ErrDuplicate if it is in
@@ -176,59 +223,6 @@ func (e *Engine) checkNew(ctx context.Context, id string) error {
 	default:
 		return err
 	}
-}
-
-// commit stores a processed document under a unique label, with its
-// original bytes (for the viewer) and its passages, and indexes them with
-// vecs, their vectors by the models of set (embedded again when
-// switchModels swapped the models since). On failure nothing of it
-// remains, and other documents are untouched.
-func (e *Engine) commit(ctx context.Context, res ingest.Result, set *modelSet, vecs [][]float32, data []byte) (corpus.Document, error) {
-	return e.commitFigures(ctx, res, set, vecs, figureVecs{}, data)
-}
-
-// commitFigures is commit that also indexes figs, the image vectors of the
-// document's figures by set's CLIP (computed again with the vectors).
-func (e *Engine) commitFigures(ctx context.Context, res ingest.Result, set *modelSet, vecs [][]float32, figs figureVecs, data []byte) (corpus.Document, error) {
-	e.commitMu.Lock()
-	defer e.commitMu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return corpus.Document{}, err
-	}
-	cur := e.models.Load() // stays in force while commitMu is held
-	if cur != set {
-		var err error
-		if vecs, err = cur.ret.Embed(ctx, res.Chunks, nil); err != nil {
-			return corpus.Document{}, err
-		}
-		if figs, err = figureVectors(ctx, cur.loadedModels, res.Chunks, pageRegions(res.Pages)); err != nil {
-			return corpus.Document{}, err
-		}
-	}
-	ret := cur.ret
-	if err := e.checkNew(ctx, res.Doc.ID); err != nil {
-		return corpus.Document{}, err
-	}
-	docs, err := e.store.Documents(ctx)
-	if err != nil {
-		return corpus.Document{}, err
-	}
-	res.Doc.Label = uniqueLabel(res.Doc.File, docs)
-	if err := e.store.AddDocument(ctx, res.Doc, res.Pages, res.Chunks); err != nil {
-		return corpus.Document{}, err
-	}
-	if err := e.store.PutFile(ctx, res.Doc.ID, data); err != nil {
-		return corpus.Document{}, errors.Join(err, e.store.DeleteDocument(context.WithoutCancel(ctx), res.Doc.ID))
-	}
-	err = ret.AddEmbedded(ctx, res.Chunks, vecs)
-	if err == nil {
-		err = ret.AddFigures(figs.chunks, figs.vecs)
-	}
-	if err != nil {
-		undo := context.WithoutCancel(ctx)
-		return corpus.Document{}, errors.Join(err, ret.DeleteDoc(undo, res.Doc.ID), e.store.DeleteDocument(undo, res.Doc.ID))
-	}
-	return res.Doc, nil
 }
 
 // fileName keeps the base name of a path-like name ("C:\\x\\a.pdf" too).

@@ -78,7 +78,9 @@ const (
 	DefaultOCRTimeout   = sandbox.DefaultOCRTimeout
 	DefaultWorkerMemory = sandbox.DefaultMemoryBytes
 	DefaultWorkerCPU    = sandbox.DefaultCPUTime
-	// MaxJobs is how many background jobs run at once (2-core machines).
+	// MaxJobs is how many adds read PDFs at once, and how many embed at
+	// once (2-core machines): an add leaves its reading slot when its
+	// text is stored, so the next document is read while it is embedded.
 	MaxJobs = 2
 )
 
@@ -199,7 +201,8 @@ type Engine struct {
 	rememberMu sync.Mutex
 	remembered *cache.Cache    // the cache Remember opened, closed with the session; guarded by rememberMu
 	reader     *sandbox.Opener // the PDF workers
-	slots      chan struct{}   // semaphore of MaxJobs background jobs
+	slots      chan struct{}   // semaphore of MaxJobs extractions (PDF workers, OCR)
+	embedSlots chan struct{}   // semaphore of MaxJobs embeddings
 	now        func() time.Time
 
 	ctx    context.Context    // cancelled by Close: stops every add in flight
@@ -213,6 +216,11 @@ type Engine struct {
 	pending map[string]string             // doc id -> file name being added; guarded by mu
 	jobs    map[string]context.CancelFunc // running jobs by id; guarded by mu
 	nextJob int                           // guarded by mu
+	// embedding holds the documents stored and searchable by BM25 whose
+	// vectors are not indexed yet; vectorsReady (on mu) is signalled when
+	// it empties. Both guarded by mu.
+	embedding    map[string]bool
+	vectorsReady *sync.Cond
 
 	// commitMu serialises changes to the set of documents (commit of an
 	// add, removal) so that labels stay unique and store and index agree.
@@ -250,15 +258,18 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			Regions:     !cfg.NoRegions,
 			Budget:      ingest.Budget{DocTime: cfg.DocTime, DocCPU: cfg.DocCPU, OCRPages: cfg.MaxOCRPages},
 		},
-		reader:  reader,
-		rr:      &lazyReranker{root: cfg.modelsRoot()},
-		store:   store,
-		lex:     lex,
-		slots:   make(chan struct{}, MaxJobs),
-		now:     time.Now,
-		pending: map[string]string{},
-		jobs:    map[string]context.CancelFunc{},
+		reader:     reader,
+		rr:         &lazyReranker{root: cfg.modelsRoot()},
+		store:      store,
+		lex:        lex,
+		slots:      make(chan struct{}, MaxJobs),
+		embedSlots: make(chan struct{}, MaxJobs),
+		now:        time.Now,
+		pending:    map[string]string{},
+		jobs:       map[string]context.CancelFunc{},
+		embedding:  map[string]bool{},
 	}
+	e.vectorsReady = sync.NewCond(&e.mu)
 	e.models.Store(&modelSet{loadedModels: lm})
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	return e, nil
@@ -308,6 +319,11 @@ func (e *Engine) Documents(ctx context.Context) ([]corpus.Document, error) {
 	if docs == nil && err == nil {
 		docs = []corpus.Document{} // JSON [] rather than null for the UI
 	}
+	e.mu.Lock()
+	for i := range docs {
+		docs[i].Embedding = e.embedding[docs[i].ID]
+	}
+	e.mu.Unlock()
 	return docs, err
 }
 

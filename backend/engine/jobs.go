@@ -15,7 +15,9 @@ import (
 // StartFile adds the PDF at path in the background and returns the job
 // id. Every step, and finally one done, failed or cancelled event, goes to
 // progress, called from the job's goroutine (never concurrently for one
-// job). At most MaxJobs jobs run at once; the others wait as "queued".
+// job). At most MaxJobs adds read PDFs at once and MaxJobs embed; the
+// others wait as "queued". The document is searchable by BM25 from its
+// "searchable" event on; "done" comes when its vectors are indexed.
 func (e *Engine) StartFile(path string, progress func(Progress)) string {
 	return e.start(filepath.Base(path), progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
 		r, err := e.addFile(ctx, id, path, p)
@@ -92,7 +94,7 @@ func (e *Engine) jobID() string {
 	return fmt.Sprintf("job-%d", e.nextJob)
 }
 
-// runJob waits for a slot, then runs the add. A panic in the add (a bug
+// runJob runs the add (which waits for its slots). A panic in the add (a bug
 // reached by odd input) fails this job with a message and a log line;
 // the session goes on.
 func (e *Engine) runJob(ctx context.Context, id string, progress func(Progress), run addFunc) (doc corpus.Document, err error) {
@@ -102,11 +104,5 @@ func (e *Engine) runJob(ctx context.Context, id string, progress func(Progress),
 			doc, err = corpus.Document{}, fmt.Errorf("internal error while adding this file (%v); the session is unaffected", v)
 		}
 	}()
-	select {
-	case e.slots <- struct{}{}:
-	case <-ctx.Done():
-		return corpus.Document{}, ctx.Err()
-	}
-	defer func() { <-e.slots }()
 	return run(ctx, id, progress)
 }

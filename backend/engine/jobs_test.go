@@ -90,9 +90,9 @@ func TestJobDoneAndFailed(t *testing.T) {
 	if done.JobID != ok || done.Stage != StageDone || done.Doc == nil || done.Doc.Label != "stats.pdf" || done.Error != "" {
 		t.Fatalf("final = %+v", done)
 	}
-	want := []string{StageQueued, StageValidating, StageExtracting, StageLanguage, StageChunking, StageEmbedding, StageIndexing, StageDone}
+	want := []string{StageQueued, StageValidating, StageExtracting, StageLanguage, StageChunking, StageSearchable, StageEmbedding, StageIndexing, StageDone}
 	if e.DenseUnavailable() != nil { // no embedding model: nothing to embed
-		want = slices.Delete(want, 5, 6)
+		want = slices.Delete(want, 6, 7)
 	}
 	if got := r.stages(ok); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("stages = %v, want %v", got, want)

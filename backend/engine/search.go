@@ -77,6 +77,7 @@ func (e *Engine) Search(ctx context.Context, q retrieve.Query, o SearchOptions) 
 	if err != nil {
 		return SearchResult{Hits: []corpus.Hit{}}, err
 	}
+	res.Stats.KeywordsOnly = e.keywordsOnly(o.Scope, res.Stats.Mode)
 	hits, err := e.label(ctx, res.Hits)
 	return SearchResult{Hits: hits, Stats: res.Stats}, err
 }

@@ -362,45 +362,62 @@ func (r *Retriever) Add(ctx context.Context, chunks []corpus.Chunk, progress fun
 }
 
 // AddEmbedded indexes chunks whose vectors were computed by Embed (vecs
-// is ignored without an embedder). A chunk id already held by another
-// model's index moves to the one its language is routed to now. A display
-// formula's passage is not put in the BM25 index, nor a passage without
-// text in either (see inLexical and inDense); their page still knows them.
+// is ignored without an embedder): AddText then AddVectors, vectors first.
 func (r *Retriever) AddEmbedded(ctx context.Context, chunks []corpus.Chunk, vecs [][]float32) error {
-	if len(r.spaces) > 0 {
-		if len(vecs) != len(chunks) {
-			return fmt.Errorf("retrieve: %d chunks but %d vectors", len(chunks), len(vecs))
-		}
-		chunks, vecs := only(inDense, chunks, vecs)
-		groups := r.groups(chunks)
-		for s, idx := range groups { // check every dimension before changing anything
-			for _, i := range idx {
-				if d := r.spaces[s].dense.Dim(); len(vecs[i]) != d {
-					return fmt.Errorf("retrieve: %w: chunk %s has %d, %s wants %d", index.ErrDim, chunks[i].ID, len(vecs[i]), r.spaces[s].emb.Name(), d)
-				}
-			}
-		}
-		for s, idx := range groups {
-			cs, vs := make([]corpus.Chunk, len(idx)), make([][]float32, len(idx))
-			ids := make([]string, len(idx))
-			for j, i := range idx {
-				cs[j], vs[j], ids[j] = chunks[i], vecs[i], chunks[i].ID
-			}
-			for o, other := range r.spaces {
-				if o != s && len(ids) > 0 {
-					other.dense.Delete(ids)
-				}
-			}
-			if err := r.spaces[s].dense.Add(cs, vs); err != nil {
-				return err
-			}
-		}
+	if err := r.AddVectors(chunks, vecs); err != nil {
+		return err
 	}
+	return r.AddText(ctx, chunks)
+}
+
+// AddText indexes chunks for BM25 and the page ranking: from then on a
+// BM25 search finds them, and a hybrid one through its BM25 list until
+// AddVectors gives them their vectors. A display formula's passage is not
+// put in the BM25 index (see inLexical); its page still knows it.
+func (r *Retriever) AddText(ctx context.Context, chunks []corpus.Chunk) error {
 	words, _ := only(inLexical, chunks, nil)
 	if err := r.lex.Add(ctx, words); err != nil {
 		return err
 	}
 	return r.whole.Add(ctx, r.book.add(chunks))
+}
+
+// AddVectors puts chunks' vectors, computed by Embed, in their model's
+// dense index (nothing without an embedder). A chunk id already held by
+// another model's index moves to the one its language is routed to now.
+// A passage without text gets no vector (see inDense).
+func (r *Retriever) AddVectors(chunks []corpus.Chunk, vecs [][]float32) error {
+	if len(r.spaces) == 0 {
+		return nil
+	}
+	if len(vecs) != len(chunks) {
+		return fmt.Errorf("retrieve: %d chunks but %d vectors", len(chunks), len(vecs))
+	}
+	chunks, vecs = only(inDense, chunks, vecs)
+	groups := r.groups(chunks)
+	for s, idx := range groups { // check every dimension before changing anything
+		for _, i := range idx {
+			if d := r.spaces[s].dense.Dim(); len(vecs[i]) != d {
+				return fmt.Errorf("retrieve: %w: chunk %s has %d, %s wants %d", index.ErrDim, chunks[i].ID, len(vecs[i]), r.spaces[s].emb.Name(), d)
+			}
+		}
+	}
+	for s, idx := range groups {
+		cs, vs := make([]corpus.Chunk, len(idx)), make([][]float32, len(idx))
+		ids := make([]string, len(idx))
+		for j, i := range idx {
+			cs[j], vs[j], ids[j] = chunks[i], vecs[i], chunks[i].ID
+		}
+		for o, other := range r.spaces {
+			if o != s && len(ids) > 0 {
+				other.dense.Delete(ids)
+			}
+		}
+		if err := r.spaces[s].dense.Add(cs, vs); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteDoc removes the chunks of docID from every index.

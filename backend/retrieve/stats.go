@@ -49,6 +49,9 @@ type Stats struct {
 	// (message.SearchRerankFailed; nil when it did or none ran); the hits
 	// are then in retrieval order.
 	RerankError *message.Message `json:"rerank_error,omitempty"`
+	// KeywordsOnly counts the documents searched by BM25 only because
+	// their vectors are still being computed (0 in bm25 mode).
+	KeywordsOnly int `json:"keywords_only,omitempty"`
 	// Embedders are the embedding models the query was embedded with.
 	Embedders []string `json:"embedders,omitempty"`
 	// Candidates retrieved by each retriever, distinct ones fused, and

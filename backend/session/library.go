@@ -104,3 +104,7 @@ func (s *Session) NeedMode(mode retrieve.Mode) error {
 	}
 	return nil
 }
+
+// WaitVectors waits until every document added has its vectors (searches
+// never need to: a document without them is found by BM25).
+func (s *Session) WaitVectors(ctx context.Context) error { return s.eng.WaitVectors(ctx) }

@@ -38,6 +38,8 @@ export const en = {
   'doc.langUnknown': 'language unknown',
   'doc.langMixed': 'several languages',
   'doc.ocrPages': { one: '{count} page read by OCR', other: '{count} pages read by OCR' },
+  'doc.embedding': 'Searching by keywords until ready',
+  'doc.embeddingHint': 'Its passages are found by their words now; search by meaning joins when its vectors are computed.',
   'doc.failedPages': {
     one: 'Page {pages} could not be read',
     other: '{count} pages could not be read: {pages}',
@@ -52,6 +54,7 @@ export const en = {
   'stage.ocr': 'Recognising scanned text (OCR)…',
   'stage.language': 'Detecting the language…',
   'stage.chunking': 'Splitting into passages…',
+  'stage.searchable': 'Searchable by keywords',
   'stage.embedding': 'Computing embeddings…',
   'stage.indexing': 'Indexing…',
   'stage.describing': 'Describing figures, tables and formulas…',
@@ -96,6 +99,8 @@ export const fr: Record<keyof typeof en, Message> = {
   'doc.langUnknown': 'langue inconnue',
   'doc.langMixed': 'plusieurs langues',
   'doc.ocrPages': { one: '{count} page lue par OCR', other: '{count} pages lues par OCR' },
+  'doc.embedding': 'Recherche par mots-clés en attendant',
+  'doc.embeddingHint': 'Ses passages sont trouvés par leurs mots dès maintenant ; la recherche par le sens s’y ajoute quand ses vecteurs sont calculés.',
   'doc.failedPages': {
     one: 'La page {pages} n’a pas pu être lue',
     other: '{count} pages n’ont pas pu être lues : {pages}',
@@ -110,6 +115,7 @@ export const fr: Record<keyof typeof en, Message> = {
   'stage.ocr': 'Reconnaissance du texte numérisé (OCR)…',
   'stage.language': 'Détection de la langue…',
   'stage.chunking': 'Découpage en passages…',
+  'stage.searchable': 'Consultable par mots-clés',
   'stage.embedding': 'Calcul des plongements…',
   'stage.indexing': 'Indexation…',
   'stage.describing': 'Description des figures, tableaux et formules…',

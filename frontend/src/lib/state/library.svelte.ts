@@ -47,6 +47,8 @@ export class Library {
   /** Takes each folder a drop started (its one progress line). */
   onFolder: ((batch: FolderBatch) => void) | null = null;
 
+  /** Backend job ids whose document is listed while its vectors are computed. */
+  #searchable = new Set<string>();
   /** Backend job ids that reached a terminal stage; later events for them are stale. */
   readonly #finished = new Set<string>();
   #nextLocal = 0;
@@ -83,7 +85,21 @@ export class Library {
       return;
     }
 
+    // From "searchable" on the document is listed (found by its words
+    // while its vectors are computed); the job's later steps stay quiet.
+    if (this.#searchable.has(id)) {
+      if (isTerminalStage(stage)) this.#searchable.delete(id);
+      if (stage === 'done' && progress.doc) this.#putDocument(progress.doc);
+      else if (stage === 'failed' || stage === 'cancelled') void this.load();
+      return;
+    }
     switch (stage) {
+      case 'searchable':
+        this.#searchable.add(id);
+        this.#dropJob(id);
+        if (progress.doc) this.#putDocument(progress.doc);
+        else void this.load();
+        return;
       case 'done':
         this.#dropJob(id);
         if (progress.doc) this.#putDocument(progress.doc);

@@ -30,6 +30,31 @@ describe('Library progress events', () => {
     expect(library.running).toHaveLength(1);
   });
 
+  it('lists a searchable document while its vectors are computed, then the done one', () => {
+    const library = started();
+    const embedding = sampleDocument({ embedding: true });
+    const done = sampleDocument();
+    emitProgress(progress({ job_id: 'j1', stage: 'chunking' }));
+    emitProgress(progress({ job_id: 'j1', stage: 'searchable', doc: embedding }));
+    expect(library.jobs).toEqual([]);
+    expect(library.documents).toEqual([embedding]);
+
+    emitProgress(progress({ job_id: 'j1', stage: 'embedding', done: 10, total: 180 }));
+    expect(library.jobs).toEqual([]); // no progress row once the document is listed
+    emitProgress(progress({ job_id: 'j1', stage: 'done', doc: done }));
+    expect(library.documents).toEqual([done]);
+    expect(library.documents[0]?.embedding).toBeFalsy();
+  });
+
+  it('reloads the list when a searchable document fails to get its vectors', async () => {
+    const library = started();
+    emitProgress(progress({ job_id: 'j1', stage: 'searchable', doc: sampleDocument({ embedding: true }) }));
+    api.documents.mockResolvedValue([]);
+    emitProgress(progress({ job_id: 'j1', stage: 'cancelled' }));
+    await vi.waitFor(() => expect(library.documents).toEqual([]));
+    expect(library.jobs).toEqual([]);
+  });
+
   it('turns a done job into a document', () => {
     const library = started();
     const doc = sampleDocument();
