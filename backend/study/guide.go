@@ -138,6 +138,12 @@ func (g *Guide) fill(p parsed, hits []corpus.Hit) {
 	for _, t := range p.terms {
 		// The term names the claim: "Attention: a function mapping ..." is checked whole.
 		c := checkLine(t[0]+": "+t[1], hits)
+		// The chips sit in the definition shown: the offsets move past "term: ".
+		shift := len(t[0]) + len(": ")
+		for i := range c.Citations {
+			c.Citations[i].Start -= shift
+			c.Citations[i].End -= shift
+		}
 		g.Terms = append(g.Terms, Term{Term: t[0], Definition: Line{Text: t[1], Check: c}})
 	}
 	for _, q := range p.qas {

@@ -117,6 +117,22 @@ func TestGuidePlantedNumber(t *testing.T) {
 	}
 	flagged := 0
 	eachLine(g, func(kind, text string, c Check) {
+		// The window's chips read each citation's verdict and offsets.
+		if len(c.Citations) == 0 {
+			t.Errorf("%q: no per-citation verdicts", text)
+		}
+		bad := 0
+		for _, ct := range c.Citations {
+			if ct.Start < 0 || ct.End > len(text) || text[ct.Start:ct.End] != ct.Raw {
+				t.Errorf("%q: citation %q at [%d,%d) is not there", text, ct.Raw, ct.Start, ct.End)
+			}
+			if !ct.Verified {
+				bad++
+			}
+		}
+		if (bad > 0) == c.Verified {
+			t.Errorf("%q: line verified %v with %d unverified citations", text, c.Verified, bad)
+		}
 		if !c.Verified {
 			flagged++
 			if c.Reason != cite.ReasonNumbers {
