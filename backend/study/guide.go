@@ -88,6 +88,10 @@ func (s *Studier) Guide(ctx context.Context, sc Scope, o Options, progress func(
 		group := groupSize(plan.BatchTokens)
 		var next []string
 		for i := 0; i < len(notes); i += group {
+			if i+1 == len(notes) { // a lone trailing note goes up as it is
+				next = append(next, notes[i])
+				break
+			}
 			text, err := j.run(ctx, "reduce", prompt.StudyInput{Task: prompt.StudyMerge, Notes: notes[i:min(i+group, len(notes))], Lang: g.Lang})
 			if err != nil {
 				return g, err
