@@ -41,21 +41,35 @@ click_text() {
   xdotool mousemove --sync "$x" "$y" click 1
 }
 
-# shoot LANG STUDY MAKE: the window's words for the Study tab and for
-# the first word of its two "Make" buttons in LANG.
+# click_primary: clicks the solid accent-coloured button of the centre
+# column (the view's one primary button; Tesseract does not read its white
+# text): the bounding box of that colour, thin lines and text removed.
+click_primary() {
+  local box w h x y
+  import -window root "$work/shot.png"
+  box=$(convert "$work/shot.png" -crop +320+60 +repage -fuzz 8% -fill white +opaque 'srgb(47,98,208)' \
+    -fill black -opaque 'srgb(47,98,208)' -morphology Dilate Square:4 -format '%@' info:)
+  [[ $box =~ ^([0-9]+)x([0-9]+)\+([0-9]+)\+([0-9]+)$ ]] || fail "no primary button on the screen (see $work/shot.png)"
+  w=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]} x=${BASH_REMATCH[3]} y=${BASH_REMATCH[4]}
+  ((w > 40 && h > 15)) || fail "no primary button on the screen (see $work/shot.png)"
+  xdotool mousemove --sync $((320 + x + w / 2)) $((60 + y + h / 2)) click 1
+}
+
+# shoot LANG STUDY CARDS: the window's words for the Study tab and for the
+# flashcards button (a word the tabs do not hold) in LANG.
 shoot() {
-  local lang=$1 tab=$2 make=$3
+  local lang=$1 tab=$2 cards=$3
   printf '{"locale": "%s"}\n' "$lang" >"$XDG_CONFIG_HOME/vika/settings.json"
   start_app "$pdf"
   sleep 15 # the page loads, then main.go adds the PDF
   settle 240 "$shots/study-01-suggest-$lang.png" 8
   click_text "$tab" 1 320
   settle 30 "$shots/study-02-plan-$lang.png" 2
-  click_text "$make" 1 320
+  click_primary # Make the study guide
   settle 120 "$shots/study-03-guide-$lang.png" 4
-  click_text 'p\.[0-9]+' 1 320 # the first citation chip
+  click_text 'p\.[0-9]+' 1 320 # the first citation chip (the guide's questions cite no page)
   settle 60 "$shots/study-04-chip-$lang.png" 3
-  click_text "$make" 2 320
+  click_text "$cards" 1 320
   settle 120 "$work/cards-$lang.png" 4
   click_text Quiz 1 320
   settle 30 "$shots/study-05-quiz-$lang.png" 2
@@ -70,14 +84,14 @@ shoot() {
     settle 240 "$work/offline-$lang.png" 8
     click_text "$tab" 1 320
     settle 30 "$work/offline-plan-$lang.png" 2
-    click_text "$make" 1 320
+    click_primary # Make the outline
     settle 60 "$shots/study-07-outline-$lang.png" 3
     stop_app
   )
 }
 
-shoot en Study Make
-shoot fr 'R.viser' Faire
+shoot en Study flashcards
+shoot fr 'R.viser' cartes
 rm "$XDG_CONFIG_HOME/vika/settings.json"
 if grep 'vika: frontend' "$work/app.log"; then fail "the page reported errors (above)"; fi
 say "done"
