@@ -56,7 +56,8 @@ click_primary() {
 }
 
 # shoot LANG STUDY CARDS: the window's words for the Study tab and for the
-# flashcards button (a word the tabs do not hold) in LANG.
+# flashcards button (a word the tabs do not hold, also in the view's
+# introduction above it) in LANG.
 shoot() {
   local lang=$1 tab=$2 cards=$3
   printf '{"locale": "%s"}\n' "$lang" >"$XDG_CONFIG_HOME/vika/settings.json"
@@ -69,7 +70,9 @@ shoot() {
   settle 120 "$shots/study-03-guide-$lang.png" 4
   click_text 'p\.[0-9]+' 1 320 # the first citation chip (the guide's questions cite no page)
   settle 60 "$shots/study-04-chip-$lang.png" 3
-  click_text "$cards" 1 320
+  key Escape # back from the viewer
+  sleep 1
+  click_text "$cards" 2 320 # the first is the view's introduction
   settle 120 "$work/cards-$lang.png" 4
   click_text Quiz 1 320
   settle 30 "$shots/study-05-quiz-$lang.png" 2
@@ -91,7 +94,7 @@ shoot() {
 }
 
 shoot en Study flashcards
-shoot fr 'R.viser' cartes
+shoot fr 'R.{1,2}viser' cartes
 rm "$XDG_CONFIG_HOME/vika/settings.json"
 if grep 'vika: frontend' "$work/app.log"; then fail "the page reported errors (above)"; fi
 say "done"
