@@ -11,7 +11,7 @@
 #   study-07-outline-LANG.png   without a model: the extractive outline, and what flashcards need
 # The buttons are found by their text, read from the screen with Tesseract
 # (click_text), so the script follows the layout in both languages.
-# Same tools as screenshots.sh, plus tesseract.
+# Same tools as screenshots.sh, plus tesseract. STUDY_LANGS="fr" shoots one language.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -93,8 +93,13 @@ shoot() {
   )
 }
 
-shoot en Study flashcards
-shoot fr 'R.{1,2}viser' cartes
+for lang in ${STUDY_LANGS:-en fr}; do
+  case $lang in
+  en) shoot en Study flashcards ;;
+  fr) shoot fr 'R.+viser' cartes ;; # awk (mawk) matches bytes: é is two
+  *) die "STUDY_LANGS: en or fr, not $lang" ;;
+  esac
+done
 rm "$XDG_CONFIG_HOME/vika/settings.json"
 if grep 'vika: frontend' "$work/app.log"; then fail "the page reported errors (above)"; fi
 say "done"
