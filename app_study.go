@@ -9,11 +9,10 @@ import (
 	"vika/backend/study"
 )
 
-// The study API: the plan of a guide, guides and flashcards started under
-// the frontend's id (events on session.EventStudyPrefix + id), cancel, the
-// guide kept, the exports. Bound for the Study view, which is not built
-// yet: no page calls these (the command line's vika study runs the same
-// session methods, and is what the tests drive).
+// The study API of the Study view (frontend/src/lib/api/study.ts): the
+// plan of a guide, guides and flashcards started under the frontend's id
+// (events on session.EventStudyPrefix + id), cancel, the guide kept, the
+// exports. The command line's vika study runs the same session methods.
 
 // StudyPlan returns the requests and tokens a guide of sc will take.
 func (a *App) StudyPlan(sc study.Scope, o study.Options) (study.Plan, error) {
@@ -34,9 +33,10 @@ func (a *App) StudyCards(id string, sc study.Scope, o study.Options) error {
 func (a *App) CancelStudy(id string) (bool, error) { return a.s.CancelStudy(id), nil }
 
 // StudyGuideKept returns the guide made of a document's section this
-// session; a guide with no doc_id when there is none.
+// session (or kept in the document cache when it is on); a guide with no
+// doc_id when there is none.
 func (a *App) StudyGuideKept(docID, section string) (study.Guide, error) {
-	g, _ := a.s.StudyGuideKept(docID, section)
+	g, _ := a.s.StudyGuideKept(a.ctx, docID, section)
 	return g, nil
 }
 
@@ -48,7 +48,7 @@ func (a *App) StudySections(docID string) ([]corpus.OutlineEntry, error) {
 // ExportStudyGuide saves the kept guide of a document's section as "html"
 // or "md" where the user picks; it returns the path, "" when cancelled.
 func (a *App) ExportStudyGuide(docID, section, format string) (string, error) {
-	g, _ := a.s.StudyGuideKept(docID, section)
+	g, _ := a.s.StudyGuideKept(a.ctx, docID, section)
 	var b bytes.Buffer
 	if err := export.Guide(&b, format, g, time.Now()); err != nil {
 		return "", err

@@ -19,6 +19,7 @@ const (
 	PartDocument = "document" // the processed document: pages, chunks, regions
 	PartVectors  = "vectors"  // the passages' vectors by one set of embedding models
 	PartFigures  = "figures"  // the figures' image vectors by one CLIP
+	PartStudy    = "study"    // a study guide of the document or of one section
 )
 
 // Key names an entry: the PDF's SHA-256, the fingerprint of what produced

@@ -18,5 +18,5 @@ func (o Options) validate() error {
 	if sc := o.Scope; sc.From < 0 || sc.To < 0 || (sc.To > 0 && sc.From > sc.To) {
 		return fmt.Errorf("%w: the scope's pages %d-%d are not a range", ErrInvalid, sc.From, sc.To)
 	}
-	return o.Selection.validate()
+	return o.Selection.Validate()
 }

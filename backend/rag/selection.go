@@ -32,7 +32,9 @@ const SelectionID = "selection"
 // looks (pages before and after).
 const selectionPages = 1
 
-func (sel *Selection) validate() error {
+// Validate checks a selection: its document and page given, some text,
+// at most MaxSelectionRunes of it. A nil selection is valid (none).
+func (sel *Selection) Validate() error {
 	switch {
 	case sel == nil:
 		return nil

@@ -123,6 +123,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.svc, answerCfg, s.problem = configure(s.keys, o.LLM, o.Answer, limitsErr)
 	s.assistant = rag.New(eng, s.svc, answerCfg)
 	s.study = study.NewJobs(study.New(eng, s.svc))
+	s.study.SetStore(eng) // guides kept in the document cache when it is on
 	s.openSettings(o)
 	st, _ := s.Settings()
 	s.useLocal(o.Ollama || st.Ollama)

@@ -48,9 +48,10 @@ func (s *Session) studyEmit(id string) func(study.Event) {
 func (s *Session) CancelStudy(id string) bool { return s.study.Cancel(id) }
 
 // StudyGuideKept returns the last guide made of a document's section (""
-// for the whole document) this session.
-func (s *Session) StudyGuideKept(docID, section string) (study.Guide, bool) {
-	return s.study.Kept(docID, section)
+// for the whole document) this session, or kept in the processed-document
+// cache when the student turned it on (Remember).
+func (s *Session) StudyGuideKept(ctx context.Context, docID, section string) (study.Guide, bool) {
+	return s.study.Kept(ctx, docID, section)
 }
 
 // StudySections lists a document's outline entries that point to a page.

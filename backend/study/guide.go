@@ -88,6 +88,10 @@ func (s *Studier) Guide(ctx context.Context, sc Scope, o Options, progress func(
 		group := groupSize(plan.BatchTokens)
 		var next []string
 		for i := 0; i < len(notes); i += group {
+			if i+1 == len(notes) { // a lone trailing note goes up as it is
+				next = append(next, notes[i])
+				break
+			}
 			text, err := j.run(ctx, "reduce", prompt.StudyInput{Task: prompt.StudyMerge, Notes: notes[i:min(i+group, len(notes))], Lang: g.Lang})
 			if err != nil {
 				return g, err
@@ -138,6 +142,12 @@ func (g *Guide) fill(p parsed, hits []corpus.Hit) {
 	for _, t := range p.terms {
 		// The term names the claim: "Attention: a function mapping ..." is checked whole.
 		c := checkLine(t[0]+": "+t[1], hits)
+		// The chips sit in the definition shown: the offsets move past "term: ".
+		shift := len(t[0]) + len(": ")
+		for i := range c.Citations {
+			c.Citations[i].Start -= shift
+			c.Citations[i].End -= shift
+		}
 		g.Terms = append(g.Terms, Term{Term: t[0], Definition: Line{Text: t[1], Check: c}})
 	}
 	for _, q := range p.qas {

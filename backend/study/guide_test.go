@@ -117,6 +117,22 @@ func TestGuidePlantedNumber(t *testing.T) {
 	}
 	flagged := 0
 	eachLine(g, func(kind, text string, c Check) {
+		// The window's chips read each citation's verdict and offsets.
+		if len(c.Citations) == 0 {
+			t.Errorf("%q: no per-citation verdicts", text)
+		}
+		bad := 0
+		for _, ct := range c.Citations {
+			if ct.Start < 0 || ct.End > len(text) || text[ct.Start:ct.End] != ct.Raw {
+				t.Errorf("%q: citation %q at [%d,%d) is not there", text, ct.Raw, ct.Start, ct.End)
+			}
+			if !ct.Verified {
+				bad++
+			}
+		}
+		if (bad > 0) == c.Verified {
+			t.Errorf("%q: line verified %v with %d unverified citations", text, c.Verified, bad)
+		}
 		if !c.Verified {
 			flagged++
 			if c.Reason != cite.ReasonNumbers {
@@ -228,4 +244,47 @@ func TestGuidePacing(t *testing.T) {
 	if len(waited) != 1 || f.Count() != g.Plan.Requests+2 {
 		t.Errorf("waited %v, %d requests for a plan of %d", waited, f.Count(), g.Plan.Requests)
 	}
+}
+
+// TestGuideNoLoneMerge: merging two notes at a time, a level with an odd
+// number of notes sends its last one up as it is, so B batches take B-1
+// merges, as the plan announces (a merge of one note cost a request
+// before).
+func TestGuideNoLoneMerge(t *testing.T) {
+	eng, vaswani, _ := twoPDFs(t)
+	w := wires[0]
+	f := fake(t, w, func(body string) llmtest.Reply { return llmtest.Reply{Chunks: w.stream(faithful(texts(body)))} })
+	s := New(eng, service(t, map[string]*llmtest.Server{w.provider: f}))
+	var o Options
+	var plan Plan
+	for _, bt := range []int{3000, 2500, 3500, 2200, 4000} { // groupSize 2; a batch count not a power of two
+		o = Options{BatchTokens: bt}
+		p, err := s.PlanGuide(context.Background(), Scope{DocID: vaswani}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan = p; p.Batches > 2 && p.Batches&(p.Batches-1) != 0 {
+			break
+		}
+	}
+	if plan.Batches < 3 || plan.Batches&(plan.Batches-1) == 0 {
+		t.Fatalf("no batch size gave a batch count that is not a power of two: %+v", plan)
+	}
+	if groupSize(plan.BatchTokens) != 2 || plan.Reduces != plan.Batches-1 {
+		t.Errorf("%d batches (group %d): %d merges planned, want %d", plan.Batches, groupSize(plan.BatchTokens), plan.Reduces, plan.Batches-1)
+	}
+	g, err := s.Guide(context.Background(), Scope{DocID: vaswani}, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merges := 0
+	for _, r := range f.Requests() {
+		if r.Method == "POST" && strings.Contains(texts(r.Body), "<notes>\n") {
+			merges++
+		}
+	}
+	if merges != plan.Batches-1 || g.Plan.Requests != plan.Requests {
+		t.Errorf("%d batches: %d merges sent, want %d (plan %d requests)", plan.Batches, merges, plan.Batches-1, plan.Requests)
+	}
+	t.Logf("Vaswani at %d batch tokens: %d batches, %d merges, %d requests, %d tokens planned", plan.BatchTokens, plan.Batches, merges, plan.Requests, plan.InputTokens)
 }

@@ -45,6 +45,22 @@ type Jobs struct {
 	closed  bool                          // guarded by mu: Close was called
 	running map[string]context.CancelFunc // guarded by mu
 	guides  map[[2]string]Guide           // guarded by mu: by document id and section
+	store   Store                         // guarded by mu: nil keeps guides for the session only
+}
+
+// Store keeps guides beyond the session: the processed-document cache
+// (*engine.Engine), which keeps nothing when the student left it off.
+type Store interface {
+	KeepStudy(ctx context.Context, docID, key string, v any)
+	KeptStudy(ctx context.Context, docID, key string, v any) bool
+}
+
+// SetStore makes the guides finished from now on kept in st too, and Kept
+// read them back from it.
+func (j *Jobs) SetStore(st Store) {
+	j.mu.Lock()
+	j.store = st
+	j.mu.Unlock()
 }
 
 // ErrClosed is a job started after Close.
@@ -80,7 +96,11 @@ func (j *Jobs) StartGuide(ctx context.Context, id string, sc Scope, o Options, e
 		}
 		j.mu.Lock()
 		j.guides[[2]string{sc.DocID, normTitle(sc.Section)}] = g
+		st := j.store
 		j.mu.Unlock()
+		if st != nil {
+			st.KeepStudy(ctx, g.DocID, guideKey(sc.Section), g)
+		}
 		return Event{Type: EventDone, Guide: &g}, nil
 	})
 }
@@ -147,12 +167,27 @@ func (j *Jobs) Cancel(id string) bool {
 
 // Kept returns the last guide made of a document's section ("" for the
 // whole document) this session.
-func (j *Jobs) Kept(docID, section string) (Guide, bool) {
+func (j *Jobs) Kept(ctx context.Context, docID, section string) (Guide, bool) {
+	k := [2]string{docID, normTitle(section)}
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	g, ok := j.guides[[2]string{docID, normTitle(section)}]
-	return g, ok
+	g, ok := j.guides[k]
+	st := j.store
+	j.mu.Unlock()
+	if ok || st == nil {
+		return g, ok
+	}
+	var kept Guide
+	if !st.KeptStudy(ctx, docID, guideKey(section), &kept) || kept.DocID != docID {
+		return Guide{}, false
+	}
+	j.mu.Lock()
+	j.guides[k] = kept
+	j.mu.Unlock()
+	return kept, true
 }
+
+// guideKey is the key a guide of section is stored under.
+func guideKey(section string) string { return "guide:" + normTitle(section) }
 
 // Forget drops the guides of a document removed from the session.
 func (j *Jobs) Forget(docID string) {

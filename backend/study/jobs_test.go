@@ -59,7 +59,7 @@ func TestJobs(t *testing.T) {
 	if e := r.last(t); e.Type != EventDone || e.Guide == nil || r.evs[0].Type != EventProgress {
 		t.Fatalf("events %+v", r.evs)
 	}
-	if g, ok := j.Kept(vaswani, ""); !ok || len(g.QAs) == 0 {
+	if g, ok := j.Kept(context.Background(), vaswani, ""); !ok || len(g.QAs) == 0 {
 		t.Error("the guide is not kept")
 	}
 	var c recorder
@@ -82,7 +82,7 @@ func TestJobs(t *testing.T) {
 		t.Errorf("cancelled job ended with %+v", e)
 	}
 	j.Forget(vaswani)
-	if _, ok := j.Kept(vaswani, ""); ok {
+	if _, ok := j.Kept(context.Background(), vaswani, ""); ok {
 		t.Error("a removed document's guide is still kept")
 	}
 }

@@ -69,7 +69,7 @@ func checkLine(text string, sources []corpus.Hit) Check {
 	if len(cits) == 0 {
 		return Check{Reason: message.StudyUncited}
 	}
-	c := Check{Verified: true, Label: cits[0].Label, DocID: cits[0].DocID, Page: cits[0].Page}
+	c := Check{Verified: true, Label: cits[0].Label, DocID: cits[0].DocID, Page: cits[0].Page, Citations: cits}
 	for _, ct := range cits {
 		if !ct.Verified {
 			c.Verified, c.Reason = false, ct.Reason

@@ -87,9 +87,11 @@ func (s *Studier) plan(ctx context.Context, m material, o Options) (Plan, [][]co
 	}
 	merge := requestTokens(prompt.Study(prompt.StudyInput{Task: prompt.StudyMerge, Lang: m.lang(o)}))
 	for _, g := range reduceLevels(p.Batches, groupSize(p.BatchTokens)) {
-		p.Reduces += len(g)
 		for _, n := range g {
-			p.InputTokens += merge + n*NoteTokens
+			if n > 1 { // a lone note is not merged: no request
+				p.Reduces++
+				p.InputTokens += merge + n*NoteTokens
+			}
 		}
 	}
 	p.Requests = p.Batches + p.Reduces
@@ -156,7 +158,9 @@ func split(hits []corpus.Hit, budget int) [][]corpus.Hit {
 func groupSize(budget int) int { return max(budget/NoteTokens, 2) }
 
 // reduceLevels returns, for each level of the reduce, the number of notes
-// each of its requests merges: none when one batch holds everything.
+// each of its groups holds (a group of one, a lone trailing note, goes up
+// to the next level without a request): none when one batch holds
+// everything.
 func reduceLevels(notes, group int) [][]int {
 	var levels [][]int
 	for notes > 1 {

@@ -15,6 +15,7 @@ package study
 import (
 	"context"
 
+	"vika/backend/cite"
 	"vika/backend/corpus"
 	"vika/backend/llm"
 )
@@ -76,4 +77,7 @@ type Check struct {
 	Label    string `json:"label,omitempty"`  // the first label cited ("" for none)
 	DocID    string `json:"doc_id,omitempty"`
 	Page     int    `json:"page,omitempty"`
+	// Citations are the checker's verdicts on each citation of the line,
+	// with their offsets, as an answer's: the window's chips read them.
+	Citations []cite.Citation `json:"citations,omitempty"`
 }

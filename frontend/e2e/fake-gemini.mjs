@@ -19,7 +19,9 @@
 //   FAKE_GEMINI_PROSE_EVERY=N       every Nth formula transcription is an
 //                                   apology in prose, which the app refuses
 //
-// Anything else answers 404 in Gemini's error format.
+// Study requests (a guide's notes, their merge, flashcards) are answered in
+// the study line format (studyAnswer). Anything else answers 404 in
+// Gemini's error format.
 
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -143,6 +145,8 @@ export function answerFor(body) {
     text += `- ${UNSUPPORTED_CLAIM} ${first.cite}.\n\n(The fake model looked at ${images.length} image(s): ${seen} pixels.)\n`;
     return text;
   }
+  const study = studyAnswer(prompt, sources);
+  if (study !== null) return study;
   if (sources.length === 0) {
     // Not an answer prompt (e.g. a follow-up rewrite): echo the question line.
     return prompt.split('\n').filter(Boolean).at(-1) ?? 'Not found in your documents.';
@@ -153,6 +157,35 @@ export function answerFor(body) {
   text += formulaLine(sources);
   text += `- ${UNSUPPORTED_CLAIM} ${first.cite}.\n`;
   return text;
+}
+
+/**
+ * The answer to a study request (backend/prompt/study.go's line format), or
+ * null for any other prompt. Notes to merge are kept as they are; a guide
+ * quotes its sources' opening words, each line citing its source, plus one
+ * SUMMARY line no source supports (the window must mark it unverified);
+ * flashcards ask what each source says and answer with its opening words.
+ */
+export function studyAnswer(prompt, sources) {
+  const notes = /<notes>\n([\s\S]*?)\n<\/notes>/.exec(prompt);
+  if (notes) return unescape(notes[1]);
+  const guide = prompt.includes('Write a study guide of these sources');
+  const cards = /Write \d+ flashcards on these sources/.test(prompt);
+  if (!guide && !cards) return null;
+  const usable = sources.filter((src) => quote(src.text, 14).split(' ').length >= 10).slice(0, 6);
+  const lines = [];
+  usable.forEach((src, i) => {
+    const words = quote(src.text, 18);
+    if (cards) {
+      lines.push(`Q: What does the passage cited as ${src.cite.replace(/[[\]]/g, '')} say?`, `A: ${words} ${src.cite}`);
+      return;
+    }
+    if (i < 3) lines.push(`SUMMARY: ${words}. ${src.cite}`);
+    if (i < 2) lines.push(`TERM: ${words.split(' ').slice(0, 2).join(' ')} :: ${words}. ${src.cite}`);
+    if (i >= 1 && i < 4) lines.push(`Q: What does page ${/p\.(\d+)\]$/.exec(src.cite)?.[1] ?? '?'} say first?`, `A: ${words}. ${src.cite}`);
+  });
+  if (guide && usable[0]) lines.push(`SUMMARY: ${UNSUPPORTED_CLAIM}. ${usable[0].cite}`);
+  return lines.join('\n') + '\n';
 }
 
 /** A formula passage's LaTeX, written between dollars as models are asked to; '' without one. */

@@ -16,3 +16,4 @@ export * from './regions.ts';
 export * from './cache.ts';
 export * from './course.ts';
 export { BackendUnavailableError, BridgeError } from './call.ts';
+export * from './study.ts';

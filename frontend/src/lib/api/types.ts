@@ -5,7 +5,7 @@
 // read. Only the event payloads, which Wails does not generate, are written
 // here by hand.
 
-import type { cite, corpus, engine, llm, main, metrics, models, rag, retrieve, secrets, session } from '../../../wailsjs/go/models';
+import type { cite, corpus, engine, llm, main, metrics, models, rag, retrieve, secrets, session, study } from '../../../wailsjs/go/models';
 import type { BridgeMessage } from '../i18n/messages.ts';
 import catalogue from './catalogue.json';
 
@@ -98,6 +98,50 @@ export type AnswerEvent =
   | { type: 'notice'; notice: Notice }
   | { type: 'done'; answer: Answer }
   | { type: 'error'; error: string; problem?: BridgeMessage; answer: Answer | null };
+
+// --- study aids (package study) ---
+
+/** What to study: a document, optionally one outline section (study.Scope). */
+export type StudyScope = Fields<study.Scope>;
+/** A study request's options (study.Options). */
+export type StudyOptions = Fields<study.Options>;
+/** What a guide will cost, announced before it starts (study.Plan). */
+export type StudyPlan = Wire<study.Plan>;
+/** A study guide, every line checked, or the extractive outline without a model (study.Guide). */
+export type StudyGuide = Wire<study.Guide>;
+/** One checked line of a guide (study.Line). */
+export type StudyLine = Wire<study.Line>;
+/** Flashcards with their verdicts and the cards refused (study.Deck). */
+export type StudyDeck = Wire<study.Deck>;
+/** One flashcard (study.Card). */
+export type StudyCard = Wire<study.Card>;
+/** One quiz question (study.QuizItem, sent only in events): multiple choice or short answer. */
+export interface QuizItem {
+  kind: 'choice' | 'short';
+  question: string;
+  /** The card's answer, citations removed. */
+  answer: string;
+  /** choice: the right answer among the distractors. */
+  options?: string[] | null;
+  /** choice: the right answer's index in options. */
+  correct: number;
+  /** The source: label, page, verdict. */
+  card: StudyCard;
+}
+/** A study job's progress (study.Progress, sent only in events): done of total requests. */
+export interface StudyProgress {
+  stage: 'map' | 'reduce' | 'cards';
+  done: number;
+  total: number;
+  /** Seconds waited for a rate limit to pass; absent when not waiting. */
+  waiting?: number;
+}
+
+/** The events of one study job (study.Event), on study:<id>: progress, then done or error. */
+export type StudyEvent =
+  | { type: 'progress'; progress: StudyProgress }
+  | { type: 'done'; guide?: StudyGuide | null; deck?: StudyDeck | null; quiz?: QuizItem[] | null }
+  | { type: 'error'; error: BridgeMessage };
 
 // --- settings, metrics, explorer, and the model manager's "models:progress" ---
 

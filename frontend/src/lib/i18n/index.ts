@@ -11,6 +11,7 @@ import * as explorer from './explorer.ts';
 import * as library from './library.ts';
 import { fill, type Lang, type Message, type Params } from './lookup.ts';
 import * as settings from './settings.ts';
+import * as study from './study.ts';
 import * as suggest from './suggest.ts';
 import * as viewer from './viewer.ts';
 
@@ -26,6 +27,7 @@ const en = {
   ...explorer.en,
   ...viewer.en,
   ...suggest.en,
+  ...study.en,
 };
 
 export type MessageKey = keyof typeof en;
@@ -40,6 +42,7 @@ const fr: Dictionary = {
   ...explorer.fr,
   ...viewer.fr,
   ...suggest.fr,
+  ...study.fr,
 };
 
 export const dictionaries: Record<Lang, Dictionary> = { en, fr };

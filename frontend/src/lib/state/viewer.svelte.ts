@@ -4,6 +4,7 @@
 
 import * as api from '../api/index.ts';
 import type { Box } from '../api/types.ts';
+import type { Chip } from '../citations.ts';
 import { handleError } from '../errors.ts';
 import { RenderTimeout } from '../pdf/limits.ts';
 import { t } from './locale.svelte.ts';
@@ -66,6 +67,12 @@ export class Viewer {
   readonly pageFailed = $derived(this.failedPages.includes(this.page));
   readonly canPrev = $derived(this.page > 1);
   readonly canNext = $derived(this.pageCount === 0 || this.page < this.pageCount);
+
+  /** Opens a citation chip's page (an answer's, a study line's); a chip of no document of the session opens nothing. */
+  openChip(chip: Chip): void {
+    if (chip.doc_id === '') return;
+    this.open({ doc_id: chip.doc_id, file: chip.file, page: chip.page, passage: chip.passage, box: chip.box ?? null, ...(chip.kind ? { kind: chip.kind } : {}) });
+  }
 
   open(target: ViewerTarget): void {
     const sameDoc = this.target?.doc_id === target.doc_id && this.status !== 'error';

@@ -1,0 +1,157 @@
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { tick } from 'svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as fake from '../../../test/api/fake.ts';
+import { locale } from '../../state/locale.svelte.ts';
+import { Study } from '../../state/study.svelte.ts';
+import StudyPanel from './StudyPanel.svelte';
+
+vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
+
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await tick();
+};
+
+async function setup() {
+  const study = new Study();
+  const onOpen = vi.fn();
+  const onSettings = vi.fn();
+  render(StudyPanel, { study, documents: [fake.sampleDocument()], onOpen, onSettings });
+  await flush();
+  return { study, onOpen, onSettings };
+}
+
+const cards = () => [
+  fake.sampleCard('What does DPLL add?', 'unit propagation'),
+  fake.sampleCard('What is a clause?', 'a disjunction of literals'),
+  fake.sampleCard('What is x?', 'a literal', false),
+];
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  fake.resetFakeApi();
+  locale.set('en');
+});
+
+describe('the Study view', () => {
+  it('announces the plan before starting, shows progress, and cancels', async () => {
+    const { study } = await setup();
+    expect(fake.studyPlan).toHaveBeenCalledWith({ doc_id: 'a3f1c9' }, {});
+    expect(screen.getByText(/3 requests to Gemini 2\.5 Flash: about 26,500 tokens sent, at most 6,144 written\./)).toBeTruthy();
+    expect(screen.getByText(/batches of 40 passages \(at most 12,000 tokens/)).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Make the study guide' }));
+    expect(fake.startStudyGuide).toHaveBeenCalledWith('study-1', { doc_id: 'a3f1c9' }, {});
+    fake.emitStudy('study-1', { type: 'progress', progress: { stage: 'map', done: 1, total: 3 } });
+    await flush();
+    expect(screen.getByText('Reading the passages: 1 of 3 requests')).toBeTruthy();
+    fake.emitStudy('study-1', { type: 'progress', progress: { stage: 'map', done: 1, total: 3, waiting: 20 } });
+    await flush();
+    expect(screen.getByText('Waiting 20 s for the provider’s rate limit')).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(fake.cancelStudy).toHaveBeenCalledWith('study-1');
+    fake.emitStudy('study-1', { type: 'error', error: { code: 'error.cancelled' } });
+    await flush();
+    expect(study.job).toBeNull();
+    expect(fake.studyListeners('study-1')).toBe(0);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Make the study guide' })).toBeTruthy();
+  });
+
+  it('shows the guide with the chat’s chips, the unverified line marked, a chip opening the viewer', async () => {
+    const { onOpen } = await setup();
+    await fireEvent.click(screen.getByRole('button', { name: 'Make the study guide' }));
+    fake.emitStudy('study-1', { type: 'done', guide: fake.sampleGuide() });
+    await flush();
+    expect(screen.getByText('Summary')).toBeTruthy();
+    expect(screen.getByText('Key terms')).toBeTruthy();
+    expect(screen.getByText('1 line is not verified by its cited page: its chip is marked, as in the chat.')).toBeTruthy();
+    const chips = document.querySelectorAll('button.cite');
+    expect(chips.length).toBe(4);
+    expect(document.querySelectorAll('button.cite.unverified').length).toBe(1);
+    expect(document.querySelector('button.cite.unverified')?.getAttribute('title')).toContain('its numbers are not in the cited passage');
+    await fireEvent.click(chips[0]!);
+    expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ doc_id: 'a3f1c9', page: 3, state: 'verified' }));
+    fake.exportStudyGuide.mockResolvedValueOnce('/tmp/guide.html');
+    await fireEvent.click(screen.getByRole('button', { name: 'HTML' }));
+    await flush();
+    expect(fake.exportStudyGuide).toHaveBeenCalledWith('a3f1c9', '', 'html');
+    expect(screen.getByRole('status').textContent).toContain('/tmp/guide.html');
+  });
+
+  it('offline: the outline is offered, flashcards say they need a model and how to add one', async () => {
+    fake.studyPlan.mockResolvedValue(fake.samplePlan({ extractive: true, model: undefined, model_name: undefined, requests: 0 }));
+    const { onSettings } = await setup();
+    expect(screen.getByText(/No model is configured/)).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Make flashcards and a quiz' }));
+    expect(fake.startStudyCards).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toContain('Settings');
+    await fireEvent.click(screen.getByRole('button', { name: 'Open Settings' }));
+    expect(onSettings).toHaveBeenCalled();
+    await fireEvent.click(screen.getByRole('button', { name: 'Make the outline' }));
+    const quote = 'Satisfiability asks whether some assignment makes the formula true';
+    fake.emitStudy('study-1', {
+      type: 'done',
+      guide: fake.sampleGuide({
+        summary: [],
+        terms: [],
+        questions: [],
+        outline: [{ title: '2 Background', depth: 0, from: 2, to: 5, quote, label: '[lecture_sat.pdf p.3]', doc_id: 'a3f1c9', page: 3 }],
+      }),
+    });
+    await flush();
+    expect(screen.getByText('2 Background')).toBeTruthy();
+    const chip = document.querySelector('button.cite.verified');
+    expect(chip).toBeTruthy();
+  });
+
+  it('lists the cards with verdicts, exports them, and runs the quiz', async () => {
+    const { study, onOpen } = await setup();
+    await fireEvent.click(screen.getByRole('button', { name: 'Make flashcards and a quiz' }));
+    const deck = fake.sampleDeck(cards());
+    fake.emitStudy('study-1', { type: 'done', deck, quiz: fake.sampleQuiz(deck.cards ?? []) });
+    await flush();
+    expect(screen.getByText('3 flashcards · lecture_sat.pdf')).toBeTruthy();
+    expect(screen.getAllByText('Verified by its page').length).toBe(2);
+    expect(screen.getByText('Not verified: its numbers are not in the cited passage')).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Anki package' }));
+    expect(fake.exportCards).toHaveBeenCalledWith(deck, 'apkg');
+
+    await fireEvent.click(screen.getByRole('tab', { name: 'Quiz' }));
+    expect(screen.getByText('Question 1 of 3 · Multiple choice')).toBeTruthy();
+    expect(document.querySelector('button.cite')).toBeNull(); // the source hides until revealed
+    await fireEvent.click(screen.getByRole('button', { name: /unit propagation/ }));
+    expect(screen.getByText('Right.')).toBeTruthy();
+    expect(study.score).toEqual({ right: 1, answered: 1 });
+    await fireEvent.click(document.querySelector('button.cite')!);
+    expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ page: 3 }));
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Question 2 of 3 · Short answer')).toBeTruthy();
+    await fireEvent.input(screen.getByRole('textbox'), { target: { value: 'literals' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Reveal the answer' }));
+    expect(within(document.querySelector('.reveal') as HTMLElement).getByText(/a disjunction of literals/)).toBeTruthy();
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await fireEvent.click(screen.getByRole('button', { name: /a clause/ }));
+    expect(screen.getByText('Not quite.')).toBeTruthy();
+    expect(screen.getByText('Score: 1 of 2 multiple-choice questions right')).toBeTruthy();
+  });
+
+  it('shows the guide kept this session for the document and section chosen', async () => {
+    fake.studySections.mockResolvedValue([{ title: '2 Background', page: 2, depth: 0 }]);
+    fake.studyGuideKept.mockImplementation(async (_doc, section) => (section === '2 Background' ? fake.sampleGuide({ section }) : null));
+    await setup();
+    expect(screen.getByText('No guide yet for this document or section.')).toBeTruthy();
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Section' }), { target: { value: '2 Background' } });
+    await flush();
+    expect(fake.studyPlan).toHaveBeenLastCalledWith({ doc_id: 'a3f1c9', section: '2 Background' }, {});
+    expect(screen.getByRole('heading', { name: '2 Background' })).toBeTruthy();
+  });
+
+  it('speaks French', async () => {
+    locale.set('fr');
+    await setup();
+    expect(screen.getByRole('button', { name: 'Faire la fiche de révision' })).toBeTruthy();
+    expect(screen.getByText(/3 requêtes à Gemini 2\.5 Flash/)).toBeTruthy();
+  });
+});

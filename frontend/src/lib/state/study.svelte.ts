@@ -1,0 +1,260 @@
+// The Study view's state: the document (and outline section) studied, the
+// plan announced before a guide starts, the running job's progress and its
+// cancel, the guide (kept by Go for the session), the flashcards and the
+// quiz, and the exports. Jobs report on study:<id> (api.onStudy).
+
+import * as api from '../api/index.ts';
+import type {
+  OutlineEntry,
+  QuizItem,
+  StudyDeck,
+  StudyEvent,
+  StudyGuide,
+  StudyPlan,
+  StudyProgress,
+  StudyScope,
+} from '../api/types.ts';
+import { handleError } from '../errors.ts';
+import type { BridgeMessage } from '../i18n/index.ts';
+import { isCancelled } from '../i18n/messages.ts';
+import { t, tm } from './locale.svelte.ts';
+
+export type StudyTab = 'guide' | 'cards' | 'quiz';
+export type JobKind = 'guide' | 'cards';
+export type GuideFormat = 'html' | 'md';
+export type CardsFormat = 'csv' | 'tsv' | 'apkg';
+
+export interface StudyJob {
+  id: string;
+  kind: JobKind;
+  progress: StudyProgress | null;
+  cancelling: boolean;
+}
+
+/** What a quiz question's student did: the option picked (choice) or the answer typed (short). */
+export interface QuizAttempt {
+  picked: number | null;
+  typed: string;
+  revealed: boolean;
+}
+
+export class Study {
+  docID = $state('');
+  section = $state('');
+  sections = $state<OutlineEntry[]>([]);
+  plan = $state<StudyPlan | null>(null);
+  job = $state<StudyJob | null>(null);
+  guide = $state<StudyGuide | null>(null);
+  deck = $state<StudyDeck | null>(null);
+  quiz = $state<QuizItem[]>([]);
+  attempts = $state<QuizAttempt[]>([]);
+  /** The quiz question shown. */
+  current = $state(0);
+  tab = $state<StudyTab>('guide');
+  error = $state<string | null>(null);
+  exporting = $state<string | null>(null);
+  exported = $state<string | null>(null);
+
+  #stop: (() => void) | null = null;
+  #seq = 0;
+
+  /** No model is configured: the guide is the extractive outline, cards need a model. */
+  get offline(): boolean {
+    return this.plan?.extractive ?? false;
+  }
+
+  get scope(): StudyScope {
+    return this.section ? { doc_id: this.docID, section: this.section } : { doc_id: this.docID };
+  }
+
+  /** Picks the document studied: its sections, the plan, the guide kept this session. */
+  async choose(docID: string): Promise<void> {
+    if (this.job) return;
+    this.docID = docID;
+    this.section = '';
+    this.sections = [];
+    this.deck = null;
+    this.quiz = [];
+    this.attempts = [];
+    if (!docID) {
+      this.plan = null;
+      this.guide = null;
+      return;
+    }
+    const seq = ++this.#seq;
+    try {
+      const sections = await api.studySections(docID);
+      if (seq !== this.#seq) return;
+      this.sections = sections;
+    } catch (err) {
+      this.#report(err);
+    }
+    await this.#refresh(seq);
+  }
+
+  /** Picks an outline section ('' for the whole document). */
+  async chooseSection(section: string): Promise<void> {
+    if (this.job) return;
+    this.section = section;
+    await this.#refresh(++this.#seq);
+  }
+
+  async #refresh(seq: number): Promise<void> {
+    this.error = null;
+    try {
+      const [plan, kept] = await Promise.all([
+        api.studyPlan(this.scope, {}),
+        api.studyGuideKept(this.docID, this.section),
+      ]);
+      if (seq !== this.#seq) return;
+      this.plan = plan;
+      this.guide = kept;
+    } catch (err) {
+      if (seq === this.#seq) this.#report(err);
+    }
+  }
+
+  /** Starts the guide (or the extractive outline without a model). */
+  startGuide(): Promise<void> {
+    return this.#start('guide');
+  }
+
+  /** Starts flashcards and their quiz; without a model it says what to add instead. */
+  startCards(): Promise<void> {
+    if (this.offline) {
+      this.error = tm({ code: 'study.needs_model' });
+      return Promise.resolve();
+    }
+    return this.#start('cards');
+  }
+
+  async #start(kind: JobKind): Promise<void> {
+    if (this.job || !this.docID) return;
+    const id = api.newStudyID();
+    this.error = null;
+    this.exported = null;
+    this.job = { id, kind, progress: null, cancelling: false };
+    this.#stop = api.onStudy(id, (e) => this.#event(id, e));
+    try {
+      await (kind === 'guide'
+        ? api.startStudyGuide(id, this.scope, {})
+        : api.startStudyCards(id, this.scope, {}));
+    } catch (err) {
+      this.#end();
+      this.#report(err);
+    }
+  }
+
+  #event(id: string, e: StudyEvent): void {
+    const job = this.job;
+    if (!job || job.id !== id) return;
+    if (e.type === 'progress') {
+      job.progress = e.progress;
+      return;
+    }
+    this.#end();
+    if (e.type === 'error') {
+      if (!isCancelled(e.error)) this.error = tm(e.error as BridgeMessage);
+      return;
+    }
+    if (job.kind === 'guide' && e.guide) {
+      this.guide = e.guide;
+      this.tab = 'guide';
+    } else if (e.deck) {
+      this.deck = e.deck;
+      this.quiz = e.quiz ?? [];
+      this.attempts = this.quiz.map(() => ({ picked: null, typed: '', revealed: false }));
+      this.current = 0;
+      this.tab = 'cards';
+    }
+  }
+
+  #end(): void {
+    this.#stop?.();
+    this.#stop = null;
+    this.job = null;
+  }
+
+  /** Stops the running job; what was made so far is dropped. */
+  async cancel(): Promise<void> {
+    const job = this.job;
+    if (!job || job.cancelling) return;
+    job.cancelling = true;
+    try {
+      const running = await api.cancelStudy(job.id);
+      if (!running && this.job?.id === job.id) this.#end();
+    } catch (err) {
+      this.#report(err);
+    }
+  }
+
+  /** Picks an option of the current multiple-choice question (reveals it). */
+  pick(i: number): void {
+    const a = this.attempts[this.current];
+    if (!a || a.revealed) return;
+    a.picked = i;
+    a.revealed = true;
+  }
+
+  reveal(): void {
+    const a = this.attempts[this.current];
+    if (a) a.revealed = true;
+  }
+
+  go(step: number): void {
+    this.current = Math.min(Math.max(this.current + step, 0), Math.max(this.quiz.length - 1, 0));
+  }
+
+  /** Right answers among the revealed multiple-choice questions. */
+  get score(): { right: number; answered: number } {
+    let right = 0;
+    let answered = 0;
+    this.quiz.forEach((q, i) => {
+      const a = this.attempts[i];
+      if (q.kind !== 'choice' || a?.picked == null) return;
+      answered++;
+      if (a.picked === q.correct) right++;
+    });
+    return { right, answered };
+  }
+
+  async exportGuide(format: GuideFormat): Promise<void> {
+    if (!this.guide) return;
+    await this.#export(format, () => api.exportStudyGuide(this.guide!.doc_id, this.guide!.section ?? '', format));
+  }
+
+  async exportCards(format: CardsFormat): Promise<void> {
+    if (!this.deck) return;
+    const deck = this.deck;
+    await this.#export(format, () => api.exportCards(deck, format));
+  }
+
+  async #export(format: string, run: () => Promise<string>): Promise<void> {
+    if (this.exporting) return;
+    this.exporting = format;
+    this.exported = null;
+    try {
+      const path = await run();
+      this.exported = path === '' ? null : path;
+    } catch (err) {
+      this.#report(err);
+    } finally {
+      this.exporting = null;
+    }
+  }
+
+  dismissError(): void {
+    this.error = null;
+  }
+
+  /** Unsubscribes from a running job's events (the window closes). */
+  stop(): void {
+    this.#stop?.();
+    this.#stop = null;
+  }
+
+  #report(err: unknown): void {
+    const text = handleError(err, t('study.failed'));
+    if (text !== null) this.error = text;
+  }
+}

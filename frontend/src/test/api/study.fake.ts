@@ -1,0 +1,128 @@
+// The study part of the fake api module (fake.ts re-exports it): the study
+// functions as vi.fn with an empty backend's defaults, emitStudy to drive a
+// job's events, and sample guides, decks and quizzes shaped as Go sends them.
+
+import { vi } from 'vitest';
+import type * as real from '../../lib/api/index.ts';
+import type { QuizItem, StudyCard, StudyDeck, StudyEvent, StudyGuide, StudyPlan } from '../../lib/api/types.ts';
+
+type Api = typeof real;
+
+const studyHandlers = new Map<string, Set<(event: StudyEvent) => void>>();
+let nextStudy = 0;
+
+export const newStudyID = vi.fn<Api['newStudyID']>(() => `study-${++nextStudy}`);
+export const studyPlan = vi.fn<Api['studyPlan']>(async () => samplePlan());
+export const startStudyGuide = vi.fn<Api['startStudyGuide']>(async () => {});
+export const startStudyCards = vi.fn<Api['startStudyCards']>(async () => {});
+export const cancelStudy = vi.fn<Api['cancelStudy']>(async () => true);
+export const studyGuideKept = vi.fn<Api['studyGuideKept']>(async () => null);
+export const studySections = vi.fn<Api['studySections']>(async () => []);
+export const exportStudyGuide = vi.fn<Api['exportStudyGuide']>(async () => '');
+export const exportCards = vi.fn<Api['exportCards']>(async () => '');
+export const onStudy = vi.fn<Api['onStudy']>((id, fn) => {
+  const set = studyHandlers.get(id) ?? new Set();
+  set.add(fn);
+  studyHandlers.set(id, set);
+  return () => set.delete(fn);
+});
+
+/** Delivers a "study:<id>" event to its subscribers. */
+export function emitStudy(id: string, event: StudyEvent): void {
+  for (const fn of studyHandlers.get(id) ?? []) fn(event);
+}
+
+/** How many handlers listen to one study job's events. */
+export function studyListeners(id: string): number {
+  return studyHandlers.get(id)?.size ?? 0;
+}
+
+export function resetStudyFake(): void {
+  studyHandlers.clear();
+  nextStudy = 0;
+}
+
+const LABEL = '[lecture_sat.pdf p.3]';
+
+export function samplePlan(overrides: Partial<StudyPlan> = {}): StudyPlan {
+  return {
+    model: 'gemini/gemini-2.5-flash',
+    model_name: 'Gemini 2.5 Flash',
+    context: 1_048_576,
+    batch_tokens: 12_000,
+    passages: 40,
+    pages: 42,
+    batches: 2,
+    reduces: 1,
+    requests: 3,
+    input_tokens: 26_500,
+    output_tokens: 6_144,
+    extractive: false,
+    ...overrides,
+  };
+}
+
+/** A checked line citing LABEL, verified or not (the checker's verdict on its one citation). */
+export function sampleLine(text: string, verified = true) {
+  const start = text.length + 1;
+  const full = `${text} ${LABEL}`;
+  const citation = {
+    label: LABEL,
+    raw: LABEL,
+    file: 'lecture_sat.pdf',
+    page: 3,
+    doc_id: 'a3f1c9',
+    source_index: 1,
+    verified,
+    ...(verified ? {} : { reason: 'cite.numbers' }),
+    overlap: verified ? 0.9 : 0.2,
+    claim: text,
+    start,
+    end: full.length,
+  };
+  return {
+    text: full,
+    check: {
+      verified,
+      ...(verified ? {} : { reason: 'cite.numbers' }),
+      label: LABEL,
+      doc_id: 'a3f1c9',
+      page: 3,
+      citations: [citation],
+    },
+  };
+}
+
+export function sampleGuide(overrides: Partial<StudyGuide> = {}): StudyGuide {
+  return {
+    doc_id: 'a3f1c9',
+    file: 'lecture_sat.pdf',
+    from: 1,
+    to: 42,
+    lang: 'en',
+    summary: [sampleLine('SAT is the problem of deciding whether a formula is satisfiable'), sampleLine('DPLL solves 12 of 10 cases', false)],
+    terms: [{ term: 'Clause', definition: sampleLine('a disjunction of literals') }],
+    questions: [{ question: 'What does DPLL add to backtracking?', answer: sampleLine('unit propagation and pure literal elimination') }],
+    plan: samplePlan(),
+    models: ['gemini/gemini-2.5-flash'],
+    ...overrides,
+  } as StudyGuide;
+}
+
+export function sampleCard(question: string, answer: string, verified = true): StudyCard {
+  const line = sampleLine(answer, verified);
+  return { question, answer: line.text, label: LABEL, doc_id: 'a3f1c9', page: 3, check: line.check } as StudyCard;
+}
+
+export function sampleDeck(cards: StudyCard[]): StudyDeck {
+  return { doc_id: 'a3f1c9', file: 'lecture_sat.pdf', lang: 'en', cards, refused: [] } as StudyDeck;
+}
+
+export function sampleQuiz(cards: StudyCard[]): QuizItem[] {
+  const [a, b, c] = cards;
+  return [
+    { kind: 'choice', question: a!.question, answer: 'unit propagation', options: ['a clause', 'unit propagation', 'a literal'], correct: 1, card: a! },
+    { kind: 'short', question: b!.question, answer: 'a disjunction of literals', correct: 0, card: b! },
+    { kind: 'choice', question: c!.question, answer: 'a literal', options: ['a literal', 'a clause'], correct: 0, card: c! },
+  ];
+}
