@@ -104,17 +104,27 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   click "${VIKA_CHIP_X:-985}" "${VIKA_CHIP_Y:-231}"
   sleep 2
   settle 30 "$work/viewer.png"
-  read -r x1 y1 <<<"${VIKA_SELECT_FROM:-900 300}"
-  read -r x2 y2 <<<"${VIKA_SELECT_TO:-1200 340}"
-  xdotool mousemove --sync $((X + x1)) $((Y + y1)) mousedown 1 mousemove --sync $((X + (x1 + x2) / 2)) $((Y + y2)) \
-    mousemove --sync $((X + x2)) $((Y + y2)) mouseup 1
+  read -r x1 y1 <<<"${VIKA_SELECT_FROM:-851 419}"
+  read -r x2 y2 <<<"${VIKA_SELECT_TO:-1176 436}"
+  # A drag as a hand makes it: press, move in small steps, release.
+  xdotool mousemove --sync $((X + x1)) $((Y + y1))
+  sleep 0.3
+  xdotool mousedown 1
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    xdotool mousemove --sync $((X + x1 + (x2 - x1) * i / 10)) $((Y + y1 + (y2 - y1) * i / 10))
+    sleep 0.1
+  done
+  xdotool mouseup 1
   sleep 1
   settle 10 "$out-4-selection.png"
   # Explain is the menu's first button (focused by Tab from the selection's toolbar is not
   # reliable under xdotool): click it where the menu shows, under the selection's end.
-  click "${VIKA_EXPLAIN_X:-$((x1 + 20))}" "${VIKA_EXPLAIN_Y:-$((y2 + 22))}"
+  click "${VIKA_EXPLAIN_X:-$((x1 + 30))}" "${VIKA_EXPLAIN_Y:-$((y2 + 26))}"
   sleep 3
   settle 60 "$out-5-explained.png" 2
+  # Close the viewer (Esc): the chat's header gets its width back.
+  key Escape
+  sleep 1
   click "${VIKA_EXPORT_X:-880}" "${VIKA_EXPORT_Y:-79}"
   sleep 3
   settle 10 "$work/dialog-$lang.png"
