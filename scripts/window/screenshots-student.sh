@@ -106,15 +106,15 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   settle 30 "$work/viewer.png"
   read -r x1 y1 <<<"${VIKA_SELECT_FROM:-851 419}"
   read -r x2 y2 <<<"${VIKA_SELECT_TO:-1176 436}"
-  # A drag as a hand makes it: press, move in small steps, release.
+  # Select as a hand does with the mouse: a double-click on the first word, then a
+  # shift-click at the end of the passage extends the selection to it.
   xdotool mousemove --sync $((X + x1)) $((Y + y1))
   sleep 0.3
-  xdotool mousedown 1
-  for i in 1 2 3 4 5 6 7 8 9 10; do
-    xdotool mousemove --sync $((X + x1 + (x2 - x1) * i / 10)) $((Y + y1 + (y2 - y1) * i / 10))
-    sleep 0.1
-  done
-  xdotool mouseup 1
+  xdotool click --repeat 2 --delay 90 1
+  sleep 0.5
+  xdotool mousemove --sync $((X + x2)) $((Y + y2))
+  sleep 0.3
+  xdotool keydown shift click 1 keyup shift
   sleep 1
   settle 10 "$out-4-selection.png"
   # Explain is the menu's first button (focused by Tab from the selection's toolbar is not
