@@ -104,8 +104,8 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   click "${VIKA_CHIP_X:-985}" "${VIKA_CHIP_Y:-231}"
   sleep 2
   settle 30 "$work/viewer.png"
-  read -r x1 y1 <<<"${VIKA_SELECT_FROM:-851 419}"
-  read -r x2 y2 <<<"${VIKA_SELECT_TO:-1176 436}"
+  read -r x1 y1 <<<"${VIKA_SELECT_FROM:-853 416}"
+  read -r x2 y2 <<<"${VIKA_SELECT_TO:-1100 425}"
   # Select as a hand does with the mouse: a double-click on the first word, then a
   # shift-click at the end of the passage extends the selection to it.
   xdotool mousemove --sync $((X + x1)) $((Y + y1))
@@ -119,7 +119,7 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   settle 10 "$out-4-selection.png"
   # Explain is the menu's first button (focused by Tab from the selection's toolbar is not
   # reliable under xdotool): click it where the menu shows, under the selection's end.
-  click "${VIKA_EXPLAIN_X:-$((x1 + 30))}" "${VIKA_EXPLAIN_Y:-$((y2 + 26))}"
+  click "${VIKA_EXPLAIN_X:-$((x1 + 30))}" "${VIKA_EXPLAIN_Y:-$((y2 + 22))}"
   sleep 3
   settle 60 "$out-5-explained.png" 2
   # Close the viewer (Esc): the chat's header gets its width back.
