@@ -43,7 +43,7 @@ window_start 1280x800
 for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   case $lang in
   en) export LANGUAGE=en_US LANG=en_US.UTF-8 question="What is Scaled Dot-Product Attention? Give equation (1), its formula with softmax and the square root of dk." ;;
-  fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 question="Scaled Dot-Product Attention : quelle est l'équation (1), sa formule avec softmax et la racine de dk ?" ;;
+  fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 question="Scaled Dot-Product Attention : quelle est la formule (1), avec softmax et la racine de dk ?" ;;
   *) die "unknown language $lang" ;;
   esac
   mkdir -p "$XDG_CONFIG_HOME/vika"
