@@ -80,7 +80,7 @@ func formulas(p *Page, taken []region) []region {
 		var run []Line
 		first := false // run starts the block
 		flush := func() {
-			if first && i > 0 {
+			if first && i > 0 && len(run) > 0 {
 				run = continued(p, p.Blocks[i-1], run)
 			}
 			if r, ok := formulaOf(run); ok {
@@ -134,7 +134,7 @@ func displayLine(p *Page, b Block, l Line) bool {
 // line above must hold an operator, read as no prose, leave a parenthesis
 // open that run closes, and sit just above it.
 func continued(p *Page, above Block, run []Line) []Line {
-	if len(above.Lines) == 0 || len(run) >= maxFormulaLines {
+	if len(above.Lines) == 0 || len(run) == 0 || len(run) >= maxFormulaLines {
 		return run
 	}
 	l := above.Lines[len(above.Lines)-1]
