@@ -255,4 +255,14 @@ func TestDetectFormulaAcrossBlocks(t *testing.T) {
 			t.Errorf("a formula took prose: %q", r.Text)
 		}
 	}
+	// Every page is detected (page 7 made the first version of the join read an empty run).
+	for n := 1; n <= d.NumPages(); n++ {
+		pg, err := d.Page(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.DetectRegions(&pg); err != nil {
+			t.Errorf("page %d: %v", n, err)
+		}
+	}
 }
