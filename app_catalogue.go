@@ -21,7 +21,13 @@ type catalogue struct {
 	// MaxMultiQueryVariants bounds Settings.MultiQueryVariants (from 1).
 	MaxMultiQueryVariants int `json:"max_multi_query_variants"`
 	// MaxDescribe bounds the figures and tables described a document.
-	MaxDescribe int        `json:"max_describe"`
+	MaxDescribe int `json:"max_describe"`
+	// MaxSelection bounds a passage selected in the viewer and asked
+	// about, in characters (rag.MaxSelectionRunes).
+	MaxSelection int `json:"max_selection"`
+	// SelectionID is the chunk id of a selection among an answer's
+	// sources (rag.SelectionID).
+	SelectionID string     `json:"selection_id"`
 	Providers   []provider `json:"providers"`
 	Events      events     `json:"events"`
 	// FlushMS is how often streamed answer text is shown, in
@@ -69,6 +75,8 @@ func buildCatalogue() (catalogue, error) {
 		MaxK:                  rag.MaxK,
 		MaxMultiQueryVariants: prompt.MaxRephrasings,
 		MaxDescribe:           session.MaxDescribe,
+		MaxSelection:          rag.MaxSelectionRunes,
+		SelectionID:           rag.SelectionID,
 		Events: events{
 			IngestProgress:       session.EventIngestProgress,
 			ModelProgress:        session.EventModelProgress,

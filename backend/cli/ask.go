@@ -38,7 +38,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	var scope scopeFlags
 	scope.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] [--doc NAME...] [--pages 10-20] --pdf FILE [--pdf FILE...] QUESTION")
+		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] [--doc NAME...] [--pages 10-20] [--section TITLE] --pdf FILE [--pdf FILE...] QUESTION")
 		fmt.Fprintln(errOut, "       vika ask --queries QUESTIONS.jsonl [--jsonl OUT.jsonl] [--report REPORT.html] [options] --pdf FILE [--pdf FILE...]")
 		fmt.Fprintln(errOut, "\nKeys come from GEMINI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY, OPENROUTER_API_KEY or the system keyring;\nVIKA_<PROVIDER>_BASE_URL overrides a provider's address.")
 		fs.PrintDefaults()

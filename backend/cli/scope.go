@@ -13,13 +13,15 @@ import (
 // scopeFlags are the --doc and --pages flags of ask and search: the
 // documents (by name) and the pages a question is limited to.
 type scopeFlags struct {
-	docs  stringList
-	pages string
+	docs    stringList
+	pages   string
+	section string
 }
 
 func (s *scopeFlags) register(fs *flag.FlagSet) {
 	fs.Var(&s.docs, "doc", "search only this document: its file name, without .pdf, or a part of it that names one (repeatable)")
 	fs.StringVar(&s.pages, "pages", "", "search only these pages of the documents: 10-20, 10-, -20 or 7")
+	fs.StringVar(&s.section, "section", "", "search only this section of a document's outline (its bookmark title, any case): its pages, within --pages")
 }
 
 // check validates the flags before anything is ingested.
@@ -42,7 +44,7 @@ func (s *scopeFlags) resolve(ctx context.Context, eng documentLister) (corpus.Sc
 	if sc.From, sc.To, err = corpus.ParsePages(s.pages); err != nil {
 		return sc, fmt.Errorf("%w: --pages: %v", errUsage, err)
 	}
-	if len(s.docs) == 0 {
+	if len(s.docs) == 0 && s.section == "" {
 		return sc, nil
 	}
 	docs, err := eng.Documents(ctx)
@@ -55,6 +57,13 @@ func (s *scopeFlags) resolve(ctx context.Context, eng documentLister) (corpus.Sc
 			return sc, err
 		}
 		sc.Docs = append(sc.Docs, d.ID)
+	}
+	if s.section == "" {
+		return sc, nil
+	}
+	sc.Section = s.section
+	if sc, err = sc.Resolve(docs); err != nil {
+		return sc, fmt.Errorf("%w: --section: %v", errUsage, err)
 	}
 	return sc, nil
 }

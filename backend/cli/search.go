@@ -30,7 +30,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	var scope scopeFlags
 	scope.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--doc NAME...] [--pages 10-20] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
+		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--doc NAME...] [--pages 10-20] [--section TITLE] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
 		fs.PrintDefaults()
 	}
 	rest, err := parse(fs, args)

@@ -18,10 +18,15 @@ type Scope struct {
 	// outside any page range.
 	From int `json:"from,omitempty"`
 	To   int `json:"to,omitempty"`
+	// Section is the title of an outline section of one of the documents
+	// kept (or of any, when Docs is empty). Resolve turns it into that
+	// document and the section's pages (within From and To); the indexes
+	// only read Docs, From and To.
+	Section string `json:"section,omitempty"`
 }
 
 // All reports whether s keeps every chunk.
-func (s Scope) All() bool { return len(s.Docs) == 0 && s.From == 0 && s.To == 0 }
+func (s Scope) All() bool { return len(s.Docs) == 0 && s.From == 0 && s.To == 0 && s.Section == "" }
 
 // Paged reports whether s bounds the pages.
 func (s Scope) Paged() bool { return s.From > 0 || s.To > 0 }

@@ -11,9 +11,9 @@ import (
 // (corpus.Region.Image), in memory like the PDF bytes: an answer shows
 // them to a vision-capable model, and Describe has them described.
 
-// RegionOf returns the table or figure region a passage was made from (or
-// whose description it holds), with its crop; false for a body passage or
-// a region without a crop.
+// RegionOf returns the table, figure or formula region a passage was made
+// from (or whose description it holds: a formula's is its LaTeX), with its
+// crop when it has one; false for a body passage.
 func (e *Engine) RegionOf(ctx context.Context, chunkID string) (corpus.Region, bool) {
 	if e.isClosed() {
 		return corpus.Region{}, false
@@ -23,10 +23,15 @@ func (e *Engine) RegionOf(ctx context.Context, chunkID string) (corpus.Region, b
 		return corpus.Region{}, false
 	}
 	c, ok := chunks[chunkID]
-	if !ok || c.BBox == nil || (c.Kind != corpus.ChunkFigure && c.Kind != corpus.ChunkTable) {
+	if !ok || c.BBox == nil || (c.Kind != corpus.ChunkFigure && c.Kind != corpus.ChunkTable && c.Kind != corpus.ChunkFormula) {
 		return corpus.Region{}, false
 	}
-	regions, err := e.store.RegionsOn(ctx, c.DocID, c.Page)
+	var regions []corpus.Region
+	if c.Kind == corpus.ChunkFormula { // a formula keeps no crop: all the document's, without images
+		regions, err = e.store.Regions(ctx, c.DocID, false)
+	} else {
+		regions, err = e.store.RegionsOn(ctx, c.DocID, c.Page)
+	}
 	if err != nil {
 		return corpus.Region{}, false
 	}

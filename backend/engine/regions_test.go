@@ -39,16 +39,19 @@ func TestPicturesKeptWithTheirPassages(t *testing.T) {
 	figBox, tabBox := [4]float64{72, 100, 300, 260}, [4]float64{72, 80, 520, 200}
 	fig := corpus.Region{Kind: corpus.ChunkFigure, Page: 1, BBox: figBox, Caption: "Figure 2: Training error.", Image: pngOf(t, 40)}
 	tab := corpus.Region{Kind: corpus.ChunkTable, Page: 2, BBox: tabBox, Caption: "Table 1: Architectures.", Text: "| layer | output |"}
+	eqBox := [4]float64{220, 436, 504, 462}
+	eq := corpus.Region{Kind: corpus.ChunkFormula, Page: 2, BBox: eqBox, Caption: "(1)", Text: "y = f(x) + x (1)", Description: `y = \mathcal{F}(x) + x`}
 	res := ingest.Result{
 		Doc: corpus.Document{ID: id, File: "paper.pdf", Pages: 2},
 		Pages: []corpus.Page{
 			{DocID: id, Number: 1, Type: corpus.PageText, Text: "Figure 2 shows the error of plain and residual networks.", Regions: []corpus.Region{fig}},
-			{DocID: id, Number: 2, Type: corpus.PageText, Text: "Table 1 lists the architectures.", Regions: []corpus.Region{tab}},
+			{DocID: id, Number: 2, Type: corpus.PageText, Text: "Table 1 lists the architectures.", Regions: []corpus.Region{tab, eq}},
 		},
 		Chunks: []corpus.Chunk{
 			{ID: id + ":1:0", DocID: id, Page: 1, Text: "Figure 2 shows the error of plain and residual networks.", Kind: corpus.ChunkBody, Lang: "en", PageType: corpus.PageText},
 			{ID: id + ":1:f", DocID: id, Page: 1, Text: "Figure 2: Training error.", Kind: corpus.ChunkFigure, BBox: &figBox, Lang: "en", PageType: corpus.PageText},
 			{ID: id + ":2:t", DocID: id, Page: 2, Text: "Table 1: Architectures. | layer | output |", Kind: corpus.ChunkTable, BBox: &tabBox, Lang: "en", PageType: corpus.PageText},
+			{ID: id + ":2:e", DocID: id, Page: 2, Text: "(1) y = f(x) + x (1)", Kind: corpus.ChunkFormula, BBox: &eqBox, Lang: "en", PageType: corpus.PageText},
 		},
 	}
 	if _, err := e.commit(ctx, res, nil, nil, data); err != nil {
@@ -56,6 +59,10 @@ func TestPicturesKeptWithTheirPassages(t *testing.T) {
 	}
 	if r, ok := e.RegionOf(ctx, id+":1:f"); !ok || !bytes.Equal(r.Image, fig.Image) || r.Caption != fig.Caption {
 		t.Errorf("RegionOf(figure passage) = %+v, %v", r.Caption, ok)
+	}
+	// A formula keeps no crop; its region carries its transcribed LaTeX (the sources panel shows it).
+	if r, ok := e.RegionOf(ctx, id+":2:e"); !ok || r.Description != eq.Description || len(r.Image) != 0 {
+		t.Errorf("RegionOf(formula passage) = %+v, %v", r, ok)
 	}
 	if _, ok := e.RegionOf(ctx, id+":1:0"); ok {
 		t.Error("a body passage has a region")

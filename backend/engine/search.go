@@ -94,6 +94,17 @@ func (e *Engine) searchOptions(ctx context.Context, set *modelSet, o SearchOptio
 	if o.Mode == retrieve.ModeDense && !set.ret.HasEmbedder() {
 		return retrieve.SearchOptions{}, fmt.Errorf("dense search is unavailable: %w", set.embErr)
 	}
+	if o.Scope.Section != "" {
+		// An outline section is its document's pages (the indexes read
+		// documents and pages only).
+		docs, err := e.Documents(ctx)
+		if err != nil {
+			return retrieve.SearchOptions{}, err
+		}
+		if o.Scope, err = o.Scope.Resolve(docs); err != nil {
+			return retrieve.SearchOptions{}, err
+		}
+	}
 	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K, Scope: o.Scope}
 	if o.Rerank {
 		// A cross-encoder that fails to load leaves search working without

@@ -73,23 +73,30 @@ const operators = "=<>≤≥≈≠∑∏∫∈∝→←⇒∀∃∂√"
 
 func formulas(p *Page, taken []region) []region {
 	var out []region
-	for _, b := range p.Blocks {
+	for i, b := range p.Blocks {
 		if slices.ContainsFunc(taken, func(t region) bool { return centredIn(b.BBox, t.box) }) {
 			continue
 		}
 		var run []Line
+		first := false // run starts the block
 		flush := func() {
+			if first && i > 0 && len(run) > 0 {
+				run = continued(p, p.Blocks[i-1], run)
+			}
 			if r, ok := formulaOf(run); ok {
 				out = append(out, r)
 			}
 			run = nil
 		}
-		for _, l := range b.Lines {
+		for j, l := range b.Lines {
 			if !displayLine(p, b, l) || len(run) == maxFormulaLines {
 				flush()
 				if !displayLine(p, b, l) {
 					continue
 				}
+			}
+			if len(run) == 0 {
+				first = j == 0
 			}
 			run = append(run, l)
 		}
@@ -116,6 +123,34 @@ func displayLine(p *Page, b Block, l Line) bool {
 	}
 	apart := l.BBox.X0-b.BBox.X0 >= 2*l.Font.Size || len(b.Lines) <= maxFormulaLines
 	return apart && (hasOp || numbered)
+}
+
+// continued prepends to run, the display lines that open a block, the
+// last line of the block above when it begins the same expression: MuPDF
+// starts a new block where a fraction's denominator drops below the line
+// (Vaswani et al.'s equation (1) comes as "Attention(Q, K, V ) =
+// softmax(QKT" and then "√dk )V (1)"), and the first half, unnumbered and
+// half in roman ("Attention", "softmax"), fails displayLine alone. The
+// line above must hold an operator, read as no prose, leave a parenthesis
+// open that run closes, and sit just above it.
+func continued(p *Page, above Block, run []Line) []Line {
+	if len(above.Lines) == 0 || len(run) == 0 || len(run) >= maxFormulaLines {
+		return run
+	}
+	l := above.Lines[len(above.Lines)-1]
+	t := strings.TrimSpace(l.Text)
+	var rest strings.Builder
+	for _, r := range run {
+		rest.WriteString(r.Text)
+	}
+	open := strings.Count(t, "(") - strings.Count(t, ")")
+	closes := strings.Count(rest.String(), ")") - strings.Count(rest.String(), "(")
+	gap := run[0].BBox.Y0 - l.BBox.Y1
+	if l.Rotated || proseWords(t) > 2 || l.BBox.Dx() > 0.8*p.Width || !strings.ContainsAny(t, operators) ||
+		open < 1 || closes < 1 || gap > 1.5*max(l.Font.Size, run[0].Font.Size) {
+		return run
+	}
+	return append([]Line{l}, run...)
 }
 
 // formulaOf makes a region of consecutive display lines.

@@ -3,6 +3,7 @@ package pdf
 import (
 	"bytes"
 	"image/png"
+	"os"
 	"strings"
 	"testing"
 
@@ -208,6 +209,60 @@ func TestCaptionKind(t *testing.T) {
 	} {
 		if got := captionKind(s); got != want {
 			t.Errorf("captionKind(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// Vaswani et al.'s equation (1) comes from MuPDF as two blocks, the
+// denominator's drop starting the second: the formula is the whole
+// equation, not only its tail "√dk )V (1)" (which the old detector kept).
+func TestDetectFormulaAcrossBlocks(t *testing.T) {
+	data, err := os.ReadFile(testpdf.SharedPDF(t, "vaswani2017_attention_is_all_you_need.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(data, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	p, err := d.Page(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.DetectRegions(&p); err != nil {
+		t.Fatal(err)
+	}
+	var eq *corpus.Region
+	for i, r := range p.Regions {
+		if r.Kind == corpus.ChunkFormula && r.Caption == "(1)" {
+			eq = &p.Regions[i]
+		}
+	}
+	if eq == nil {
+		t.Fatalf("no formula (1) on page 4: %+v", p.Regions)
+	}
+	for _, want := range []string{"Attention(Q, K, V", "softmax(", "√dk", "(1)"} {
+		if !strings.Contains(eq.Text, want) {
+			t.Errorf("formula (1) %q lacks %q", eq.Text, want)
+		}
+	}
+	if eq.BBox[0] > 300 { // the whole equation starts at x≈220 pt, its tail at 358
+		t.Errorf("formula (1)'s box %v starts at its tail", eq.BBox)
+	}
+	for _, r := range p.Regions {
+		if r.Kind == corpus.ChunkFormula && strings.Contains(r.Text, "values.") {
+			t.Errorf("a formula took prose: %q", r.Text)
+		}
+	}
+	// Every page is detected (page 7 made the first version of the join read an empty run).
+	for n := 1; n <= d.NumPages(); n++ {
+		pg, err := d.Page(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.DetectRegions(&pg); err != nil {
+			t.Errorf("page %d: %v", n, err)
 		}
 	}
 }

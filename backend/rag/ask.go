@@ -34,6 +34,10 @@ func (s *Assistant) Ask(ctx context.Context, question string, o Options, emit fu
 	if err := o.validate(); err != nil {
 		return Answer{}, err
 	}
+	o, err := s.resolveScope(ctx, o)
+	if err != nil {
+		return Answer{}, err
+	}
 	return s.ask(ctx, s.newID(), question, o, emit)
 }
 

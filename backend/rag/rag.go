@@ -145,6 +145,10 @@ func (s *Assistant) StartID(ctx context.Context, id, question string, o Options,
 	if err := o.validate(); err != nil {
 		return "", err
 	}
+	o, err := s.resolveScope(ctx, o)
+	if err != nil {
+		return "", err
+	}
 	if id == "" {
 		id = s.newID()
 	} else if !validID.MatchString(id) {

@@ -9,8 +9,24 @@ import (
 	"vika/backend/corpus"
 )
 
+// resolveScope turns o's outline section into its document and pages
+// (corpus.Scope.Resolve), once for the whole turn: its label, the search
+// around a selection and the extractive answer all read the pages.
+func (s *Assistant) resolveScope(ctx context.Context, o Options) (Options, error) {
+	if o.Scope.Section == "" {
+		return o, nil
+	}
+	docs, err := s.eng.Documents(ctx)
+	if err != nil {
+		return o, err
+	}
+	o.Scope, err = o.Scope.Resolve(docs)
+	return o, err
+}
+
 // scopeLabel is how the metrics and the exports name a question's scope:
-// its files and page range ("bert.pdf, resnet.pdf p.10-20"); "" for every
+// its files, outline section and page range ("bert.pdf, resnet.pdf
+// p.10-20", "vaswani.pdf § 3 Model Architecture p.2-6"); "" for every
 // document. A document no longer in the session is named by its id.
 func (s *Assistant) scopeLabel(ctx context.Context, sc corpus.Scope) string {
 	if sc.All() {
@@ -29,6 +45,9 @@ func (s *Assistant) scopeLabel(ctx context.Context, sc corpus.Scope) string {
 		}
 	}
 	out := strings.Join(names, ", ")
+	if sc.Section != "" {
+		out = strings.TrimSpace(out + " § " + sc.Section)
+	}
 	if sc.Paged() {
 		pages := fmt.Sprintf("p.%d-%d", max(sc.From, 1), sc.To)
 		switch {

@@ -85,25 +85,14 @@ func hitOf(doc corpus.Document, c corpus.Chunk) corpus.Hit {
 
 // sectionPages returns the pages of the outline entry titled title.
 func sectionPages(doc corpus.Document, title string) (from, to int, name string, err error) {
-	want := normTitle(title)
-	for i, e := range doc.Outline {
-		if normTitle(e.Title) != want || e.Page < 1 {
-			continue
-		}
-		to = doc.Pages
-		for _, next := range doc.Outline[i+1:] {
-			if next.Depth <= e.Depth && next.Page >= e.Page {
-				to = max(next.Page-1, e.Page)
-				break
-			}
-		}
-		return e.Page, to, e.Title, nil
+	if from, to, name, ok := doc.SectionPages(title); ok {
+		return from, to, name, nil
 	}
 	return 0, 0, "", message.Wrap(fmt.Errorf("study: %s has no section titled %q in its outline", doc.File, title),
 		message.StudyUnknownSection, "section", title)
 }
 
-func normTitle(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+func normTitle(s string) string { return corpus.NormTitle(s) }
 
 // Sections lists the outline entries of a document that have a page.
 func (s *Studier) Sections(ctx context.Context, docID string) ([]corpus.OutlineEntry, error) {

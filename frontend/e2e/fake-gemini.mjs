@@ -188,11 +188,20 @@ export function studyAnswer(prompt, sources) {
   return lines.join('\n') + '\n';
 }
 
-/** A formula passage's LaTeX, written between dollars as models are asked to; '' without one. */
+/** Vaswani et al.'s equation (1), as a model that read it writes it. */
+export const ATTENTION_LATEX = '\\mathrm{Attention}(Q, K, V) = \\mathrm{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V';
+
+/**
+ * A formula passage's LaTeX, written between dollars as models are asked to; '' without one. A source that
+ * states scaled dot-product attention gets its whole equation (1) on display, as a model that knows it writes it.
+ */
 function formulaLine(sources) {
+  let text = '';
+  const attention = sources.find((src) => /Attention\(Q,\s*K,\s*V\s*\)|scaled dot-product attention/i.test(src.text));
+  if (attention) text += `- Scaled dot-product attention ${attention.cite}:\n\n$$${ATTENTION_LATEX}$$\n\n`;
   const formula = sources.find((src) => /^LaTeX: /m.test(src.text));
-  if (!formula) return '';
-  return `- The formula: $${/^LaTeX: (.+)$/m.exec(formula.text)?.[1] ?? ''}$ ${formula.cite}.\n`;
+  if (formula) text += `- The formula: $${/^LaTeX: (.+)$/m.exec(formula.text)?.[1] ?? ''}$ ${formula.cite}.\n`;
+  return text;
 }
 
 /** Splits text into pieces of about n characters, at spaces. */

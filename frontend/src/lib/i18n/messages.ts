@@ -122,6 +122,9 @@ const en = {
   'describe.failed':
     '{model} could not describe this document ({reason}); what was described is kept. Try again later, or pick another model in Settings.',
 
+  'scope.unknown_section': 'No document searched has a section titled “{section}” in its outline.',
+  'scope.section_ambiguous': 'Several documents have a section titled “{section}” ({docs}): tick only the one you mean.',
+  'scope.section_outside': 'The section “{section}” (pages {from} to {to}) lies outside the pages searched.',
   'search.rerank_failed': 'The reranker {reranker} failed: the passages are in retrieval order ({detail}).',
   'search.figures_failed': 'The figure search failed: the text search stands ({detail}).',
 
@@ -295,6 +298,9 @@ const fr: Record<Key, Message> = {
   'describe.failed':
     '{model} n’a pas pu décrire ce document ({reason}) ; ce qui a été décrit est conservé. Réessayez plus tard ou choisissez un autre modèle dans les Réglages.',
 
+  'scope.unknown_section': 'Aucun document cherché n’a de section intitulée « {section} » dans son plan.',
+  'scope.section_ambiguous': 'Plusieurs documents ont une section intitulée « {section} » ({docs}) : ne cochez que celui que vous voulez.',
+  'scope.section_outside': 'La section « {section} » (pages {from} à {to}) est hors des pages cherchées.',
   'search.rerank_failed': 'Le reclassement par {reranker} a échoué : les passages restent dans l’ordre de la recherche ({detail}).',
   'search.figures_failed': 'La recherche de figures a échoué : la recherche dans le texte reste valable ({detail}).',
 

@@ -22,6 +22,12 @@ export const en = {
   'viewer.foundRegion': 'The cited table, figure or formula is outlined.',
   'viewer.missing': 'The cited passage could not be located in this page’s text (a scanned page without recognised text has none); this is the cited page.',
   'viewer.page': 'Page {page} of {file}',
+  'viewer.selection.menu': 'Ask about the selected passage',
+  'viewer.selection.explain': 'Explain',
+  'viewer.selection.ask': 'Ask about this',
+  'viewer.selection.define': 'Define',
+  'viewer.selection.clipped': 'Only the first {count} characters of the selection are kept.',
+  'viewer.ocrLayer': 'This scanned page’s text, recognised by OCR, can be selected.',
 } as const satisfies Record<string, Message>;
 
 export const fr: Record<keyof typeof en, Message> = {
@@ -44,4 +50,10 @@ export const fr: Record<keyof typeof en, Message> = {
   'viewer.foundRegion': 'Le tableau, la figure ou la formule cités sont encadrés.',
   'viewer.missing': 'Le passage cité est introuvable dans le texte de cette page (une page numérisée sans texte reconnu n’en a pas) ; c’est bien la page citée.',
   'viewer.page': 'Page {page} de {file}',
+  'viewer.selection.menu': 'Poser une question sur le passage sélectionné',
+  'viewer.selection.explain': 'Expliquer',
+  'viewer.selection.ask': 'Poser une question',
+  'viewer.selection.define': 'Définir',
+  'viewer.selection.clipped': 'Seuls les {count} premiers caractères de la sélection sont gardés.',
+  'viewer.ocrLayer': 'Le texte de cette page scannée, reconnu par OCR, peut être sélectionné.',
 };

@@ -13,6 +13,7 @@ import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
 import { DEFAULT_ASK_OPTIONS } from './settings.svelte.ts';
 import type { ScopeChip, ScopeWire } from './scope.svelte.ts';
+import { SELECTION_ID, type PassageSelection, type SelectionAction } from './selection.ts';
 
 /** How long deltas wait before they are shown, at most (ms). */
 /** Go's batching interval of answer text (catalogue.json): one value for both sides. */
@@ -41,6 +42,8 @@ export interface Turn {
   cancelling: boolean;
   /** What the question searched, shown above its answer; empty = every document. */
   scope: ScopeChip[];
+  /** The passage selected in the viewer that the question is about. */
+  selection?: PassageSelection;
 }
 
 export type ExportFormat = 'html' | 'md';
@@ -71,6 +74,8 @@ export class Chat {
   exporting = $state<ExportFormat | null>(null);
   /** Where the last export was saved. */
   exported = $state<string | null>(null);
+  /** A passage selected in the viewer that the next question is about (Ask about this); null for none. */
+  selection = $state<PassageSelection | null>(null);
 
   /**
    * The ask box's switches: a value set here overrides the Settings default for the next questions of
@@ -138,14 +143,29 @@ export class Chat {
     return api.onConversationRestored(() => void this.load());
   }
 
-  /** Asks the draft; does nothing while another answer runs. */
+  /**
+   * Acts on a passage selected in the viewer: Explain and Define ask at once about it; Ask about this keeps it
+   * for the question the student types next. Does nothing while another answer runs.
+   */
+  async askAbout(sel: PassageSelection, action: SelectionAction): Promise<void> {
+    if (this.busy) return;
+    this.selection = sel;
+    if (action === 'ask') return;
+    this.draft = t(action === 'explain' ? 'chat.selection.explainQuestion' : 'chat.selection.defineQuestion');
+    await this.ask();
+  }
+
+  /** Asks the draft (about the selection, if one is kept); does nothing while another answer runs. */
   async ask(): Promise<void> {
     const question = this.draft.trim();
     if (question === '' || this.busy) return;
     const key = ++this.#nextKey;
     const options = this.askOptions();
-    this.turns.push({ ...this.#newTurn(key, question), scope: this.#scope().chips });
+    const selection = this.selection;
+    if (selection) options.selection = { doc_id: selection.doc_id, page: selection.page, text: selection.text };
+    this.turns.push({ ...this.#newTurn(key, question), scope: this.#scope().chips, ...(selection ? { selection } : {}) });
     this.draft = '';
+    this.selection = null;
     this.error = null;
     // Listen before asking: the backend may send the first events before
     // Ask returns.
@@ -167,6 +187,7 @@ export class Chat {
       } else {
         Object.assign(turn, { status: 'error', error: message });
         if (this.draft === '') this.draft = question; // ready to try again
+        if (selection && this.selection === null) this.selection = selection; // about the same passage
       }
       return;
     }
@@ -338,6 +359,11 @@ export class Chat {
     const turn = this.#newTurn(++this.#nextKey, answer.question);
     // A past answer's scope is Go's record of it: files and pages in one label.
     if (answer.metrics.scope) turn.scope = [{ kind: 'doc', label: answer.metrics.scope }];
+    // A question about a selection has it as its first source.
+    const first = answer.sources?.[0];
+    if (first?.chunk_id === SELECTION_ID) {
+      turn.selection = { doc_id: first.doc_id, page: first.page, text: first.text, file: first.file };
+    }
     this.#settle(turn, answer);
     turn.status = answer.cancelled ? 'cancelled' : 'done';
     return turn;

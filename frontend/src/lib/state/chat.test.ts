@@ -59,6 +59,42 @@ describe('Chat asking', () => {
     expect(chat.turns.map((t) => t.scope.length)).toEqual([1, 1, 0]);
   });
 
+  it('asks about a passage selected in the viewer: Explain and Define at once, Ask about this with the next question', async () => {
+    const chat = new Chat({ options: () => DEFAULT_ASK_OPTIONS });
+    const sel = { doc_id: 'fff', file: 'flajolet.pdf', page: 3, text: 'the bitmap of observed patterns' };
+    const wire = { doc_id: 'fff', page: 3, text: 'the bitmap of observed patterns' };
+    await chat.askAbout(sel, 'explain');
+    expect(api.ask).toHaveBeenLastCalledWith('ask-1', 'Explain this passage.', { ...DEFAULT_ASK_OPTIONS, scope: {}, selection: wire });
+    expect(chat.turns[0]?.selection).toEqual(sel);
+    expect(chat.selection).toBeNull();
+    await chat.askAbout(sel, 'define'); // busy: ignored
+    expect(api.ask).toHaveBeenCalledTimes(1);
+    emitAnswer('ask-1', { type: 'done', answer: sampleAnswer({ id: 'ask-1' }) });
+
+    await chat.askAbout(sel, 'ask');
+    expect(api.ask).toHaveBeenCalledTimes(1); // waits for the student's question
+    expect(chat.selection).toEqual(sel);
+    await asked(chat, 'Why a bitmap?');
+    expect(api.ask).toHaveBeenLastCalledWith('ask-2', 'Why a bitmap?', { ...DEFAULT_ASK_OPTIONS, scope: {}, selection: wire });
+    emitAnswer('ask-2', { type: 'done', answer: sampleAnswer({ id: 'ask-2' }) });
+    await asked(chat, 'And the follow-up?'); // the selection went with its question
+    expect(api.ask).toHaveBeenLastCalledWith('ask-3', 'And the follow-up?', { ...DEFAULT_ASK_OPTIONS, scope: {} });
+    emitAnswer('ask-3', { type: 'done', answer: sampleAnswer({ id: 'ask-3' }) });
+
+    locale.set('fr');
+    await chat.askAbout(sel, 'define');
+    expect(api.ask).toHaveBeenLastCalledWith('ask-4', 'Définis les termes de ce passage.', { ...DEFAULT_ASK_OPTIONS, scope: {}, selection: wire });
+  });
+
+  it('shows a past answer’s selection from its first source', async () => {
+    const selected = { ...sampleSource(), chunk_id: 'selection', page: 4, text: 'a learnt clause', file: 'sat.pdf' };
+    api.conversation.mockResolvedValue([sampleAnswer({ id: 'old', sources: [selected, sampleSource()] }), sampleAnswer({ id: 'plain' })]);
+    const chat = new Chat();
+    await chat.load();
+    expect(chat.turns[0]?.selection).toMatchObject({ page: 4, text: 'a learnt clause', file: 'sat.pdf' });
+    expect(chat.turns[1]?.selection).toBeUndefined();
+  });
+
   it('asks with the settings’ options, then follows the answer’s events', async () => {
     const onAnswered = vi.fn();
     const options = { ...DEFAULT_ASK_OPTIONS, mode: 'bm25' as const, k: 5 };

@@ -1,5 +1,6 @@
 // What the next questions search: the documents ticked in the library (all
-// by default: a new document is ticked) and, optionally, a page range. The
+// by default: a new document is ticked) and, optionally, a page range and a
+// section of a ticked document's outline (Go turns it into pages). The
 // scope stays for the follow-up questions until the student changes it;
 // Go applies it inside retrieval (corpus.Scope).
 
@@ -10,11 +11,27 @@ export interface ScopeWire {
   docs?: string[];
   from?: number;
   to?: number;
+  /** An outline section's title (corpus.Scope.Section). */
+  section?: string;
+}
+
+/** One outline section a question can be limited to. */
+export interface SectionChoice {
+  title: string;
+  depth: number;
+  page: number;
+}
+
+/** The sections of a document: its outline entries that point at a page. */
+export function sectionsOf(doc: Document): SectionChoice[] {
+  return (doc.outline ?? [])
+    .filter((e) => e.page >= 1 && e.page <= doc.pages && e.title.trim() !== '')
+    .map((e) => ({ title: e.title, depth: e.depth, page: e.page }));
 }
 
 /** One chip above an answer: a document's name, or a page range. */
 export interface ScopeChip {
-  kind: 'doc' | 'pages';
+  kind: 'doc' | 'pages' | 'section';
   label: string;
   from?: number;
   to?: number;
@@ -32,6 +49,8 @@ export class Scope {
   excluded = $state<string[]>([]);
   from = $state('');
   to = $state('');
+  /** An outline section's title; '' for the whole documents. */
+  section = $state('');
 
   /** Whether document id is searched. */
   includes(id: string): boolean {
@@ -47,6 +66,12 @@ export class Scope {
     this.excluded = [];
     this.from = '';
     this.to = '';
+    this.section = '';
+  }
+
+  /** Whether anything limits the search (the "Search everything" link shows). */
+  get limited(): boolean {
+    return this.excluded.length > 0 || this.from !== '' || this.to !== '' || this.section !== '';
   }
 
   /** The page range is wrong: not numbers, or backwards. */
@@ -72,6 +97,10 @@ export class Scope {
       if (f > 0) out.from = f;
       if (t > 0) out.to = t;
     }
+    // A section of a document no longer ticked is dropped, not sent.
+    if (this.section !== '' && kept.some((d) => sectionsOf(d).some((e) => e.title === this.section))) {
+      out.section = this.section;
+    }
     return out;
   }
 
@@ -83,6 +112,7 @@ export class Scope {
       const d = docs.find((x) => x.doc_id === id);
       out.push({ kind: 'doc', label: d?.label ?? id.slice(0, 12) });
     }
+    if (w.section) out.push({ kind: 'section', label: w.section });
     if (w.from || w.to) out.push({ kind: 'pages', label: '', from: w.from ?? 0, to: w.to ?? 0 });
     return out;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleDocument } from '../../test/api/fake.ts';
-import { Scope } from './scope.svelte.ts';
+import { Scope, sectionsOf } from './scope.svelte.ts';
 
 const a = { ...sampleDocument(), doc_id: 'aaa', label: 'devlin2019_bert.pdf' };
 const b = { ...sampleDocument(), doc_id: 'bbb', label: 'he2015_resnet.pdf' };
@@ -28,6 +28,30 @@ describe('Scope', () => {
     s.toggle('bbb', true);
     s.reset();
     expect(s.wire([a, b])).toEqual({});
+  });
+
+  it('sends an outline section of a ticked document, shown as a chip, and drops it when that document is unticked', () => {
+    const outlined = {
+      ...a,
+      pages: 12,
+      outline: [
+        { title: '1 Introduction', page: 1, depth: 0 },
+        { title: '3 Model', page: 3, depth: 0 },
+        { title: 'nowhere', page: 0, depth: 0 },
+        { title: 'beyond', page: 40, depth: 0 },
+      ],
+    };
+    expect(sectionsOf(outlined).map((e) => e.title)).toEqual(['1 Introduction', '3 Model']);
+    const s = new Scope();
+    expect(s.limited).toBe(false);
+    s.section = '3 Model';
+    expect(s.limited).toBe(true);
+    expect(s.wire([outlined, b])).toEqual({ section: '3 Model' });
+    expect(s.chips([outlined, b])).toEqual([{ kind: 'section', label: '3 Model' }]);
+    s.toggle('aaa', false);
+    expect(s.wire([outlined, b])).toEqual({ docs: ['bbb'] });
+    s.reset();
+    expect(s.section).toBe('');
   });
 
   it('ignores a page range that is not one, and says so', () => {

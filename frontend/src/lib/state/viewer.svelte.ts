@@ -3,11 +3,12 @@
 // belongs to the view; it reports back through loaded / failed / rendered.
 
 import * as api from '../api/index.ts';
-import type { Box } from '../api/types.ts';
+import type { Box, Page } from '../api/types.ts';
 import type { Chip } from '../citations.ts';
 import { handleError } from '../errors.ts';
 import { RenderTimeout } from '../pdf/limits.ts';
 import { t } from './locale.svelte.ts';
+import type { PassageSelection, SelectionAction } from './selection.ts';
 
 /** What a citation or a passage opens. */
 export interface ViewerTarget {
@@ -53,6 +54,13 @@ export class Viewer {
   highlight = $state<HighlightState>('none');
   /** The pages of the open document the PDF reader failed when it was added: shown as failed, never drawn. */
   failedPages = $state<number[]>([]);
+  /** The passage selected on the page shown (text layer or OCR lines); null for none. */
+  selection = $state<PassageSelection | null>(null);
+  /** Whether the selection was longer than Go takes and was shortened. */
+  selectionClipped = $state(false);
+  /** The session's pages of one document (their OCR lines), fetched when one of its scanned pages is first shown. */
+  #pages: { doc: string; pages: Promise<Page[]> } | null = null;
+  readonly #actions = new Set<(action: SelectionAction, sel: PassageSelection) => void>();
 
   readonly isOpen = $derived(this.target !== null);
   /** Where pdf.js loads the document from. */
@@ -99,7 +107,38 @@ export class Viewer {
     }
   }
 
+  /** The session's page n of document docID (its text and OCR lines); undefined when it has none. */
+  sessionPage(docID: string, n: number): Promise<Page | undefined> {
+    if (this.#pages?.doc !== docID) this.#pages = { doc: docID, pages: api.pages(docID).catch(() => []) };
+    return this.#pages.pages.then((ps) => ps.find((p) => p.page === n));
+  }
+
+  /** The student selected text on page page of the open document (''/null: the selection is gone). */
+  select(text: string, page: number, clipped = false): void {
+    const target = this.target;
+    this.selection = target && text !== '' ? { doc_id: target.doc_id, file: target.file, page, text } : null;
+    this.selectionClipped = this.selection !== null && clipped;
+  }
+
+  /**
+   * Listens for the selection menu's actions (the chat answers Explain, Ask about this and Define; another view
+   * may add its own); returns the unsubscribe.
+   */
+  onSelectionAction(fn: (action: SelectionAction, sel: PassageSelection) => void): () => void {
+    this.#actions.add(fn);
+    return () => this.#actions.delete(fn);
+  }
+
+  /** The menu's action on the selection: every listener gets it, and the menu closes. */
+  act(action: SelectionAction): void {
+    const sel = this.selection;
+    if (!sel) return;
+    this.selection = null;
+    for (const fn of this.#actions) fn(action, sel);
+  }
+
   close(): void {
+    this.selection = null;
     this.target = null;
     this.status = 'idle';
     this.error = null;

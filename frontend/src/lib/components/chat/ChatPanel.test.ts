@@ -164,6 +164,29 @@ describe('ChatPanel', () => {
     expect(viewer.target).toMatchObject({ page: 6, box: [60, 80, 540, 300] });
   });
 
+  it('renders a formula source’s LaTeX, from its passage or, for the extracted text alone, from its region’s transcription', async () => {
+    const { chat, user } = setup();
+    await ask(user, 'q');
+    api.sourceRegion.mockImplementation(async (id: string) =>
+      id === 'eq1'
+        ? { kind: 'formula', page: 4, bbox: [220, 436, 504, 462], caption: '(1)', text: 'Attention(Q, K, V ) = softmax(QKT\n√dk )V (1)', description: '\\mathrm{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V', image: '' }
+        : null,
+    );
+    const eq = (index: number, chunk_id: string, text: string) =>
+      sampleSource({ index, chunk_id, page: 4, label: '[vaswani.pdf p.4]', file: 'vaswani.pdf', kind: 'formula', text });
+    const sources = [
+      eq(1, 'eq1', '(1)\nAttention(Q, K, V ) = softmax(QKT\n√dk )V (1)'),
+      eq(2, 'eq2', 'PE\nLaTeX: PE_{(pos,2i)} = \\sin(pos/10000^{2i/d})'),
+    ];
+    emitAnswer(chat.turns[0]?.id ?? '', { type: 'done', answer: sampleAnswer({ sources }) });
+    await user.click(await screen.findByRole('button', { name: /2 sources/ }));
+    await vi.waitFor(() => expect(document.querySelectorAll('.formula math')).toHaveLength(2));
+    const tex = [...document.querySelectorAll('.formula annotation')].map((a) => a.textContent);
+    expect(tex).toEqual(['\\mathrm{softmax}\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right)V', 'PE_{(pos,2i)} = \\sin(pos/10000^{2i/d})']);
+    expect(api.sourceRegion).toHaveBeenCalledWith('eq1');
+    expect(api.sourceRegion).not.toHaveBeenCalledWith('eq2');
+  });
+
   it('marks an unverified citation with an icon and says why', async () => {
     const { chat, user } = setup();
     await ask(user, 'q');

@@ -176,4 +176,36 @@ describe('LibraryPanel', () => {
     expect(screen.getByRole('checkbox', { name: 'Chercher dans devlin2019_bert.pdf pour répondre' })).toBeTruthy();
     expect(screen.getByRole('textbox', { name: 'Première page cherchée' })).toBeTruthy();
   });
+
+  it('offers the sections of a ticked document with an outline, and forgets one when its document is unticked', async () => {
+    const outline = [
+      { title: '1 Introduction', page: 1, depth: 0 },
+      { title: '3 Model Architecture', page: 3, depth: 0 },
+      { title: '3.2 Attention', page: 4, depth: 1 },
+    ];
+    api.documents.mockResolvedValue([
+      sampleDocument({ doc_id: 'aaa', label: 'vaswani.pdf', file: 'vaswani.pdf', pages: 15, outline }),
+      sampleDocument({ doc_id: 'bbb', label: 'he2015_resnet.pdf', file: 'he2015_resnet.pdf' }),
+    ]);
+    const scope = new Scope();
+    const library = setup(scope);
+    await library.load();
+    await tick();
+    const select = (await screen.findByRole('combobox', { name: /section of a document/ })) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent?.trim())).toEqual([
+      'Whole documents',
+      '1 Introduction · p. 1',
+      '3 Model Architecture · p. 3',
+      '3.2 Attention · p. 4',
+    ]);
+    await userEvent.selectOptions(select, '3.2 Attention');
+    expect(scope.wire(library.documents)).toEqual({ section: '3.2 Attention' });
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Search vaswani.pdf when answering' }));
+    expect(scope.wire(library.documents)).toEqual({ docs: ['bbb'] });
+    await userEvent.click(screen.getByRole('button', { name: 'Search everything' }));
+    expect(scope.section).toBe('');
+    locale.set('fr');
+    await tick();
+    expect(screen.getByRole('combobox', { name: /section du plan/ })).toBeTruthy();
+  });
 });
