@@ -5,6 +5,7 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/message"
+	"vika/backend/pdf"
 )
 
 // Budgets of what one document may bring into the app process, checked as
@@ -21,8 +22,8 @@ const (
 	// pages after it are not read (they are marked), and the document is
 	// added with a warning.
 	MaxDocChars = 16_000_000
-	// MaxPageRegions is the most tables, figures and formulas kept of one
-	// page.
+	// MaxPageRegions is the most tables, figures, formulas, form fields
+	// and notes kept of one page.
 	MaxPageRegions = 200
 )
 
@@ -66,6 +67,7 @@ func (b *textBudget) admit(page *corpus.Page) bool {
 	if len(page.Regions) > MaxPageRegions {
 		page.Regions = page.Regions[:MaxPageRegions]
 	}
+	page.Links = boundLinks(page.Links, page.Number)
 	n := utf8.RuneCountInString(page.Text)
 	if n > b.left {
 		b.over = page.Number
@@ -95,6 +97,24 @@ func (b *textBudget) warning() *message.Message {
 		return nil
 	}
 	return &m
+}
+
+// boundLinks keeps the first pdf.MaxPageMarks links of a page whose
+// targets are at most pdf.MaxLinkURI characters, each placed on page:
+// the worker bounds them, and the app does not rely on that.
+func boundLinks(links []corpus.Link, page int) []corpus.Link {
+	links = links[:min(len(links), pdf.MaxPageMarks)]
+	kept := links[:0]
+	for _, l := range links {
+		if l.URI != "" && utf8.RuneCountInString(l.URI) <= pdf.MaxLinkURI {
+			l.Page = page
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
 }
 
 // cutRunes is s's first n characters.
@@ -134,7 +154,7 @@ func WithinBudget(pages []corpus.Page, chunks []corpus.Chunk, maxPages int) bool
 	total := 0
 	for _, p := range pages {
 		n := utf8.RuneCountInString(p.Text)
-		if n > MaxPageChars || len(p.Regions) > MaxPageRegions {
+		if n > MaxPageChars || len(p.Regions) > MaxPageRegions || len(p.Links) > pdf.MaxPageMarks {
 			return false
 		}
 		total += n

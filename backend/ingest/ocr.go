@@ -124,11 +124,24 @@ func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome, regi
 			p.Text = o.Text
 			p.Lines = ocrLines(o.Text, o.Words, p.Width, p.Height)
 			if regions && len(o.Words) > 0 {
-				p.Regions = pdf.WordTables(p.Number, p.Width, p.Height, o.Words)
+				// The scan's tables replace what detection found in its
+				// (absent) text layer; its form fields and notes stay.
+				p.Regions = append(marksOf(p.Regions), pdf.WordTables(p.Number, p.Width, p.Height, o.Words)...)
 			}
 		case o.Text != "":
 			p.Text = strings.TrimRight(p.Text, "\n") + "\n\n" + o.Text
 		}
 	}
 	return n
+}
+
+// marksOf keeps the form and note regions of regions.
+func marksOf(regions []corpus.Region) []corpus.Region {
+	var out []corpus.Region
+	for _, r := range regions {
+		if r.Kind == corpus.ChunkForm || r.Kind == corpus.ChunkNote {
+			out = append(out, r)
+		}
+	}
+	return out
 }
