@@ -192,9 +192,10 @@ func (p *Page) markRegions() []corpus.Region {
 }
 
 // keyValueRe reads a "Label: value" line: a short label opening with a
-// capital (at most four words, no digit, no sentence punctuation), a
+// capital and at least two letters long (at most four words, no digit,
+// no sentence punctuation: a lone "A :" or "Q:" is code or a dialogue), a
 // colon, and a value on the same line.
-var keyValueRe = regexp.MustCompile(`^(\p{Lu}[\p{L}\p{M}'’/()&-]*(?: [\p{L}\p{M}'’/()&-]+){0,3})\s?:\s+(\S.*)$`)
+var keyValueRe = regexp.MustCompile(`^(\p{Lu}[\p{L}\p{M}'’/()&-]*[\p{L}\p{M}](?: [\p{L}\p{M}'’/()&-]+){0,3})\s?:\s+(\S.*)$`)
 
 // captionWords open lines that read like "Label: value" but are
 // captions, theorems or running text, never form fields.
