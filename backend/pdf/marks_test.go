@@ -125,6 +125,9 @@ func TestIsKeyValue(t *testing.T) {
 		"Result: " + strings.Repeat("x", 90):     false,
 		"A very long label of words here: value": false,
 		"Name:":                                  false,
+		"A : CmpdElem Cat susp,":                 false,
+		"Q: Is Hampton Del Ruth older?":          false,
+		"ADN : Acide désoxyriboNucléique":        true,
 	} {
 		if got := isKeyValue(line); got != want {
 			t.Errorf("isKeyValue(%q) = %v, want %v", line, got, want)
