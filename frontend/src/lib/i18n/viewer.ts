@@ -18,7 +18,7 @@ export const en = {
   'viewer.renderTimeout': 'Page {page} took too long to draw and was stopped.',
   'viewer.loadFailedBecause': 'This PDF could not be opened: {reason}',
   'viewer.found': 'The cited passage is highlighted.',
-  'viewer.foundRegion': 'The cited table, figure or formula is outlined.',
+  'viewer.foundRegion': 'The cited table, figure, formula, form field or note is outlined.',
   'viewer.missing': 'The cited passage could not be located in this page’s text (a scanned page without recognised text has none); this is the cited page.',
   'viewer.page': 'Page {page} of {file}',
 } as const satisfies Record<string, Message>;
@@ -39,7 +39,7 @@ export const fr: Record<keyof typeof en, Message> = {
   'viewer.renderTimeout': 'La page {page} prenait trop de temps à dessiner : elle a été arrêtée.',
   'viewer.loadFailedBecause': 'Ce PDF n’a pas pu être ouvert : {reason}',
   'viewer.found': 'Le passage cité est surligné.',
-  'viewer.foundRegion': 'Le tableau, la figure ou la formule cités sont encadrés.',
+  'viewer.foundRegion': 'L’élément cité (tableau, figure, formule, champ de formulaire ou note) est encadré.',
   'viewer.missing': 'Le passage cité est introuvable dans le texte de cette page (une page numérisée sans texte reconnu n’en a pas) ; c’est bien la page citée.',
   'viewer.page': 'Page {page} de {file}',
 };
