@@ -200,6 +200,9 @@ type Engine struct {
 	// commitMu serialises changes to the set of documents (commit of an
 	// add, removal) so that labels stay unique and store and index agree.
 	commitMu sync.Mutex
+
+	chunkMu  sync.Mutex
+	chunking chunk.Options // how documents added from now on are cut (rechunk.go)
 }
 
 // New opens an empty session. Zero fields of cfg take DefaultConfig's.

@@ -20,6 +20,10 @@ type SearchOptions struct {
 	// to load or to run leaves the retrieval order (Stats.RerankError says
 	// why when it ran).
 	Rerank bool
+	// RerankDepth is how many candidates the cross-encoder rescores (0:
+	// retrieve.DefaultRerankDepth); FigureDepth how many figures the image
+	// list adds (0: retrieve.FigureDepth, negative: none).
+	RerankDepth, FigureDepth int
 	// Scope limits the search to some documents and pages, inside
 	// retrieval (retrieve.SearchOptions.Scope); the zero value is all.
 	Scope corpus.Scope
@@ -93,7 +97,7 @@ func (e *Engine) searchOptions(ctx context.Context, set *modelSet, o SearchOptio
 	if o.Mode == retrieve.ModeDense && !set.ret.HasEmbedder() {
 		return retrieve.SearchOptions{}, fmt.Errorf("dense search is unavailable: %w", set.embErr)
 	}
-	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K, Scope: o.Scope}
+	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K, Scope: o.Scope, RerankDepth: min(o.RerankDepth, retrieve.MaxRerankDepth), FigureDepth: o.FigureDepth}
 	if o.Rerank {
 		// A cross-encoder that fails to load leaves search working without
 		// it; Reranker reports the error.

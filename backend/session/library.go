@@ -93,3 +93,9 @@ func (s *Session) NeedMode(mode retrieve.Mode) error {
 	}
 	return nil
 }
+
+// Rechunk cuts a document already added into passages again with the
+// chunking of the settings in force (engine.Rechunk).
+func (s *Session) Rechunk(ctx context.Context, docID string) (corpus.Document, error) {
+	return s.eng.Rechunk(ctx, docID)
+}
