@@ -51,11 +51,31 @@ func (e *Engine) Rechunk(ctx context.Context, docID string) (corpus.Document, er
 	if err != nil {
 		return corpus.Document{}, err
 	}
+	regions, err := e.store.Regions(ctx, docID, true)
+	if err != nil {
+		return corpus.Document{}, err
+	}
 	old, err := e.Chunks(ctx, docID)
 	if err != nil {
 		return corpus.Document{}, err
 	}
-	chunks := chunk.Split(doc, pages, e.ingestOptions().Chunk)
+	// The pages as an add cut them: with their regions, whose model
+	// descriptions have passages of their own (kept below).
+	byPage := map[int][]corpus.Region{}
+	for _, r := range regions {
+		byPage[r.Page] = append(byPage[r.Page], r)
+	}
+	bare := make([]corpus.Page, len(pages))
+	for i := range pages {
+		pages[i].Regions = byPage[pages[i].Number]
+		bare[i] = pages[i]
+		bare[i].Regions = nil
+		for _, r := range pages[i].Regions {
+			r.Description = ""
+			bare[i].Regions = append(bare[i].Regions, r)
+		}
+	}
+	chunks := chunk.Split(doc, bare, e.ingestOptions().Chunk)
 	langOf := make(map[int]string, len(pages))
 	for _, p := range pages {
 		langOf[p.Number] = p.Lang
