@@ -6,6 +6,7 @@ import (
 	"vika/backend/llm"
 	"vika/backend/prompt"
 	"vika/backend/rag"
+	"vika/backend/retrieve"
 	"vika/backend/session"
 )
 
@@ -21,9 +22,16 @@ type catalogue struct {
 	// MaxMultiQueryVariants bounds Settings.MultiQueryVariants (from 1).
 	MaxMultiQueryVariants int `json:"max_multi_query_variants"`
 	// MaxDescribe bounds the figures and tables described a document.
-	MaxDescribe int        `json:"max_describe"`
-	Providers   []provider `json:"providers"`
-	Events      events     `json:"events"`
+	MaxDescribe int `json:"max_describe"`
+	// The per-pipeline controls' bounds: the rerank depth (from 1), the
+	// figures from the image list (from 0, off), the passage size; the
+	// overlap goes from 0 to a third of the size.
+	MaxRerankDepth int        `json:"max_rerank_depth"`
+	MaxFigureDepth int        `json:"max_figure_depth"`
+	MinChunkSize   int        `json:"min_chunk_size"`
+	MaxChunkSize   int        `json:"max_chunk_size"`
+	Providers      []provider `json:"providers"`
+	Events         events     `json:"events"`
 	// FlushMS is how often streamed answer text is shown, in
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
@@ -69,6 +77,10 @@ func buildCatalogue() (catalogue, error) {
 		MaxK:                  rag.MaxK,
 		MaxMultiQueryVariants: prompt.MaxRephrasings,
 		MaxDescribe:           session.MaxDescribe,
+		MaxRerankDepth:        retrieve.MaxRerankDepth,
+		MaxFigureDepth:        retrieve.MaxFigureDepth,
+		MinChunkSize:          session.MinChunkSize,
+		MaxChunkSize:          session.MaxChunkSize,
 		Events: events{
 			IngestProgress:       session.EventIngestProgress,
 			ModelProgress:        session.EventModelProgress,
