@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"vika/backend/chunk"
 
 	"vika/backend/corpus"
 	"vika/backend/engine"
@@ -99,3 +100,8 @@ func (s *Session) NeedMode(mode retrieve.Mode) error {
 func (s *Session) Rechunk(ctx context.Context, docID string) (corpus.Document, error) {
 	return s.eng.Rechunk(ctx, docID)
 }
+
+// SetChunking sets how the documents added afterwards are cut into
+// passages (the command line's --chunk-size and --chunk-overlap; the
+// window's come from the settings).
+func (s *Session) SetChunking(o chunk.Options) { s.eng.SetChunking(o) }
