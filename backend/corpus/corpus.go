@@ -37,6 +37,15 @@ type Document struct {
 	Bytes  int64  `json:"bytes"`
 	Pages  int    `json:"pages"`
 	Chunks int    `json:"chunks"`
+	// Vectors counts the vectors the session holds for the document's
+	// passages, by the model that embedded them (a text model's name, or
+	// the image model's for figure crops); filled when the document is
+	// listed or added, nil when no model embedded it. Embedding is set
+	// while its vectors are still being computed (an embedding that runs
+	// after the document is searchable by keywords): the counts are not
+	// final then, and the window says "embedding…" rather than a count.
+	Vectors   map[string]int `json:"vectors,omitempty"`
+	Embedding bool           `json:"embedding,omitempty"`
 	// FailedPages lists the 1-based pages whose text could not be
 	// extracted (the rest of the document is still usable).
 	FailedPages []int `json:"failed_pages,omitempty"`

@@ -135,6 +135,11 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 	start = e.now()
 	doc, err := e.commitFigures(ctx, res, set, vecs, figs, data)
 	res.Timings.Index = e.now().Sub(start).Seconds()
+	if err == nil {
+		// The document as a listing gives it, vectors counted: the window
+		// shows the add's report (the "done" event) without listing again.
+		doc.Vectors = e.models.Load().ret.DocVectors(doc.ID)
+	}
 	return Report{Doc: doc, Timings: res.Timings, Cached: hit}, err
 }
 

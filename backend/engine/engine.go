@@ -293,6 +293,13 @@ func (e *Engine) Documents(ctx context.Context) ([]corpus.Document, error) {
 	if docs == nil && err == nil {
 		docs = []corpus.Document{} // JSON [] rather than null for the UI
 	}
+	if len(docs) > 0 {
+		set, release := e.acquire()
+		for i := range docs {
+			docs[i].Vectors = set.ret.DocVectors(docs[i].ID)
+		}
+		release()
+	}
 	return docs, err
 }
 

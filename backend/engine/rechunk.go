@@ -102,7 +102,11 @@ func (e *Engine) Rechunk(ctx context.Context, docID string) (corpus.Document, er
 	if err := e.RemoveDocument(context.WithoutCancel(ctx), docID); err != nil {
 		return corpus.Document{}, err
 	}
-	return e.commitFigures(context.WithoutCancel(ctx), ingest.Result{Doc: doc, Pages: pages, Chunks: chunks}, set, vecs, figs, data)
+	doc, err = e.commitFigures(context.WithoutCancel(ctx), ingest.Result{Doc: doc, Pages: pages, Chunks: chunks}, set, vecs, figs, data)
+	if err == nil {
+		doc.Vectors = e.models.Load().ret.DocVectors(doc.ID)
+	}
+	return doc, err
 }
 
 // describedAgain returns the description passages of old (a model's
