@@ -27,8 +27,8 @@ type Settings struct {
 	MultiQuery bool   `json:"multi_query"`
 	// MultiQueryVariants is how many rephrasings multi-query searches
 	// with, from 1 to prompt.MaxRephrasings.
-	MultiQueryVariants int    `json:"multi_query_variants"`
-	Rerank             bool   `json:"rerank"`
+	MultiQueryVariants int  `json:"multi_query_variants"`
+	Rerank             bool `json:"rerank"`
 	// RerankDepth is how many candidates the cross-encoder rescores (1 to
 	// retrieve.MaxRerankDepth); FigureDepth how many figures the image
 	// list (CLIP) adds to a search (0 turns it off, at most
