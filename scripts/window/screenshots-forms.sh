@@ -12,7 +12,8 @@
 # form with text, choice and check-box fields, lecture notes with a text note,
 # a highlight's comment, a free-text box and two links). Answers from
 # frontend/e2e/fake-gemini.mjs. VIKA_BIN (default build/bin/vika),
-# VIKA_SHOT_LANGS (default "en fr"), VIKA_SETTINGS_X/Y (the Settings tab).
+# VIKA_SHOT_LANGS (default "en fr"), VIKA_SETTINGS_X/Y (the Settings tab),
+# VIKA_SETTINGS_SCROLL (mouse-wheel steps down to Settings → Pipeline).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -54,10 +55,16 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   key Tab
   sleep 1
   settle 15 "$out-4-sources.png"
-  click "${VIKA_SETTINGS_X:-660}" "${VIKA_SETTINGS_Y:-27}"
+  case $lang in # the Settings tab, whose place follows the tab names' lengths
+  en) settings_x=700 ;;
+  fr) settings_x=800 ;;
+  esac
+  click "${VIKA_SETTINGS_X:-$settings_x}" "${VIKA_SETTINGS_Y:-27}"
   sleep 2
-  settle 20 "$work/settings.png"
-  cp "$work/settings.png" "$out-5-settings.png"
+  xdotool mousemove --sync $((X + 800)) $((Y + 450))
+  xdotool click --repeat "${VIKA_SETTINGS_SCROLL:-16}" --delay 40 5 # down to the Pipeline section
+  sleep 1
+  settle 20 "$out-5-settings.png"
   stop_app
 done
 say "saved $shots/native-forms-*.png"
