@@ -6,6 +6,7 @@ import (
 	"vika/backend/llm"
 	"vika/backend/prompt"
 	"vika/backend/rag"
+	"vika/backend/retrieve"
 	"vika/backend/session"
 )
 
@@ -27,9 +28,16 @@ type catalogue struct {
 	MaxSelection int `json:"max_selection"`
 	// SelectionID is the chunk id of a selection among an answer's
 	// sources (rag.SelectionID).
-	SelectionID string     `json:"selection_id"`
-	Providers   []provider `json:"providers"`
-	Events      events     `json:"events"`
+	SelectionID string `json:"selection_id"`
+	// The per-pipeline controls' bounds: the rerank depth (from 1), the
+	// figures from the image list (from 0, off), the passage size; the
+	// overlap goes from 0 to a third of the size.
+	MaxRerankDepth int        `json:"max_rerank_depth"`
+	MaxFigureDepth int        `json:"max_figure_depth"`
+	MinChunkSize   int        `json:"min_chunk_size"`
+	MaxChunkSize   int        `json:"max_chunk_size"`
+	Providers      []provider `json:"providers"`
+	Events         events     `json:"events"`
 	// FlushMS is how often streamed answer text is shown, in
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
@@ -77,6 +85,10 @@ func buildCatalogue() (catalogue, error) {
 		MaxDescribe:           session.MaxDescribe,
 		MaxSelection:          rag.MaxSelectionRunes,
 		SelectionID:           rag.SelectionID,
+		MaxRerankDepth:        retrieve.MaxRerankDepth,
+		MaxFigureDepth:        retrieve.MaxFigureDepth,
+		MinChunkSize:          session.MinChunkSize,
+		MaxChunkSize:          session.MaxChunkSize,
 		Events: events{
 			IngestProgress:       session.EventIngestProgress,
 			ModelProgress:        session.EventModelProgress,

@@ -37,8 +37,10 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	fs.Var(&pdfs, "pdf", "a PDF to ask about (repeatable)")
 	var scope scopeFlags
 	scope.register(fs)
+	var pipe pipelineFlags
+	pipe.register(fs, true)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] [--doc NAME...] [--pages 10-20] [--section TITLE] --pdf FILE [--pdf FILE...] QUESTION")
+		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] [--figure-depth N] [--rerank-depth N] [--chunk-size N] [--chunk-overlap N] [--doc NAME...] [--pages 10-20] [--section TITLE] --pdf FILE [--pdf FILE...] QUESTION")
 		fmt.Fprintln(errOut, "       vika ask --queries QUESTIONS.jsonl [--jsonl OUT.jsonl] [--report REPORT.html] [options] --pdf FILE [--pdf FILE...]")
 		fmt.Fprintln(errOut, "\nKeys come from GEMINI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY, OPENROUTER_API_KEY or the system keyring;\nVIKA_<PROVIDER>_BASE_URL overrides a provider's address.")
 		fs.PrintDefaults()
@@ -83,6 +85,9 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	if err := scope.check(); err != nil {
 		return err
 	}
+	if _, err := pipe.settings(); err != nil {
+		return err
+	}
 	if qs != nil && (len(scope.docs) > 0 || scope.pages != "") {
 		return fmt.Errorf("%w: --doc and --pages limit one question; with --queries, give each its own run", errUsage)
 	}
@@ -93,6 +98,11 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	}
 	defer eng.Close()
 	opts := rag.Options{Provider: *provider, Model: *model, Mode: string(mode), K: *k, HyDE: *hyde, MultiQuery: *multi, MultiQueryVariants: *variants, Rerank: true}
+	if err := pipe.ask(&opts); err != nil {
+		return err
+	}
+	chunking, _ := pipe.chunking() // checked by pipe.ask
+	eng.SetChunking(chunking)
 	if qs != nil {
 		return runBatch(ctx, eng, pdfs, qs, opts, batchOut{jsonl: *jsonlPath, report: *reportPath}, out, errOut)
 	}

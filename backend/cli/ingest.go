@@ -82,8 +82,10 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 	asJSON := fs.Bool("json", false, "print one JSON object per document")
 	cacheDir := fs.String("cache", "", "keep and reuse processed documents (and their vectors) in the document cache in DIR (see vika cache)")
 	withPages := fs.Bool("pages", false, "also list each page: type, language, characters, OCR confidence, text, and its tables, figures and formulas with their boxes")
+	var pipe pipelineFlags
+	pipe.register(fs, false)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika ingest [--json] [--pages] [--cache DIR] FILE...")
+		fmt.Fprintln(errOut, "Usage: vika ingest [--json] [--pages] [--cache DIR] [--chunk-size N] [--chunk-overlap N] FILE...")
 		fs.PrintDefaults()
 	}
 	files, err := parse(fs, args)
@@ -93,6 +95,10 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if len(files) == 0 {
 		return fmt.Errorf("%w: no files given", errUsage)
 	}
+	chunking, err := pipe.chunking()
+	if err != nil {
+		return err
+	}
 	// Ingestion reports what was extracted; it needs no embeddings,
 	// unless the cache is to keep the vectors too.
 	eng, err := openSession(ctx, "", *cacheDir == "", false, errOut)
@@ -100,6 +106,7 @@ func runIngest(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return err
 	}
 	defer eng.Close()
+	eng.SetChunking(chunking)
 	closeCache, err := useCache(ctx, eng, *cacheDir, errOut)
 	if err != nil {
 		return err

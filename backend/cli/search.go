@@ -29,8 +29,10 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	fs.Var(&pdfs, "pdf", "a PDF to search (repeatable)")
 	var scope scopeFlags
 	scope.register(fs)
+	var pipe pipelineFlags
+	pipe.register(fs, true)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--doc NAME...] [--pages 10-20] [--section TITLE] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
+		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--figure-depth N] [--rerank-depth N] [--chunk-size N] [--chunk-overlap N] [--doc NAME...] [--pages 10-20] [--section TITLE] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
 		fs.PrintDefaults()
 	}
 	rest, err := parse(fs, args)
@@ -61,12 +63,17 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if err := scope.check(); err != nil {
 		return err
 	}
+	chunking, err := pipe.chunking()
+	if err != nil {
+		return err
+	}
 
 	eng, err := openSession(ctx, mode, mode == retrieve.ModeBM25, false, errOut)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	eng.SetChunking(chunking)
 	closeCache, err := useCache(ctx, eng, *cacheDir, errOut)
 	if err != nil {
 		return err
@@ -81,6 +88,9 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 		return err
 	}
 	opts := engine.SearchOptions{Mode: mode, K: *k, Rerank: *rerankFlag != "off"}
+	if err := pipe.search(&opts); err != nil {
+		return err
+	}
 	if opts.Scope, err = scope.resolve(ctx, eng); err != nil {
 		return err
 	}

@@ -37,9 +37,15 @@ type Document struct {
 	Bytes  int64  `json:"bytes"`
 	Pages  int    `json:"pages"`
 	Chunks int    `json:"chunks"`
-	// Embedding is set while the document's vectors are being computed:
-	// BM25 and the page index find it, a search by meaning not yet.
-	Embedding bool `json:"embedding,omitempty"`
+	// Vectors counts the vectors the session holds for the document's
+	// passages, by the model that embedded them (a text model's name, or
+	// the image model's for figure crops); filled when the document is
+	// listed or added, nil when no model embedded it. Embedding is set
+	// while its vectors are still being computed (an embedding that runs
+	// after the document is searchable by keywords): the counts are not
+	// final then, and the window says "embedding…" rather than a count.
+	Vectors   map[string]int `json:"vectors,omitempty"`
+	Embedding bool           `json:"embedding,omitempty"`
 	// FailedPages lists the 1-based pages whose text could not be
 	// extracted (the rest of the document is still usable).
 	FailedPages []int `json:"failed_pages,omitempty"`
@@ -56,6 +62,9 @@ type Document struct {
 	// Outline lists the PDF's bookmarks in document order; nil when it
 	// has none.
 	Outline []OutlineEntry `json:"outline,omitempty"`
+	// Links lists the document's links to outside it, each target once
+	// (its first page), at most MaxLinks; nil when it has none.
+	Links []Link `json:"links,omitempty"`
 	// PageTypes counts the pages of each type.
 	PageTypes map[PageType]int `json:"page_types"`
 	// OCRPages counts the pages whose text (or part of it) was recognised
@@ -91,8 +100,26 @@ type Page struct {
 	// scanned page's OCR lines (placed from the OCR word boxes, Size 0).
 	// OCR text appended after a mixed page's text layer has no lines.
 	Lines []Line `json:"lines,omitempty"`
-	// Regions are the page's tables, figures and display formulas.
+	// Regions are the page's tables, figures and display formulas, its
+	// form fields and its annotations' notes.
 	Regions []Region `json:"regions,omitempty"`
+	// Links are the page's links to outside the document.
+	Links []Link `json:"links,omitempty"`
+}
+
+// Link is a link annotation pointing outside the document: its target as
+// written (http(s), mailto:, file:, ...; only http(s) targets are shown
+// as links, every other one as text) and where it is on its page.
+type Link struct {
+	Page int        `json:"page"`
+	URI  string     `json:"uri"`
+	BBox [4]float64 `json:"bbox"`
+}
+
+// Web reports whether the link's target is an http or https address.
+func (l Link) Web() bool {
+	u := strings.ToLower(l.URI)
+	return strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")
 }
 
 // Failed reports whether the page's text could not be extracted.
@@ -125,19 +152,25 @@ const (
 	ChunkTable   ChunkKind = "table"
 	ChunkFigure  ChunkKind = "figure"
 	ChunkFormula ChunkKind = "formula"
+	// Passages of what a page holds besides its drawn text: a form's
+	// fields with their values (AcroForm fields, or "Label: value" lines),
+	// and annotations written in other readers (text notes, highlights'
+	// comments, free text).
+	ChunkForm ChunkKind = "form"
+	ChunkNote ChunkKind = "note"
 )
 
 // IsRegion reports whether k is the kind of a region's passage: a table,
-// a figure or a display formula.
+// a figure, a display formula, a form or a note.
 func (k ChunkKind) IsRegion() bool {
-	return k == ChunkTable || k == ChunkFigure || k == ChunkFormula
+	return k == ChunkTable || k == ChunkFigure || k == ChunkFormula || k == ChunkForm || k == ChunkNote
 }
 
 // Region is a table, figure or display formula found on a page. Its
 // passages (chunks of the same Kind) are cited by page like any other and
 // highlighted by BBox.
 type Region struct {
-	Kind ChunkKind  `json:"kind"` // ChunkTable, ChunkFigure or ChunkFormula
+	Kind ChunkKind  `json:"kind"` // ChunkTable, ChunkFigure, ChunkFormula, ChunkForm or ChunkNote
 	Page int        `json:"page"`
 	BBox [4]float64 `json:"bbox"` // x0, y0, x1, y1 in points, origin at the top left
 	// Caption is the caption as printed ("Table 3: ...", "Figure 2. ...",
@@ -209,8 +242,8 @@ type Hit struct {
 	Score   float64 `json:"score"`
 	Text    string  `json:"text"`
 	Label   string  `json:"label"` // citation label, e.g. [lecture_sat.pdf p.42]
-	// Kind is the chunk's kind: body, front, references, table, figure
-	// or formula.
+	// Kind is the chunk's kind: body, front, references, table, figure,
+	// formula, form or note.
 	Kind ChunkKind `json:"kind"`
 	// BBox is the box of the table, figure or formula the passage was made
 	// from, or of the passage on a scanned page (its chunk's BBox), for
@@ -237,6 +270,9 @@ type Hit struct {
 	// cosine or without thresholds.
 	Band string `json:"band,omitempty"`
 }
+
+// MaxLinks is the most links kept of a document.
+const MaxLinks = 2000
 
 // MaxLabelName is the longest file name shown in a citation label.
 const MaxLabelName = 43

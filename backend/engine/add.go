@@ -146,6 +146,9 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 		return Report{}, errors.Join(err, e.undoText(ctx, doc.ID))
 	}
 	doc.Embedding = false
+	// The document as a listing gives it, vectors counted: the window
+	// shows the add's report (the "done" event) without listing again.
+	doc.Vectors = e.models.Load().ret.DocVectors(doc.ID)
 	return Report{Doc: doc, Timings: res.Timings, Cached: hit}, nil
 }
 

@@ -30,7 +30,7 @@ import (
 // pipelineVersion names the ingest pipeline's output: change it whenever
 // a change of ingest, chunk, pdf or ocr changes what an add produces, so
 // that documents processed before are processed again.
-const pipelineVersion = "vika-ingest-1"
+const pipelineVersion = "vika-ingest-2" // 2: form and note passages, links
 
 // SetCache turns the processed-document cache on (c) or off (nil) for the
 // adds that start from now, and returns the one it replaces (for the
@@ -48,7 +48,7 @@ func (e *Engine) setup() string {
 	if len(langs) == 0 {
 		langs = ocr.DefaultLanguages
 	}
-	return fingerprint(pipelineVersion, e.opts.Chunk, e.opts.Regions, e.opts.OCRDPI, e.opts.Limits.MaxPages,
+	return fingerprint(pipelineVersion, e.ingestOptions().Chunk, e.opts.Regions, e.opts.OCRDPI, e.opts.Limits.MaxPages,
 		langs, o.PSM, o.DPI, o.Threshold, o.Binarize, o.Variables)
 }
 
@@ -74,7 +74,7 @@ type cachedDocument struct {
 // fails is logged and left out: the add goes on.
 func (e *Engine) ingestCached(ctx context.Context, c *cache.Cache, name string, data []byte, progress func(ingest.Progress)) (ingest.Result, bool, error) {
 	if c == nil {
-		res, err := ingest.Run(ctx, name, data, e.opts, progress)
+		res, err := ingest.Run(ctx, name, data, e.ingestOptions(), progress)
 		return res, false, err
 	}
 	k := cache.Key{Doc: ingest.DocID(data), Setup: e.setup(), Part: cache.PartDocument}
@@ -85,7 +85,7 @@ func (e *Engine) ingestCached(ctx context.Context, c *cache.Cache, name string, 
 	} else if err != nil && !errors.Is(err, cache.ErrOff) {
 		log.Printf("document cache: %v", err)
 	}
-	res, err := ingest.Run(ctx, name, data, e.opts, progress)
+	res, err := ingest.Run(ctx, name, data, e.ingestOptions(), progress)
 	if err != nil || len(res.Doc.FailedPages) > 0 {
 		return res, false, err
 	}

@@ -225,6 +225,9 @@ type Engine struct {
 	// commitMu serialises changes to the set of documents (commit of an
 	// add, removal) so that labels stay unique and store and index agree.
 	commitMu sync.Mutex
+
+	chunkMu  sync.Mutex
+	chunking chunk.Options // how documents added from now on are cut (rechunk.go)
 }
 
 // New opens an empty session. Zero fields of cfg take DefaultConfig's.
@@ -324,6 +327,13 @@ func (e *Engine) Documents(ctx context.Context) ([]corpus.Document, error) {
 		docs[i].Embedding = e.embedding[docs[i].ID]
 	}
 	e.mu.Unlock()
+	if len(docs) > 0 {
+		set, release := e.acquire()
+		for i := range docs {
+			docs[i].Vectors = set.ret.DocVectors(docs[i].ID)
+		}
+		release()
+	}
 	return docs, err
 }
 

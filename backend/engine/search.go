@@ -20,6 +20,10 @@ type SearchOptions struct {
 	// to load or to run leaves the retrieval order (Stats.RerankError says
 	// why when it ran).
 	Rerank bool
+	// RerankDepth is how many candidates the cross-encoder rescores (0:
+	// retrieve.DefaultRerankDepth); FigureDepth how many figures the image
+	// list adds (0: retrieve.FigureDepth, negative: none).
+	RerankDepth, FigureDepth int
 	// Scope limits the search to some documents and pages, inside
 	// retrieval (retrieve.SearchOptions.Scope); the zero value is all.
 	Scope corpus.Scope
@@ -96,8 +100,9 @@ func (e *Engine) searchOptions(ctx context.Context, set *modelSet, o SearchOptio
 	}
 	if o.Scope.Section != "" {
 		// An outline section is its document's pages (the indexes read
-		// documents and pages only).
-		docs, err := e.Documents(ctx)
+		// documents and pages only). The store's list, not Documents:
+		// that one takes the models again for its vector counts.
+		docs, err := e.store.Documents(ctx)
 		if err != nil {
 			return retrieve.SearchOptions{}, err
 		}
@@ -105,7 +110,7 @@ func (e *Engine) searchOptions(ctx context.Context, set *modelSet, o SearchOptio
 			return retrieve.SearchOptions{}, err
 		}
 	}
-	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K, Scope: o.Scope}
+	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K, Scope: o.Scope, RerankDepth: min(o.RerankDepth, retrieve.MaxRerankDepth), FigureDepth: o.FigureDepth}
 	if o.Rerank {
 		// A cross-encoder that fails to load leaves search working without
 		// it; Reranker reports the error.

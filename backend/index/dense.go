@@ -124,6 +124,19 @@ func (d *Dense) DeleteDoc(docID string) int {
 	return n
 }
 
+// CountDoc returns how many vectors the index holds for document docID.
+func (d *Dense) CountDoc(docID string) int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	n := 0
+	for _, doc := range d.docs {
+		if doc == docID {
+			n++
+		}
+	}
+	return n
+}
+
 // Delete removes the vectors of the given chunk ids (absent ones are
 // skipped) and returns how many there were.
 func (d *Dense) Delete(ids []string) int {

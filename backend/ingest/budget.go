@@ -24,8 +24,8 @@ const (
 	// pages after it are not read (they are marked), and the document is
 	// added with a warning.
 	MaxDocChars = 16_000_000
-	// MaxPageRegions is the most tables, figures and formulas kept of one
-	// page, MaxDocRegions of one document.
+	// MaxPageRegions is the most tables, figures, formulas, form fields
+	// and notes kept of one page, MaxDocRegions of one document.
 	MaxPageRegions = 200
 	MaxDocRegions  = 20_000
 	// MaxPageCropBytes is the most figure-crop bytes kept of one page (the
@@ -157,6 +157,7 @@ func (b *docBudget) admit(page *corpus.Page) bool {
 			b.cut = page.Number
 		}
 	}
+	page.Links = boundLinks(page.Links, page.Number)
 	n := utf8.RuneCountInString(page.Text)
 	if n > b.chars {
 		b.over = page.Number
@@ -262,6 +263,24 @@ func (b *docBudget) warning(pages []corpus.Page) *message.Message {
 	return &m
 }
 
+// boundLinks keeps the first pdf.MaxPageMarks links of a page whose
+// targets are at most pdf.MaxLinkURI characters, each placed on page:
+// the worker bounds them, and the app does not rely on that.
+func boundLinks(links []corpus.Link, page int) []corpus.Link {
+	links = links[:min(len(links), pdf.MaxPageMarks)]
+	kept := links[:0]
+	for _, l := range links {
+		if l.URI != "" && utf8.RuneCountInString(l.URI) <= pdf.MaxLinkURI {
+			l.Page = page
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
+}
+
 // cutRunes is s's first n characters.
 func cutRunes(s string, n int) string {
 	for i := range s {
@@ -301,7 +320,7 @@ func WithinBudget(pages []corpus.Page, chunks []corpus.Chunk, maxPages int) bool
 	total, regions, crops := 0, 0, 0
 	for _, p := range pages {
 		n := utf8.RuneCountInString(p.Text)
-		if n > MaxPageChars || len(p.Regions) > MaxPageRegions {
+		if n > MaxPageChars || len(p.Regions) > MaxPageRegions || len(p.Links) > pdf.MaxPageMarks {
 			return false
 		}
 		total += n

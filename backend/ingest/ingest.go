@@ -178,6 +178,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	detectLanguages(&d, pages)
 	d.PageTypes = countTypes(pages)
 	d.Regions = countRegions(pages)
+	d.Links = documentLinks(pages)
 	res.Timings.Lang = sw.lap()
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
@@ -261,6 +262,25 @@ func checkTruncation(doc Reader, pages []corpus.Page) *message.Message {
 	}
 	m := message.New(message.Truncated)
 	return &m
+}
+
+// documentLinks lists the pages' links, each target once (its first
+// page), at most corpus.MaxLinks.
+func documentLinks(pages []corpus.Page) []corpus.Link {
+	var out []corpus.Link
+	seen := map[string]bool{}
+	for _, p := range pages {
+		for _, l := range p.Links {
+			if len(out) == corpus.MaxLinks {
+				return out
+			}
+			if !seen[l.URI] {
+				seen[l.URI] = true
+				out = append(out, l)
+			}
+		}
+	}
+	return out
 }
 
 func countRegions(pages []corpus.Page) map[corpus.ChunkKind]int {

@@ -180,7 +180,10 @@ func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome, regi
 			p.Text = budget.admitOCR(o.Text)
 			p.Lines = ocrLines(p.Text, o.Words[:min(len(o.Words), maxOCRWords)], p.Width, p.Height)
 			if regions && len(o.Words) > 0 {
-				p.Regions = pdf.WordTables(p.Number, p.Width, p.Height, o.Words[:min(len(o.Words), maxOCRWords)])
+				// The scan's tables replace what detection found in its
+				// (absent) text layer; its form fields and notes stay (and
+				// are counted against the budget again: a few at most).
+				p.Regions = append(marksOf(p.Regions), pdf.WordTables(p.Number, p.Width, p.Height, o.Words[:min(len(o.Words), maxOCRWords)])...)
 				budget.admitRegions(p)
 			}
 		case o.Text != "":
@@ -188,4 +191,15 @@ func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome, regi
 		}
 	}
 	return n
+}
+
+// marksOf keeps the form and note regions of regions.
+func marksOf(regions []corpus.Region) []corpus.Region {
+	var out []corpus.Region
+	for _, r := range regions {
+		if r.Kind == corpus.ChunkForm || r.Kind == corpus.ChunkNote {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -49,7 +49,7 @@ func TestLessOCR(t *testing.T) {
 
 	run := func(v variant, imgs []image.Image) ([]Result, time.Duration) {
 		cfg := v.cfg
-		cfg.Workers = 1 // one page at a time: the seconds are one core's
+		cfg.Workers = 1  // one page at a time: the seconds are one core's
 		cfg.Timeout = -1 // a loaded machine is slow, not wrong
 		p, err := NewPool(cfg)
 		if err != nil {

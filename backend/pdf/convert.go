@@ -1,6 +1,10 @@
 package pdf
 
-import "vika/backend/corpus"
+import (
+	"slices"
+
+	"vika/backend/corpus"
+)
 
 // Corpus returns the page as the rest of the pipeline stores it: text,
 // size, type and lines (offsets, boxes and fonts) for chunking and
@@ -19,7 +23,8 @@ func (p Page) Corpus(docID string) corpus.Page {
 			})
 		}
 	}
-	out.Regions = p.Regions
+	out.Regions = append(slices.Clip(p.Regions), p.markRegions()...)
+	out.Links = p.Links
 	if out.Type == "" {
 		out.Type = corpus.PageText
 	}

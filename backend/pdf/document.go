@@ -122,6 +122,9 @@ func (d *Document) Page(n int) (Page, error) {
 		}
 	}
 	d.classify(&p, unreadable)
+	// Fields, notes and links are extras: a page whose annotations cannot
+	// be read keeps its text.
+	_ = d.readMarks(&p)
 	if p.rawImages > MaxPageImages && p.Class.Chars == 0 {
 		return p, fmt.Errorf("page %d draws %d images, more than the %d Vika reads on one page, and has no text layer: it was skipped (%w)", n, p.rawImages, MaxPageImages, ErrPage)
 	}

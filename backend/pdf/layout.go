@@ -31,6 +31,12 @@ type Page struct {
 	// Regions are the page's tables, figures and display formulas, set
 	// by Document.DetectRegions (nil until then).
 	Regions []corpus.Region
+	// Fields, Notes and Links are the page's form fields, annotations
+	// with contents and links to outside the document (marks.go), read
+	// by Document.Page.
+	Fields []Field
+	Notes  []Note
+	Links  []corpus.Link
 
 	rawImages int // images as MuPDF lists them, before merging
 	// frags are MuPDF's text fragments in drawing order, for region

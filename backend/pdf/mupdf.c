@@ -248,3 +248,80 @@ int vika_outline(fz_context *ctx, fz_document *doc, vika_outline_entry *out, int
 	fz_drop_outline(ctx, root);
 	return n;
 }
+
+static void copy_str(char *dst, int size, const char *src) {
+	snprintf(dst, size, "%s", src ? src : "");
+}
+
+static void set_box(vika_mark *m, fz_rect r) {
+	m->box[0] = r.x0; m->box[1] = r.y0; m->box[2] = r.x1; m->box[3] = r.y1;
+}
+
+int vika_marks(fz_context *ctx, fz_document *doc, int number, vika_mark *out, int cap, int maxvisit, char *err, int errlen) {
+	fz_page *volatile page = NULL;
+	fz_link *volatile links = NULL;
+	volatile int n = 0;
+	volatile int failed = 0;
+	VIKA_TRY(ctx) {
+		page = fz_load_page(ctx, doc, number);
+		pdf_page *pp = pdf_page_from_fz_page(ctx, page);
+		if (pp) {
+			int visited = 0;
+			for (pdf_annot *w = pdf_first_widget(ctx, pp); w && n < cap && visited < maxvisit; w = pdf_next_widget(ctx, w)) {
+				visited++;
+				pdf_obj *obj = pdf_annot_obj(ctx, w);
+				vika_mark *m = &out[n];
+				m->kind = VIKA_MARK_FIELD;
+				m->annot = VIKA_ANNOT_WIDGET;
+				set_box(m, pdf_bound_annot(ctx, w));
+				copy_str(m->type, sizeof m->type, pdf_field_type_string(ctx, obj));
+				char *name = pdf_load_field_name(ctx, obj);
+				copy_str(m->name, sizeof m->name, name);
+				fz_free(ctx, name);
+				copy_str(m->label, sizeof m->label, pdf_field_label(ctx, obj));
+				copy_str(m->text, sizeof m->text, pdf_field_value(ctx, obj));
+				n++;
+			}
+			visited = 0;
+			for (pdf_annot *a = pdf_first_annot(ctx, pp); a && n < cap && visited < maxvisit; a = pdf_next_annot(ctx, a)) {
+				visited++;
+				int type = pdf_annot_type(ctx, a);
+				if (type == VIKA_ANNOT_LINK || type == VIKA_ANNOT_POPUP || type == VIKA_ANNOT_WIDGET) {
+					continue;
+				}
+				const char *contents = pdf_annot_contents(ctx, a);
+				vika_mark *m = &out[n];
+				m->kind = VIKA_MARK_NOTE;
+				m->annot = type;
+				set_box(m, pdf_bound_annot(ctx, a));
+				m->type[0] = m->name[0] = m->label[0] = 0;
+				copy_str(m->text, sizeof m->text, contents);
+				n++;
+			}
+		}
+		links = fz_load_links(ctx, page);
+		int visited = 0;
+		for (fz_link *l = links; l && n < cap && visited < maxvisit; l = l->next) {
+			visited++;
+			if (!l->uri || !fz_is_external_link(ctx, l->uri)) {
+				continue;
+			}
+			vika_mark *m = &out[n];
+			m->kind = VIKA_MARK_LINK;
+			m->annot = VIKA_ANNOT_LINK;
+			set_box(m, l->rect);
+			m->type[0] = m->name[0] = m->label[0] = 0;
+			copy_str(m->text, sizeof m->text, l->uri);
+			n++;
+		}
+	}
+	VIKA_ALWAYS(ctx) {
+		fz_drop_link(ctx, links);
+		fz_drop_page(ctx, page);
+	}
+	VIKA_CATCH(ctx) {
+		caught(ctx, err, errlen);
+		failed = 1;
+	}
+	return failed ? -1 : n;
+}

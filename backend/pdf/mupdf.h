@@ -154,4 +154,68 @@ typedef struct {
 int vika_outline(fz_context *ctx, fz_document *doc, vika_outline_entry *out, int cap, int maxdepth, int maxvisit, char *err, int errlen);
 size_t vika_buffer_data(fz_context *ctx, fz_buffer *buf, unsigned char **data);
 
+// Annotations, form fields and links (MuPDF 1.24, pdf/annot.h, pdf/form.h,
+// pdf/page.h, fitz/link.h). Only pointers to pdf objects are passed.
+typedef struct pdf_document pdf_document;
+typedef struct pdf_page pdf_page;
+typedef struct pdf_annot pdf_annot;
+typedef struct pdf_obj pdf_obj;
+typedef struct fz_link {
+	int refs;
+	struct fz_link *next;
+	fz_rect rect;
+	char *uri;
+	void *set_rect_fn;
+	void *set_uri_fn;
+	void *drop;
+} fz_link;
+pdf_page *pdf_page_from_fz_page(fz_context *ctx, fz_page *page);
+pdf_annot *pdf_first_annot(fz_context *ctx, pdf_page *page);
+pdf_annot *pdf_next_annot(fz_context *ctx, pdf_annot *annot);
+pdf_annot *pdf_first_widget(fz_context *ctx, pdf_page *page);
+pdf_annot *pdf_next_widget(fz_context *ctx, pdf_annot *widget);
+int pdf_annot_type(fz_context *ctx, pdf_annot *annot); // enum pdf_annot_type
+fz_rect pdf_bound_annot(fz_context *ctx, pdf_annot *annot);
+const char *pdf_annot_contents(fz_context *ctx, pdf_annot *annot);
+pdf_obj *pdf_annot_obj(fz_context *ctx, pdf_annot *annot);
+const char *pdf_field_type_string(fz_context *ctx, pdf_obj *field);
+const char *pdf_field_value(fz_context *ctx, pdf_obj *field);
+const char *pdf_field_label(fz_context *ctx, pdf_obj *field);
+char *pdf_load_field_name(fz_context *ctx, pdf_obj *field);
+void fz_free(fz_context *ctx, void *p);
+fz_link *fz_load_links(fz_context *ctx, fz_page *page);
+void fz_drop_link(fz_context *ctx, fz_link *link);
+int fz_is_external_link(fz_context *ctx, const char *uri);
+
+// The pdf_annot_type values vika_marks reads (pdf/annot.h).
+#define VIKA_ANNOT_LINK 1
+#define VIKA_ANNOT_POPUP 16
+#define VIKA_ANNOT_WIDGET 21
+
+// One mark of a page as vika_marks returns it: a form field (kind
+// VIKA_MARK_FIELD: type is MuPDF's field type string, name the field's
+// full name, label its /TU or name, text its value), an annotation with
+// contents (VIKA_MARK_NOTE: type is the annotation type number, text its
+// contents) or a link to outside the document (VIKA_MARK_LINK: text its
+// URI). Strings are cut to their buffers, NUL-terminated; box is in page
+// space (points, origin at the top left).
+#define VIKA_MARK_FIELD 1
+#define VIKA_MARK_NOTE 2
+#define VIKA_MARK_LINK 3
+#define VIKA_MARK_NAME 256
+#define VIKA_MARK_TEXT 2048
+typedef struct {
+	int kind;
+	int annot;
+	float box[4];
+	char type[16];
+	char name[VIKA_MARK_NAME];
+	char label[VIKA_MARK_NAME];
+	char text[VIKA_MARK_TEXT];
+} vika_mark;
+// vika_marks reads the widgets, annotations and external links of page
+// number, visiting at most maxvisit of each and keeping at most cap marks
+// in out. It returns the number kept, or -1 on failure (message in err).
+int vika_marks(fz_context *ctx, fz_document *doc, int number, vika_mark *out, int cap, int maxvisit, char *err, int errlen);
+
 #endif

@@ -45,7 +45,7 @@ func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int
 			q.Rephrasings = prompt.ParseRephrasings(query, reply, o.MultiQueryVariants)
 		}
 	}
-	so := engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k, Rerank: o.Rerank, Scope: o.Scope}
+	so := engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k, Rerank: o.Rerank, RerankDepth: o.RerankDepth, FigureDepth: figureDepth(o.FigureDepth), Scope: o.Scope}
 	if o.Selection != nil {
 		q = selectionQuery(q, o.Selection)
 	}
@@ -128,4 +128,16 @@ func sourcesOf(r retrieval) []Source {
 		out[i] = Source{Hit: h, Index: i + 1}
 	}
 	return out
+}
+
+// figureDepth is engine.SearchOptions.FigureDepth for Options.FigureDepth
+// d: the default for nil, none (negative) for 0.
+func figureDepth(d *int) int {
+	switch {
+	case d == nil:
+		return 0
+	case *d == 0:
+		return -1
+	}
+	return *d
 }

@@ -39,6 +39,13 @@ type Options struct {
 	MultiQueryVariants int `json:"multi_query_variants,omitempty"`
 	// Rerank uses the cross-encoder when one is installed.
 	Rerank bool `json:"rerank"`
+	// RerankDepth is how many candidates the cross-encoder rescores: 0
+	// means retrieve.DefaultRerankDepth, at most retrieve.MaxRerankDepth.
+	RerankDepth int `json:"rerank_depth,omitempty"`
+	// FigureDepth is how many figures the image list (CLIP) adds: nil
+	// means retrieve.FigureDepth, 0 turns the list off, at most
+	// retrieve.MaxFigureDepth.
+	FigureDepth *int `json:"figure_depth,omitempty"`
 	// MinBM25 overrides the abstention threshold (Config.MinBM25) when
 	// positive.
 	MinBM25 float64 `json:"min_bm25,omitempty"`

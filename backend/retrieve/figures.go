@@ -41,7 +41,21 @@ type Figures struct {
 const (
 	FigureWeight = 1.0
 	FigureDepth  = 3
+	// MaxFigureDepth bounds SearchOptions.FigureDepth (and the settings').
+	MaxFigureDepth = 20
 )
+
+// figureDepth is the figure list's depth for SearchOptions.FigureDepth n:
+// FigureDepth for 0, none for a negative n, at most MaxFigureDepth.
+func figureDepth(n int) int {
+	switch {
+	case n == 0:
+		return FigureDepth
+	case n < 0:
+		return 0
+	}
+	return min(n, MaxFigureDepth)
+}
 
 // FoundImage is Hit.FoundBy of a figure only the figure list found.
 const FoundImage = "image"
@@ -86,8 +100,8 @@ func (r *Retriever) AddFigures(chunks []corpus.Chunk, vecs [][]float32) error {
 // question in another language ranks figures by chance.
 const FigureLang = "en"
 
-// figureList returns the FigureDepth figures nearest question, best
-// first; none without a figure list, in bm25 mode (lexical search only),
+// figureList returns the depth figures nearest question, best first;
+// none for depth 0, without a figure list, in bm25 mode (lexical search only),
 // for a question in another language than FigureLang, or when no figure
 // has a vector. The question's language is chosen among FigureLang and
 // the languages of the session's passages (langid.Question): in a
@@ -98,8 +112,8 @@ const FigureLang = "en"
 // multilingual text model allows) gets none. A question in a language no
 // document is in (German in an English session) is taken for the nearest
 // of those; one too short to tell keeps its figure list.
-func (r *Retriever) figureList(ctx context.Context, question string, mode Mode, scope corpus.Scope, st *Stats) ([]index.Scored, error) {
-	if r.figs == nil || mode == ModeBM25 || r.figs.Index.Len() == 0 {
+func (r *Retriever) figureList(ctx context.Context, question string, mode Mode, scope corpus.Scope, depth int, st *Stats) ([]index.Scored, error) {
+	if depth <= 0 || r.figs == nil || mode == ModeBM25 || r.figs.Index.Len() == 0 {
 		return nil, nil
 	}
 	among := r.book.languages()
@@ -114,7 +128,7 @@ func (r *Retriever) figureList(ctx context.Context, question string, mode Mode, 
 	if err != nil {
 		return nil, err
 	}
-	list, err := r.figs.Index.SearchScoped(ctx, qv, FigureDepth, scope)
+	list, err := r.figs.Index.SearchScoped(ctx, qv, depth, scope)
 	if err != nil {
 		return nil, err
 	}

@@ -308,3 +308,41 @@ func TestFiguresRejects(t *testing.T) {
 		t.Errorf("DeleteDoc left %d figure vectors (%v)", r.FigureVectors(), err)
 	}
 }
+
+// TestFigureDepth: SearchOptions.FigureDepth sets how many figures the
+// image list brings (0 the default, a negative depth none: the text
+// search's hits alone), bounded by MaxFigureDepth.
+func TestFigureDepth(t *testing.T) {
+	m, vecs, g := figureSetup(t)
+	plain := figureRetriever(t, nil, nil)
+	with := figureRetriever(t, &Figures{Model: m, Index: index.NewDense(m.Dim())}, vecs)
+	ctx := context.Background()
+	q := ""
+	for _, x := range g.Text {
+		if strings.TrimSpace(x.Text) != "" {
+			q = x.Text
+			break
+		}
+	}
+	for _, c := range []struct{ depth, want int }{{0, FigureDepth}, {1, 1}, {2, 2}, {-1, 0}} {
+		got, err := with.Search(ctx, q, SearchOptions{Mode: ModeHybrid, K: 20, FigureDepth: c.depth})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Stats.FigureCandidates != c.want {
+			t.Errorf("depth %d: %d figure candidates, want %d", c.depth, got.Stats.FigureCandidates, c.want)
+		}
+		if c.depth < 0 {
+			alone, err := plain.Search(ctx, q, SearchOptions{Mode: ModeHybrid, K: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(hitIDs(got.Hits), hitIDs(alone.Hits)) || got.Stats.ImageModel != "" {
+				t.Errorf("depth off: %v (image model %q), want the text search's %v", hitIDs(got.Hits), got.Stats.ImageModel, hitIDs(alone.Hits))
+			}
+		}
+	}
+	if figureDepth(1000) != MaxFigureDepth {
+		t.Errorf("figureDepth(1000) = %d, want %d", figureDepth(1000), MaxFigureDepth)
+	}
+}

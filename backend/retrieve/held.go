@@ -27,3 +27,27 @@ func (r *Retriever) Held(chunks []corpus.Chunk) (vecs [][]float32, figs []corpus
 	}
 	return vecs, figs, figVecs
 }
+
+// DocVectors returns how many vectors the indexes hold for document docID,
+// by the model that made them: each embedding model's name for its
+// passages, the image model's for its figure crops. Models holding none of
+// the document are left out; nil when none holds any.
+func (r *Retriever) DocVectors(docID string) map[string]int {
+	var out map[string]int
+	add := func(model string, n int) {
+		if n == 0 {
+			return
+		}
+		if out == nil {
+			out = map[string]int{}
+		}
+		out[model] += n
+	}
+	for _, s := range r.spaces {
+		add(s.emb.Name(), s.dense.CountDoc(docID))
+	}
+	if r.figs != nil {
+		add(r.figs.Model.Name(), r.figs.Index.CountDoc(docID))
+	}
+	return out
+}

@@ -47,6 +47,9 @@ func (f PassagesFunc) Texts(ctx context.Context, ids []string) (map[string]strin
 // cites only the first few passages.
 const DefaultRerankDepth = 20
 
+// MaxRerankDepth bounds SearchOptions.RerankDepth (and the settings').
+const MaxRerankDepth = 100
+
 func rerankDepth(n int) int {
 	if n <= 0 {
 		return DefaultRerankDepth

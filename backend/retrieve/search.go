@@ -28,6 +28,9 @@ type SearchOptions struct {
 	// RerankDepth is how many candidates Rerank rescores; <= 0 means
 	// DefaultRerankDepth. The search retrieves max(K, RerankDepth).
 	RerankDepth int
+	// FigureDepth is how many figures the image list adds (CLIP); 0
+	// means FigureDepth, a negative value turns the list off.
+	FigureDepth int
 	// Passages gives the text of the candidates Rerank rescores; required
 	// with Rerank.
 	Passages Passages
@@ -91,7 +94,7 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	if len(lists) > 1 {
 		cands = fuseRanked(lists, want)
 	}
-	figs, err := r.figureList(ctx, question, mode, o.Scope, &st)
+	figs, err := r.figureList(ctx, question, mode, o.Scope, figureDepth(o.FigureDepth), &st)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return Result{}, ctx.Err()

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"vika/backend/chunk"
 
 	"vika/backend/corpus"
 	"vika/backend/engine"
@@ -108,3 +109,14 @@ func (s *Session) NeedMode(mode retrieve.Mode) error {
 // WaitVectors waits until every document added has its vectors (searches
 // never need to: a document without them is found by BM25).
 func (s *Session) WaitVectors(ctx context.Context) error { return s.eng.WaitVectors(ctx) }
+
+// Rechunk cuts a document already added into passages again with the
+// chunking of the settings in force (engine.Rechunk).
+func (s *Session) Rechunk(ctx context.Context, docID string) (corpus.Document, error) {
+	return s.eng.Rechunk(ctx, docID)
+}
+
+// SetChunking sets how the documents added afterwards are cut into
+// passages (the command line's --chunk-size and --chunk-overlap; the
+// window's come from the settings).
+func (s *Session) SetChunking(o chunk.Options) { s.eng.SetChunking(o) }

@@ -127,6 +127,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.openSettings(o)
 	st, _ := s.Settings()
 	s.useLocal(o.Ollama || st.Ollama)
+	eng.SetChunking(st.Chunking())
 	_ = s.remember(ctx, st) // a cache that cannot open leaves it off
 	return s, nil
 }

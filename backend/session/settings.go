@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"vika/backend/chunk"
 	"vika/backend/llm"
 	"vika/backend/metrics"
 	"vika/backend/prompt"
@@ -26,9 +27,22 @@ type Settings struct {
 	MultiQuery bool   `json:"multi_query"`
 	// MultiQueryVariants is how many rephrasings multi-query searches
 	// with, from 1 to prompt.MaxRephrasings.
-	MultiQueryVariants int    `json:"multi_query_variants"`
-	Rerank             bool   `json:"rerank"`
-	Locale             string `json:"locale"`
+	MultiQueryVariants int  `json:"multi_query_variants"`
+	Rerank             bool `json:"rerank"`
+	// RerankDepth is how many candidates the cross-encoder rescores (1 to
+	// retrieve.MaxRerankDepth); FigureDepth how many figures the image
+	// list (CLIP) adds to a search (0 turns it off, at most
+	// retrieve.MaxFigureDepth).
+	RerankDepth int    `json:"rerank_depth"`
+	FigureDepth int    `json:"figure_depth"`
+	Locale      string `json:"locale"`
+	// ChunkSize and ChunkOverlap cut the documents added afterwards into
+	// passages of about ChunkSize characters, each repeating the last
+	// ChunkOverlap of the one before (at most a third of ChunkSize); a
+	// document already added keeps its passages until it is re-chunked
+	// (Session.Rechunk).
+	ChunkSize    int `json:"chunk_size"`
+	ChunkOverlap int `json:"chunk_overlap"`
 	// Describe has every document added describe its figures with
 	// DescribeModel (a vision model, "provider/id"), and summarise its
 	// tables when DescribeTables and transcribe its display formulas into
@@ -66,6 +80,12 @@ const (
 	MaxDescribe        = 500
 )
 
+// MinChunkSize and MaxChunkSize bound Settings.ChunkSize.
+const (
+	MinChunkSize = 200
+	MaxChunkSize = 4000
+)
+
 // Routing modes of Settings: those the metrics record (package metrics
 // declares every routing mode once).
 const (
@@ -75,7 +95,8 @@ const (
 
 // DefaultSettings are used when no settings file exists.
 func DefaultSettings() Settings {
-	return Settings{Routing: RoutingAuto, K: rag.DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings, DescribeMax: DefaultDescribeMax, CacheMaxMB: DefaultCacheMaxMB}
+	return Settings{Routing: RoutingAuto, K: rag.DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings, DescribeMax: DefaultDescribeMax, CacheMaxMB: DefaultCacheMaxMB,
+		RerankDepth: retrieve.DefaultRerankDepth, FigureDepth: retrieve.FigureDepth, ChunkSize: chunk.DefaultTarget, ChunkOverlap: chunk.DefaultOverlap}
 }
 
 // CacheMaxBytes is the document cache's cap in bytes.
@@ -85,10 +106,20 @@ func (s Settings) CacheMaxBytes() int64 {
 
 // Options returns the per-question options the settings describe.
 func (s Settings) Options() rag.Options {
+	depth := s.FigureDepth
 	o := rag.Options{Mode: s.Mode, K: s.K, History: s.History, HyDE: s.HyDE, MultiQuery: s.MultiQuery,
-		MultiQueryVariants: s.MultiQueryVariants, Rerank: s.Rerank}
+		MultiQueryVariants: s.MultiQueryVariants, Rerank: s.Rerank, RerankDepth: s.RerankDepth, FigureDepth: &depth}
 	if s.Routing == RoutingManual {
 		o.Provider, o.Model = s.Provider, s.Model
+	}
+	return o
+}
+
+// Chunking is how the settings cut the documents added afterwards.
+func (s Settings) Chunking() chunk.Options {
+	o := chunk.Options{Target: s.ChunkSize, Overlap: s.ChunkOverlap}
+	if o.Overlap == 0 {
+		o.Overlap = -1 // chunk.Options: 0 is the default, negative none
 	}
 	return o
 }
@@ -104,6 +135,14 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("%w: k must be between 1 and %d, not %d", rag.ErrInvalid, rag.MaxK, s.K)
 	case s.MultiQueryVariants < 1 || s.MultiQueryVariants > prompt.MaxRephrasings:
 		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d, not %d", rag.ErrInvalid, prompt.MaxRephrasings, s.MultiQueryVariants)
+	case s.RerankDepth < 1 || s.RerankDepth > retrieve.MaxRerankDepth:
+		return fmt.Errorf("%w: the rerank depth must be between 1 and %d, not %d", rag.ErrInvalid, retrieve.MaxRerankDepth, s.RerankDepth)
+	case s.FigureDepth < 0 || s.FigureDepth > retrieve.MaxFigureDepth:
+		return fmt.Errorf("%w: the figures from the image list must be between 0 (off) and %d, not %d", rag.ErrInvalid, retrieve.MaxFigureDepth, s.FigureDepth)
+	case s.ChunkSize < MinChunkSize || s.ChunkSize > MaxChunkSize:
+		return fmt.Errorf("%w: the passage size must be between %d and %d characters, not %d", rag.ErrInvalid, MinChunkSize, MaxChunkSize, s.ChunkSize)
+	case s.ChunkOverlap < 0 || s.ChunkOverlap > s.ChunkSize/3:
+		return fmt.Errorf("%w: the passages' overlap must be between 0 and a third of their size (%d), not %d", rag.ErrInvalid, s.ChunkSize/3, s.ChunkOverlap)
 	case s.DescribeMax < 0 || s.DescribeMax > MaxDescribe:
 		return fmt.Errorf("%w: the figures described a document must be between 0 and %d, not %d", rag.ErrInvalid, MaxDescribe, s.DescribeMax)
 	case s.CacheMaxMB != 0 && (s.CacheMaxMB < MinCacheMaxMB || s.CacheMaxMB > MaxCacheMaxMB):

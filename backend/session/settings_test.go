@@ -2,9 +2,13 @@ package session
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"vika/backend/chunk"
 	"vika/backend/rag"
+	"vika/backend/retrieve"
 )
 
 func TestDescribeSettingsValidate(t *testing.T) {
@@ -26,5 +30,60 @@ func TestDescribeSettingsValidate(t *testing.T) {
 		if err := s.Validate(); !errors.Is(err, rag.ErrInvalid) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestPipelineSettings: the per-pipeline controls default to what search
+// and chunking did before they existed, are bounded, reach the ask options
+// (a figure depth of 0 turns the image list off, distinct from "default"),
+// and a settings file written before them loads with the defaults.
+func TestPipelineSettings(t *testing.T) {
+	d := DefaultSettings()
+	if d.RerankDepth != retrieve.DefaultRerankDepth || d.FigureDepth != retrieve.FigureDepth ||
+		d.ChunkSize != chunk.DefaultTarget || d.ChunkOverlap != chunk.DefaultOverlap || d.K != rag.DefaultK {
+		t.Fatalf("defaults %+v", d)
+	}
+	if got := d.Chunking(); got != (chunk.Options{Target: chunk.DefaultTarget, Overlap: chunk.DefaultOverlap}) {
+		t.Errorf("default chunking %+v", got)
+	}
+	o := d.Options()
+	if o.RerankDepth != retrieve.DefaultRerankDepth || o.FigureDepth == nil || *o.FigureDepth != retrieve.FigureDepth {
+		t.Errorf("default ask options %+v", o)
+	}
+	off := d
+	off.FigureDepth, off.ChunkOverlap = 0, 0
+	if err := off.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if o := off.Options(); o.FigureDepth == nil || *o.FigureDepth != 0 {
+		t.Errorf("figure depth 0 gives %v, want 0 (off)", o.FigureDepth)
+	}
+	if c := off.Chunking(); c.Overlap != -1 {
+		t.Errorf("overlap 0 gives chunk overlap %d, want -1 (none: chunk's 0 is its default)", c.Overlap)
+	}
+	for name, s := range map[string]Settings{
+		"rerank depth 0":       func() Settings { s := d; s.RerankDepth = 0; return s }(),
+		"rerank depth 101":     func() Settings { s := d; s.RerankDepth = retrieve.MaxRerankDepth + 1; return s }(),
+		"figure depth -1":      func() Settings { s := d; s.FigureDepth = -1; return s }(),
+		"figure depth 21":      func() Settings { s := d; s.FigureDepth = retrieve.MaxFigureDepth + 1; return s }(),
+		"chunk size 100":       func() Settings { s := d; s.ChunkSize = MinChunkSize - 1; return s }(),
+		"chunk size 5000":      func() Settings { s := d; s.ChunkSize = MaxChunkSize + 1; return s }(),
+		"overlap over a third": func() Settings { s := d; s.ChunkSize, s.ChunkOverlap = 300, 101; return s }(),
+		"negative overlap":     func() Settings { s := d; s.ChunkOverlap = -1; return s }(),
+	} {
+		if err := s.Validate(); !errors.Is(err, rag.ErrInvalid) {
+			t.Errorf("%s: %v, want ErrInvalid", name, err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, []byte(`{"routing":"auto","k":8,"history":true,"rerank":true,"multi_query_variants":3,"describe_max":20}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadSettings(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.FigureDepth != retrieve.FigureDepth || got.RerankDepth != retrieve.DefaultRerankDepth || got.ChunkSize != chunk.DefaultTarget || got.ChunkOverlap != chunk.DefaultOverlap {
+		t.Errorf("an older settings file loads %+v, want the defaults of the new controls", got)
 	}
 }

@@ -98,7 +98,8 @@ func (s *Session) AskOptions() rag.Options {
 }
 
 // SetSettings validates and saves the settings; the session uses them at
-// once (the local Ollama switch, the document cache).
+// once (the local Ollama switch, the document cache, the chunking of the
+// documents added afterwards).
 func (s *Session) SetSettings(ctx context.Context, st Settings) error {
 	if s.path == "" {
 		return errors.New("settings cannot be saved: there is no configuration directory")
@@ -115,5 +116,6 @@ func (s *Session) SetSettings(ctx context.Context, st Settings) error {
 		return err
 	}
 	s.useLocal(st.Ollama)
+	s.eng.SetChunking(st.Chunking())
 	return s.remember(ctx, st)
 }

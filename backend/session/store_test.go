@@ -18,7 +18,8 @@ func TestSettingsRoundTrip(t *testing.T) {
 	if err != nil || s != DefaultSettings() {
 		t.Fatalf("missing file: %+v, %v", s, err)
 	}
-	s = Settings{Routing: RoutingManual, Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "hybrid", K: 12, History: false, HyDE: true, Rerank: true, Locale: "fr", MultiQuery: true, MultiQueryVariants: 5}
+	s = withPipeline(Settings{Routing: RoutingManual, Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "hybrid", K: 12, History: false, HyDE: true, Rerank: true, Locale: "fr", MultiQuery: true, MultiQueryVariants: 5})
+	s.FigureDepth, s.ChunkSize, s.ChunkOverlap = 0, 600, 0 // off and none round-trip as 0
 	if err := SaveSettings(path, s); err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +57,14 @@ func TestSettingsNeverHoldKeys(t *testing.T) {
 	}
 }
 
+// withPipeline is s with the per-pipeline controls' defaults, so that a
+// settings literal is refused only for what it sets.
+func withPipeline(s Settings) Settings {
+	d := DefaultSettings()
+	s.RerankDepth, s.FigureDepth, s.ChunkSize, s.ChunkOverlap = d.RerankDepth, d.FigureDepth, d.ChunkSize, d.ChunkOverlap
+	return s
+}
+
 func TestSettingsInvalid(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	for _, s := range []Settings{
@@ -67,11 +76,12 @@ func TestSettingsInvalid(t *testing.T) {
 		{Routing: RoutingAuto, K: 8, MultiQueryVariants: 0},
 		{Routing: RoutingAuto, K: 8, MultiQueryVariants: 6},
 	} {
+		s = withPipeline(s)
 		if err := SaveSettings(path, s); !errors.Is(err, rag.ErrInvalid) {
 			t.Errorf("SaveSettings(%+v) = %v", s, err)
 		}
 	}
-	if err := SaveSettings(path, Settings{Routing: RoutingAuto, K: 8, MultiQueryVariants: 1}); err != nil {
+	if err := SaveSettings(path, withPipeline(Settings{Routing: RoutingAuto, K: 8, MultiQueryVariants: 1})); err != nil {
 		t.Errorf("one variant refused: %v", err)
 	}
 	os.WriteFile(path, []byte(`{"routing":`), 0o600)
@@ -96,7 +106,9 @@ func TestAskOptionsFollowSavedSettings(t *testing.T) {
 	if err := s.SetSettings(t.Context(), st); err != nil {
 		t.Fatal(err)
 	}
-	want := rag.Options{Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "bm25", K: 12, History: true, HyDE: true, MultiQueryVariants: st.MultiQueryVariants}
+	depth := st.FigureDepth
+	want := rag.Options{Provider: "groq", Model: "llama-3.1-8b-instant", Mode: "bm25", K: 12, History: true, HyDE: true, MultiQueryVariants: st.MultiQueryVariants,
+		RerankDepth: st.RerankDepth, FigureDepth: &depth}
 	if diff := cmp.Diff(want, s.AskOptions()); diff != "" {
 		t.Errorf("manual (-want +got):\n%s", diff)
 	}

@@ -28,7 +28,7 @@ func scanDocument(row interface{ Scan(...any) error }) (corpus.Document, error) 
 		return d, fmt.Errorf("document %s: %w", d.ID, err)
 	}
 	d.PageTypes, d.OCRPages, d.LangShares, d.LangMixed, d.Warning = m.PageTypes, m.OCRPages, m.LangShares, m.LangMixed, m.Warning
-	d.Regions, d.Meta, d.Outline = m.Regions, m.Info, m.Outline
+	d.Regions, d.Meta, d.Outline, d.Links = m.Regions, m.Info, m.Outline, m.Links
 	if failed.Valid && failed.String != "" {
 		for _, f := range strings.Split(failed.String, ",") {
 			if n, err := strconv.Atoi(f); err == nil {

@@ -102,6 +102,7 @@ type documentMeta struct {
 	Warning    *message.Message         `json:"warning,omitempty"`
 	Info       corpus.Meta              `json:"info"`
 	Outline    []corpus.OutlineEntry    `json:"outline,omitempty"`
+	Links      []corpus.Link            `json:"links,omitempty"`
 }
 
 // Store is the session database. Create it with Open; Close it.
@@ -153,7 +154,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 	if n > 0 {
 		return fmt.Errorf("%w: %s", ErrExists, doc.Label)
 	}
-	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, Regions: doc.Regions, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning, Info: doc.Meta, Outline: doc.Outline})
+	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, Regions: doc.Regions, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning, Info: doc.Meta, Outline: doc.Outline, Links: doc.Links})
 	if err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}

@@ -198,7 +198,7 @@ key() {
 # Asks the question $1 from the question box (it spans the bottom of the centre
 # column, right of the 320 px sidebar).
 ask() {
-  click $((320 + (WIDTH - 320) / 2)) $((HEIGHT - 65))
+  click $((320 + (WIDTH - 320) / 2)) $((HEIGHT - 85)) # the text area, above the switches and numbers under it
   sleep 0.5
   xdotool type --delay 15 "$1"
   key Return

@@ -41,6 +41,11 @@ export async function removeDocument(docID: string): Promise<void> {
   await call(() => App.RemoveDocument(docID));
 }
 
+/** Cuts a document into passages again with the saved chunk size and overlap; the document with its new count. */
+export async function rechunk(docID: string): Promise<Document> {
+  return call(() => App.Rechunk(docID));
+}
+
 /** Cancels a running job; false when it had already finished. */
 export async function cancel(jobID: string): Promise<boolean> {
   return call(() => App.Cancel(jobID));

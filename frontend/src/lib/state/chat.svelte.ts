@@ -11,7 +11,7 @@ import * as api from '../api/index.ts';
 import type { Answer, AnswerEvent, AnswerStage, AskOptions, Notice, Source } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { t } from './locale.svelte.ts';
-import { DEFAULT_ASK_OPTIONS } from './settings.svelte.ts';
+import { DEFAULT_ASK_OPTIONS, MAX_FIGURE_DEPTH, MAX_K, MAX_RERANK_DEPTH, MIN_K } from './settings.svelte.ts';
 import type { ScopeChip, ScopeWire } from './scope.svelte.ts';
 import { SELECTION_ID, type PassageSelection, type SelectionAction } from './selection.ts';
 
@@ -53,6 +53,17 @@ export type ExportFormat = 'html' | 'md';
 export const ASK_TOGGLES = ['history', 'hyde', 'multi_query', 'rerank'] as const;
 export type AskToggle = (typeof ASK_TOGGLES)[number];
 
+/** The ask box's numbers for the next questions: passages from the text lists, figures from the image list
+ * (0: off), candidates the reranker rescores; Settings keeps their defaults. */
+export const ASK_NUMBERS = ['k', 'figure_depth', 'rerank_depth'] as const;
+export type AskNumber = (typeof ASK_NUMBERS)[number];
+/** Each number's range, from the catalogue. */
+export const ASK_RANGES: Record<AskNumber, { min: number; max: number }> = {
+  k: { min: MIN_K, max: MAX_K },
+  figure_depth: { min: 0, max: MAX_FIGURE_DEPTH },
+  rerank_depth: { min: 1, max: MAX_RERANK_DEPTH },
+};
+
 /** The scope of the next question: what Go reads, and its chips. */
 export interface ScopeNow {
   wire: ScopeWire;
@@ -82,6 +93,7 @@ export class Chat {
    * this window; one equal to the default is dropped, so the default rules again.
    */
   toggles = $state<Partial<Record<AskToggle, boolean>>>({});
+  numbers = $state<Partial<Record<AskNumber, number>>>({});
 
   readonly active = $derived(this.turns.find((t) => t.status === 'asking' || t.status === 'streaming') ?? null);
   readonly busy = $derived(this.active !== null);
@@ -118,9 +130,25 @@ export class Chat {
     this.toggles = next;
   }
 
-  /** The options the next question is asked with: the settings, with the ask box's switches. */
+  /** A number of the next question: the ask box's, else the Settings default. */
+  numberOf(key: AskNumber): number {
+    return this.numbers[key] ?? this.#options()[key] ?? DEFAULT_ASK_OPTIONS[key] ?? 0;
+  }
+
+  /** Sets a number for the next questions; false (nothing changed) when it is out of its range. */
+  setNumber(key: AskNumber, value: number): boolean {
+    const { min, max } = ASK_RANGES[key];
+    if (!Number.isInteger(value) || value < min || value > max) return false;
+    const next = { ...this.numbers };
+    if (value === this.#options()[key]) delete next[key];
+    else next[key] = value;
+    this.numbers = next;
+    return true;
+  }
+
+  /** The options the next question is asked with: the settings, with the ask box's switches and numbers. */
   askOptions(): AskOptions {
-    return { ...this.#options(), ...this.toggles, scope: this.#scope().wire };
+    return { ...this.#options(), ...this.toggles, ...this.numbers, scope: this.#scope().wire };
   }
 
   /**

@@ -69,6 +69,19 @@ export class Library {
     } catch (err) {
       this.#report(err);
     }
+    this.#watchEmbedding();
+  }
+
+  #embeddingTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** While a document's vectors are still being computed (Document.embedding), lists the documents again
+   * every EMBEDDING_POLL_MS, so that its counts replace "embedding…" when they are final. */
+  #watchEmbedding(): void {
+    if (this.#embeddingTimer !== null || !this.documents.some((d) => d.embedding)) return;
+    this.#embeddingTimer = setTimeout(() => {
+      this.#embeddingTimer = null;
+      void this.load();
+    }, EMBEDDING_POLL_MS);
   }
 
   /** Applies one "ingest:progress" event. */
@@ -283,5 +296,9 @@ export class Library {
     const others = this.documents.filter((d) => d.doc_id !== doc.doc_id);
     if (others.length === this.documents.length) this.added = doc.doc_id; // new, not a describing job's update
     this.documents = [...others, doc];
+    this.#watchEmbedding();
   }
 }
+
+/** How often the documents are listed again while one is being embedded. */
+export const EMBEDDING_POLL_MS = 2000;

@@ -27,6 +27,12 @@ export const MAX_K = catalogue.max_k;
 export const MAX_VARIANTS = catalogue.max_multi_query_variants;
 /** The most figures and tables described a document (catalogue.json). */
 export const MAX_DESCRIBE = catalogue.max_describe;
+/** The per-pipeline controls' bounds (catalogue.json): rerank depth from 1, figures from the image list from 0
+ * (off), passage size; the overlap goes from 0 to a third of the size. */
+export const MAX_RERANK_DEPTH = catalogue.max_rerank_depth;
+export const MAX_FIGURE_DEPTH = catalogue.max_figure_depth;
+export const MIN_CHUNK_SIZE = catalogue.min_chunk_size;
+export const MAX_CHUNK_SIZE = catalogue.max_chunk_size;
 
 /** Go's defaults (session.DefaultSettings, through catalogue.json). */
 export const DEFAULT_SETTINGS: Settings = { ...(catalogue.defaults as Settings) };

@@ -25,7 +25,7 @@ export interface ViewerTarget {
    * the top left; when set it is highlighted instead of the text.
    */
   box?: Box | null;
-  /** The cited chunk's kind (body, front, references, table, figure, formula); unknown when absent. */
+  /** The cited chunk's kind (body, front, references, table, figure, formula, form, note); unknown when absent. */
   kind?: string;
 }
 

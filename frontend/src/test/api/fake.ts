@@ -28,6 +28,7 @@ export const addFile = vi.fn<Api['addFile']>(async () => `job-${++nextJob}`);
 export const pickFiles = vi.fn<Api['pickFiles']>(async () => []);
 export const documents = vi.fn<Api['documents']>(async () => []);
 export const removeDocument = vi.fn<Api['removeDocument']>(async () => {});
+export const rechunk = vi.fn<Api['rechunk']>(async (docID) => sampleDocument({ doc_id: docID }));
 export const cancel = vi.fn<Api['cancel']>(async () => true);
 export const nativeFileDrop = vi.fn<Api['nativeFileDrop']>(() => false);
 export const nativeWindow = vi.fn<Api['nativeWindow']>(() => false);

@@ -137,7 +137,7 @@ describe('ViewerPanel', () => {
     fakeDraw();
     const { viewer } = setup();
     viewer.open({ doc_id: 'd', file: 'scan.pdf', page: 4, passage: 'Table 1: errors', box: [60, 80, 540, 300], kind: 'table' });
-    expect(await screen.findByText('The cited table, figure or formula is outlined.')).toBeTruthy();
+    expect(await screen.findByText('The cited table, figure, formula, form field or note is outlined.')).toBeTruthy();
     viewer.open({ doc_id: 'd', file: 'scan.pdf', page: 4, passage: 'Residual networks ease the training of deep networks.' });
     expect(await screen.findByText(/could not be located in this page’s text/)).toBeTruthy();
     expect(document.querySelector('.region-box')).toBeNull();
