@@ -153,6 +153,7 @@ var Vars = []Var{
 	{"VIKA_OCR_SWEEP_DUMP", Path, "", "test: OCR sweep output", true},
 	{"VIKA_OCR_SWEEP_PREP", String, "", "test: OCR sweep preprocessing", true},
 	{"VIKA_OCR_SWEEP_PSM", String, "", "test: OCR sweep page segmentation modes", true},
+	{"VIKA_OCR_ROUNDS", String, "2", "test (tag tune): rounds of TestLessOCR, each variant timed once a round", true},
 	{"VIKA_CACHE_TEST_WRITER_DIR", Path, "", "test: the cache directory of a writer child process", true},
 	{"VIKA_CACHE_TEST_WRITER_NAME", String, "", "test: the entry name a writer child process writes", true},
 	{"VIKA_CACHE_TEST_WRITER_N", Int, "", "test: how many entries a writer child process writes", true},

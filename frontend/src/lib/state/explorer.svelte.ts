@@ -19,6 +19,11 @@ export const PAGE_STEP = 50;
 
 export const DEFAULT_LOOKUP_K = 10;
 
+/** Opens a document's web link in the system browser (Go opens http(s) only). */
+export function openLink(url: string): void {
+  api.openExternal(url);
+}
+
 export class Explorer {
   docID = $state('');
   tab = $state<ExplorerTab>('pages');

@@ -73,6 +73,19 @@ export function langOf(saved: string): Lang {
 }
 
 export class SettingsState {
+  /**
+   * Cuts every document already added into passages again with the chunking
+   * in force, one after the other; progress(done, total) after each.
+   */
+  async rechunkAll(progress: (done: number, total: number) => void): Promise<void> {
+    const docs = await api.documents();
+    progress(0, docs.length);
+    for (const [i, d] of docs.entries()) {
+      await api.rechunk(d.doc_id);
+      progress(i + 1, docs.length);
+    }
+  }
+
   /** The persisted preferences (a copy: change them through update). */
   values = $state<Settings>({ ...DEFAULT_SETTINGS });
   loaded = $state(false);
