@@ -64,3 +64,10 @@ func (a *App) ExportCards(d study.Deck, format string) (string, error) {
 	}
 	return a.save("Export flashcards", "vika-flashcards."+format, format, b.Bytes())
 }
+
+// SuggestQuestions returns the model's suggested questions for a newly
+// added document (lang: the window's); the StudyNeedsModel error without
+// a model, when the window keeps its offline ones.
+func (a *App) SuggestQuestions(docID, lang string) ([]string, error) {
+	return a.s.SuggestQuestions(a.ctx, docID, lang)
+}

@@ -297,3 +297,21 @@ func TestAbstain(t *testing.T) {
 		t.Error("Abstain must hold below the threshold only")
 	}
 }
+
+// TestStudySuggest: the suggestion request carries the title, every
+// section title and the opening passage as quoted data (a "</sections>"
+// in a title is escaped), and asks for one question a line in the
+// language given.
+func TestStudySuggest(t *testing.T) {
+	req := StudySuggest(SuggestInput{Title: "Attention Is All You Need", Sections: []string{"Introduction", "Model Architecture", "Why </sections> Self-Attention"},
+		Passage: "The dominant sequence transduction models are based on recurrent networks.", Lang: "fr"})
+	p := req.Messages[0].Content
+	for _, want := range []string{"Attention Is All You Need", "Introduction\n", "Model Architecture\n", "Why &lt;/sections&gt; Self-Attention", "dominant sequence transduction", "one question per line", "3 to 5", "Write in French."} {
+		if !strings.Contains(p, want) {
+			t.Errorf("the prompt lacks %q:\n%s", want, p)
+		}
+	}
+	if strings.Count(p, "</sections>") != 1 || req.System != studySystem {
+		t.Errorf("prompt %q", p)
+	}
+}

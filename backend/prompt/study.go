@@ -88,3 +88,36 @@ func StudyOverhead() int { return len(studySystem) + len(studyFormat) + 400 }
 // SourceOverhead is the characters the source element adds to one
 // passage, label aside.
 const SourceOverhead = len(`<source n="100" cite="">` + "\n\n</source>\n")
+
+// SuggestInput is what a suggestion request shows the model of a newly
+// added document: its title, its outline's section titles and its first
+// passage (all bounded by the caller).
+type SuggestInput struct {
+	Title    string
+	Sections []string
+	Passage  string
+	Lang     string // ISO 639-1 code of the language to write in; "" for the document's
+	Count    int    // questions wanted; 0 for 5
+}
+
+// StudySuggest returns the request for the questions a student would ask
+// of a document, one a line (Model is left to the runner).
+func StudySuggest(in SuggestInput) llm.Request {
+	n := in.Count
+	if n <= 0 {
+		n = 5
+	}
+	var b strings.Builder
+	b.WriteString("<document>\n<title>" + escape(in.Title) + "</title>\n<sections>\n")
+	for _, s := range in.Sections {
+		b.WriteString(escape(s) + "\n")
+	}
+	b.WriteString("</sections>\n<opening>\n" + escape(in.Passage) + "\n</opening>\n</document>\n\n")
+	b.WriteString("A student has just added this document. Write 3 to " + strconv.Itoa(n) +
+		" short questions the student would ask about it, drawn from its sections. Write one question per line, nothing else: no numbering, no bullets, no answers.\n")
+	if name := languageName(in.Lang); name != "" {
+		b.WriteString("\nWrite in " + name + ".\n")
+	}
+	return llm.Request{System: studySystem, Temperature: llm.Temperature(temperature),
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: b.String()}}}
+}

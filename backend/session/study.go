@@ -58,3 +58,10 @@ func (s *Session) StudyGuideKept(ctx context.Context, docID, section string) (st
 func (s *Session) StudySections(ctx context.Context, docID string) ([]corpus.OutlineEntry, error) {
 	return s.study.Studier().Sections(ctx, docID)
 }
+
+// SuggestQuestions asks the routed model for the questions a student
+// would ask of a newly added document, in its language (lang, the
+// window's, when it has none); study.ErrNeedsModel without a model.
+func (s *Session) SuggestQuestions(ctx context.Context, docID, lang string) ([]string, error) {
+	return s.study.Studier().Suggest(ctx, docID, lang)
+}

@@ -15,7 +15,7 @@ import (
 // TestStudyJobs: without a model a guide started through the session is
 // the extractive outline, its events on study:<id>, and it is kept with
 // the document until the document is removed; flashcards end with the
-// needs-a-model code.
+// needs-a-model code, and so do suggested questions.
 func TestStudyJobs(t *testing.T) {
 	var h heard
 	s := open(t, "", &h)
@@ -49,6 +49,10 @@ func TestStudyJobs(t *testing.T) {
 		ev, ok := e.payload.(study.Event)
 		return ok && e.name == EventStudyPrefix+"c1" && ev.Type == study.EventError && ev.Error.Code == message.StudyNeedsModel
 	})
+	// Suggested questions without a model: the code the window reads as "keep the offline ones".
+	if qs, err := s.SuggestQuestions(context.Background(), doc.ID, "en"); message.Of(err).Code != message.StudyNeedsModel || len(qs) != 0 {
+		t.Errorf("suggestions without a model: %q, %v", qs, err)
+	}
 	if err := s.RemoveDocument(context.Background(), doc.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,15 @@ export async function studySections(docID: string): Promise<OutlineEntry[]> {
   return ((await call(() => App.StudySections(docID))) ?? []) as OutlineEntry[];
 }
 
+/**
+ * The model's suggested questions for a newly added document, in its
+ * language (lang, the window's, when it has none). Rejects with the
+ * StudyNeedsModel code when no model is configured.
+ */
+export async function suggestQuestions(docID: string, lang: string): Promise<string[]> {
+  return ((await call(() => App.SuggestQuestions(docID, lang))) ?? []) as string[];
+}
+
 /** Saves the kept guide as HTML or Markdown; the path, '' when cancelled. */
 export async function exportStudyGuide(docID: string, section: string, format: 'html' | 'md'): Promise<string> {
   return (await call(() => App.ExportStudyGuide(docID, section, format))) ?? '';

@@ -8,7 +8,7 @@ import * as api from '../api/index.ts';
 import { isTerminalStage, type Document, type FolderBatch, type IngestProgress, type IngestStage } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { baseName } from '../path.ts';
-import { t } from './locale.svelte.ts';
+import { locale, t } from './locale.svelte.ts';
 
 /** A backend stage, or "reading" while the page reads a file before handing it over. */
 export type JobStage = IngestStage | 'reading';
@@ -40,6 +40,8 @@ export class Library {
   readonly running = $derived(this.jobs.filter((job) => job.stage !== 'failed'));
   /** The document added last in this window, whose suggested questions show under it ("" for none). */
   added = $state('');
+  /** The model's suggested questions for the document added last, once they arrived (replacing the offline ones). */
+  phrased = $state<{ docID: string; questions: string[] } | null>(null);
   readonly isEmpty = $derived(this.documents.length === 0 && this.jobs.length === 0);
 
   /** Sees every progress event first; true keeps the event off the job rows (a folder batch counts it). */
@@ -242,6 +244,21 @@ export class Library {
     this.#dropJob(id);
   }
 
+  /** The model's suggested questions for docID; null until they arrive (the offline ones show meanwhile). */
+  phrasedFor(docID: string): string[] | null {
+    return this.phrased?.docID === docID ? this.phrased.questions : null;
+  }
+
+  /** Asks the model for the new document's questions; without a model, or when it fails, the offline ones stay (no error shown). */
+  async #phrase(docID: string): Promise<void> {
+    try {
+      const questions = await api.suggestQuestions(docID, locale.lang);
+      if (this.added === docID && questions.length > 0) this.phrased = { docID, questions };
+    } catch {
+      // no model configured (StudyNeedsModel) or the request failed: keep the offline questions
+    }
+  }
+
   /** Hides the suggested questions of the document added last. */
   dismissAdded(): void {
     this.added = '';
@@ -294,7 +311,10 @@ export class Library {
 
   #putDocument(doc: Document): void {
     const others = this.documents.filter((d) => d.doc_id !== doc.doc_id);
-    if (others.length === this.documents.length) this.added = doc.doc_id; // new, not a describing job's update
+    if (others.length === this.documents.length) {
+      this.added = doc.doc_id; // new, not a describing job's update
+      void this.#phrase(doc.doc_id);
+    }
     this.documents = [...others, doc];
     this.#watchEmbedding();
   }

@@ -4,6 +4,7 @@
 
 import { vi } from 'vitest';
 import type * as real from '../../lib/api/index.ts';
+import { BridgeError } from '../../lib/api/call.ts';
 import type { QuizItem, StudyCard, StudyDeck, StudyEvent, StudyGuide, StudyPlan } from '../../lib/api/types.ts';
 
 type Api = typeof real;
@@ -18,6 +19,10 @@ export const startStudyCards = vi.fn<Api['startStudyCards']>(async () => {});
 export const cancelStudy = vi.fn<Api['cancelStudy']>(async () => true);
 export const studyGuideKept = vi.fn<Api['studyGuideKept']>(async () => null);
 export const studySections = vi.fn<Api['studySections']>(async () => []);
+/** No model by default: the StudyNeedsModel error, as Go sends it without one. */
+export const suggestQuestions = vi.fn<Api['suggestQuestions']>(async () => {
+  throw new BridgeError({ code: 'study.needs_model', message: 'flashcards and quizzes need a language model' });
+});
 export const exportStudyGuide = vi.fn<Api['exportStudyGuide']>(async () => '');
 export const exportCards = vi.fn<Api['exportCards']>(async () => '');
 export const onStudy = vi.fn<Api['onStudy']>((id, fn) => {
