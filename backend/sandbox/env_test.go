@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWorkerEnvironment: a worker started by an app holding keys, a
@@ -27,9 +28,16 @@ func TestWorkerEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.kill()
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(p.cmd.Process.Pid) + "/environ")
-	if err != nil {
-		t.Fatalf("the worker's environment cannot be read from /proc: %v", err)
+	// /proc/PID/environ reads empty until the new image is set up and once
+	// the process has exited; under load the first read can come early.
+	var raw []byte
+	for deadline := time.Now().Add(5 * time.Second); len(raw) == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if raw, err = os.ReadFile("/proc/" + strconv.Itoa(p.cmd.Process.Pid) + "/environ"); err != nil {
+			t.Fatalf("the worker's environment cannot be read from /proc: %v", err)
+		}
+	}
+	if len(raw) == 0 {
+		t.Fatal("the worker's /proc environ stayed empty for 5 s (it exited, or never started)")
 	}
 	var names []string
 	vals := map[string]string{}
