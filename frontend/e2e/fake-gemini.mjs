@@ -167,6 +167,11 @@ export function answerFor(body) {
  * flashcards ask what each source says and answer with its opening words.
  */
 export function studyAnswer(prompt, sources) {
+  // Suggested questions for a new document: one per section title, as a model would ask.
+  if (prompt.includes('short questions the student would ask about it')) {
+    const sections = /<sections>\n([\s\S]*?)<\/sections>/.exec(prompt)?.[1].split('\n').filter(Boolean) ?? [];
+    return sections.slice(0, 3).map((title) => `What does the section “${unescape(title)}” explain?`).join('\n') + '\n';
+  }
   const notes = /<notes>\n([\s\S]*?)\n<\/notes>/.exec(prompt);
   if (notes) return unescape(notes[1]);
   const guide = prompt.includes('Write a study guide of these sources');
