@@ -94,11 +94,15 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if opts.Scope, err = scope.resolve(ctx, eng); err != nil {
 		return err
 	}
-	if *queries != "" {
-		// A batch of queries is a measurement: every one sees the vectors.
+	// A batch of queries is a measurement, and --mode dense asks for the
+	// vectors by name: both wait for them (a plain search answers by
+	// keywords for a PDF still being embedded, and says so).
+	if *queries != "" || opts.Mode == retrieve.ModeDense {
 		if err := eng.WaitVectors(ctx); err != nil {
 			return err
 		}
+	}
+	if *queries != "" {
 		return searchQueries(ctx, eng, *queries, opts, out)
 	}
 	res, err := eng.Search(ctx, question, opts)

@@ -490,7 +490,16 @@ describe('Vika in the browser, against the Go backend', () => {
     await answer.getByRole('button', { name: /^\d+ sources?/ }).click();
     const thumb = answer.getByAltText(`The figure cited as [${doc.name} p.${doc.figure.page}]`);
     await thumb.first().waitFor();
-    const natural = await thumb.first().evaluate((img) => [img.naturalWidth, img.naturalHeight]);
+    // The crop is served by id (/crops/...), not inlined: wait for its load (or error) before measuring it.
+    const natural = await thumb.first().evaluate(
+      (img) =>
+        new Promise((done) => {
+          const size = () => done([img.naturalWidth, img.naturalHeight]);
+          if (img.complete) return size();
+          img.addEventListener('load', size, { once: true });
+          img.addEventListener('error', size, { once: true });
+        }),
+    );
     assert.ok(natural[0] >= 100 && natural[1] >= 100, `the thumbnail is drawn (${natural.join('x')})`);
     await shot('figure-answer');
 
