@@ -7,7 +7,7 @@ import { devContentSecurityPolicy } from './csp.ts';
 /**
  * Under `wails dev`, Wails proxies every request to this dev server and asks
  * the Go asset handler only when the answer is a 404. Vite's SPA fallback
- * would answer the Go routes (/docs/<id>: the PDFs for the viewer) with
+ * would answer the Go routes (/docs/<id>: the PDFs for the viewer; /crops/...: figure crops) with
  * index.html: leave them to Go.
  */
 function goRoutes(): Plugin {
@@ -16,7 +16,8 @@ function goRoutes(): Plugin {
     apply: 'serve',
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        if ((req as { url?: string }).url?.startsWith('/docs/')) {
+        const url = (req as { url?: string }).url ?? '';
+        if (url.startsWith('/docs/') || url.startsWith('/crops/')) {
           res.statusCode = 404;
           res.end();
           return;

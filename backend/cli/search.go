@@ -94,10 +94,10 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	if opts.Scope, err = scope.resolve(ctx, eng); err != nil {
 		return err
 	}
-	// A batch of queries is a measurement, and --mode dense asks for the
-	// vectors by name: both wait for them (a plain search answers by
-	// keywords for a PDF still being embedded, and says so).
-	if *queries != "" || opts.Mode == retrieve.ModeDense {
+	// A batch of queries is a measurement, and --mode dense or hybrid asks
+	// for the vectors by name: both wait for them (a search in the default
+	// mode answers by keywords for a PDF still being embedded, and says so).
+	if *queries != "" || opts.Mode == retrieve.ModeDense || opts.Mode == retrieve.ModeHybrid {
 		if err := eng.WaitVectors(ctx); err != nil {
 			return err
 		}
