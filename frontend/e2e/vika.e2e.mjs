@@ -508,7 +508,7 @@ describe('Vika in the browser, against the Go backend', () => {
     assert.equal(await chip.innerText(), `${doc.name} p.${doc.figure.page}`);
     await chip.click();
     await page.getByRole('heading', { name: doc.name, exact: true }).waitFor();
-    await page.getByText('The cited table, figure or formula is outlined.').waitFor({ timeout: 60_000 });
+    await page.getByText('The cited table, figure, formula, form field or note is outlined.').waitFor({ timeout: 60_000 });
     assert.equal(await page.getByLabel('Page number').inputValue(), String(doc.figure.page));
     const outline = page.locator('.viewer .region-box');
     assert.equal(await outline.count(), 1);
