@@ -12,6 +12,7 @@ export const en = {
   'study.pickDocument': 'Choose a document',
   'study.section': 'Section',
   'study.wholeDocument': 'The whole document',
+  'study.fromSelection': 'Flashcards from your selection on p.{page}: “{text}”',
   'study.pages': 'pages {from}–{to}',
   'study.plan': {
     one: '{count} request to {model}: about {input} tokens sent, at most {output} written.',
@@ -85,6 +86,7 @@ export const fr: Record<keyof typeof en, Message> = {
   'study.pickDocument': 'Choisir un document',
   'study.section': 'Section',
   'study.wholeDocument': 'Tout le document',
+  'study.fromSelection': 'Fiches tirées de votre sélection, p.{page} : « {text} »',
   'study.pages': 'pages {from} à {to}',
   'study.plan': {
     one: '{count} requête à {model} : environ {input} jetons envoyés, au plus {output} écrits.',

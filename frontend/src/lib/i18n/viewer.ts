@@ -26,6 +26,7 @@ export const en = {
   'viewer.selection.explain': 'Explain',
   'viewer.selection.ask': 'Ask about this',
   'viewer.selection.define': 'Define',
+  'viewer.selection.cards': 'Flashcards',
   'viewer.selection.clipped': 'Only the first {count} characters of the selection are kept.',
   'viewer.ocrLayer': 'This scanned page’s text, recognised by OCR, can be selected.',
 } as const satisfies Record<string, Message>;
@@ -54,6 +55,7 @@ export const fr: Record<keyof typeof en, Message> = {
   'viewer.selection.explain': 'Expliquer',
   'viewer.selection.ask': 'Poser une question',
   'viewer.selection.define': 'Définir',
+  'viewer.selection.cards': 'Fiches',
   'viewer.selection.clipped': 'Seuls les {count} premiers caractères de la sélection sont gardés.',
   'viewer.ocrLayer': 'Le texte de cette page scannée, reconnu par OCR, peut être sélectionné.',
 };

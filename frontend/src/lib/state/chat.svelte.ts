@@ -175,7 +175,7 @@ export class Chat {
    * Acts on a passage selected in the viewer: Explain and Define ask at once about it; Ask about this keeps it
    * for the question the student types next. Does nothing while another answer runs.
    */
-  async askAbout(sel: PassageSelection, action: SelectionAction): Promise<void> {
+  async askAbout(sel: PassageSelection, action: Exclude<SelectionAction, 'cards'>): Promise<void> {
     if (this.busy) return;
     this.selection = sel;
     if (action === 'ask') return;

@@ -1,7 +1,7 @@
 // A passage selected in the viewer (the PDF's text layer, or the OCR lines
 // of a scanned page) and what the student can do with it. The viewer's
 // selection menu calls Viewer.act; every listener (the chat's Explain, Ask
-// about this and Define, or another view's own action) gets the passage.
+// about this and Define, the Study view's Flashcards) gets the passage.
 
 import catalogue from '../api/catalogue.json';
 
@@ -17,10 +17,10 @@ export interface PassageSelection {
 /** The chunk id of a selection among an answer's sources (rag.SelectionID). */
 export const SELECTION_ID = catalogue.selection_id;
 
-/** What the menu offers. */
-export type SelectionAction = 'explain' | 'ask' | 'define';
+/** What the menu offers: three go to the chat, 'cards' makes flashcards from the passage in the Study view. */
+export type SelectionAction = 'explain' | 'ask' | 'define' | 'cards';
 
-export const SELECTION_ACTIONS: readonly SelectionAction[] = ['explain', 'ask', 'define'];
+export const SELECTION_ACTIONS: readonly SelectionAction[] = ['explain', 'ask', 'define', 'cards'];
 
 /** Go's bound on a selection, in characters (rag.MaxSelectionRunes). */
 export const MAX_SELECTION = catalogue.max_selection;

@@ -18,6 +18,7 @@ import { handleError } from '../errors.ts';
 import type { BridgeMessage } from '../i18n/index.ts';
 import { isCancelled } from '../i18n/messages.ts';
 import { t, tm } from './locale.svelte.ts';
+import type { PassageSelection } from './selection.ts';
 
 export type StudyTab = 'guide' | 'cards' | 'quiz';
 export type JobKind = 'guide' | 'cards';
@@ -41,6 +42,8 @@ export interface QuizAttempt {
 export class Study {
   docID = $state('');
   section = $state('');
+  /** A passage selected in the viewer: flashcards are made from it alone while it is set. */
+  selection = $state<PassageSelection | null>(null);
   sections = $state<OutlineEntry[]>([]);
   plan = $state<StudyPlan | null>(null);
   job = $state<StudyJob | null>(null);
@@ -63,8 +66,15 @@ export class Study {
     return this.plan?.extractive ?? false;
   }
 
+  /** The document or its section: what the plan and the guide cover. */
   get scope(): StudyScope {
     return this.section ? { doc_id: this.docID, section: this.section } : { doc_id: this.docID };
+  }
+
+  /** What flashcards are made from: the selection when one is set, else the scope. */
+  get cardsScope(): StudyScope {
+    const sel = this.selection;
+    return sel && sel.doc_id === this.docID ? { doc_id: sel.doc_id, page: sel.page, text: sel.text } : this.scope;
   }
 
   /** Picks the document studied: its sections, the plan, the guide kept this session. */
@@ -72,6 +82,7 @@ export class Study {
     if (this.job) return;
     this.docID = docID;
     this.section = '';
+    this.selection = null;
     this.sections = [];
     this.deck = null;
     this.quiz = [];
@@ -96,6 +107,7 @@ export class Study {
   async chooseSection(section: string): Promise<void> {
     if (this.job) return;
     this.section = section;
+    this.selection = null;
     await this.#refresh(++this.#seq);
   }
 
@@ -112,6 +124,25 @@ export class Study {
     } catch (err) {
       if (seq === this.#seq) this.#report(err);
     }
+  }
+
+  /**
+   * Flashcards from a passage selected in the viewer (its menu's
+   * Flashcards): the passage's document is studied, and the cards are made
+   * from the passage alone until another document, a section or the whole
+   * document is chosen.
+   */
+  async cardsFrom(sel: PassageSelection): Promise<void> {
+    if (this.job) return;
+    if (sel.doc_id !== this.docID) await this.choose(sel.doc_id);
+    this.selection = sel;
+    this.tab = 'cards';
+    await this.startCards();
+  }
+
+  /** Back to the whole document (or its section) after cards from a selection. */
+  clearSelection(): void {
+    if (!this.job) this.selection = null;
   }
 
   /** Starts the guide (or the extractive outline without a model). */
@@ -138,7 +169,7 @@ export class Study {
     try {
       await (kind === 'guide'
         ? api.startStudyGuide(id, this.scope, {})
-        : api.startStudyCards(id, this.scope, {}));
+        : api.startStudyCards(id, this.cardsScope, {}));
     } catch (err) {
       this.#end();
       this.#report(err);

@@ -148,6 +148,28 @@ describe('the Study view', () => {
     expect(screen.getByRole('heading', { name: '2 Background' })).toBeTruthy();
   });
 
+  it('makes flashcards from a passage selected in the viewer, then goes back to the whole document', async () => {
+    const { study } = await setup();
+    const sel = { doc_id: 'a3f1c9', page: 4, text: 'Unit propagation assigns the literal of every unit clause.', file: 'lecture.pdf' };
+    await study.cardsFrom(sel);
+    await flush();
+    expect(fake.startStudyCards).toHaveBeenCalledWith('study-1', { doc_id: 'a3f1c9', page: 4, text: sel.text }, {});
+    const note = screen.getByText(/Flashcards from your selection on p\.4: “Unit propagation assigns/);
+    expect(note).toBeTruthy();
+    fake.emitStudy('study-1', { type: 'done', deck: fake.sampleDeck(cards()), quiz: fake.sampleQuiz(cards()) });
+    await flush();
+    expect(study.tab).toBe('cards');
+    // The guide still covers the document; the cards' next run, after "The whole document", does too.
+    await fireEvent.click(screen.getByRole('button', { name: 'Make the study guide' }));
+    expect(fake.startStudyGuide).toHaveBeenCalledWith('study-2', { doc_id: 'a3f1c9' }, {});
+    fake.emitStudy('study-2', { type: 'error', error: { code: 'error.cancelled' } });
+    await flush();
+    await fireEvent.click(screen.getByRole('button', { name: 'The whole document' }));
+    expect(screen.queryByText(/Flashcards from your selection/)).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: 'Make flashcards and a quiz' }));
+    expect(fake.startStudyCards).toHaveBeenLastCalledWith('study-3', { doc_id: 'a3f1c9' }, {});
+  });
+
   it('speaks French', async () => {
     locale.set('fr');
     await setup();
