@@ -95,6 +95,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	whole := fs.Bool("page-whole", def.WholePages, "page ranking: fuse BM25 over whole pages")
 	bring := fs.Int("page-bring", def.Bring, "page ranking: first pages of the whole-page list brought into the ranking")
 	wholeWeight := fs.Float64("page-whole-weight", def.WholeWeight, "page ranking: weight of the whole-page rank in the fusion (0: 1)")
+	okapi := fs.Bool("page-okapi", def.Okapi, "page ranking: score whole pages by the textbook BM25 (raw frequency, no coordination)")
 	together := fs.Bool("together", false, "also score every question over all the PDFs in one session, unscoped and scoped to its PDF")
 	var pf profileFlags
 	pf.register(fs)
@@ -137,7 +138,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		prof, rep.Model = &p, emb.Name()
 	}
 	off := retrieve.PageRanking{}
-	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole, Bring: *bring, WholeWeight: *wholeWeight}
+	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole, Bring: *bring, WholeWeight: *wholeWeight, Okapi: *okapi}
 	given, err := courseResults(ctx, *coursePath)
 	if err != nil {
 		return err
@@ -167,6 +168,9 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		return nil
 	}
 	if err := run("whole-page BM25", "-", wholePageRetriever(docs)); err != nil {
+		return err
+	}
+	if err := run("whole-page BM25, textbook", "-", okapiPageRetriever(docs)); err != nil {
 		return err
 	}
 	if *together {
@@ -254,6 +258,9 @@ func pagesLabel(p retrieve.PageRanking) string {
 	if p.Bring > 0 {
 		label += fmt.Sprintf(", bring %d, weight %.1f", p.Bring, cmp.Or(p.WholeWeight, 1))
 	}
+	if p.Okapi {
+		label += ", okapi"
+	}
 	return label
 }
 
@@ -271,11 +278,13 @@ func sweepRankings(on retrieve.PageRanking) []retrieve.PageRanking {
 	if !on.WholePages {
 		return out
 	}
-	for _, b := range []int{0, 3, 5, 8, 12, 20, 50} {
-		for _, wt := range []float64{1, 1.5, 2, 3} {
-			pr := on
-			pr.Bring, pr.WholeWeight = b, wt
-			out = append(out, pr)
+	for _, ok := range []bool{false, true} {
+		for _, b := range []int{0, 3, 5, 8, 12, 20, 50} {
+			for _, wt := range []float64{0.5, 1, 1.5, 2, 3} {
+				pr := on
+				pr.Bring, pr.WholeWeight, pr.Okapi = b, wt, ok
+				out = append(out, pr)
+			}
 		}
 	}
 	return out

@@ -31,6 +31,7 @@ type pagesDoc struct {
 	vecs  [][]float32 // nil without an embedder
 	lex   *index.Lexical
 	whole *index.Lexical // one entry per page: the whole-page BM25 baseline
+	okapi *index.Okapi   // the same pages, scored by the textbook BM25
 	r     *retrieve.Retriever
 }
 
@@ -196,6 +197,10 @@ func (d *pagesDoc) index(ctx context.Context, emb embed.Embedder, opts retrieve.
 	if err := d.r.AddEmbedded(ctx, chunks, d.vecs); err != nil {
 		return err
 	}
+	d.okapi = index.NewOkapi()
+	if err := d.okapi.Add(ctx, wholePages(d.res)); err != nil {
+		return err
+	}
 	return d.whole.Add(ctx, wholePages(d.res))
 }
 
@@ -254,12 +259,25 @@ func defaultPagesMode(d *pagesDoc) retrieve.Mode {
 
 // wholePageRetriever is the baseline: BM25 over whole pages.
 func wholePageRetriever(docs map[string]*pagesDoc) eval.PageRetriever {
+	return pageListRetriever(docs, func(ctx context.Context, d *pagesDoc, q string, k int) ([]index.Scored, error) {
+		return d.whole.Search(ctx, q, k)
+	})
+}
+
+// okapiPageRetriever is the baseline scored by the textbook BM25.
+func okapiPageRetriever(docs map[string]*pagesDoc) eval.PageRetriever {
+	return pageListRetriever(docs, func(ctx context.Context, d *pagesDoc, q string, k int) ([]index.Scored, error) {
+		return d.okapi.SearchScoped(ctx, q, k, corpus.Scope{})
+	})
+}
+
+func pageListRetriever(docs map[string]*pagesDoc, search func(context.Context, *pagesDoc, string, int) ([]index.Scored, error)) eval.PageRetriever {
 	return func(ctx context.Context, file, question string, k int) ([]eval.PageHit, error) {
 		d := docs[file]
 		if d == nil {
 			return nil, fmt.Errorf("%w: %s", errNoDoc, file)
 		}
-		list, err := d.whole.Search(ctx, question, k)
+		list, err := search(ctx, d, question, k)
 		if err != nil {
 			return nil, err
 		}

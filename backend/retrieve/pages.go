@@ -42,6 +42,9 @@ type PageRanking struct {
 	WholePages  bool    `json:"whole_pages"`
 	Bring       int     `json:"bring"`
 	WholeWeight float64 `json:"whole_weight"`
+	// Okapi scores the whole pages by the textbook BM25 (index.Okapi)
+	// instead of bleve's (index.Lexical's sqrt frequency and coordination).
+	Okapi bool `json:"okapi,omitempty"`
 }
 
 // DefaultPageRanking is the ranking of a Retriever whose Options set none,

@@ -107,6 +107,7 @@ type Retriever struct {
 	pages   PageRanking
 	book    *pageBook      // page of each chunk, for pages
 	whole   *index.Lexical // one entry per page (PageRanking.WholePages)
+	okapi   *index.Okapi   // the same entries, scored by the textbook BM25 (PageRanking.Okapi)
 	workers int
 	now     func() time.Time
 	figs    *Figures // the figure list; nil without an image model
@@ -154,7 +155,7 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 		return nil, err
 	}
 	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile(""),
-		pages: DefaultPageRanking, book: newPageBook(), whole: whole}
+		pages: DefaultPageRanking, book: newPageBook(), whole: whole, okapi: index.NewOkapi()}
 	if opts.Pages != nil {
 		r.pages = *opts.Pages
 	}
@@ -379,7 +380,11 @@ func (r *Retriever) AddText(ctx context.Context, chunks []corpus.Chunk) error {
 	if err := r.lex.Add(ctx, words); err != nil {
 		return err
 	}
-	return r.whole.Add(ctx, r.book.add(chunks))
+	pages := r.book.add(chunks)
+	if err := r.okapi.Add(ctx, pages); err != nil {
+		return err
+	}
+	return r.whole.Add(ctx, pages)
 }
 
 // AddVectors puts chunks' vectors, computed by Embed, in their model's
@@ -429,6 +434,9 @@ func (r *Retriever) DeleteDoc(ctx context.Context, docID string) error {
 		r.figs.Index.DeleteDoc(docID)
 	}
 	r.book.deleteDoc(docID)
+	if err := r.okapi.DeleteDoc(ctx, docID); err != nil {
+		return err
+	}
 	if err := r.whole.DeleteDoc(ctx, docID); err != nil {
 		return err
 	}

@@ -145,7 +145,11 @@ func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, de
 		wholec = make(chan wholeOut, 1)
 		go func() {
 			t := r.now()
-			list, err := r.whole.SearchScoped(ctx, q, max(r.pages.Window, k), scope)
+			search := r.whole.SearchScoped
+			if r.pages.Okapi {
+				search = r.okapi.SearchScoped
+			}
+			list, err := search(ctx, q, max(r.pages.Window, k), scope)
 			wholec <- wholeOut{list, r.now().Sub(t), err}
 		}()
 	}
