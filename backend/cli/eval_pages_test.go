@@ -48,7 +48,7 @@ func TestEvalPagesBM25(t *testing.T) {
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 			t.Fatalf("%v: %s", err, out.String())
 		}
-		if len(rep.Rows) != 3 || rep.Rows[0].Search != "whole-page BM25" || rep.Rows[1].Pages != "off" || rep.Rows[2].Pages == "off" {
+		if len(rep.Rows) != 4 || rep.Rows[0].Search != "whole-page BM25" || rep.Rows[1].Search != "whole-page BM25, textbook" || rep.Rows[2].Pages != "off" || rep.Rows[3].Pages == "off" {
 			t.Fatalf("rows = %+v", rep.Rows)
 		}
 		for _, r := range rep.Rows {
