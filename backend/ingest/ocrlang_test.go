@@ -41,8 +41,9 @@ func (r *recordingOCR) Recognize(ctx context.Context, img image.Image, h ocr.Hin
 
 var pageMarker = regexp.MustCompile(`(?m)^=== end page \d+ ===\n?`)
 
-// The made French scan (3 pages of 204 ppi, no text layer) is rendered at
-// its own resolution, its first page read with fra+eng and the next ones,
+// The made French scan (3 pages of 204 ppi, no text layer), its regions
+// detected, is OCRed once a page (its table rebuilt from those words),
+// rendered at its own resolution, its first page read with fra+eng and the next ones,
 // once the first told French, with fra alone. Its CER, normalised with
 // the chart included, measured 4.99% (4.07% at 300 DPI with fra+eng;
 // TestFrenchScanCER checks the 3% bar with the chart masked).
@@ -56,12 +57,25 @@ func TestOCRScanLanguageAndResolution(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &recordingOCR{Pool: newPool(t)}
-	res, err := Run(context.Background(), "scan.pdf", data, Options{OCR: rec, OCRParallel: 1}, nil)
+	res, err := Run(context.Background(), "scan.pdf", data, Options{OCR: rec, OCRParallel: 1, Regions: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// With region detection on, a scanned page is still OCRed once: its
+	// tables come from that OCR's words.
 	if res.Doc.OCRPages != 3 || len(rec.calls) != 3 {
 		t.Fatalf("%d pages OCRed in %d calls, want 3", res.Doc.OCRPages, len(rec.calls))
+	}
+	tables := 0
+	for _, p := range res.Pages {
+		for _, r := range p.Regions {
+			if r.Kind == corpus.ChunkTable {
+				tables++
+			}
+		}
+	}
+	if tables == 0 {
+		t.Errorf("no table rebuilt from the scan's words (page 1 holds one)")
 	}
 	want := []struct{ lang, langs string }{{"", "fra+eng"}, {"fr", "fra"}, {"fr", "fra"}}
 	for i, c := range rec.calls {
