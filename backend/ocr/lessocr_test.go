@@ -3,6 +3,7 @@
 package ocr
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"slices"
@@ -21,22 +22,25 @@ import (
 func TestLessOCR(t *testing.T) {
 	_, clean := frenchReference(t)
 	type variant struct {
-		name string
-		dpi  int // render and told resolution
-		cfg  Config
+		name  string
+		dpi   int // render and told resolution
+		cfg   Config
+		hints []Hints // per page (none: Hints{})
 	}
+	fr1 := []Hints{{DPI: 204}, {Lang: "fr", DPI: 204}, {Lang: "fr", DPI: 204}}
 	fr := []variant{
-		{"default: 300 DPI, fra+eng, Sauvola", 300, Config{}},
-		{"scan's own 204 DPI, fra+eng", 204, Config{DPI: 204}},
-		{"300 DPI, fra only", 300, Config{Languages: []string{"fra"}}},
-		{"204 DPI, fra only", 204, Config{DPI: 204, Languages: []string{"fra"}}},
-		{"300 DPI, tessedit_do_invert=0", 300, Config{Variables: map[string]string{"tessedit_do_invert": "0"}}},
-		{"204 DPI, fra only, tessedit_do_invert=0", 204, Config{DPI: 204, Languages: []string{"fra"}, Variables: map[string]string{"tessedit_do_invert": "0"}}},
+		{"default: 300 DPI, fra+eng, Sauvola", 300, Config{}, nil},
+		{"scan's own 204 DPI, fra+eng", 204, Config{DPI: 204}, nil},
+		{"300 DPI, fra only", 300, Config{Languages: []string{"fra"}}, nil},
+		{"204 DPI, fra only", 204, Config{DPI: 204, Languages: []string{"fra"}}, nil},
+		{"300 DPI, tessedit_do_invert=0", 300, Config{Variables: map[string]string{"tessedit_do_invert": "0"}}, nil},
+		{"204 DPI, fra only, tessedit_do_invert=0", 204, Config{DPI: 204, Languages: []string{"fra"}, Variables: map[string]string{"tessedit_do_invert": "0"}}, nil},
+		{"as ingested: 204 DPI, page 1 fra+eng, then fra", 204, Config{DPI: 204}, fr1},
 	}
 	en := []variant{
-		{"default: 300 DPI, fra+eng", 300, Config{}},
-		{"300 DPI, eng only", 300, Config{Languages: []string{"eng"}}},
-		{"300 DPI, eng only, tessedit_do_invert=0", 300, Config{Languages: []string{"eng"}, Variables: map[string]string{"tessedit_do_invert": "0"}}},
+		{"default: 300 DPI, fra+eng", 300, Config{}, nil},
+		{"300 DPI, eng only", 300, Config{Languages: []string{"eng"}}, nil},
+		{"300 DPI, eng only, tessedit_do_invert=0", 300, Config{Languages: []string{"eng"}, Variables: map[string]string{"tessedit_do_invert": "0"}}, nil},
 	}
 	frImgs := map[int][]image.Image{}
 	for _, v := range fr {
@@ -59,8 +63,18 @@ func TestLessOCR(t *testing.T) {
 		recognizeAll(t, p, []image.Image{crop(imgs[0], 200)}) // load the models
 		var rs []Result
 		var d time.Duration
-		for _, img := range imgs {
-			r := recognizeAll(t, p, []image.Image{img})[0]
+		for i, img := range imgs {
+			var h Hints
+			if v.hints != nil {
+				h = v.hints[i]
+				if _, err := p.Recognize(context.Background(), crop(img, 200), h); err != nil { // load that language's models
+					t.Fatal(err)
+				}
+			}
+			r, err := p.Recognize(context.Background(), img, h)
+			if err != nil {
+				t.Fatal(err)
+			}
 			rs, d = append(rs, r), d+r.Duration
 		}
 		return rs, d
