@@ -127,6 +127,9 @@ func (d *Document) classify(p *Page, unreadable int) {
 // when it cannot be told): the scan's own, which OCR may render at
 // instead of upsampling it.
 func (d *Document) scanPPI(n int) float64 {
+	if d == nil || d.fz == nil { // classified without a document (tests)
+		return 0
+	}
 	draws, err := imageDraws(d.fz, n-1, d.deadline)
 	if err != nil {
 		return 0
