@@ -91,6 +91,10 @@ type Result struct {
 	// free client, the image conversion and a new client's loading of
 	// the models are not included).
 	Duration time.Duration
+	// CPU is the CPU time Tesseract spent on the image (its thread's
+	// user and system time; 0 where the system does not tell): unlike
+	// Duration, it does not grow with the machine's load.
+	CPU time.Duration
 }
 
 // WordBox is one recognised word: its text, its box in the image's

@@ -69,6 +69,20 @@ func TestRecognize(t *testing.T) {
 	if res.Duration <= 0 {
 		t.Errorf("Duration = %v", res.Duration)
 	}
+	if runtime.GOOS == "linux" && (res.CPU <= 0 || res.CPU > 2*res.Duration) {
+		t.Errorf("CPU = %v for a recognition of %v on one thread", res.CPU, res.Duration)
+	}
+	if res.Languages != "fra+eng" {
+		t.Errorf("Languages = %q, want fra+eng", res.Languages)
+	}
+	en, err := p.Recognize(context.Background(), sample(t), Hints{Lang: "en"})
+	if err != nil || en.Languages != "eng" {
+		t.Errorf("with Lang en: languages %q, err %v; want eng", en.Languages, err)
+	}
+	de, err := p.Recognize(context.Background(), sample(t), Hints{Lang: "de"}) // not configured
+	if err != nil || de.Languages != "fra+eng" {
+		t.Errorf("with Lang de: languages %q, err %v; want fra+eng (deu is not configured)", de.Languages, err)
+	}
 }
 
 func TestRecognizeBlank(t *testing.T) {

@@ -99,7 +99,7 @@ func (c *client) recognize(img []byte, bilevel bool, dpi int) (Result, error) {
 	if err := c.init(); err != nil {
 		return Result{}, err
 	}
-	start := time.Now()
+	start, cpu := time.Now(), threadCPU()
 	th := c.threshold
 	if bilevel {
 		th = ThresholdOtsu.tesseractValue()
@@ -125,6 +125,7 @@ func (c *client) recognize(img []byte, bilevel bool, dpi int) (Result, error) {
 	res := assemble(words)
 	res.Languages = strings.Join(c.langs, "+")
 	res.Duration = time.Since(start)
+	res.CPU = threadCPU() - cpu
 	return res, nil
 }
 
