@@ -200,7 +200,7 @@ func poolRound(ctx context.Context, cfg ocr.Config, imgs []*image.Gray) (time.Du
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := p.Recognize(ctx, img)
+			r, err := p.Recognize(ctx, img, ocr.Hints{})
 			texts[i], errs[i] = r.Text, err
 		}()
 	}

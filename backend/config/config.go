@@ -86,7 +86,7 @@ var (
 	MaxOCRPages    = Var{"VIKA_MAX_OCR_PAGES", Int, "500", "most pages of one document sent to OCR", false}
 	OCRWorkers     = Var{"VIKA_OCR_WORKERS", Int, "one per CPU", "OCR clients run at once", false}
 	OCRTimeout     = Var{"VIKA_OCR_TIMEOUT", Duration, "60s", "per-page timeout of one OCR client", false}
-	OCRLanguages   = Var{"VIKA_OCR_LANGUAGES", String, "fra+eng", "Tesseract languages", false}
+	OCRLanguages   = Var{"VIKA_OCR_LANGUAGES", String, "fra+eng", "Tesseract languages (one of them alone once a page's language is known)", false}
 	EmbedModelEN   = Var{"VIKA_EMBED_MODEL_EN", String, "bge-small-en-v1.5 when installed, else use-lite", "embedding model of English and unknown-language chunks", false}
 	EmbedModelMult = Var{"VIKA_EMBED_MODEL_MULTI", String, "multilingual-e5-small, else paraphrase-multilingual-MiniLM-L12-v2, when installed", "embedding model of other languages, when installed", false}
 	EmbedBatchSize = Var{"VIKA_EMBED_BATCH_SIZE", Int, "the model's", "passages embedded per ONNX run", false}

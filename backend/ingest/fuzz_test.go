@@ -22,7 +22,7 @@ import (
 // its size as text, so that the fuzzer spends its time in MuPDF.
 type sizeRecognizer struct{}
 
-func (sizeRecognizer) Recognize(ctx context.Context, img image.Image) (ocr.Result, error) {
+func (sizeRecognizer) Recognize(ctx context.Context, img image.Image, _ ocr.Hints) (ocr.Result, error) {
 	b := img.Bounds()
 	if b.Empty() || b.Dx()*b.Dy() > pdf.MaxRenderPixels {
 		return ocr.Result{}, fmt.Errorf("%w: %v", ocr.ErrImage, b)

@@ -72,6 +72,7 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 	octx, stop := context.WithDeadline(ctx, budget.start.Add(budget.lim.DocTime))
 	defer stop()
 	outcomes := make([]ocrOutcome, total)
+	var lang ocrLanguage
 	next := make(chan int)
 	finished := make(chan int, total)
 	var wg sync.WaitGroup
@@ -83,7 +84,11 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 				if octx.Err() != nil {
 					continue // not begun: the document stopped meanwhile
 				}
-				outcomes[i] = recogniseOne(octx, r, targets[i])
+				t := lang.target(targets[i], pages)
+				outcomes[i] = recogniseOne(octx, r, t)
+				if outcomes[i].err == nil {
+					lang.learn(t, outcomes[i].Text)
+				}
 				finished <- i
 			}
 		}()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -70,6 +71,27 @@ type OCRTarget struct {
 	Page    int // 1-based
 	Full    bool
 	Regions []pdf.Rect
+	// ScanPPI is a scanned page's image resolution (pdf.Class.ScanPPI):
+	// between MinScanPPI and the OCR resolution, the page is rendered at
+	// it rather than upsampled.
+	ScanPPI float64
+	// Lang is the language to recognise the target in (an ISO 639-1
+	// code), when recognise knows it; empty: all of OCR's languages.
+	Lang string
+}
+
+// MinScanPPI is the lowest scan resolution a page is rendered at for
+// OCR; below it, the page is upsampled to the OCR resolution. The made
+// French scan (204 ppi) read at its own resolution costs half the time
+// of 300 DPI, at 1.91% CER against 1.17% (TestLessOCR).
+const MinScanPPI = 200
+
+// renderDPI is the resolution target t is rendered at when OCR's is dpi.
+func renderDPI(t OCRTarget, dpi float64) float64 {
+	if t.Full && t.ScanPPI >= MinScanPPI && t.ScanPPI < dpi {
+		return math.Round(t.ScanPPI)
+	}
+	return dpi
 }
 
 // OCRText is what OCR made of one target: the cleaned text and the mean
@@ -87,7 +109,7 @@ type OCRText struct {
 func targetOf(p pdf.Page) OCRTarget {
 	switch {
 	case p.Class.Type == corpus.PageScanned:
-		return OCRTarget{Page: p.Number, Full: true}
+		return OCRTarget{Page: p.Number, Full: true, ScanPPI: p.Class.ScanPPI}
 	case len(p.OCRRegions()) > 0:
 		return OCRTarget{Page: p.Number, Regions: p.OCRRegions()}
 	}
@@ -185,16 +207,18 @@ func (l *local) OCR(ctx context.Context, t OCRTarget) (OCRText, error) {
 	if t.Full {
 		regions = []pdf.Rect{{}} // the empty Rect stands for the whole page
 	}
+	dpi := renderDPI(t, l.dpi)
+	hints := ocr.Hints{Lang: t.Lang, DPI: int(math.Round(dpi))}
 	var texts []string
 	var confSum float64
 	var words int
 	var boxes []pdf.Word
 	for _, r := range regions {
-		img, err := l.render(t.Page, r, end)
+		img, err := l.render(t.Page, r, dpi, end)
 		if err != nil {
 			return OCRText{}, err
 		}
-		res, err := l.rec.Recognize(ctx, img)
+		res, err := l.rec.Recognize(ctx, img, hints)
 		if err != nil {
 			return OCRText{}, err
 		}
@@ -204,7 +228,7 @@ func (l *local) OCR(ctx context.Context, t OCRTarget) (OCRText, error) {
 		confSum += res.Confidence * float64(res.Words)
 		words += res.Words
 		if t.Full {
-			boxes = pageWords(res.Boxes, img, l.dpi)
+			boxes = pageWords(res.Boxes, img, dpi)
 		}
 	}
 	out := OCRText{Text: pdf.CleanText(strings.Join(texts, "\n\n")), Words: boxes}
@@ -228,19 +252,19 @@ func pageWords(boxes []ocr.WordBox, img image.Image, dpi float64) []pdf.Word {
 	return out
 }
 
-// render draws region r (the whole page if r is empty) of page n.
-func (l *local) render(n int, r pdf.Rect, end time.Time) (*image.Gray, error) {
+// render draws region r (the whole page if r is empty) of page n at dpi.
+func (l *local) render(n int, r pdf.Rect, dpi float64, end time.Time) (*image.Gray, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.doc.SetDeadline(end)
 	if r.Empty() {
-		img, err := l.doc.Render(n, l.dpi)
+		img, err := l.doc.Render(n, dpi)
 		if err != nil {
 			return nil, fmt.Errorf("cannot render the page for OCR: %w", err)
 		}
 		return img, nil
 	}
-	img, err := l.doc.RenderRegion(n, r, l.dpi)
+	img, err := l.doc.RenderRegion(n, r, dpi)
 	if err != nil {
 		return nil, fmt.Errorf("cannot render an image region for OCR: %w", err)
 	}

@@ -122,7 +122,7 @@ func recognizeAll(t testing.TB, p *Pool, imgs []image.Image) []Result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i], errs[i] = p.Recognize(context.Background(), img)
+			out[i], errs[i] = p.Recognize(context.Background(), img, Hints{})
 		}()
 	}
 	wg.Wait()

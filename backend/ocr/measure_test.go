@@ -71,7 +71,7 @@ func TestFlajoletScan(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := p.Recognize(context.Background(), img)
+			r, err := p.Recognize(context.Background(), img, Hints{})
 			if err != nil {
 				t.Errorf("page %d: %v", i+1, err)
 			}

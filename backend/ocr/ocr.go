@@ -40,7 +40,35 @@ import (
 // Recognizer turns the image of a page (or of a region of a page) into
 // text. Implementations must be safe for concurrent use.
 type Recognizer interface {
-	Recognize(ctx context.Context, img image.Image) (Result, error)
+	Recognize(ctx context.Context, img image.Image, h Hints) (Result, error)
+}
+
+// Hints are what the caller knows of one image; zero fields take the
+// pool's configuration.
+type Hints struct {
+	// Lang is the image's language as an ISO 639-1 code ("fr") when it
+	// is known: Tesseract then recognises with that language alone, if
+	// it is one of Config.Languages (else, or when empty, with all of
+	// them). One language does half the work of fra+eng (TestLessOCR).
+	Lang string
+	// DPI is the resolution the image was rendered at (default
+	// Config.DPI).
+	DPI int
+}
+
+// tesseractCodes maps the ISO 639-1 codes package langid answers to
+// Tesseract's language codes.
+var tesseractCodes = map[string]string{
+	"en": "eng", "fr": "fra", "de": "deu", "es": "spa", "it": "ita", "pt": "por", "nl": "nld",
+}
+
+// languagesFor returns the Tesseract languages to recognise an image
+// in under h: Lang's alone when it is configured, else all of them.
+func (c Config) languagesFor(h Hints) []string {
+	if code, ok := tesseractCodes[h.Lang]; ok && slices.Contains(c.Languages, code) {
+		return []string{code}
+	}
+	return c.Languages
 }
 
 // Result is the text recognised in one image.
@@ -56,10 +84,17 @@ type Result struct {
 	// Boxes are the recognised words with their boxes in the image's
 	// pixels, in reading order (scanned tables are rebuilt from them).
 	Boxes []WordBox
+	// Languages are the Tesseract languages the image was recognised
+	// with, joined by "+" ("fra", "fra+eng").
+	Languages string
 	// Duration is the time Tesseract spent on the image (the wait for a
 	// free client, the image conversion and a new client's loading of
 	// the models are not included).
 	Duration time.Duration
+	// CPU is the CPU time Tesseract spent on the image (its thread's
+	// user and system time; 0 where the system does not tell): unlike
+	// Duration, it does not grow with the machine's load.
+	CPU time.Duration
 }
 
 // WordBox is one recognised word: its text, its box in the image's

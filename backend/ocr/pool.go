@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,6 +48,8 @@ type Pool struct {
 type job struct {
 	img     []byte
 	bilevel bool
+	langs   []string // Tesseract languages (Config.languagesFor)
+	dpi     int
 	reply   chan outcome
 }
 
@@ -79,24 +82,30 @@ func (p *Pool) Config() Config {
 	return c
 }
 
-// Recognize returns the text of img. It converts img to grey at once (img
-// is not retained), waits for a free client as long as ctx allows, then
-// for at most Config.Timeout. On timeout it returns ErrTimeout and on
-// cancellation an error wrapping ctx.Err(); in both cases the client
-// finishes the image in the background and only then takes new work.
-func (p *Pool) Recognize(ctx context.Context, img image.Image) (Result, error) {
-	return p.recognize(ctx, img, p.cfg.Timeout)
+// Recognize returns the text of img, read with the language and at the
+// resolution h gives (zero fields: the configuration's). It converts img
+// to grey at once (img is not retained), waits for a free client as long
+// as ctx allows, then for at most Config.Timeout. On timeout it returns
+// ErrTimeout and on cancellation an error wrapping ctx.Err(); in both
+// cases the client finishes the image in the background and only then
+// takes new work.
+func (p *Pool) Recognize(ctx context.Context, img image.Image, h Hints) (Result, error) {
+	return p.recognize(ctx, img, h, p.cfg.Timeout)
 }
 
-func (p *Pool) recognize(ctx context.Context, img image.Image, timeout time.Duration) (Result, error) {
+func (p *Pool) recognize(ctx context.Context, img image.Image, h Hints, timeout time.Duration) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("OCR cancelled: %w", err)
 	}
-	data, bilevel, err := encode(img, p.cfg.Binarize, p.cfg.DPI)
+	dpi := h.DPI
+	if dpi <= 0 {
+		dpi = p.cfg.DPI
+	}
+	data, bilevel, err := encode(img, p.cfg.Binarize, dpi)
 	if err != nil {
 		return Result{}, err
 	}
-	j := job{img: data, bilevel: bilevel, reply: make(chan outcome, 1)}
+	j := job{img: data, bilevel: bilevel, langs: p.cfg.languagesFor(h), dpi: dpi, reply: make(chan outcome, 1)}
 	if err := p.submit(ctx, j); err != nil {
 		return Result{}, err
 	}
@@ -150,25 +159,37 @@ func (p *Pool) submit(ctx context.Context, j job) error {
 	}
 }
 
-// work owns one Tesseract client on one locked OS thread (Tesseract's
+// work owns Tesseract clients on one locked OS thread (Tesseract's
 // OpenMP setting is per thread, see openmp.go) and runs jobs one at a
-// time until Close. The thread is never unlocked, so Go discards it when
-// the worker ends.
+// time until Close: one client per set of languages asked for (all of
+// Config.Languages, or one of them), each created on first use and kept,
+// so a worker loads each language's models once. The thread is never
+// unlocked, so Go discards it when the worker ends.
 func (p *Pool) work() {
 	runtime.LockOSThread()
 	singleThreadOpenMP()
-	c, err := newClient(p.cfg)
-	if err == nil {
-		defer c.close()
-	}
+	clients := map[string]*client{}
+	defer func() {
+		for _, c := range clients {
+			c.close()
+		}
+	}()
 	for {
 		select {
 		case j := <-p.jobs:
-			if err != nil {
-				j.reply <- outcome{err: err}
-				continue
+			key := strings.Join(j.langs, "+")
+			c, ok := clients[key]
+			if !ok {
+				cfg := p.cfg
+				cfg.Languages = j.langs
+				var err error
+				if c, err = newClient(cfg); err != nil {
+					j.reply <- outcome{err: err}
+					continue
+				}
+				clients[key] = c
 			}
-			res, rerr := c.recognize(j.img, j.bilevel)
+			res, rerr := c.recognize(j.img, j.bilevel, j.dpi)
 			p.finished.Add(1)
 			j.reply <- outcome{res: res, err: rerr}
 		case <-p.done:

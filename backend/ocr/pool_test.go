@@ -52,7 +52,7 @@ func wantWords(t testing.TB, text string, words ...string) {
 
 func TestRecognize(t *testing.T) {
 	p := newPool(t, Config{Workers: 1})
-	res, err := p.Recognize(context.Background(), sample(t))
+	res, err := p.Recognize(context.Background(), sample(t), Hints{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +69,20 @@ func TestRecognize(t *testing.T) {
 	if res.Duration <= 0 {
 		t.Errorf("Duration = %v", res.Duration)
 	}
+	if runtime.GOOS == "linux" && (res.CPU <= 0 || res.CPU > 2*res.Duration) {
+		t.Errorf("CPU = %v for a recognition of %v on one thread", res.CPU, res.Duration)
+	}
+	if res.Languages != "fra+eng" {
+		t.Errorf("Languages = %q, want fra+eng", res.Languages)
+	}
+	en, err := p.Recognize(context.Background(), sample(t), Hints{Lang: "en"})
+	if err != nil || en.Languages != "eng" {
+		t.Errorf("with Lang en: languages %q, err %v; want eng", en.Languages, err)
+	}
+	de, err := p.Recognize(context.Background(), sample(t), Hints{Lang: "de"}) // not configured
+	if err != nil || de.Languages != "fra+eng" {
+		t.Errorf("with Lang de: languages %q, err %v; want fra+eng (deu is not configured)", de.Languages, err)
+	}
 }
 
 func TestRecognizeBlank(t *testing.T) {
@@ -77,7 +91,7 @@ func TestRecognizeBlank(t *testing.T) {
 	for i := range img.Pix {
 		img.Pix[i] = 255
 	}
-	res, err := p.Recognize(context.Background(), img)
+	res, err := p.Recognize(context.Background(), img, Hints{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +103,7 @@ func TestRecognizeBlank(t *testing.T) {
 func TestRecognizeBadImage(t *testing.T) {
 	p := newPool(t, Config{Workers: 1})
 	for _, img := range []image.Image{nil, image.NewGray(image.Rect(0, 0, 2, 2)), image.NewGray(image.Rect(0, 0, 40000, 1))} {
-		if _, err := p.Recognize(context.Background(), img); !errors.Is(err, ErrImage) {
+		if _, err := p.Recognize(context.Background(), img, Hints{}); !errors.Is(err, ErrImage) {
 			t.Errorf("Recognize(%v) error = %v, want ErrImage", describeImage(img), err)
 		}
 	}
@@ -107,14 +121,14 @@ func describeImage(img image.Image) string {
 // single-worker pool serves the next call after it.
 func TestTimeout(t *testing.T) {
 	p := newPool(t, Config{Workers: 1})
-	_, err := p.recognize(context.Background(), densePage(t), time.Millisecond)
+	_, err := p.recognize(context.Background(), densePage(t), Hints{}, time.Millisecond)
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("error = %v, want ErrTimeout", err)
 	}
 	if n := p.finished.Load(); n != 0 {
 		t.Errorf("the timeout came back after Tesseract finished (%d images done)", n)
 	}
-	res, err := p.Recognize(context.Background(), sample(t))
+	res, err := p.Recognize(context.Background(), sample(t), Hints{})
 	if err != nil {
 		t.Fatalf("after a timeout: %v", err)
 	}
@@ -125,14 +139,14 @@ func TestCancel(t *testing.T) {
 	p := newPool(t, Config{Workers: 1})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := p.Recognize(ctx, sample(t)); !errors.Is(err, context.Canceled) {
+	if _, err := p.Recognize(ctx, sample(t), Hints{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled context: error = %v, want context.Canceled", err)
 	}
 
 	dense := densePage(t)
 	ctx, cancel = context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel) // after the image is handed over
-	_, err := p.Recognize(ctx, dense)
+	_, err := p.Recognize(ctx, dense, Hints{})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancel during recognition: error = %v, want context.Canceled", err)
 	}
@@ -144,11 +158,11 @@ func TestCancel(t *testing.T) {
 	// it gives up with its own context.
 	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := p.Recognize(ctx, sample(t)); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := p.Recognize(ctx, sample(t), Hints{}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("waiting for a busy worker: error = %v, want context.DeadlineExceeded", err)
 	}
 
-	if _, err := p.Recognize(context.Background(), sample(t)); err != nil {
+	if _, err := p.Recognize(context.Background(), sample(t), Hints{}); err != nil {
 		t.Fatalf("after cancellations: %v", err)
 	}
 	// The single worker took the dense page before the cancellation and
@@ -171,7 +185,7 @@ func TestConcurrent(t *testing.T) {
 			if i%2 == 1 {
 				img, want = other, "Probabilistic"
 			}
-			res, err := p.Recognize(context.Background(), img)
+			res, err := p.Recognize(context.Background(), img, Hints{})
 			if err != nil {
 				t.Errorf("goroutine %d: %v", i, err)
 				return
@@ -190,12 +204,12 @@ func TestConcurrent(t *testing.T) {
 
 func TestClosed(t *testing.T) {
 	p := newPool(t, Config{Workers: 1})
-	if _, err := p.Recognize(context.Background(), sample(t)); err != nil {
+	if _, err := p.Recognize(context.Background(), sample(t), Hints{}); err != nil {
 		t.Fatal(err)
 	}
 	p.Close()
 	p.Close()
-	if _, err := p.Recognize(context.Background(), sample(t)); !errors.Is(err, ErrClosed) {
+	if _, err := p.Recognize(context.Background(), sample(t), Hints{}); !errors.Is(err, ErrClosed) {
 		t.Errorf("after Close: error = %v, want ErrClosed", err)
 	}
 }
@@ -232,7 +246,7 @@ func TestInitError(t *testing.T) {
 	cfg := Config{Languages: []string{"zzz"}}.withDefaults()
 	p := &Pool{cfg: cfg, jobs: make(chan job), done: make(chan struct{})} // skip resolveTessdata
 	defer p.Close()
-	_, err := p.Recognize(context.Background(), image.NewGray(image.Rect(0, 0, 10, 10)))
+	_, err := p.Recognize(context.Background(), image.NewGray(image.Rect(0, 0, 10, 10)), Hints{})
 	if !errors.Is(err, ErrNoLanguageData) || !strings.Contains(err.Error(), "tesseract-ocr-zzz") {
 		t.Errorf("error = %v, want ErrNoLanguageData naming tesseract-ocr-zzz", err)
 	}

@@ -1,6 +1,8 @@
 package ocr
 
 import (
+	"context"
+	"image"
 	"testing"
 )
 
@@ -51,5 +53,33 @@ func TestFrenchScanCER(t *testing.T) {
 		if c.got > c.want {
 			t.Errorf("CER %s = %.2f%%, want <= %.1f%%", c.name, 100*c.got, 100*c.want)
 		}
+	}
+}
+
+// TestFrenchScanCERAsIngested measures the scan as package ingest reads
+// it: rendered at its own 204 ppi, the first page with fra+eng, the next
+// two with fra alone (the language the first told), the chart masked.
+// The bar is the same 3%.
+func TestFrenchScanCERAsIngested(t *testing.T) {
+	_, clean := frenchReference(t)
+	const dpi = 204
+	imgs := renderShared(t, frenchScan, dpi, nil)
+	p := newPool(t, Config{})
+	hints := []Hints{{DPI: dpi}, {Lang: "fr", DPI: dpi}, {Lang: "fr", DPI: dpi}}
+	var rs []Result
+	for i, img := range []image.Image{imgs[0], imgs[1], maskFigure(imgs[2])} {
+		r, err := p.Recognize(context.Background(), img, hints[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	cer := CER(Normalize(clean), Normalize(joinText(rs)))
+	t.Logf("French scan at %d DPI, fra+eng then fra: CER normalised with the figure masked %.2f%% (%s, %s, %s)", dpi, 100*cer, rs[0].Languages, rs[1].Languages, rs[2].Languages)
+	if rs[0].Languages != "fra+eng" || rs[1].Languages != "fra" {
+		t.Errorf("recognised with %s then %s, want fra+eng then fra", rs[0].Languages, rs[1].Languages)
+	}
+	if cer > 0.03 {
+		t.Errorf("CER normalised, figure masked = %.2f%%, want <= 3%%", 100*cer)
 	}
 }

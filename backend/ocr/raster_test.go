@@ -33,7 +33,7 @@ func TestPGMRecognized(t *testing.T) {
 	}
 	defer c.close()
 	pix, w, h := gray(sample(t))
-	res, err := c.recognize(encodePGM(pix, w, h), false)
+	res, err := c.recognize(encodePGM(pix, w, h), false, DefaultDPI)
 	if err != nil {
 		t.Fatal(err)
 	}

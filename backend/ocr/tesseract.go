@@ -21,6 +21,7 @@ type client struct {
 	langs     []string
 	threshold string // configured thresholding_method
 	current   string // thresholding_method set on tess
+	dpi       int    // user_defined_dpi set on tess
 	ready     bool   // Tesseract's Init has succeeded
 }
 
@@ -84,20 +85,21 @@ func newClient(cfg Config) (*client, error) {
 		t.SetVariable(gosseract.SettableVariable(k), v) // never fails before Init
 	}
 	th := cfg.Threshold.tesseractValue()
-	return &client{tess: t, langs: cfg.Languages, threshold: th, current: th}, nil
+	return &client{tess: t, langs: cfg.Languages, threshold: th, current: th, dpi: cfg.DPI}, nil
 }
 
 func (c *client) close() { c.tess.Close() }
 
-// recognize runs Tesseract on an encoded image, loading the models first
-// if needed. It must run on a thread where singleThreadOpenMP was called.
-// A bilevel image skips Sauvola's adaptive thresholding, which cannot
-// change it (same text measured on the Flajolet scan) and costs 8% there.
-func (c *client) recognize(img []byte, bilevel bool) (Result, error) {
+// recognize runs Tesseract on an encoded image rendered at dpi, loading
+// the models first if needed. It must run on a thread where
+// singleThreadOpenMP was called. A bilevel image skips Sauvola's adaptive
+// thresholding, which cannot change it (same text measured on the
+// Flajolet scan) and costs 8% there.
+func (c *client) recognize(img []byte, bilevel bool, dpi int) (Result, error) {
 	if err := c.init(); err != nil {
 		return Result{}, err
 	}
-	start := time.Now()
+	start, cpu := time.Now(), threadCPU()
 	th := c.threshold
 	if bilevel {
 		th = ThresholdOtsu.tesseractValue()
@@ -105,6 +107,10 @@ func (c *client) recognize(img []byte, bilevel bool) (Result, error) {
 	if th != c.current {
 		c.tess.SetVariable("thresholding_method", th) // Init is done: applied at once
 		c.current = th
+	}
+	if dpi != c.dpi {
+		c.tess.SetVariable("user_defined_dpi", strconv.Itoa(dpi))
+		c.dpi = dpi
 	}
 	if err := c.tess.SetImageFromBytes(img); err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrImage, err)
@@ -117,7 +123,9 @@ func (c *client) recognize(img []byte, bilevel bool) (Result, error) {
 		return Result{}, initError(err, c.langs)
 	}
 	res := assemble(words)
+	res.Languages = strings.Join(c.langs, "+")
 	res.Duration = time.Since(start)
+	res.CPU = threadCPU() - cpu
 	return res, nil
 }
 

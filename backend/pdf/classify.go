@@ -66,6 +66,10 @@ type Class struct {
 	Unreadable int
 	// Complete: the text layer holds all the page's text; nothing to OCR.
 	Complete bool
+	// ScanPPI is, on a scanned page, the resolution of its largest image
+	// as drawn (pixels per inch along its coarser side): the made French
+	// scan is 204, the 1985 one 300. 0 when unknown or not scanned.
+	ScanPPI float64
 }
 
 // ScanCover is the share of the page that large images must cover for a
@@ -113,7 +117,30 @@ func (d *Document) classify(p *Page, unreadable int) {
 		}
 	}
 	c.Complete = c.Type == corpus.PageText || c.Type == corpus.PageIllustrative
+	if c.Type == corpus.PageScanned {
+		c.ScanPPI = d.scanPPI(p.Number)
+	}
 	p.Class = c
+}
+
+// scanPPI returns the resolution of the largest image drawn on page n (0
+// when it cannot be told): the scan's own, which OCR may render at
+// instead of upsampling it.
+func (d *Document) scanPPI(n int) float64 {
+	if d == nil || d.fz == nil { // classified without a document (tests)
+		return 0
+	}
+	draws, err := imageDraws(d.fz, n-1, d.deadline)
+	if err != nil {
+		return 0
+	}
+	best, area := 0.0, 0.0
+	for _, im := range draws {
+		if a := im.Box.Area(); a > area {
+			best, area = im.ppi(), a
+		}
+	}
+	return best
 }
 
 // OCRRegions returns the image regions of a mixed page worth OCR. A

@@ -2,6 +2,7 @@
 // expansion of fz_try/fz_always/fz_catch, so a malformed page reports an
 // error instead of aborting the process, and every object is dropped on
 // the success and the error path alike (fz_drop_* accept NULL).
+#include <math.h>
 #include <stdio.h>
 #include "mupdf.h"
 
@@ -149,6 +150,106 @@ int vika_path_boxes(fz_context *ctx, fz_document *doc, int number, fz_cookie *co
 		fz_run_page_contents(ctx, page, dev, identity, cookie);
 		fz_close_device(ctx, dev);
 		*total = p->n;
+	}
+	VIKA_ALWAYS(ctx) {
+		fz_drop_device(ctx, dev);
+		fz_drop_page(ctx, page);
+	}
+	VIKA_CATCH(ctx) {
+		caught(ctx, err, errlen);
+		failed = 1;
+	}
+	if (cookie->abort) {
+		return VIKA_ABORTED;
+	}
+	return failed ? -1 : 0;
+}
+
+// The head of struct fz_image as MuPDF 1.24 lays it out (fitz/image.h,
+// fitz/store.h): an fz_key_storable (an fz_storable and a short), then
+// the image's width and height in pixels. Nested as MuPDF nests it, so
+// the padding is the same.
+typedef struct {
+	struct {
+		int refs;
+		void *drop;
+		void *droppable;
+	} storable;
+	short store_key_refs;
+} vika_key_storable;
+
+typedef struct {
+	vika_key_storable key_storable;
+	int w, h;
+} vika_image_head;
+
+// The image device: records image draws into a caller's buffer, never
+// allocating.
+typedef struct {
+	vika_device_head head;
+	float *out;
+	int cap;
+	int n;
+} vika_image_device;
+
+static float side(float x, float y) {
+	return sqrtf(x * x + y * y);
+}
+
+static void record_image(fz_device *dev, fz_image *img, fz_matrix m) {
+	vika_image_device *d = (vika_image_device *)dev;
+	if (d->n < d->cap) {
+		// the image is the unit square mapped by m
+		float xs[4] = {m.e, m.a + m.e, m.c + m.e, m.a + m.c + m.e};
+		float ys[4] = {m.f, m.b + m.f, m.d + m.f, m.b + m.d + m.f};
+		float *o = d->out + VIKA_IMAGE_FLOATS * d->n;
+		o[0] = o[2] = xs[0];
+		o[1] = o[3] = ys[0];
+		for (int i = 1; i < 4; i++) {
+			o[0] = fminf(o[0], xs[i]); o[2] = fmaxf(o[2], xs[i]);
+			o[1] = fminf(o[1], ys[i]); o[3] = fmaxf(o[3], ys[i]);
+		}
+		o[4] = side(m.a, m.b);
+		o[5] = side(m.c, m.d);
+		const vika_image_head *h = (const vika_image_head *)img;
+		o[6] = (float)h->w;
+		o[7] = (float)h->h;
+	}
+	d->n++;
+}
+
+static void image_fill(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, float alpha, fz_color_params cp) {
+	record_image(dev, img, ctm);
+}
+
+static void image_mask_fill(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, fz_colorspace *cs, const float *color, float alpha, fz_color_params cp) {
+	record_image(dev, img, ctm);
+}
+
+// Positions of fill_image and fill_image_mask among the device's
+// callbacks after stroke_path (fitz/device.h: clip_path, clip_stroke_path,
+// fill_text, stroke_text, clip_text, clip_stroke_text, ignore_text,
+// fill_shade, fill_image, fill_image_mask).
+#define VIKA_FILL_IMAGE 8
+#define VIKA_FILL_IMAGE_MASK 9
+
+int vika_image_draws(fz_context *ctx, fz_document *doc, int number, fz_cookie *cookie, float *out, int cap, int *total, char *err, int errlen) {
+	fz_page *volatile page = NULL;
+	fz_device *volatile dev = NULL;
+	volatile int failed = 0;
+	fz_matrix identity = {1, 0, 0, 1, 0, 0};
+	*total = 0;
+	VIKA_TRY(ctx) {
+		page = fz_load_page(ctx, doc, number);
+		dev = fz_new_device_of_size(ctx, sizeof(vika_image_device));
+		vika_image_device *d = (vika_image_device *)dev;
+		d->head.other_callbacks[VIKA_FILL_IMAGE] = (void *)image_fill;
+		d->head.other_callbacks[VIKA_FILL_IMAGE_MASK] = (void *)image_mask_fill;
+		d->out = out;
+		d->cap = cap;
+		fz_run_page_contents(ctx, page, dev, identity, cookie);
+		fz_close_device(ctx, dev);
+		*total = d->n;
 	}
 	VIKA_ALWAYS(ctx) {
 		fz_drop_device(ctx, dev);

@@ -223,3 +223,59 @@ func pathBoxes(d *fitz.Document, i int, deadline time.Time) ([]pathBox, int, err
 	}
 	return out, int(total), nil
 }
+
+// maxImageDraws bounds the image draws kept for one page (a page
+// drawing more than MaxPageImages is never OCRed anyway).
+const maxImageDraws = MaxPageImages
+
+// imageDraw is one image drawn on a page: its box, the lengths of its
+// sides as placed (points) and its size in pixels.
+type imageDraw struct {
+	Box            Rect
+	Width, Height  float64 // points
+	PixelW, PixelH int
+}
+
+// ppi returns the image's resolution as drawn: the smaller of its pixels
+// per inch along its two sides (0 for a degenerate draw).
+func (im imageDraw) ppi() float64 {
+	if im.Width <= 0 || im.Height <= 0 || im.PixelW <= 0 || im.PixelH <= 0 {
+		return 0
+	}
+	return min(float64(im.PixelW)*72/im.Width, float64(im.PixelH)*72/im.Height)
+}
+
+// imageDraws runs page index i (0-based) through a device that records
+// every image drawn (at most maxImageDraws).
+func imageDraws(d *fitz.Document, i int, deadline time.Time) ([]imageDraw, error) {
+	ctx, doc, ok := handles(d)
+	if !ok {
+		return nil, errNoHandles
+	}
+	const k = C.VIKA_IMAGE_FLOATS
+	buf := (*[maxImageDraws * k]C.float)(C.malloc(C.size_t(maxImageDraws * k * C.sizeof_float)))
+	defer C.free(unsafe.Pointer(buf))
+	msg := (*C.char)(C.malloc(errLen))
+	defer C.free(unsafe.Pointer(msg))
+	w, err := watch(deadline)
+	if err != nil {
+		return nil, err
+	}
+	var total C.int
+	rc := C.vika_image_draws((*C.fz_context)(ctx), (*C.fz_document)(doc), C.int(i), w.cookie, &buf[0], maxImageDraws, &total, msg, errLen)
+	w.stop()
+	switch {
+	case rc == C.VIKA_ABORTED:
+		return nil, errAborted
+	case rc != 0:
+		return nil, errors.New(C.GoString(msg))
+	}
+	n := min(int(total), maxImageDraws)
+	out := make([]imageDraw, n)
+	for j := range n {
+		b := buf[k*j : k*j+k]
+		out[j] = imageDraw{Box: Rect{float64(b[0]), float64(b[1]), float64(b[2]), float64(b[3])},
+			Width: float64(b[4]), Height: float64(b[5]), PixelW: int(b[6]), PixelH: int(b[7])}
+	}
+	return out, nil
+}

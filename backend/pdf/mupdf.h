@@ -19,6 +19,7 @@ typedef struct fz_colorspace fz_colorspace;
 typedef struct fz_separations fz_separations;
 typedef struct vika_stext_page fz_stext_page; // opaque here: only pointers are passed
 typedef struct fz_path fz_path;
+typedef struct fz_image fz_image;
 typedef struct fz_stroke_state fz_stroke_state;
 typedef struct { unsigned char ri, bp, op, opm; } fz_color_params;
 typedef void (fz_message_cb)(void *user, const char *message);
@@ -116,6 +117,13 @@ int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale,
 // bounding box (x0, y0, x1, y1, stroked) of every filled or stroked vector
 // path, up to cap boxes in out (5 floats each); *total counts them all.
 int vika_path_boxes(fz_context *ctx, fz_document *doc, int number, fz_cookie *cookie, float *out, int cap, int *total, char *err, int errlen);
+// vika_image_draws runs page number through a device that records every
+// image it draws (filled or used as a stencil mask), up to cap of them in
+// out, VIKA_IMAGE_FLOATS floats each: the bounding box on the page (x0,
+// y0, x1, y1, points), the lengths in points of the image's two sides as
+// placed, and its size in pixels (w, h); *total counts them all.
+#define VIKA_IMAGE_FLOATS 8
+int vika_image_draws(fz_context *ctx, fz_document *doc, int number, fz_cookie *cookie, float *out, int cap, int *total, char *err, int errlen);
 int vika_bound_page(fz_context *ctx, fz_document *doc, int number, float bounds[4], char *err, int errlen);
 void vika_drop_buffer(fz_context *ctx, fz_buffer *buf);
 

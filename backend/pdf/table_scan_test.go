@@ -47,7 +47,7 @@ func TestScannedTableCellAccuracy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := pool.Recognize(context.Background(), img)
+		res, err := pool.Recognize(context.Background(), img, ocr.Hints{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -170,7 +170,7 @@ type lazyPool struct {
 	pool *ocr.Pool
 }
 
-func (l *lazyPool) Recognize(ctx context.Context, img image.Image) (ocr.Result, error) {
+func (l *lazyPool) Recognize(ctx context.Context, img image.Image, h ocr.Hints) (ocr.Result, error) {
 	l.mu.Lock()
 	if l.pool == nil {
 		cfg, err := ocr.ConfigFromEnv(ocr.Config{}, config.Getenv)
@@ -191,7 +191,7 @@ func (l *lazyPool) Recognize(ctx context.Context, img image.Image) (ocr.Result, 
 	}
 	p := l.pool
 	l.mu.Unlock()
-	return p.Recognize(ctx, img)
+	return p.Recognize(ctx, img, h)
 }
 
 func (l *lazyPool) Close() error {
