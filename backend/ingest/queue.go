@@ -9,7 +9,7 @@ import (
 // ReadShare is how long a document reads (its pages and OCR) while
 // another waits before it gives its place up: a long document never holds
 // the documents added after it for much longer than this.
-const ReadShare = 30 * time.Second
+const ReadShare = time.Minute
 
 // Queue shares the reading of documents (Run's pages and OCR, in the PDF
 // workers) between the adds of a session: at most n documents read at
