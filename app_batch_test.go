@@ -3,6 +3,9 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"vika/backend/corpus"
+	"vika/backend/docserve"
 )
 
 // TestBatch: Pages and Chunks answer a bounded run at a time (500 items,
@@ -40,5 +43,41 @@ func TestBatch(t *testing.T) {
 	}
 	if run, next := batch(make([]string, 3), 9, size); len(run) != 0 || next != 3 {
 		t.Errorf("past the end: %d items, next %d", len(run), next)
+	}
+}
+
+// TestRegionBatches: a document's regions are answered run after run like
+// its pages (before, Regions sent them all in one reply), and each figure
+// keeps the crop address its page's order gives it whichever run it is
+// in.
+func TestRegionBatches(t *testing.T) {
+	var rs []corpus.Region
+	for page := 1; page <= 30; page++ {
+		for i := range 40 {
+			r := corpus.Region{Kind: corpus.ChunkFigure, Page: page, Caption: "Figure"}
+			if i%2 == 0 {
+				r.Image = []byte{1}
+			}
+			rs = append(rs, r)
+		}
+	}
+	views := regionViews("doc", rs)
+	var read []RegionView
+	runs := 0
+	for offset := 0; offset < len(views); runs++ {
+		run, next := batch(views, offset, regionSize)
+		read = append(read, run...)
+		offset = next
+	}
+	if runs != 3 || len(read) != 1200 {
+		t.Fatalf("%d regions in %d runs, want 1200 in 3", len(read), runs)
+	}
+	// Region 41 is page 2's second region (no crop), 42 its third: the
+	// page's second crop.
+	if read[41].Image != "" || read[42].Image != docserve.CropURL("doc", 2, 1) {
+		t.Errorf("crop addresses %q, %q", read[41].Image, read[42].Image)
+	}
+	if last := read[1198]; last.Image != docserve.CropURL("doc", 30, 19) {
+		t.Errorf("the last crop's address %q", last.Image)
 	}
 }

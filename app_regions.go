@@ -32,13 +32,35 @@ func regionView(r corpus.Region, image string) RegionView {
 		Description: r.Description, Refusal: r.Refusal, Image: image}
 }
 
+// RegionBatch is a run of a document's regions, as PageBatch.
+type RegionBatch struct {
+	Regions []RegionView `json:"regions"`
+	Next    int          `json:"next"`
+	Total   int          `json:"total"`
+}
+
 // Regions returns a document's tables, figures and formulas in page
-// order, figures with the address of their crop (for the explorer).
-func (a *App) Regions(docID string) ([]RegionView, error) {
+// order from offset, a bounded run at a time like Pages, figures with the
+// address of their crop (for the explorer).
+func (a *App) Regions(docID string, offset int) (RegionBatch, error) {
 	rs, err := a.s.Regions(a.ctx, docID, true)
 	if err != nil {
-		return nil, err
+		return RegionBatch{}, err
 	}
+	views := regionViews(docID, rs)
+	run, next := batch(views, offset, regionSize)
+	return RegionBatch{Regions: run, Next: next, Total: len(views)}, nil
+}
+
+// regionSize is about what a region's view adds to a bridge reply.
+func regionSize(v RegionView) int {
+	return len(v.Caption) + len(v.Text) + len(v.Description) + len(v.Image) + 256
+}
+
+// regionViews are the views of a document's regions in page order, each
+// figure with a crop given the address it is served at (its rank among
+// the crops of its page).
+func regionViews(docID string, rs []corpus.Region) []RegionView {
 	out := make([]RegionView, 0, len(rs))
 	crops := map[int]int{} // crops seen so far on each page
 	for _, r := range rs {
@@ -49,7 +71,7 @@ func (a *App) Regions(docID string) ([]RegionView, error) {
 		}
 		out = append(out, regionView(r, image))
 	}
-	return out, nil
+	return out
 }
 
 // SourceRegion returns the table or figure a passage was made from, with

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,8 +20,18 @@ import (
 // (TestMain), so that a test can run the command as a process.
 const envHelper = "VIKA_CLI_TEST_AS_VIKA"
 
+// helperSetup, where set, readies a helper given a value other than "1"
+// (amplify_linux_test.go's "data=N": a memory limit).
+var helperSetup func(v string) error
+
 func TestMain(m *testing.M) {
-	if os.Getenv(envHelper) == "1" {
+	if v := os.Getenv(envHelper); v != "" {
+		if v != "1" && helperSetup != nil {
+			if err := helperSetup(v); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+		}
 		os.Exit(Run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

@@ -152,15 +152,9 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 	return Report{Doc: doc, Timings: res.Timings, Cached: hit}, nil
 }
 
-// extract reads the document (from given, the cache or the PDF workers)
-// in one of the MaxJobs extraction slots, shared by every add.
+// extract reads the document from given, the cache or the PDF workers
+// (ingest.Run then waits for its place in the session's reading queue).
 func (e *Engine) extract(ctx context.Context, c *cache.Cache, given *prepared, name string, data []byte, report func(string, int, int)) (ingest.Result, bool, error) {
-	select {
-	case e.slots <- struct{}{}:
-	case <-ctx.Done():
-		return ingest.Result{}, false, ctx.Err()
-	}
-	defer func() { <-e.slots }()
 	res, hit, err := given.result(name)
 	if !hit {
 		res, hit, err = e.ingestCached(ctx, c, name, data, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })

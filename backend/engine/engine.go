@@ -78,9 +78,11 @@ const (
 	DefaultOCRTimeout   = sandbox.DefaultOCRTimeout
 	DefaultWorkerMemory = sandbox.DefaultMemoryBytes
 	DefaultWorkerCPU    = sandbox.DefaultCPUTime
-	// MaxJobs is how many adds read PDFs at once, and how many embed at
-	// once (2-core machines): an add leaves its reading slot when its
-	// text is stored, so the next document is read while it is embedded.
+	// MaxJobs is how many adds read PDFs at once (places in the reading
+	// queue, ingest.Queue: a long document gives its place to a waiting
+	// one at its share), and how many embed at once (2-core machines): an
+	// add leaves its reading place when its text is read, so the next
+	// document is read while it is embedded.
 	MaxJobs = 2
 )
 
@@ -201,7 +203,6 @@ type Engine struct {
 	rememberMu sync.Mutex
 	remembered *cache.Cache    // the cache Remember opened, closed with the session; guarded by rememberMu
 	reader     *sandbox.Opener // the PDF workers
-	slots      chan struct{}   // semaphore of MaxJobs extractions (PDF workers, OCR)
 	embedSlots chan struct{}   // semaphore of MaxJobs embeddings
 	now        func() time.Time
 
@@ -260,12 +261,14 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			OCRParallel: reader.Config().Workers,
 			Regions:     !cfg.NoRegions,
 			Budget:      ingest.Budget{DocTime: cfg.DocTime, DocCPU: cfg.DocCPU, OCRPages: cfg.MaxOCRPages},
+			// MaxJobs documents read at once, a long one giving its place
+			// to the next at its share (ingest.ReadShare).
+			Queue: ingest.NewQueue(MaxJobs, ingest.ReadShare),
 		},
 		reader:     reader,
 		rr:         &lazyReranker{root: cfg.modelsRoot()},
 		store:      store,
 		lex:        lex,
-		slots:      make(chan struct{}, MaxJobs),
 		embedSlots: make(chan struct{}, MaxJobs),
 		now:        time.Now,
 		pending:    map[string]string{},

@@ -15,8 +15,9 @@ import (
 // StartFile adds the PDF at path in the background and returns the job
 // id. Every step, and finally one done, failed or cancelled event, goes to
 // progress, called from the job's goroutine (never concurrently for one
-// job). At most MaxJobs adds read PDFs at once and MaxJobs embed; the
-// others wait as "queued". The document is searchable by BM25 from its
+// job). At most MaxJobs adds read PDFs at once (a long one gives its
+// place to a waiting add at its share, ingest.ReadShare) and MaxJobs
+// embed; the others wait as "queued". The document is searchable by BM25 from its
 // "searchable" event on; "done" comes when its vectors are indexed.
 func (e *Engine) StartFile(path string, progress func(Progress)) string {
 	return e.start(filepath.Base(path), progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {

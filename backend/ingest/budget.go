@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"time"
 	"unicode/utf8"
 
@@ -88,6 +89,7 @@ type CPUCounter interface {
 type docBudget struct {
 	lim      Budget
 	start    time.Time
+	place    *Place               // the document's place in the session's queue; nil without one
 	cpu      func() time.Duration // nil: not counted
 	stop     func()               // stops the reader's crops; nil when it cannot
 	spent    bool                 // the document's crop bytes are spent
@@ -105,9 +107,9 @@ type docBudget struct {
 	ocrText  int                  // OCR texts cut
 }
 
-func newDocBudget(lim Budget, r Reader) *docBudget {
+func newDocBudget(lim Budget, r Reader, place *Place) *docBudget {
 	lim = lim.withDefaults()
-	b := &docBudget{lim: lim, start: time.Now(), chars: lim.DocChars, regions: lim.DocRegions, crops: lim.DocCropBytes}
+	b := &docBudget{lim: lim, start: time.Now(), place: place, chars: lim.DocChars, regions: lim.DocRegions, crops: lim.DocCropBytes}
 	if c, ok := r.(CPUCounter); ok {
 		b.cpu = c.CPU
 	}
@@ -117,13 +119,53 @@ func newDocBudget(lim Budget, r Reader) *docBudget {
 	return b
 }
 
+// elapsed is the wall time the document has read for: the time it held
+// its place in the queue (waiting for it is not counted), or since it
+// started without a queue. It is safe to call from any goroutine.
+func (b *docBudget) elapsed() time.Duration {
+	if b.place != nil {
+		return b.place.Held()
+	}
+	return time.Since(b.start)
+}
+
+// yield gives the document's place in the queue up when it has read for
+// its share while another document waits, and waits for it again; the
+// reader's idle workers go meanwhile (Parker). It returns ctx's error.
+func (b *docBudget) yield(ctx context.Context, r Reader) error {
+	return b.place.Yield(ctx, func() {
+		if p, ok := r.(Parker); ok {
+			p.Park()
+		}
+	})
+}
+
+// watchWall calls stop once the document has read for its wall time,
+// or returns when ctx ends.
+func (b *docBudget) watchWall(ctx context.Context, stop func()) {
+	for {
+		left := b.lim.DocTime - b.elapsed()
+		if left <= 0 {
+			stop()
+			return
+		}
+		t := time.NewTimer(left)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
 // outOfTime reports whether the document has used its wall or CPU time.
 func (b *docBudget) outOfTime() bool {
 	if b.timeUp {
 		return true
 	}
 	switch {
-	case time.Since(b.start) >= b.lim.DocTime:
+	case b.elapsed() >= b.lim.DocTime:
 		b.timeWhy = "wall"
 	case b.cpu != nil && b.cpu() >= b.lim.DocCPU:
 		b.timeWhy = "cpu"

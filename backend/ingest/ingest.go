@@ -74,6 +74,11 @@ type Options struct {
 	// OCR, and the wall and CPU time of the whole document (zero fields:
 	// the Max* constants, DocTime, DocCPU).
 	Budget Budget
+	// Queue, when set, is the session's reading queue: the document takes
+	// a place in it before it is opened, gives it up at its share while
+	// another waits (between pages and OCR calls) and leaves when Run
+	// returns. Its wall time counts the time it held its place.
+	Queue *Queue
 }
 
 // Timings are the seconds spent in each stage of one Run.
@@ -124,6 +129,11 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
+	place, err := opts.Queue.Enter(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	defer place.Leave()
 	var res Result
 	sw := stopwatch{last: time.Now()}
 	report(StageValidating, 0, 0)
@@ -141,7 +151,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 
 	n := doc.NumPages()
 	report(StageExtracting, 0, n)
-	budget := newDocBudget(opts.Budget, doc)
+	budget := newDocBudget(opts.Budget, doc, place)
 	pages, targets, err := extract(ctx, doc, id, budget, func(done int) { report(StageExtracting, done, n) })
 	if err != nil {
 		return Result{}, err
@@ -209,7 +219,7 @@ func extract(ctx context.Context, doc Reader, id string, budget *docBudget, step
 	pages := make([]corpus.Page, 0, n)
 	var targets []OCRTarget
 	for i := 1; i <= n; i++ {
-		if err := ctx.Err(); err != nil {
+		if err := budget.yield(ctx, doc); err != nil {
 			return nil, nil, err
 		}
 		if budget.outOfTime() { // over the document's time: not read

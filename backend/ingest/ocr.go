@@ -69,8 +69,9 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 
 	// stop ends the OCR of this document without ending ctx: the
 	// document failed, or its time is up.
-	octx, stop := context.WithDeadline(ctx, budget.start.Add(budget.lim.DocTime))
+	octx, stop := context.WithCancel(ctx)
 	defer stop()
+	go budget.watchWall(octx, stop)
 	outcomes := make([]ocrOutcome, total)
 	var lang ocrLanguage
 	next := make(chan int)
@@ -96,6 +97,11 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 	go func() {
 		defer close(next)
 		for i := range targets {
+			// Between calls, the document may give its place in the
+			// queue to one that waits (the calls in flight finish).
+			if budget.yield(octx, r) != nil {
+				return
+			}
 			select {
 			case next <- i:
 			case <-octx.Done():

@@ -43,6 +43,13 @@ type CropStopper interface {
 	StopCrops()
 }
 
+// Parker is a Reader that can let its idle workers go while its document
+// waits for its place in the queue again (Queue); it takes workers again
+// at its next call.
+type Parker interface {
+	Park()
+}
+
 // Opener opens the documents Run processes.
 type Opener interface {
 	Open(ctx context.Context, data []byte, opts Options) (Reader, error)

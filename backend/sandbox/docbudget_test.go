@@ -3,12 +3,14 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"vika/backend/ingest"
 	"vika/backend/message"
+	"vika/backend/pdf"
 	"vika/backend/testpdf"
 )
 
@@ -182,5 +184,47 @@ func TestCropBudgetInWorkers(t *testing.T) {
 	}
 	if !res.Pages[3].Failed() && res.Pages[3].Regions[0].Image != nil {
 		t.Errorf("the last page's figures were cropped after the budget was spent")
+	}
+}
+
+// TestWorkerWordNotTaken: a worker that claims a billion pages when it
+// opens a document is refused (the page limit is checked on its answer),
+// and page numbers it puts in its page replies (the page, its OCR target,
+// its regions) are replaced by the app's own.
+func TestWorkerWordNotTaken(t *testing.T) {
+	o := newOpener(t, Config{})
+	o.fault = func(op string, page int) string {
+		if op == opOpen {
+			return "lie"
+		}
+		return ""
+	}
+	_, err := o.Open(context.Background(), testpdf.Text("one"), ingest.Options{Limits: pdf.Limits{MaxPages: 100}})
+	if !errors.Is(err, pdf.ErrCorrupt) || !strings.Contains(err.Error(), "reported 1073741824 pages") {
+		t.Fatalf("open with a worker claiming a billion pages: %v", err)
+	}
+
+	o.fault = func(op string, page int) string {
+		if op == opPage {
+			return "lie"
+		}
+		return ""
+	}
+	res, err := ingest.Run(context.Background(), "mixed.pdf", sharedScan(t, 2), ingest.Options{Opener: o, Regions: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range res.Pages {
+		if p.Number != i+1 {
+			t.Errorf("page %d numbered %d", i+1, p.Number)
+		}
+		for _, r := range p.Regions {
+			if r.Page != i+1 {
+				t.Errorf("a region of page %d placed on page %d", i+1, r.Page)
+			}
+		}
+	}
+	if res.Doc.OCRPages != 2 {
+		t.Errorf("%d pages OCRed, want the 2 scanned pages (OCR targets renumbered)", res.Doc.OCRPages)
 	}
 }

@@ -211,6 +211,7 @@ type reader struct {
 	idle     []*proc // workers with this document open
 	failures int
 	closed   bool
+	parked   bool          // the document waits for its place in the queue: workers go back to the Opener
 	cpu      time.Duration // CPU time the workers spent on the document's pages and OCR
 	noCrops  bool          // the document spent its crop budget (StopCrops)
 }
@@ -222,6 +223,22 @@ func (r *reader) StopCrops() {
 	r.mu.Lock()
 	r.noCrops = true
 	r.mu.Unlock()
+}
+
+var _ ingest.Parker = (*reader)(nil)
+
+// Park hands the document's idle workers, and those that finish a call
+// while it waits for its place in the queue, to the Opener (for the
+// document that reads meanwhile, or to end); the next call takes a worker
+// and opens the document in it again.
+func (r *reader) Park() {
+	r.mu.Lock()
+	idle := r.idle
+	r.idle, r.parked = nil, true
+	r.mu.Unlock()
+	for _, p := range idle {
+		r.o.keep(p)
+	}
 }
 
 var _ ingest.CPUCounter = (*reader)(nil)
@@ -263,6 +280,7 @@ func (r *reader) acquire(ctx context.Context) (*proc, response, error) {
 		return nil, response{}, ctx.Err()
 	}
 	r.mu.Lock()
+	r.parked = false
 	if n := len(r.idle); n > 0 {
 		p := r.idle[n-1]
 		r.idle = r.idle[:n-1]
@@ -311,7 +329,7 @@ func (r *reader) release(p *proc, healthy bool) {
 	}
 	if healthy {
 		r.mu.Lock()
-		if r.closed {
+		if r.closed || r.parked {
 			r.mu.Unlock()
 			r.o.keep(p)
 		} else {

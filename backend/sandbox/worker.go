@@ -127,6 +127,9 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 		default:
 			resp.Err = toWire(fmt.Errorf("unknown request %q", req.Op))
 		}
+		if faults && req.Fault == "lie" {
+			lie(&resp)
+		}
 		resp.CPU, resp.RSS = cpuTime(), residentBytes()
 		if err := enc.Encode(&resp); err != nil {
 			return fmt.Errorf("writing a response: %w", err)
@@ -160,6 +163,17 @@ func fault(kind string) {
 			}
 			hold = append(hold, b)
 		}
+	}
+}
+
+// lie makes a reply claim what a compromised worker might: a billion
+// pages, and page numbers far from the page asked for.
+func lie(resp *response) {
+	resp.Pages = 1 << 30
+	resp.Page.Page.Number = 1 << 20
+	resp.Page.Target.Page = 1 << 20
+	for i := range resp.Page.Page.Regions {
+		resp.Page.Page.Regions[i].Page = 1 << 20
 	}
 }
 

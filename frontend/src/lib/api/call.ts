@@ -52,3 +52,14 @@ export async function call<T>(fn: () => Promise<T>): Promise<T> {
     throw toError(reason);
   }
 }
+
+/** Reads a document's items a bounded bridge reply at a time (Go's batch). */
+export async function allOf<T>(read: (offset: number) => Promise<{ items: T[] | null; next: number; total: number } | null>): Promise<T[]> {
+  const out: T[] = [];
+  for (let offset = 0; ; ) {
+    const b = await read(offset);
+    out.push(...(b?.items ?? []));
+    if (!b || b.next <= offset || b.next >= b.total) return out;
+    offset = b.next;
+  }
+}

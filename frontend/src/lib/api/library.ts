@@ -5,7 +5,7 @@
 import * as App from '../../../wailsjs/go/main/App';
 import { EventsOn, OnFileDrop, OnFileDropOff } from '../../../wailsjs/runtime/runtime';
 import { fileToBase64 } from './base64.ts';
-import { call, runtimeReady } from './call.ts';
+import { allOf, call, runtimeReady } from './call.ts';
 import { Events } from './events.ts';
 import type { Chunk, Document, Dropped, IngestProgress, Page, RetrievalMode, SearchResult } from './types.ts';
 
@@ -89,17 +89,6 @@ export function documentURL(docID: string): string {
 
 export async function search(question: string, mode: RetrievalMode, k: number, rerank: boolean): Promise<SearchResult> {
   return (await call(() => App.Search(question, mode, k, rerank))) as SearchResult;
-}
-
-/** Reads a document's items a bounded bridge reply at a time (Go's batch). */
-async function allOf<T>(read: (offset: number) => Promise<{ items: T[] | null; next: number; total: number } | null>): Promise<T[]> {
-  const out: T[] = [];
-  for (let offset = 0; ; ) {
-    const b = await read(offset);
-    out.push(...(b?.items ?? []));
-    if (!b || b.next <= offset || b.next >= b.total) return out;
-    offset = b.next;
-  }
 }
 
 export async function pages(docID: string): Promise<Page[]> {

@@ -4,12 +4,15 @@
 // imports the generated wailsjs bindings, and every call goes through call.ts.
 
 import * as App from '../../../wailsjs/go/main/App';
-import { call } from './call.ts';
+import { allOf, call } from './call.ts';
 import type { Region } from './types.ts';
 
-/** A document's tables, figures and formulas in page order, figures with their crop. */
+/** A document's tables, figures and formulas in page order, figures with their crop, read run after run. */
 export async function regions(docID: string): Promise<Region[]> {
-  return ((await call(() => App.Regions(docID))) ?? []) as Region[];
+  return (await allOf(async (offset) => {
+    const b = await call(() => App.Regions(docID, offset));
+    return b ? { items: b.regions as unknown as Region[], next: b.next, total: b.total } : null;
+  })) as Region[];
 }
 
 /** The table or figure a passage was made from; null for any other passage. */
