@@ -190,11 +190,11 @@ scan_part() {
   sleep 2
   settle 60 "$work/scan-answer.png"
   local cx cy x1 y1 x2 y2
-  read -r cx cy <<<"${VIKA_SCAN_CHIP:-985 231}"
+  read -r cx cy <<<"${VIKA_SCAN_CHIP:-985 207}"
   click "$cx" "$cy"
   sleep 2
   settle 30 "$work/scan-viewer.png"
-  read -r x1 y1 <<<"${VIKA_SCAN_SELECT_FROM:-700 300}"
+  read -r x1 y1 <<<"${VIKA_SCAN_SELECT_FROM:-800 300}"
   read -r x2 y2 <<<"${VIKA_SCAN_SELECT_TO:-1240 330}"
   drag "$x1" "$y1" "$x2" "$y2"
   sleep 1
