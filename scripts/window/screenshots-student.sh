@@ -83,11 +83,21 @@ section_top() {
 # Explain, the selection menu's first (primary) button, under a selection that starts at x y: clicked.
 explain_under() {
   local x=$1 y=$2 top
-  top=$(wait_color $((x + 20)) "$y" $((y + 260)) "$accent" 5) || {
-    say "no selection menu under the selection"
-    return 0
-  }
-  click $((x + 30)) $((top + 8))
+  # The button is filled: an accent pixel with another 8 px under it (not a 2 px outline of a cited box).
+  while top=$(wait_color $((x + 20)) "$y" $((y + 260)) "$accent" 5); do
+    if wait_color $((x + 20)) $((top + 8)) $((top + 9)) "$accent" >/dev/null; then
+      click $((x + 30)) $((top + 8))
+      return 0
+    fi
+    y=$((top + 3))
+  done
+  say "no selection menu under the selection"
+}
+
+# Waits for the viewer's page to be drawn (pdf.js, then a scan's OCR layer): the screen still for 4 s.
+viewer_drawn() {
+  sleep 3
+  settle 60 "$1" 4
 }
 
 # Starts the app on file $1 with settings.json $2, in folder $3 (the export dialog saves there).
@@ -146,9 +156,8 @@ formula_part() {
   click "${VIKA_CHAT_TAB_X:-400}" "${VIKA_CHAT_TAB_Y:-27}"
   sleep 1
   settle 10 "$work/chat.png"
-  click "${VIKA_CHIP_X:-985}" "${VIKA_CHIP_Y:-231}"
-  sleep 2
-  settle 30 "$work/viewer.png"
+  click "${VIKA_CHIP_X:-985}" "${VIKA_CHIP_Y:-$chip_y}"
+  viewer_drawn "$work/viewer.png"
   # A drag from a word of the page into the margin right of its column: the menu takes what of it lies in
   # the text layer.
   local x1 y1 x2 y2
@@ -192,8 +201,7 @@ scan_part() {
   local cx cy x1 y1 x2 y2
   read -r cx cy <<<"${VIKA_SCAN_CHIP:-985 207}"
   click "$cx" "$cy"
-  sleep 2
-  settle 30 "$work/scan-viewer.png"
+  viewer_drawn "$work/scan-viewer.png"
   read -r x1 y1 <<<"${VIKA_SCAN_SELECT_FROM:-800 300}"
   read -r x2 y2 <<<"${VIKA_SCAN_SELECT_TO:-1240 330}"
   drag "$x1" "$y1" "$x2" "$y2"
@@ -210,11 +218,13 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   case $lang in
   en)
     export LANGUAGE=en_US LANG=en_US.UTF-8
+    chip_y=231 # the question takes two lines
     question="What is Scaled Dot-Product Attention? Give equation (1), its formula with softmax and the square root of dk."
     scan_question="How does probabilistic counting estimate the number of distinct elements?"
     ;;
   fr)
     export LANGUAGE=fr_FR LANG=fr_FR.UTF-8
+    chip_y=210 # the question takes one line
     question="Scaled Dot-Product Attention : quelle est la formule (1), avec softmax et la racine de dk ?"
     scan_question="Comment le probabilistic counting estime-t-il le nombre de distinct elements ?"
     ;;
