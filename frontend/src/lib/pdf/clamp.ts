@@ -6,14 +6,25 @@
 // where it starts (the first layer, in document order, that it meets): the
 // student begins a drag on the passage they mean.
 
-/** range cut to layer's contents; null when the two do not meet or nothing of the layer is in it. */
+/**
+ * range cut to layer's text: from its first to its last character in the layer's text nodes (not the layer's
+ * empty blocks, whose box would place the menu at the page's foot); null when the two do not meet or no text of
+ * the layer is in it.
+ */
 export function clampToLayer(range: Range, layer: Node): Range | null {
   if (!range.intersectsNode(layer)) return null;
-  const inner = layer.ownerDocument!.createRange();
-  inner.selectNodeContents(layer);
+  const doc = layer.ownerDocument!;
+  const texts: Text[] = [];
+  const walk = doc.createTreeWalker(layer, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (n.nodeValue?.trim() && range.intersectsNode(n)) texts.push(n as Text);
+  }
+  const first = texts[0];
+  const last = texts.at(-1);
+  if (!first || !last) return null;
   const out = range.cloneRange();
-  if (!inner.isPointInRange(range.startContainer, range.startOffset)) out.setStart(inner.startContainer, inner.startOffset);
-  if (!inner.isPointInRange(range.endContainer, range.endOffset)) out.setEnd(inner.endContainer, inner.endOffset);
+  if (out.comparePoint(first, 0) === 0) out.setStart(first, 0); // the range starts before the first character
+  if (out.comparePoint(last, last.length) === 0) out.setEnd(last, last.length); // or ends after the last
   return out.collapsed || out.toString().trim() === '' ? null : out;
 }
 
