@@ -202,8 +202,8 @@ scan_part() {
   read -r cx cy <<<"${VIKA_SCAN_CHIP:-985 207}"
   click "$cx" "$cy"
   viewer_drawn "$work/scan-viewer.png"
-  read -r x1 y1 <<<"${VIKA_SCAN_SELECT_FROM:-800 300}"
-  read -r x2 y2 <<<"${VIKA_SCAN_SELECT_TO:-1240 330}"
+  read -r x1 y1 <<<"${VIKA_SCAN_SELECT_FROM:-797 426}"
+  read -r x2 y2 <<<"${VIKA_SCAN_SELECT_TO:-1075 452}"
   drag "$x1" "$y1" "$x2" "$y2"
   sleep 1
   settle 10 "$out-7-scan-selection.png"
