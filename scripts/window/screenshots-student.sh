@@ -174,10 +174,7 @@ formula_part() {
   # above the question.
   key Escape
   sleep 1
-  # (Closing the viewer scrolls the chat to its top: down to its end first.)
-  xdotool mousemove --sync $((X + 800)) $((Y + 400)) click --repeat 40 --delay 50 5
-  sleep 1
-  xdotool click --repeat "${VIKA_EXPLAINED_SCROLL:-4}" --delay 200 4
+  xdotool mousemove --sync $((X + 800)) $((Y + 400)) click --repeat "${VIKA_EXPLAINED_SCROLL:-3}" --delay 200 4
   sleep 1
   settle 20 "$out-5-explained.png" 2
   click "${VIKA_EXPORT_X:-880}" "${VIKA_EXPORT_Y:-79}"
