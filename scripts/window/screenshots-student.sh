@@ -7,8 +7,7 @@
 #   native-student-<lang>-4-selection.png the viewer (opened from the answer's first citation) with a passage
 #                                         selected by a drag that ends in the page's margin, and its menu
 #                                         Explain / Ask about this / Define
-#   native-student-<lang>-5-explained.png the chat after Explain (the viewer closed): the passage above the
-#                                         question, the answer with its citations
+#   native-student-<lang>-5-explained.png the chat after Explain: the passage above the question, the answer
 #   native-student-<lang>-6-export.png    the HTML export of the conversation (saved through the GTK dialog's
 #                                         default name), opened in headless Chromium
 #   native-student-<lang>-7-scan-selection.png  Flajolet and Martin's scan in the viewer: a passage of its OCR
@@ -169,14 +168,10 @@ formula_part() {
   settle 10 "$out-4-selection.png"
   explain_under "$x1" "$y1"
   sleep 3
-  settle 60 "$work/explained.png" 2
-  # Close the viewer (Esc): the chat gets its width back; scroll up from the answer's end to the passage
-  # above the question.
+  settle 60 "$out-5-explained.png" 2
+  # Close the viewer (Esc): the chat's header gets its width back.
   key Escape
   sleep 1
-  xdotool mousemove --sync $((X + 800)) $((Y + 400)) click --repeat "${VIKA_EXPLAINED_SCROLL:-3}" --delay 200 4
-  sleep 1
-  settle 20 "$out-5-explained.png" 2
   click "${VIKA_EXPORT_X:-880}" "${VIKA_EXPORT_Y:-79}"
   sleep 3
   settle 10 "$work/dialog-$lang.png"
