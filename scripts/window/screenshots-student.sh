@@ -7,7 +7,8 @@
 #   native-student-<lang>-4-selection.png the viewer (opened from the answer's first citation) with a passage
 #                                         selected by a drag that ends in the page's margin, and its menu
 #                                         Explain / Ask about this / Define
-#   native-student-<lang>-5-explained.png the chat after Explain: the passage above the question, the answer
+#   native-student-<lang>-5-explained.png the chat after Explain, scrolled to the answer's end (its citations; the
+#                                         passage above the question is scrolled out of the narrow column)
 #   native-student-<lang>-6-export.png    the HTML export of the conversation (saved through the GTK dialog's
 #                                         default name), opened in headless Chromium
 #   native-student-<lang>-7-scan-selection.png  Flajolet and Martin's scan in the viewer: a passage of its OCR
