@@ -9,7 +9,7 @@
 #   window_start WxH      Xvfb (window_xvfb), the fake provider (window_fake_gemini: sets
 #                         fake_port, points the app at it), the app's private config,
 #                         runtime dir and session bus (window_env)
-# and then start_app FILE..., stop_app, settle, click, key. The app's stdout and
+# and then start_app FILE..., stop_app, settle, wait_color, click, drag, key. The app's stdout and
 # stderr go to $work/app.log.
 # Needs: Xvfb, xdotool, imagemagick (import, compare), setsid, node.
 
@@ -187,8 +187,40 @@ settle() {
   mv "$prev" "$out"
 }
 
+# Prints the first y (relative to the window) in [y0, y1) where column x of the screen is colour ("#RRGGBB",
+# exactly), waiting up to ${5:-0} seconds for it; fails, printing nothing, when it does not show.
+wait_color() {
+  local x=$1 y0=$2 y1=$3 color=${4^^} limit=${5:-0} t0=$SECONDS y
+  while :; do
+    import -window root -crop "1x$((y1 - y0))+$((X + x))+$((Y + y0))" +repage "$work/column.png"
+    y=$(convert "$work/column.png" txt:- | awk -v c="$color" 'NR > 1 && $3 == c { split($1, p, /[,:]/); print p[2]; exit }')
+    if [[ -n $y ]]; then
+      echo $((y0 + y))
+      return 0
+    fi
+    ((SECONDS - t0 < limit)) || return 1
+    sleep 1
+  done
+}
+
 click() { # x y, relative to the window
   xdotool mousemove --sync $((X + $1)) $((Y + $2)) click 1
+}
+
+# Drags with the first button held from x1 y1 to x2 y2 (relative to the window), in ${5:-8} steps, as a hand does
+# (xdotool's single jump from press to release did not select in WebKitGTK under Xvfb).
+drag() {
+  local x1=$1 y1=$2 x2=$3 y2=$4 n=${5:-8} i
+  xdotool mousemove --sync $((X + x1)) $((Y + y1))
+  sleep 0.3
+  xdotool mousedown 1
+  sleep 0.3
+  for ((i = 1; i <= n; i++)); do
+    xdotool mousemove --sync $((X + x1 + (x2 - x1) * i / n)) $((Y + y1 + (y2 - y1) * i / n))
+    sleep 0.15
+  done
+  sleep 0.3
+  xdotool mouseup 1
 }
 
 key() {
@@ -196,8 +228,10 @@ key() {
 }
 
 # Asks the question $1 from the question box (it spans the bottom of the centre
-# column, right of the 320 px sidebar).
+# column, right of the 320 px sidebar). ASCII only: under load xdotool typed "é" as
+# another character or not at all (it remaps a spare keycode for each non-ASCII one).
 ask() {
+  [[ $1 == *[![:ascii:]]* ]] && die "ask: type ASCII only (xdotool loses accents under load): $1"
   click $((320 + (WIDTH - 320) / 2)) $((HEIGHT - 85)) # the text area, above the switches and numbers under it
   sleep 0.5
   xdotool type --delay 15 "$1"

@@ -115,9 +115,12 @@ export class Viewer {
 
   /** The student selected text on page page of the open document (''/null: the selection is gone). */
   select(text: string, page: number, clipped = false): void {
+    // Reads no state but the target: the page's draw effect calls this to clear the selection, and must not
+    // come to depend on the selection it clears (a new selection would redraw the page and drop itself).
     const target = this.target;
-    this.selection = target && text !== '' ? { doc_id: target.doc_id, file: target.file, page, text } : null;
-    this.selectionClipped = this.selection !== null && clipped;
+    const sel = target && text !== '' ? { doc_id: target.doc_id, file: target.file, page, text } : null;
+    this.selection = sel;
+    this.selectionClipped = sel !== null && clipped;
   }
 
   /**

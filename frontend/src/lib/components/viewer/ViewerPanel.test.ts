@@ -1,9 +1,9 @@
 // The viewer with pdf.js replaced by a fake (jsdom has no canvas): the test
 // checks what the viewer asks pdf.js for and what it shows back.
 
-import { render, screen, waitFor } from '@testing-library/svelte';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import * as fake from '../../../test/api/fake.ts';
 import { resetFakeApi } from '../../../test/api/fake.ts';
 import * as pdf from '../../pdf/pdfjs.ts';
@@ -188,5 +188,48 @@ describe('ViewerPanel', () => {
     viewer.open({ doc_id: 'd', file: 'a.pdf', page: 1, passage: '' });
     await user.click(await screen.findByRole('button', { name: 'Back to the answer (Esc)' }));
     expect(viewer.isOpen).toBe(false);
+  });
+  it('offers the selection menu for a drag that ends outside the text layer, on what lies inside it', async () => {
+    vi.mocked(pdf.openDocument).mockResolvedValue(fakeDocument());
+    fakeDraw();
+    // jsdom lays nothing out and gives a range no box: the menu goes under the range's box.
+    Range.prototype.getBoundingClientRect = () => new DOMRect(40, 60, 200, 14);
+    onTestFinished(() => {
+      delete (Range.prototype as Partial<Range>).getBoundingClientRect;
+    });
+    const { viewer } = setup();
+    viewer.open({ doc_id: 'd', file: 'lecture_sat.pdf', page: 2, passage: '' });
+    await waitFor(() => expect(document.querySelector('.textLayer')?.textContent).toContain('makes it true.'));
+    const layer = document.querySelector('.textLayer') as HTMLElement;
+    const pageEl = layer.parentElement as HTMLElement;
+    const spans = [...layer.querySelectorAll('span')];
+    const sel = document.getSelection()!;
+    const draws = vi.mocked(pdf.drawPage).mock.calls.length;
+
+    // Inside the layer: the menu shows, and the page is not drawn again (which would drop the selection).
+    sel.setBaseAndExtent(spans[1]!.firstChild!, 0, spans[1]!.firstChild!, 8);
+    await fireEvent.pointerUp(pageEl);
+    expect(await screen.findByRole('toolbar', { name: 'Ask about the selected passage' })).toBeTruthy();
+    expect(viewer.selection).toMatchObject({ page: 2, text: 'fiable i' });
+    expect(vi.mocked(pdf.drawPage).mock.calls.length).toBe(draws);
+
+    // From "assignment" on the second line down past the last line and out of the page (the end of the document).
+    sel.setBaseAndExtent(spans[1]!.firstChild!, 15, document.body, document.body.childNodes.length);
+    await fireEvent.pointerUp(pageEl);
+    expect(await screen.findByRole('toolbar', { name: 'Ask about the selected passage' })).toBeTruthy();
+    expect(viewer.selection).toMatchObject({ doc_id: 'd', page: 2, text: 'assignmentmakes it true.' });
+    expect(sel.toString()).toBe('assignmentmakes it true.'); // the page shows what is kept
+
+    // From "formula" on the first line up to the bar above the page (the file's heading), backwards.
+    const heading = screen.getByRole('heading', { name: 'lecture_sat.pdf' }).firstChild as Text;
+    sel.setBaseAndExtent(spans[0]!.firstChild!, 16, heading, 0);
+    await fireEvent.pointerUp(pageEl);
+    await waitFor(() => expect(viewer.selection?.text).toBe('Intro. A formula'));
+
+    // A selection that misses the layer altogether offers nothing.
+    sel.setBaseAndExtent(heading, 0, heading, 7);
+    await fireEvent.pointerUp(pageEl);
+    await waitFor(() => expect(viewer.selection).toBeNull());
+    expect(screen.queryByRole('toolbar', { name: 'Ask about the selected passage' })).toBeNull();
   });
 });
