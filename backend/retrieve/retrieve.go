@@ -92,6 +92,7 @@ type Space struct {
 type space struct {
 	emb   embed.Embedder
 	dense *index.Dense
+	sums  *index.Dense // the summaries of the passages routed here (summaries.go)
 	prof  Profile
 	langs map[string]bool // nil: every language
 }
@@ -184,7 +185,7 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 			whole.Close()
 			return nil, fmt.Errorf("retrieve: %w: embedder %s gives %d, index holds %d", index.ErrDim, s.Embedder.Name(), s.Embedder.Dim(), s.Dense.Dim())
 		}
-		sp := &space{emb: s.Embedder, dense: s.Dense, prof: ProfileFor(s.Embedder.Name())}
+		sp := &space{emb: s.Embedder, dense: s.Dense, sums: newSummaryIndex(s.Dense.Dim()), prof: ProfileFor(s.Embedder.Name())}
 		switch {
 		case s.Profile != nil:
 			sp.prof = *s.Profile
@@ -424,6 +425,7 @@ func (r *Retriever) AddVectors(chunks []corpus.Chunk, vecs [][]float32) error {
 func (r *Retriever) DeleteDoc(ctx context.Context, docID string) error {
 	for _, s := range r.spaces {
 		s.dense.DeleteDoc(docID)
+		s.sums.DeleteDoc(docID)
 	}
 	if r.figs != nil {
 		r.figs.Index.DeleteDoc(docID)

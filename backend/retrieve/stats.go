@@ -84,6 +84,11 @@ type Stats struct {
 	FigureCandidates int              `json:"figure_candidates,omitempty"`
 	Figures          time.Duration    `json:"figures_ns,omitempty"`
 	FigureError      *message.Message `json:"figure_error,omitempty"`
+	// SummaryCandidates is how many passages the summary list gave (their
+	// summaries nearest the question), Summaries the time it took; 0
+	// when no summary list ran (no summaries, or bm25 mode).
+	SummaryCandidates int           `json:"summary_candidates,omitempty"`
+	Summaries         time.Duration `json:"summaries_ns,omitempty"`
 }
 
 // FoundByCounts counts hits by Hit.FoundBy.
@@ -93,6 +98,8 @@ type FoundByCounts struct {
 	Both  int `json:"both"`
 	// Image counts figures only the figure list found (FoundImage).
 	Image int `json:"image,omitempty"`
+	// Summary counts passages only the summary list found (FoundSummary).
+	Summary int `json:"summary,omitempty"`
 }
 
 func mean(sum float64, n int) *float64 {
@@ -126,6 +133,9 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]corpus.Hit, Stats) {
 		case c.denseRank == 0 && c.figureRank > 0:
 			h.FoundBy = FoundImage
 			st.FoundBy.Image++
+		case c.denseRank == 0 && c.summaryRank > 0:
+			h.FoundBy = FoundSummary
+			st.FoundBy.Summary++
 		default:
 			h.FoundBy = FoundDense
 			st.FoundBy.Dense++
