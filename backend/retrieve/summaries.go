@@ -192,9 +192,6 @@ func fuseExtra(cands []*candidate, extras ...extraList) []*candidate {
 	return out
 }
 
-
-
-
 // summaryDepth is the summary list's depth for SearchOptions.SummaryDepth
 // n when the search wants want candidates.
 func summaryDepth(n, want int) int {
