@@ -87,8 +87,10 @@ type Stats struct {
 	// SummaryCandidates is how many passages the summary list gave (their
 	// summaries nearest the question), Summaries the time it took; 0
 	// when no summary list ran (no summaries, or bm25 mode).
-	SummaryCandidates int           `json:"summary_candidates,omitempty"`
-	Summaries         time.Duration `json:"summaries_ns,omitempty"`
+	SummaryCandidates int `json:"summary_candidates,omitempty"`
+	// ViaSummary counts the used hits the summary list ranked.
+	ViaSummary int           `json:"via_summary,omitempty"`
+	Summaries  time.Duration `json:"summaries_ns,omitempty"`
 }
 
 // FoundByCounts counts hits by Hit.FoundBy.
@@ -117,7 +119,10 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]corpus.Hit, Stats) {
 	var cosSum, lexSum, allSum float64
 	cosN := 0
 	for i, c := range cands {
-		h := corpus.Hit{ChunkID: c.id, Score: c.score, RerankScore: c.rerank}
+		h := corpus.Hit{ChunkID: c.id, Score: c.score, RerankScore: c.rerank, ViaSummary: c.summaryRank > 0}
+		if h.ViaSummary {
+			st.ViaSummary++
+		}
 		setScores(&h, c)
 		if c.hasDense {
 			cosSum += c.cosine
