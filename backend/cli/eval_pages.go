@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"vika/backend/embed"
+	"vika/backend/engine"
 	"vika/backend/eval"
 	"vika/backend/models"
 	"vika/backend/retrieve"
+	"vika/backend/session"
 )
 
 const evalPagesUsage = `Usage:
@@ -22,7 +24,7 @@ const evalPagesUsage = `Usage:
                       [--split all|tune|test] [--cache DIR] [--course FILE] [--json] [--by-file]
                       [--page-share S] [--page-window N] [--page-diverse=false]
                       [--page-whole=false] [--page-bring N] [--page-whole-weight W]
-                      [--regions=false] [--together]
+                      [--regions=false] [--together] [--summaries lead|model [--summaries-max N]]
                       [--sweep] [--dense-weight W ...]
 
 pages ingests the PDFs of DIR that the questions name (with OCR; --cache
@@ -71,6 +73,8 @@ type pagesReport struct {
 	Unanswerable int           `json:"unanswerable"`
 	Abstain      *abstainScore `json:"abstain,omitempty"`
 	Model        string        `json:"model,omitempty"`
+	// Summaries says what --summaries indexed (nil without it).
+	Summaries *summaryCounts `json:"summaries,omitempty"`
 	Rows         []pagesRow    `json:"rows"`
 	Seconds      float64       `json:"seconds"`
 }
@@ -95,6 +99,8 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	whole := fs.Bool("page-whole", def.WholePages, "page ranking: fuse BM25 over whole pages")
 	bring := fs.Int("page-bring", def.Bring, "page ranking: first pages of the whole-page list brought into the ranking")
 	wholeWeight := fs.Float64("page-whole-weight", def.WholeWeight, "page ranking: weight of the whole-page rank in the fusion (0: 1)")
+	summaries := fs.String("summaries", "", "also index a summary of each passage as the summary list: lead (each passage's section and first sentence, as the test fake writes them; no model) or model (asked of the models the app would use: keys from the environment)")
+	summariesMax := fs.Int("summaries-max", session.DefaultSummarizeMax, "with --summaries: the most passages summarised a PDF")
 	together := fs.Bool("together", false, "also score every question over all the PDFs in one session, unscoped and scoped to its PDF")
 	var pf profileFlags
 	pf.register(fs)
@@ -151,6 +157,27 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 			d.close()
 		}
 	}()
+	var closers []func() error
+	if *summaries != "" {
+		open := func(ctx context.Context) (engine.Summarizer, string, error) {
+			s, err := openSession(ctx, retrieve.ModeBM25, true, false, errOut)
+			if err != nil {
+				return nil, "", err
+			}
+			closers = append(closers, s.Close)
+			return s.Summarizer(ctx)
+		}
+		defer func() {
+			for _, c := range closers {
+				c()
+			}
+		}()
+		sc, err := summarizeDocs(ctx, docs, *summaries, *summariesMax, open, errOut)
+		if err != nil {
+			return err
+		}
+		rep.Summaries = &sc
+	}
 	run := func(search, pages string, ret eval.PageRetriever) error {
 		r, err := eval.Pages(ctx, qs, ret)
 		if err != nil {
@@ -282,7 +309,11 @@ func sweepRankings(on retrieve.PageRanking) []retrieve.PageRanking {
 }
 
 func printPages(out io.Writer, rep pagesReport, byFile bool) error {
-	fmt.Fprintf(out, "%s, split %s: %d questions (%d without answer pages, not scored by page); model %s\n\n", rep.Questions, rep.Split, rep.Count, rep.Unanswerable, rep.Model)
+	fmt.Fprintf(out, "%s, split %s: %d questions (%d without answer pages, not scored by page); model %s\n", rep.Questions, rep.Split, rep.Count, rep.Unanswerable, rep.Model)
+	if s := rep.Summaries; s != nil {
+		fmt.Fprintf(out, "summary list: %d of %d passages summarised (%s%s), %d refused\n", s.Summarized, s.Passages, s.How, strings.TrimSuffix(" "+s.Model, " "), s.Refused)
+	}
+	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "search\tpage ranking\thit@1\thit@5\thit@8\tMRR\tsources@8\tpassage hit@5")
 	for _, r := range rep.Rows {

@@ -58,9 +58,15 @@ type SummarizeReport struct {
 // run goes on; any other error stops the run.
 type Summarizer func(ctx context.Context, c corpus.Chunk) (summary, model string, err error)
 
-// summarizable reports whether c is a passage a summary is written of:
+// Summarizable reports whether c is a passage a summary is written of:
 // text read from the PDF (not a model's description), of a kind that
-// holds prose or values (not references, figures' labels or formulas).
+// holds prose or values (not references, figures' labels or formulas),
+// of MinSummaryChars or more.
+func Summarizable(c corpus.Chunk) bool {
+	return summarizable(c) && utf8.RuneCountInString(strings.TrimSpace(c.Text)) >= MinSummaryChars
+}
+
+// summarizable is Summarizable without the length rule.
 func summarizable(c corpus.Chunk) bool {
 	if c.Described() {
 		return false

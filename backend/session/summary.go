@@ -141,3 +141,24 @@ func requestTokens(req llm.Request) int {
 	}
 	return n
 }
+
+// Summarizer returns the summary writer the summary index uses (through
+// the router, for background jobs) and the model it asks first; the
+// command line's evaluation runs it over passages it indexes itself.
+func (s *Session) Summarizer(ctx context.Context) (engine.Summarizer, string, error) {
+	return s.assistant.Summarizer(ctx)
+}
+
+// SummarizeNow summarises a document's passages and waits (the command
+// line's vika ask --summaries), with the settings' cap.
+func (s *Session) SummarizeNow(ctx context.Context, docID string) (engine.SummarizeReport, error) {
+	st, err := s.Settings()
+	if err != nil {
+		return engine.SummarizeReport{}, err
+	}
+	sum, model, err := s.assistant.Summarizer(ctx)
+	if err != nil {
+		return engine.SummarizeReport{}, err
+	}
+	return s.eng.Summarize(ctx, docID, sum, summarizeOptions(st, model))
+}
