@@ -16,7 +16,8 @@
 # request with the passage's section and first sentence (leadSummary). The
 # PDF is ../shared/data/pdfs/shannon1948_mathematical_theory_of_communication.pdf.
 # Same machinery as screenshots-formulas.sh (scripts/window/lib.sh); VIKA_BIN,
-# VIKA_SHOT_LANGS (default "en fr").
+# VIKA_SHOT_LANGS (default "en fr"), VIKA_SUMMARY_PARTS (default "1 2": the
+# settings, the answer), VIKA_SUMMARY_PAGES (page-ups from the end of Settings).
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -36,14 +37,15 @@ window_start 1280x800
 
 for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   case $lang in
-  en) export LANGUAGE=en_US LANG=en_US.UTF-8 settings_x=703 ;;
-  fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 settings_x=803 ;;
+  en) export LANGUAGE=en_US LANG=en_US.UTF-8 settings_x=793 ;;
+  fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 settings_x=902 ;;
   *) die "unknown language $lang" ;;
   esac
   mkdir -p "$XDG_CONFIG_HOME/vika"
   out=$shots/native-summary-$lang
 
   # 1. The index off: the cost of summarising the PDF added.
+  if [[ " ${VIKA_SUMMARY_PARTS:-1 2} " == *" 1 "* ]]; then
   printf '{"locale": "%s", "summarize_max": 120}\n' "$lang" >"$XDG_CONFIG_HOME/vika/settings.json"
   start_app "$pdf"
   sleep 2
@@ -51,15 +53,22 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   click "$settings_x" 27
   sleep 1
   settle 15 "$work/settings.png"
+  # Scrolled from the end, a page at a time: the section sits above
+  # "Remember" and the language (VIKA_SUMMARY_PAGES pages up, default 2).
   click 460 76
   key End
   sleep 0.5
-  key Prior
+  for ((i = 0; i < ${VIKA_SUMMARY_PAGES:-2}; i++)); do
+    key Prior
+    sleep 0.5
+  done
   sleep 1
   settle 15 "$out-1-settings.png"
   stop_app
+  fi
 
   # 2. The index on: the PDF added again is summarised, then a question.
+  [[ " ${VIKA_SUMMARY_PARTS:-1 2} " == *" 2 "* ]] || continue
   printf '{"locale": "%s", "summarize": true, "summarize_max": 120}\n' "$lang" >"$XDG_CONFIG_HOME/vika/settings.json"
   start_app "$pdf"
   sleep 2
