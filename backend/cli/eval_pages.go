@@ -100,6 +100,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	bring := fs.Int("page-bring", def.Bring, "page ranking: first pages of the whole-page list brought into the ranking")
 	wholeWeight := fs.Float64("page-whole-weight", def.WholeWeight, "page ranking: weight of the whole-page rank in the fusion (0: 1)")
 	summaries := fs.String("summaries", "", "also index a summary of each passage as the summary list: lead (each passage's section and first sentence, as the test fake writes them; no model) or model (asked of the models the app would use: keys from the environment)")
+	summaryWeight := fs.Float64("summary-weight", 0, "with --summaries: the summary list's weight in the fusion (0: retrieve.SummaryWeight)")
 	summariesMax := fs.Int("summaries-max", session.DefaultSummarizeMax, "with --summaries: the most passages summarised a PDF")
 	together := fs.Bool("together", false, "also score every question over all the PDFs in one session, unscoped and scoped to its PDF")
 	var pf profileFlags
@@ -148,7 +149,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	if err != nil {
 		return err
 	}
-	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, given, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, *regions, errOut)
+	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, given, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off, SummaryWeight: *summaryWeight}, *regions, errOut)
 	if err != nil {
 		return err
 	}

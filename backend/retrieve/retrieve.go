@@ -29,6 +29,7 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -111,6 +112,7 @@ type Retriever struct {
 	workers int
 	now     func() time.Time
 	figs    *Figures // the figure list; nil without an image model
+	sumW    float64  // the summary list's weight (SummaryWeight unless Options say)
 }
 
 // Options configure New and NewRouted.
@@ -127,6 +129,9 @@ type Options struct {
 	// Figures, if not nil, adds the figure list to hybrid and dense
 	// searches (see FigureWeight); nil leaves every search as it is.
 	Figures *Figures
+	// SummaryWeight overrides SummaryWeight, the summary list's weight in
+	// the fusion (0: SummaryWeight); a measurement's knob.
+	SummaryWeight float64
 }
 
 // New returns a Retriever over lex and dense, embedding every chunk with
@@ -154,7 +159,7 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 	if err != nil {
 		return nil, err
 	}
-	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile(""),
+	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile(""), sumW: cmp.Or(opts.SummaryWeight, SummaryWeight),
 		pages: DefaultPageRanking, book: newPageBook(), whole: whole}
 	if opts.Pages != nil {
 		r.pages = *opts.Pages

@@ -111,7 +111,7 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	if err != nil {
 		return Result{}, err
 	}
-	cands = fuseExtra(cands, summaryExtra(sums), figureExtra(figs))
+	cands = fuseExtra(cands, summaryExtra(sums, r.sumW), figureExtra(figs))
 	st.Reranker = rerank.None
 	if o.Rerank != nil {
 		var err error

@@ -205,6 +205,6 @@ func summaryDepth(n, want int) int {
 }
 
 // summaryExtra is the summary list as fuseExtra takes it.
-func summaryExtra(sums []index.Scored) extraList {
-	return extraList{list: sums, weight: SummaryWeight, mark: func(c *candidate, rank int) { c.summaryRank = rank }}
+func summaryExtra(sums []index.Scored, weight float64) extraList {
+	return extraList{list: sums, weight: weight, mark: func(c *candidate, rank int) { c.summaryRank = rank }}
 }

@@ -106,7 +106,7 @@ func TestFuseExtraKeepsFigures(t *testing.T) {
 	if want := "b a f"; strings.Join(ids, " ") != want {
 		t.Fatalf("figures fused: %v, want %s", ids, want)
 	}
-	both := fuseExtra(cands, summaryExtra([]index.Scored{{ChunkID: "f"}}), figureExtra([]index.Scored{{ChunkID: "f"}}))
+	both := fuseExtra(cands, summaryExtra([]index.Scored{{ChunkID: "f"}}, SummaryWeight), figureExtra([]index.Scored{{ChunkID: "f"}}))
 	n := 0
 	for _, c := range both {
 		if c.id == "f" {
