@@ -50,7 +50,14 @@ measure the abstain rule, reported with the share of answerable
 questions it wrongly abstains on). --together also indexes every PDF in one
 session and scores each question over all of them, unscoped and scoped to
 its own PDF (corpus.Scope, applied inside retrieval), with the page ranking
-on.`
+on.
+
+--summaries also indexes a summary of each passage as the summary list
+(the summary index, docs/eval/SUMMARIES.md): "lead" writes them without a
+model (each passage's section and first sentence, as the test fakes do),
+"model" asks the models the app would (keys from the environment), at
+most --summaries-max a PDF; --summary-weight sets the list's weight in the
+fusion. --together's session has no summaries.`
 
 // pagesRow is one line of the page report.
 type pagesRow struct {
