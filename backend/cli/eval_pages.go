@@ -82,8 +82,8 @@ type pagesReport struct {
 	Model        string        `json:"model,omitempty"`
 	// Summaries says what --summaries indexed (nil without it).
 	Summaries *summaryCounts `json:"summaries,omitempty"`
-	Rows         []pagesRow    `json:"rows"`
-	Seconds      float64       `json:"seconds"`
+	Rows      []pagesRow     `json:"rows"`
+	Seconds   float64        `json:"seconds"`
 }
 
 func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) error {
