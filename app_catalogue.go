@@ -23,6 +23,8 @@ type catalogue struct {
 	MaxMultiQueryVariants int `json:"max_multi_query_variants"`
 	// MaxDescribe bounds the figures and tables described a document.
 	MaxDescribe int `json:"max_describe"`
+	// MaxSummarize bounds the passages summarised a document.
+	MaxSummarize int `json:"max_summarize"`
 	// MaxSelection bounds a passage selected in the viewer and asked
 	// about, in characters (rag.MaxSelectionRunes).
 	MaxSelection int `json:"max_selection"`
@@ -83,6 +85,7 @@ func buildCatalogue() (catalogue, error) {
 		MaxK:                  rag.MaxK,
 		MaxMultiQueryVariants: prompt.MaxRephrasings,
 		MaxDescribe:           session.MaxDescribe,
+		MaxSummarize:          session.MaxSummarize,
 		MaxSelection:          rag.MaxSelectionRunes,
 		SelectionID:           rag.SelectionID,
 		MaxRerankDepth:        retrieve.MaxRerankDepth,

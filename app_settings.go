@@ -20,6 +20,15 @@ func (a *App) AskOptions() (rag.Options, error) { return a.s.AskOptions(), nil }
 // SetSettings validates and saves the settings.
 func (a *App) SetSettings(s session.Settings) error { return a.s.SetSettings(a.ctx, s) }
 
+// SummaryPlan says what summarising the session's documents (the summary
+// index) will cost before it starts: the requests, the tokens, the model.
+func (a *App) SummaryPlan() (session.SummaryPlan, error) { return a.s.SummaryPlan(a.ctx) }
+
+// SummarizeLibrary starts summarising every document of the session, one
+// job each (their progress goes out as the adds' does), and returns the
+// job ids.
+func (a *App) SummarizeLibrary() ([]string, error) { return a.s.SummarizeLibrary(a.ctx) }
+
 // LLMs lists the LLM catalogue's models and whether each can be used now.
 func (a *App) LLMs() ([]llm.ModelStatus, error) { return a.s.LLMs(a.ctx) }
 

@@ -13,6 +13,7 @@ import (
 	"vika/backend/prompt"
 	"vika/backend/rag"
 	"vika/backend/retrieve"
+	"vika/backend/session"
 )
 
 // errPartial reports an answer that broke off (what arrived was printed).
@@ -32,6 +33,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	queries := fs.String("queries", "", "a JSON-lines file of questions ({\"question\": \"...\", \"id\": \"...\"} a line): answer each of them after one ingestion")
 	jsonlPath := fs.String("jsonl", "-", "with --queries: where the JSON lines of the answers go (- for standard output)")
 	reportPath := fs.String("report", "vika-report.html", "with --queries: where the HTML report goes")
+	summaries := fs.Bool("summaries", false, "first have a model summarise each passage (the summary index, searched as a list of its own; one request a passage, up to 300 a PDF)")
 	local := fs.Bool("ollama", false, "use the local Ollama server too (off unless given, or unless --provider is ollama)")
 	var pdfs stringList
 	fs.Var(&pdfs, "pdf", "a PDF to ask about (repeatable)")
@@ -112,6 +114,11 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	if opts.Scope, err = scope.resolve(ctx, eng); err != nil {
 		return err
 	}
+	if *summaries {
+		if err := summarizeAll(ctx, eng, errOut); err != nil {
+			return err
+		}
+	}
 
 	a, err := eng.Ask(ctx, question, opts, askPrinter(out, errOut, *asJSON))
 	if *asJSON && (err == nil || a.Answer != "") {
@@ -127,6 +134,23 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 		return err
 	case a.Partial:
 		return errPartial
+	}
+	return nil
+}
+
+// summarizeAll summarises every document of the session and waits,
+// saying what was done on errOut.
+func summarizeAll(ctx context.Context, eng *session.Session, errOut io.Writer) error {
+	docs, err := eng.Documents(ctx)
+	if err != nil {
+		return err
+	}
+	for _, d := range docs {
+		rep, err := eng.SummarizeNow(ctx, d.ID)
+		if err != nil {
+			return fmt.Errorf("summarise %s: %w", d.Label, err)
+		}
+		fmt.Fprintf(errOut, "vika ask: summarised %d passages of %s (%d refused, %d left out by the cap)\n", rep.Summarized, d.Label, rep.Refused, rep.OverCap)
 	}
 	return nil
 }

@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"vika/backend/embed"
+	"vika/backend/engine"
 	"vika/backend/eval"
 	"vika/backend/models"
 	"vika/backend/retrieve"
+	"vika/backend/session"
 )
 
 const evalPagesUsage = `Usage:
@@ -22,7 +24,7 @@ const evalPagesUsage = `Usage:
                       [--split all|tune|test] [--cache DIR] [--course FILE] [--json] [--by-file]
                       [--page-share S] [--page-window N] [--page-diverse=false]
                       [--page-whole=false] [--page-bring N] [--page-whole-weight W]
-                      [--regions=false] [--together]
+                      [--regions=false] [--together] [--summaries lead|model [--summaries-max N]]
                       [--sweep] [--dense-weight W ...]
 
 pages ingests the PDFs of DIR that the questions name (with OCR; --cache
@@ -48,7 +50,14 @@ measure the abstain rule, reported with the share of answerable
 questions it wrongly abstains on). --together also indexes every PDF in one
 session and scores each question over all of them, unscoped and scoped to
 its own PDF (corpus.Scope, applied inside retrieval), with the page ranking
-on.`
+on.
+
+--summaries also indexes a summary of each passage as the summary list
+(the summary index, docs/eval/SUMMARIES.md): "lead" writes them without a
+model (each passage's section and first sentence, as the test fakes do),
+"model" asks the models the app would (keys from the environment), at
+most --summaries-max a PDF; --summary-weight sets the list's weight in the
+fusion. --together's session has no summaries.`
 
 // pagesRow is one line of the page report.
 type pagesRow struct {
@@ -71,8 +80,10 @@ type pagesReport struct {
 	Unanswerable int           `json:"unanswerable"`
 	Abstain      *abstainScore `json:"abstain,omitempty"`
 	Model        string        `json:"model,omitempty"`
-	Rows         []pagesRow    `json:"rows"`
-	Seconds      float64       `json:"seconds"`
+	// Summaries says what --summaries indexed (nil without it).
+	Summaries *summaryCounts `json:"summaries,omitempty"`
+	Rows      []pagesRow     `json:"rows"`
+	Seconds   float64        `json:"seconds"`
 }
 
 func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) error {
@@ -96,6 +107,9 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	bring := fs.Int("page-bring", def.Bring, "page ranking: first pages of the whole-page list brought into the ranking")
 	wholeWeight := fs.Float64("page-whole-weight", def.WholeWeight, "page ranking: weight of the whole-page rank in the fusion (0: 1)")
 	okapi := fs.Bool("page-okapi", def.Okapi, "page ranking: score whole pages by the textbook BM25 (raw frequency, no coordination)")
+	summaries := fs.String("summaries", "", "also index a summary of each passage as the summary list: lead (each passage's section and first sentence, as the test fake writes them; no model) or model (asked of the models the app would use: keys from the environment)")
+	summaryWeight := fs.Float64("summary-weight", 0, "with --summaries: the summary list's weight in the fusion (0: retrieve.SummaryWeight)")
+	summariesMax := fs.Int("summaries-max", session.DefaultSummarizeMax, "with --summaries: the most passages summarised a PDF")
 	together := fs.Bool("together", false, "also score every question over all the PDFs in one session, unscoped and scoped to its PDF")
 	var pf profileFlags
 	pf.register(fs)
@@ -143,7 +157,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	if err != nil {
 		return err
 	}
-	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, given, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off}, *regions, errOut)
+	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, given, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off, SummaryWeight: *summaryWeight}, *regions, errOut)
 	if err != nil {
 		return err
 	}
@@ -152,6 +166,27 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 			d.close()
 		}
 	}()
+	var closers []func() error
+	if *summaries != "" {
+		open := func(ctx context.Context) (engine.Summarizer, string, error) {
+			s, err := openSession(ctx, retrieve.ModeBM25, true, false, errOut)
+			if err != nil {
+				return nil, "", err
+			}
+			closers = append(closers, s.Close)
+			return s.Summarizer(ctx)
+		}
+		defer func() {
+			for _, c := range closers {
+				c()
+			}
+		}()
+		sc, err := summarizeDocs(ctx, docs, *summaries, *summariesMax, open, errOut)
+		if err != nil {
+			return err
+		}
+		rep.Summaries = &sc
+	}
 	run := func(search, pages string, ret eval.PageRetriever) error {
 		r, err := eval.Pages(ctx, qs, ret)
 		if err != nil {
@@ -291,7 +326,11 @@ func sweepRankings(on retrieve.PageRanking) []retrieve.PageRanking {
 }
 
 func printPages(out io.Writer, rep pagesReport, byFile bool) error {
-	fmt.Fprintf(out, "%s, split %s: %d questions (%d without answer pages, not scored by page); model %s\n\n", rep.Questions, rep.Split, rep.Count, rep.Unanswerable, rep.Model)
+	fmt.Fprintf(out, "%s, split %s: %d questions (%d without answer pages, not scored by page); model %s\n", rep.Questions, rep.Split, rep.Count, rep.Unanswerable, rep.Model)
+	if s := rep.Summaries; s != nil {
+		fmt.Fprintf(out, "summary list: %d of %d passages summarised (%s%s), %d refused\n", s.Summarized, s.Passages, s.How, strings.TrimSuffix(" "+s.Model, " "), s.Refused)
+	}
+	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "search\tpage ranking\thit@1\thit@5\thit@8\tMRR\tsources@8\tpassage hit@5")
 	for _, r := range rep.Rows {

@@ -251,9 +251,13 @@ type Hit struct {
 	BBox *[4]float64 `json:"bbox,omitempty"`
 	// FoundBy says which retriever found the passage: "dense", "bm25",
 	// "both", or "image" for a figure only CLIP's figure list found.
-	FoundBy  string   `json:"found_by"`
-	DocID    string   `json:"doc_id"`
-	PageType PageType `json:"page_type"`
+	FoundBy string `json:"found_by"`
+	// ViaSummary is set when the summary list (a model's summary of the
+	// passage, the summary index) ranked the passage for the question; the
+	// hit is still the passage, its text the passage's own.
+	ViaSummary bool     `json:"via_summary,omitempty"`
+	DocID      string   `json:"doc_id"`
+	PageType   PageType `json:"page_type"`
 	// RerankScore is the cross-encoder's logit for (query, passage) when a
 	// reranker rescored this hit; nil when no reranker ran (never invented).
 	RerankScore *float64 `json:"rerank_score"`

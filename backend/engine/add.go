@@ -35,10 +35,10 @@ const (
 )
 
 // Stages are the values of Progress.Stage in the order a job goes through
-// them (an add or a description); TerminalStages end a job. The page reads
+// them (an add, a description or a summary index); TerminalStages end a job. The page reads
 // both from its catalogue.
 var (
-	Stages         = []string{StageQueued, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageSearchable, StageEmbedding, StageIndexing, StageDescribing, StageDone, StageFailed, StageCancelled}
+	Stages         = []string{StageQueued, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageSearchable, StageEmbedding, StageIndexing, StageDescribing, StageSummarizing, StageDone, StageFailed, StageCancelled}
 	TerminalStages = []string{StageDone, StageFailed, StageCancelled}
 )
 

@@ -147,6 +147,9 @@ func (e *Engine) switchModels(ctx context.Context, progress func(ReembedProgress
 			err = lm.ret.AddFigures(figs.chunks, figs.vecs)
 		}
 	}
+	if err == nil {
+		err = e.indexSummaries(ctx, lm)
+	}
 	if err != nil {
 		e.commitMu.Unlock()
 		return fail(err)

@@ -134,7 +134,7 @@ func TestOutputCapOnTheWire(t *testing.T) {
 		{"gemini/gemini-2.5-flash", "gemini", 0, []string{"generationConfig", "maxOutputTokens"}, 8192, nil},
 		{"gemini/gemini-2.5-flash-lite", "gemini", 1 << 20, []string{"generationConfig", "maxOutputTokens"}, 2048, nil},
 		{"groq/llama-3.1-8b-instant", "groq", 0, []string{"max_completion_tokens"}, 2048, []string{"max_tokens"}},
-		{"mistral/open-mistral-nemo", "mistral", 0, []string{"max_tokens"}, 2048, []string{"max_completion_tokens"}},
+		{"mistral/ministral-8b-2512", "mistral", 0, []string{"max_tokens"}, 2048, []string{"max_completion_tokens"}},
 		{"openrouter/openai/gpt-oss-120b", "openrouter", 100000, []string{"max_tokens"}, 8192, []string{"max_completion_tokens"}},
 		{"ollama/llama3.2:latest", "ollama", 0, []string{"options", "num_predict"}, 2048, nil},
 		{"groq/llama-3.3-70b-versatile", "groq", 300, []string{"max_completion_tokens"}, 300, []string{"max_tokens"}},

@@ -22,7 +22,6 @@ func TestCatalogueHoldsTheIssuesModels(t *testing.T) {
 		"gemini/gemini-2.5-flash":                2,
 		"gemini/gemini-2.5-flash-lite":           1,
 		"gemini/gemini-2.5-pro":                  3,
-		"mistral/open-mistral-nemo":              1,
 		"mistral/ministral-8b-2512":              1,
 		"mistral/mistral-small-2603":             2,
 		"groq/llama-3.3-70b-versatile":           2,

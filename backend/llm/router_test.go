@@ -71,7 +71,6 @@ func TestPlan(t *testing.T) {
 	noKey := map[string]string{
 		"mistral/mistral-small-2603":             "no API key for Mistral AI",
 		"mistral/ministral-8b-2512":              "no API key for Mistral AI",
-		"mistral/open-mistral-nemo":              "no API key for Mistral AI",
 		"openrouter/openai/gpt-oss-120b":         "no API key for OpenRouter",
 		"mistral/pixtral-12b-latest":             "no API key for Mistral AI",
 		"openrouter/meta-llama/llama-4-maverick": "no API key for OpenRouter",
@@ -99,7 +98,7 @@ func TestPlan(t *testing.T) {
 				"gemini/gemini-2.5-flash", "groq/llama-3.3-70b-versatile", "gemini/gemini-2.5-pro"}},
 		{name: "every key: simple ties broken by cost then catalogue order", q: simple, models: all(nil), mode: "auto",
 			want: []string{"gemini/gemini-2.5-flash-lite", "groq/llama-3.1-8b-instant", "mistral/ministral-8b-2512",
-				"mistral/open-mistral-nemo", "mistral/pixtral-12b-latest", "mistral/mistral-small-2603",
+				"mistral/pixtral-12b-latest", "mistral/mistral-small-2603",
 				"openrouter/meta-llama/llama-4-maverick", "gemini/gemini-2.5-flash",
 				"groq/llama-3.3-70b-versatile", "openrouter/openai/gpt-oss-120b", "gemini/gemini-2.5-pro", "ollama/llama3.2:latest"}},
 		{name: "manual: the selected model first, then complexity order", q: Query{Question: "What is 2-SAT?", Model: "groq/llama-3.3-70b-versatile"},

@@ -204,6 +204,26 @@ func (s *Service) AskLight(ctx context.Context, req Request, sink Sink) (Result,
 	return s.run(ctx, plan, err, Fixed(req), sink, AnswerRetry)
 }
 
+// AskJob runs a request of a background job over many passages (a
+// passage's summary, package engine's summary index) on the lightest and
+// cheapest available models first, as AskLight, falling back like Ask;
+// a rate-limited or overloaded request is asked again with the describe
+// jobs' waits (DescribeRetry) before its model is marked down.
+func (s *Service) AskJob(ctx context.Context, req Request, sink Sink) (Result, error) {
+	plan, err := s.router.PlanLight(s.Models(ctx))
+	return s.run(ctx, plan, err, Fixed(req), sink, DescribeRetry)
+}
+
+// FirstJobModel is the model AskJob asks first now ("provider/id"); ""
+// when none is available.
+func (s *Service) FirstJobModel(ctx context.Context) (Model, bool) {
+	plan, err := s.router.PlanLight(s.Models(ctx))
+	if err != nil || len(plan.Order) == 0 {
+		return Model{}, false
+	}
+	return plan.Order[0], true
+}
+
 func (s *Service) run(ctx context.Context, plan Plan, planErr error, build Builder, sink Sink, retry Retry) (Result, error) {
 	if planErr != nil {
 		if sink.Notice != nil {

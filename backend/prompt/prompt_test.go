@@ -171,7 +171,6 @@ func TestStyleFor(t *testing.T) {
 		"gemini/gemini-2.5-flash-lite":           StyleCompact,
 		"groq/llama-3.1-8b-instant":              StyleCompact,
 		"mistral/ministral-8b-2512":              StyleCompact,
-		"mistral/open-mistral-nemo":              StyleCompact,
 		"mistral/pixtral-12b-latest":             StyleCompact,
 		"openrouter/meta-llama/llama-4-maverick": StyleBalanced,
 		"ollama/deepseek-r1:8b":                  StyleReasoning,

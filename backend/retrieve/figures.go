@@ -139,39 +139,12 @@ func (r *Retriever) figureList(ctx context.Context, question string, mode Mode, 
 }
 
 // fuseFigures merges the figure list into cands, the search's ranked list
-// (see FigureWeight), and returns the result best first. A figure only
-// the figure list found becomes a candidate of its own; ties keep the
-// search's order, then the figure list's.
+// (see FigureWeight), and returns the result best first (fuseExtra).
 func fuseFigures(cands []*candidate, figs []index.Scored) []*candidate {
-	if len(figs) == 0 {
-		return cands
-	}
-	k := float64(DefaultRRFK)
-	out := make([]*candidate, 0, len(cands)+len(figs))
-	byID := make(map[string]*candidate, len(cands))
-	for i, c := range cands {
-		cp := *c
-		cp.score = 1 / (k + float64(i+1))
-		byID[c.id] = &cp
-		out = append(out, &cp)
-	}
-	for i, f := range figs {
-		c, ok := byID[f.ChunkID]
-		if !ok {
-			c = &candidate{id: f.ChunkID}
-			out = append(out, c)
-		}
-		c.figureRank = i + 1
-		c.score += FigureWeight / (k + float64(i+1))
-	}
-	slices.SortStableFunc(out, func(a, b *candidate) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return 0
-	})
-	return out
+	return fuseExtra(cands, figureExtra(figs))
+}
+
+// figureExtra is the figure list as fuseExtra takes it.
+func figureExtra(figs []index.Scored) extraList {
+	return extraList{list: figs, weight: FigureWeight, mark: func(c *candidate, rank int) { c.figureRank = rank }}
 }

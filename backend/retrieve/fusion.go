@@ -47,6 +47,7 @@ type candidate struct {
 	model       string   // embedder whose index holds the chunk's vector; "" if none
 	rerank      *float64 // reranker's score; nil if not rescored
 	figureRank  int      // 1-based rank in the figure list; 0 if not in it
+	summaryRank int      // 1-based rank in the summary list; 0 if not in it
 	pageOnly    bool     // brought by its page's whole-page rank, unscored itself
 	named       bool     // a region the question names by its label, unscored itself
 

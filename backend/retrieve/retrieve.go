@@ -29,6 +29,7 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -92,6 +93,7 @@ type Space struct {
 type space struct {
 	emb   embed.Embedder
 	dense *index.Dense
+	sums  *index.Dense // the summaries of the passages routed here (summaries.go)
 	prof  Profile
 	langs map[string]bool // nil: every language
 }
@@ -111,6 +113,7 @@ type Retriever struct {
 	workers int
 	now     func() time.Time
 	figs    *Figures // the figure list; nil without an image model
+	sumW    float64  // the summary list's weight (SummaryWeight unless Options say)
 }
 
 // Options configure New and NewRouted.
@@ -127,6 +130,9 @@ type Options struct {
 	// Figures, if not nil, adds the figure list to hybrid and dense
 	// searches (see FigureWeight); nil leaves every search as it is.
 	Figures *Figures
+	// SummaryWeight overrides SummaryWeight, the summary list's weight in
+	// the fusion (0: SummaryWeight); a measurement's knob.
+	SummaryWeight float64
 }
 
 // New returns a Retriever over lex and dense, embedding every chunk with
@@ -154,7 +160,7 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 	if err != nil {
 		return nil, err
 	}
-	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile(""),
+	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile(""), sumW: cmp.Or(opts.SummaryWeight, SummaryWeight),
 		pages: DefaultPageRanking, book: newPageBook(), whole: whole, okapi: index.NewOkapi()}
 	if opts.Pages != nil {
 		r.pages = *opts.Pages
@@ -185,7 +191,7 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 			whole.Close()
 			return nil, fmt.Errorf("retrieve: %w: embedder %s gives %d, index holds %d", index.ErrDim, s.Embedder.Name(), s.Embedder.Dim(), s.Dense.Dim())
 		}
-		sp := &space{emb: s.Embedder, dense: s.Dense, prof: ProfileFor(s.Embedder.Name())}
+		sp := &space{emb: s.Embedder, dense: s.Dense, sums: newSummaryIndex(s.Dense.Dim()), prof: ProfileFor(s.Embedder.Name())}
 		switch {
 		case s.Profile != nil:
 			sp.prof = *s.Profile
@@ -429,6 +435,7 @@ func (r *Retriever) AddVectors(chunks []corpus.Chunk, vecs [][]float32) error {
 func (r *Retriever) DeleteDoc(ctx context.Context, docID string) error {
 	for _, s := range r.spaces {
 		s.dense.DeleteDoc(docID)
+		s.sums.DeleteDoc(docID)
 	}
 	if r.figs != nil {
 		r.figs.Index.DeleteDoc(docID)

@@ -34,6 +34,11 @@ type SearchOptions struct {
 	// Passages gives the text of the candidates Rerank rescores; required
 	// with Rerank.
 	Passages Passages
+	// SummaryDepth is how many passages the summary list adds (their
+	// summaries nearest the question); 0 means SummaryDepth, or the
+	// search's depth when larger, a negative value turns the list off.
+	// Without summaries there is no list.
+	SummaryDepth int
 	// Scope limits the search to some documents and pages: every list
 	// (BM25, dense, whole pages, figures) is searched within it, before
 	// any ranking. The zero value searches everything.
@@ -102,7 +107,11 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 		m := message.New(message.SearchFiguresFailed, "detail", err.Error()) // the text's ranking stands
 		st.FigureError = &m
 	}
-	cands = fuseFigures(cands, figs)
+	sums, err := r.summaryList(ctx, question, mode, o.Scope, summaryDepth(o.SummaryDepth, want), &st)
+	if err != nil {
+		return Result{}, err
+	}
+	cands = fuseExtra(cands, summaryExtra(sums, r.sumW), figureExtra(figs))
 	st.Reranker = rerank.None
 	if o.Rerank != nil {
 		var err error

@@ -84,6 +84,13 @@ type Stats struct {
 	FigureCandidates int              `json:"figure_candidates,omitempty"`
 	Figures          time.Duration    `json:"figures_ns,omitempty"`
 	FigureError      *message.Message `json:"figure_error,omitempty"`
+	// SummaryCandidates is how many passages the summary list gave (their
+	// summaries nearest the question), Summaries the time it took; 0
+	// when no summary list ran (no summaries, or bm25 mode).
+	SummaryCandidates int `json:"summary_candidates,omitempty"`
+	// ViaSummary counts the used hits the summary list ranked.
+	ViaSummary int           `json:"via_summary,omitempty"`
+	Summaries  time.Duration `json:"summaries_ns,omitempty"`
 }
 
 // FoundByCounts counts hits by Hit.FoundBy.
@@ -93,6 +100,8 @@ type FoundByCounts struct {
 	Both  int `json:"both"`
 	// Image counts figures only the figure list found (FoundImage).
 	Image int `json:"image,omitempty"`
+	// Summary counts passages only the summary list found (FoundSummary).
+	Summary int `json:"summary,omitempty"`
 }
 
 func mean(sum float64, n int) *float64 {
@@ -110,7 +119,10 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]corpus.Hit, Stats) {
 	var cosSum, lexSum, allSum float64
 	cosN := 0
 	for i, c := range cands {
-		h := corpus.Hit{ChunkID: c.id, Score: c.score, RerankScore: c.rerank}
+		h := corpus.Hit{ChunkID: c.id, Score: c.score, RerankScore: c.rerank, ViaSummary: c.summaryRank > 0}
+		if h.ViaSummary {
+			st.ViaSummary++
+		}
 		setScores(&h, c)
 		if c.hasDense {
 			cosSum += c.cosine
@@ -126,6 +138,9 @@ func hits(cands []*candidate, embedded bool, st Stats) ([]corpus.Hit, Stats) {
 		case c.denseRank == 0 && c.figureRank > 0:
 			h.FoundBy = FoundImage
 			st.FoundBy.Image++
+		case c.denseRank == 0 && c.summaryRank > 0:
+			h.FoundBy = FoundSummary
+			st.FoundBy.Summary++
 		default:
 			h.FoundBy = FoundDense
 			st.FoundBy.Dense++

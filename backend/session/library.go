@@ -31,10 +31,12 @@ func (s *Session) Ingest(ctx context.Context, path string, progress func(engine.
 // Cancel stops an add or a description; it reports whether it was running.
 func (s *Session) Cancel(jobID string) bool { return s.eng.Cancel(jobID) }
 
-// progress emits an add's step and applies the describe-after-add rule.
+// progress emits an add's step and applies the describe-after-add and
+// summarise-after-add rules.
 func (s *Session) progress(p engine.Progress) {
 	s.emit(EventIngestProgress, p)
 	s.describeAfterAdd(p)
+	s.summarizeAfterAdd(p)
 }
 
 // Documents lists the session's documents.

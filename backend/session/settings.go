@@ -54,6 +54,14 @@ type Settings struct {
 	DescribeTables   bool   `json:"describe_tables"`
 	DescribeFormulas bool   `json:"describe_formulas"`
 	DescribeMax      int    `json:"describe_max"`
+	// Summarize has every document added get the summary index: a text
+	// model (the router's choice for background jobs, llm.Service.AskJob)
+	// writes a short summary of each passage, up to SummarizeMax a
+	// document, searched as a list of its own (retrieve's summary list).
+	// Off by default: the passages' text goes to that model's provider
+	// (as the passages an answer cites do), one request a passage.
+	Summarize    bool `json:"summarize"`
+	SummarizeMax int  `json:"summarize_max"`
 	// Ollama turns the local Ollama server on (llm.Service.SetLocal): off
 	// by default, since whatever listens at its address would receive
 	// every question and passage.
@@ -80,6 +88,13 @@ const (
 	MaxDescribe        = 500
 )
 
+// DefaultSummarizeMax is the default cap of passages summarised a
+// document; MaxSummarize bounds Settings.SummarizeMax.
+const (
+	DefaultSummarizeMax = 300
+	MaxSummarize        = 5000
+)
+
 // MinChunkSize and MaxChunkSize bound Settings.ChunkSize.
 const (
 	MinChunkSize = 200
@@ -95,7 +110,7 @@ const (
 
 // DefaultSettings are used when no settings file exists.
 func DefaultSettings() Settings {
-	return Settings{Routing: RoutingAuto, K: rag.DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings, DescribeMax: DefaultDescribeMax, CacheMaxMB: DefaultCacheMaxMB,
+	return Settings{Routing: RoutingAuto, K: rag.DefaultK, History: true, Rerank: true, MultiQueryVariants: prompt.DefaultRephrasings, DescribeMax: DefaultDescribeMax, SummarizeMax: DefaultSummarizeMax, CacheMaxMB: DefaultCacheMaxMB,
 		RerankDepth: retrieve.DefaultRerankDepth, FigureDepth: retrieve.FigureDepth, ChunkSize: chunk.DefaultTarget, ChunkOverlap: chunk.DefaultOverlap}
 }
 
@@ -145,6 +160,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("%w: the passages' overlap must be between 0 and a third of their size (%d), not %d", rag.ErrInvalid, s.ChunkSize/3, s.ChunkOverlap)
 	case s.DescribeMax < 0 || s.DescribeMax > MaxDescribe:
 		return fmt.Errorf("%w: the figures described a document must be between 0 and %d, not %d", rag.ErrInvalid, MaxDescribe, s.DescribeMax)
+	case s.SummarizeMax < 0 || s.SummarizeMax > MaxSummarize:
+		return fmt.Errorf("%w: the passages summarised a document must be between 0 and %d, not %d", rag.ErrInvalid, MaxSummarize, s.SummarizeMax)
 	case s.CacheMaxMB != 0 && (s.CacheMaxMB < MinCacheMaxMB || s.CacheMaxMB > MaxCacheMaxMB):
 		return fmt.Errorf("%w: the document cache's cap must be between %d and %d MB, not %d", rag.ErrInvalid, MinCacheMaxMB, MaxCacheMaxMB, s.CacheMaxMB)
 	case s.Describe && s.DescribeModel == "":

@@ -123,7 +123,7 @@ func Open(ctx context.Context) (*Store, error) {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	if _, err := db.ExecContext(ctx, schema+metricsSchema+filesSchema); err != nil {
+	if _, err := db.ExecContext(ctx, schema+metricsSchema+filesSchema+summariesSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("create session schema: %w", err)
 	}

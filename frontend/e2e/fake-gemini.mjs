@@ -20,7 +20,8 @@
 //                                   apology in prose, which the app refuses
 //
 // Study requests (a guide's notes, their merge, flashcards) are answered in
-// the study line format (studyAnswer). Anything else answers 404 in
+// the study line format (studyAnswer); a passage's summary (the summary
+// index) with its section and first sentence (leadSummary). Anything else answers 404 in
 // Gemini's error format.
 
 import http from 'node:http';
@@ -117,6 +118,23 @@ export function latexOf(prompt) {
     .trim();
 }
 
+/**
+ * A passage's stand-in summary (the summary index's prompt, backend/prompt/summary.go):
+ * its section title and its first sentence, at most 40 words, the rule of
+ * `vika eval pages --summaries lead` (backend/cli/eval_summaries.go).
+ */
+export function leadSummary(prompt) {
+  const section = /<section>\n([\s\S]*?)\n<\/section>/.exec(prompt)?.[1]?.trim() ?? '';
+  let text = unescape(/<passage>\n([\s\S]*?)\n<\/passage>/.exec(prompt)?.[1] ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .join(' ');
+  const end = /[.!?] (?=\p{Lu})/u.exec(text);
+  if (end) text = text.slice(0, end.index + 1);
+  const words = text.split(' ').slice(0, 40).join(' ');
+  return section ? `${unescape(section)}: ${words}` : words;
+}
+
 /** The answer to a request body (GenerateContentRequest JSON). */
 export function answerFor(body) {
   const users = (body.contents ?? []).filter((c) => c.role !== 'model');
@@ -145,6 +163,7 @@ export function answerFor(body) {
     text += `- ${UNSUPPORTED_CLAIM} ${first.cite}.\n\n(The fake model looked at ${images.length} image(s): ${seen} pixels.)\n`;
     return text;
   }
+  if (prompt.includes('Summarise the passage.')) return leadSummary(prompt);
   const study = studyAnswer(prompt, sources);
   if (study !== null) return study;
   if (sources.length === 0) {

@@ -10,10 +10,12 @@ describe('pipelineOf', () => {
       { kind: 'references', found_by: 'dense' },
       { kind: 'note', found_by: 'bm25' },
       { kind: 'form', found_by: 'both' },
+      { kind: 'body', found_by: 'dense', via_summary: true },
+      { kind: 'body', found_by: 'summary', via_summary: true },
     ];
     const p = pipelineOf(sources, { hyde_applied: false, multi_query_applied: true, rerank_applied: true, history_applied: false });
     expect(p.kinds).toEqual([
-      { kind: 'text', count: 2 },
+      { kind: 'text', count: 4 },
       { kind: 'table', count: 1 },
       { kind: 'figure', count: 1 },
       { kind: 'form', count: 1 },
@@ -21,8 +23,9 @@ describe('pipelineOf', () => {
     ]);
     expect(p.finders).toEqual([
       { finder: 'bm25', count: 4 },
-      { finder: 'dense', count: 3 },
+      { finder: 'dense', count: 4 },
       { finder: 'image', count: 1 },
+      { finder: 'summary', count: 2 },
     ]);
     expect(p.steps).toEqual([
       { step: 'hyde', applied: false },

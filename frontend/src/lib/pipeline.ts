@@ -11,8 +11,9 @@ import type { MetricsRecord, Source } from './api/types.ts';
 export const SOURCE_KINDS = ['text', 'table', 'figure', 'formula', 'form', 'note'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
-/** The retrievers a source may be found by. */
-export const FINDERS = ['bm25', 'dense', 'image'] as const;
+/** The retrievers a source may be found by; "summary" counts the sources
+ * the summary list ranked (via_summary), whatever else found them. */
+export const FINDERS = ['bm25', 'dense', 'image', 'summary'] as const;
 export type Finder = (typeof FINDERS)[number];
 
 /** The optional steps of an answer, in the strip's order. */
@@ -27,7 +28,7 @@ export interface PipelineSummary {
 
 /** What the strip reads of a source and of an answer's metrics: the wire
  * types' own fields, so a field renamed in Go fails `npm run check`. */
-type SourceLike = Pick<Source, 'kind' | 'found_by'>;
+type SourceLike = Pick<Source, 'kind' | 'found_by'> & Partial<Pick<Source, 'via_summary'>>;
 type MetricsLike = Pick<MetricsRecord, 'hyde_applied' | 'multi_query_applied' | 'rerank_applied' | 'history_applied'>;
 
 /** The kind a source counts as. */
@@ -45,7 +46,8 @@ export function pipelineOf(sources: readonly SourceLike[], metrics: MetricsLike 
   for (const s of sources) {
     const k = sourceKind(s.kind);
     kinds.set(k, (kinds.get(k) ?? 0) + 1);
-    const by = s.found_by === 'both' ? (['bm25', 'dense'] as const) : FINDERS.filter((f) => f === s.found_by);
+    const by: Finder[] = s.found_by === 'both' ? ['bm25', 'dense'] : FINDERS.filter((f) => f === s.found_by);
+    if (s.via_summary && !by.includes('summary')) by.push('summary');
     for (const f of by) finders.set(f, (finders.get(f) ?? 0) + 1);
   }
   const applied: Record<Step, boolean> = {

@@ -5,7 +5,7 @@
 import * as App from '../../../wailsjs/go/main/App';
 import type { session } from '../../../wailsjs/go/models';
 import { call } from './call.ts';
-import type { AskOptions, KeyStatus, ModelStatus, Settings } from './types.ts';
+import type { AskOptions, KeyStatus, ModelStatus, Settings, SummaryPlan } from './types.ts';
 
 export async function settings(): Promise<Settings> {
   return (await call(() => App.Settings())) as Settings;
@@ -42,4 +42,14 @@ export async function llms(): Promise<ModelStatus[]> {
 /** The local Ollama server's address, shown beside the switch that turns it on. */
 export async function localEndpoint(): Promise<string> {
   return (await call(() => App.LocalEndpoint())) ?? '';
+}
+
+/** What summarising the session's documents would cost now (requests, tokens, model), without asking any model. */
+export async function summaryPlan(): Promise<SummaryPlan> {
+  return (await call(() => App.SummaryPlan())) as SummaryPlan;
+}
+
+/** Starts summarising every document of the session (one library job each); returns the job ids. */
+export async function summarizeLibrary(): Promise<string[]> {
+  return ((await call(() => App.SummarizeLibrary())) ?? []) as string[];
 }

@@ -148,6 +148,8 @@ export type StudyEvent =
 /** How passages are retrieved: "" lets the engine choose (hybrid for English sessions, else BM25). */
 export type RetrievalMode = '' | 'dense' | 'bm25' | 'hybrid';
 
+/** What summarising the session's documents (the summary index) will cost, announced before it starts (session.SummaryPlan). */
+export type SummaryPlan = Wire<session.SummaryPlan>;
 /** The user's answering preferences (session.Settings), persisted by the backend; never holds a key. */
 export type Settings = Omit<Wire<session.Settings>, 'routing' | 'mode'> & { routing: 'auto' | 'manual'; mode: RetrievalMode };
 

@@ -99,6 +99,9 @@ const en = {
   'page.ocr_failed': 'Text recognition (OCR) failed on this page.',
 
   'describe.no_model': 'No model is chosen to describe figures: pick one in Settings.',
+  'summary.no_model':
+    'Summarising passages needs a language model: add an API key in Settings, or turn on a local Ollama there.',
+  'summary.failed': 'No model could summarise this document’s passages ({reason}); what was summarised is kept. Try again later.',
   'study.needs_model':
     'Flashcards and quizzes need a language model: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or turn on a local Ollama there.',
   'study.unknown_section': 'This document has no section titled “{section}” in its outline.',
@@ -274,6 +277,10 @@ const fr: Record<Key, Message> = {
   'page.ocr_failed': 'La reconnaissance de texte (OCR) a échoué sur cette page.',
 
   'describe.no_model': 'Aucun modèle n’est choisi pour décrire les figures : choisissez-en un dans les Réglages.',
+  'summary.no_model':
+    'Résumer les passages demande un modèle de langue : ajoutez une clé d’API dans les Réglages, ou activez-y un Ollama local.',
+  'summary.failed':
+    'Aucun modèle n’a pu résumer les passages de ce document ({reason}) ; ce qui a été résumé est conservé. Réessayez plus tard.',
   'study.needs_model':
     'Les fiches et les quiz demandent un modèle de langue : ajoutez une clé d’API (Gemini, Mistral, Groq ou OpenRouter) dans les Réglages, ou activez-y un Ollama local.',
   'study.unknown_section': 'Le plan de ce document n’a pas de section intitulée « {section} ».',

@@ -54,6 +54,26 @@ export const en = {
   'settings.describeMax': 'Figures, tables and formulas described per PDF',
   'settings.describeMaxHelp': 'The rest are left as they are: found by caption and text.',
   'settings.describeMaxInvalid': 'Enter a whole number from 1 to {max}.',
+  'settings.summary': 'Summary index',
+  'settings.summaryToggle': 'Summarise each passage with a language model',
+  'settings.summaryHelp':
+    'Each PDF you add gets a short summary of every passage, searched as a list of its own: a question worded unlike the text can still find it. Answers always receive the passage itself, never its summary. Off by default.',
+  'settings.summaryCost': {
+    one: 'Summarising the documents here takes {count} request to {model}: about {input} tokens sent, at most {output} written.',
+    other: 'Summarising the documents here takes {count} requests to {model}: about {input} tokens sent, at most {output} written.',
+  },
+  'settings.summaryNothing': 'Every passage of the documents here is summarised already, or too short to need it.',
+  'settings.summaryLater': 'Each PDF added afterwards: one request per passage, up to {max} per PDF.',
+  'settings.summaryLeftOut': { one: '{count} passage is left out by the cap.', other: '{count} passages are left out by the cap.' },
+  'settings.summaryNotice':
+    'The passages’ text goes to {provider} (the lightest model first, another one when it is rate limited), as the passages an answer cites do.',
+  'settings.summaryLocal': '{model} runs on this machine: the passages never leave it.',
+  'settings.summaryNoModel':
+    'Summarising passages needs a language model: add an API key above, or turn on a local Ollama.',
+  'settings.summaryNow': 'Summarise the documents here now',
+  'settings.summaryStarted': 'Started: each document shows its progress in the library, with a cancel button.',
+  'settings.summaryMax': 'Passages summarised per PDF',
+  'settings.summaryMaxHelp': 'The rest are found by their own text only.',
   'settings.routing': 'Model',
   'settings.routingAuto': 'Automatic',
   'settings.routingAutoHelp':
@@ -201,6 +221,26 @@ export const fr: Record<keyof typeof en, Message> = {
   'settings.describeMax': 'Figures, tableaux et formules décrits par PDF',
   'settings.describeMaxHelp': 'Les autres restent tels quels : trouvés par leur légende et leur texte.',
   'settings.describeMaxInvalid': 'Entrez un nombre entier de 1 à {max}.',
+  'settings.summary': 'Index des résumés',
+  'settings.summaryToggle': 'Résumer chaque passage avec un modèle de langue',
+  'settings.summaryHelp':
+    'Chaque PDF ajouté reçoit un court résumé de chacun de ses passages, cherché comme une liste à part : une question formulée autrement que le texte peut quand même le trouver. Les réponses reçoivent toujours le passage lui-même, jamais son résumé. Désactivé par défaut.',
+  'settings.summaryCost': {
+    one: 'Résumer les documents présents demande {count} requête à {model} : environ {input} jetons envoyés, au plus {output} écrits.',
+    other: 'Résumer les documents présents demande {count} requêtes à {model} : environ {input} jetons envoyés, au plus {output} écrits.',
+  },
+  'settings.summaryNothing': 'Tous les passages des documents présents sont déjà résumés, ou trop courts pour l’être.',
+  'settings.summaryLater': 'Chaque PDF ajouté ensuite : une requête par passage, au plus {max} par PDF.',
+  'settings.summaryLeftOut': { one: '{count} passage est laissé de côté par le plafond.', other: '{count} passages sont laissés de côté par le plafond.' },
+  'settings.summaryNotice':
+    'Le texte des passages est envoyé à {provider} (le modèle le plus léger d’abord, un autre s’il est limité), comme les passages cités par une réponse.',
+  'settings.summaryLocal': '{model} tourne sur cette machine : les passages ne la quittent pas.',
+  'settings.summaryNoModel':
+    'Résumer les passages demande un modèle de langue : ajoutez une clé d’API ci-dessus, ou activez un Ollama local.',
+  'settings.summaryNow': 'Résumer maintenant les documents présents',
+  'settings.summaryStarted': 'Lancé : chaque document montre sa progression dans la bibliothèque, avec un bouton d’annulation.',
+  'settings.summaryMax': 'Passages résumés par PDF',
+  'settings.summaryMaxHelp': 'Les autres sont trouvés par leur seul texte.',
   'settings.routing': 'Modèle',
   'settings.routingAuto': 'Automatique',
   'settings.routingAutoHelp':

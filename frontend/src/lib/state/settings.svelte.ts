@@ -12,7 +12,7 @@
 
 import catalogue from '../api/catalogue.json';
 import * as api from '../api/index.ts';
-import type { AskOptions, KeyStatus, ModelStatus, RetrievalMode, Settings } from '../api/types.ts';
+import type { AskOptions, KeyStatus, ModelStatus, RetrievalMode, Settings, SummaryPlan } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { LANGS, pickLang, type Lang } from '../i18n/index.ts';
 import { locale, systemLanguages, t, tm } from './locale.svelte.ts';
@@ -27,6 +27,8 @@ export const MAX_K = catalogue.max_k;
 export const MAX_VARIANTS = catalogue.max_multi_query_variants;
 /** The most figures and tables described a document (catalogue.json). */
 export const MAX_DESCRIBE = catalogue.max_describe;
+/** The most passages summarised per PDF (session.MaxSummarize). */
+export const MAX_SUMMARIZE = catalogue.max_summarize;
 /** The per-pipeline controls' bounds (catalogue.json): rerank depth from 1, figures from the image list from 0
  * (off), passage size; the overlap goes from 0 to a third of the size. */
 export const MAX_RERANK_DEPTH = catalogue.max_rerank_depth;
@@ -112,6 +114,32 @@ export class SettingsState {
       ? this.models.find((m) => m.provider === this.values.provider && m.id === this.values.model)
       : undefined,
   );
+
+  /** What summarising the documents here would cost (null until asked); its error. */
+  summaryPlan = $state.raw<SummaryPlan | null>(null);
+  summaryPlanError = $state<string | null>(null);
+
+  /** Asks the session what summarising its documents would cost now (no model is asked). */
+  async refreshSummaryPlan(): Promise<void> {
+    try {
+      this.summaryPlan = await api.summaryPlan();
+      this.summaryPlanError = null;
+    } catch (err) {
+      this.summaryPlanError = handleError(err, t('error.generic'));
+    }
+  }
+
+  /** Starts summarising every document here (library jobs); false when it could not start. */
+  async summarizeLibrary(): Promise<boolean> {
+    try {
+      await api.summarizeLibrary();
+      this.summaryPlanError = null;
+      return true;
+    } catch (err) {
+      this.summaryPlanError = handleError(err, t('error.generic'));
+      return false;
+    }
+  }
 
   /** Orders saves: only the newest one reports. */
   #saves = 0;

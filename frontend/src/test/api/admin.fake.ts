@@ -24,6 +24,7 @@ import type {
   SearchResult,
   SearchStats,
   Settings,
+  SummaryPlan,
 } from '../../lib/api/types.ts';
 
 type Admin = typeof real;
@@ -47,6 +48,12 @@ export const setKey = vi.fn<Admin['setKey']>(async () => {});
 export const clearKey = vi.fn<Admin['clearKey']>(async () => {});
 export const llms = vi.fn<Admin['llms']>(async () => []);
 export const localEndpoint = vi.fn<Admin['localEndpoint']>(async () => 'http://127.0.0.1:11434');
+/** A plan with nothing to summarise and no model; tests give their own. */
+export function sampleSummaryPlan(overrides: Partial<SummaryPlan> = {}): SummaryPlan {
+  return { local: false, documents: 0, requests: 0, already: 0, over_cap: 0, short: 0, input_tokens: 0, output_tokens: 0, per_document: catalogue.defaults.summarize_max, ...overrides };
+}
+export const summaryPlan = vi.fn<Admin['summaryPlan']>(async () => sampleSummaryPlan());
+export const summarizeLibrary = vi.fn<Admin['summarizeLibrary']>(async () => []);
 export const metrics = vi.fn<Admin['metrics']>(async () => emptyMetrics());
 export const exportMetrics = vi.fn<Admin['exportMetrics']>(async () => '');
 export const search = vi.fn<Admin['search']>(async () => sampleSearchResult({ hits: [] }));
