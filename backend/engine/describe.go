@@ -258,17 +258,30 @@ const StageDescribing = "describing"
 // of the total, then done (with the document), failed or cancelled; Cancel
 // stops it, keeping what was described.
 func (e *Engine) StartDescribe(docID string, d Describer, o DescribeOptions, progress func(Progress)) string {
+	return e.startStage(docID, StageDescribing, progress, func(ctx context.Context, count func(done, total int)) error {
+		o := o
+		o.Progress = count
+		_, err := e.Describe(ctx, docID, d, o)
+		return err
+	})
+}
+
+// startStage runs work on document docID in the background, as a job like
+// an add: progress gets "queued", then stage with what work counts done
+// out of its total, then done (with the document), failed or cancelled.
+// It is the one shape of the jobs that go over a document already added
+// (describing its regions, summarising its passages).
+func (e *Engine) startStage(docID, stage string, progress func(Progress), work func(ctx context.Context, count func(done, total int)) error) string {
 	name := docID
 	if doc, err := e.store.DocumentByID(context.Background(), docID); err == nil {
 		name = doc.Label
 	}
 	return e.start(name, progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
-		o := o
-		o.Progress = func(done, total int) {
-			p(Progress{JobID: id, File: name, Stage: StageDescribing, Done: done, Total: total})
+		p(Progress{JobID: id, File: name, Stage: stage})
+		count := func(done, total int) {
+			p(Progress{JobID: id, File: name, Stage: stage, Done: done, Total: total})
 		}
-		p(Progress{JobID: id, File: name, Stage: StageDescribing})
-		if _, err := e.Describe(ctx, docID, d, o); err != nil {
+		if err := work(ctx, count); err != nil {
 			return corpus.Document{}, err
 		}
 		return e.store.DocumentByID(ctx, docID)

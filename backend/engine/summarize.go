@@ -245,19 +245,10 @@ const StageSummarizing = "summarizing"
 // passages done out of the total, then done (with the document), failed
 // or cancelled; Cancel stops it, keeping what was summarised.
 func (e *Engine) StartSummarize(docID string, s Summarizer, o SummarizeOptions, progress func(Progress)) string {
-	name := docID
-	if doc, err := e.store.DocumentByID(context.Background(), docID); err == nil {
-		name = doc.Label
-	}
-	return e.start(name, progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
+	return e.startStage(docID, StageSummarizing, progress, func(ctx context.Context, count func(done, total int)) error {
 		o := o
-		o.Progress = func(done, total int) {
-			p(Progress{JobID: id, File: name, Stage: StageSummarizing, Done: done, Total: total})
-		}
-		p(Progress{JobID: id, File: name, Stage: StageSummarizing})
-		if _, err := e.Summarize(ctx, docID, s, o); err != nil {
-			return corpus.Document{}, err
-		}
-		return e.store.DocumentByID(ctx, docID)
+		o.Progress = count
+		_, err := e.Summarize(ctx, docID, s, o)
+		return err
 	})
 }
