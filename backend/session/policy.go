@@ -13,23 +13,30 @@ import (
 // settings ask for it (Settings.Describe); a problem is reported as that
 // job's failure, never the add's. The settings are those in memory.
 func (s *Session) describeAfterAdd(p engine.Progress) {
+	s.afterAdd(p, func(st Settings) bool { return st.Describe }, func(docID string) { _, _ = s.Describe(s.life, docID) })
+}
+
+// afterAdd runs job on a document just added, in the background, when on
+// says the settings ask for it: off the add's progress callback, since
+// choosing the model may ask the provider (llm.Service.ProbeVision), which
+// must not hold up the next add. Close waits for it.
+func (s *Session) afterAdd(p engine.Progress, on func(Settings) bool, job func(docID string)) {
 	if p.Stage != engine.StageDone || p.Doc == nil {
 		return
 	}
-	if st, err := s.Settings(); err != nil || !st.Describe {
+	if st, err := s.Settings(); err != nil || !on(st) {
 		return
 	}
-	// Off the add's progress callback: choosing the model may ask the
-	// provider (llm.Service.ProbeVision), which must not hold up the next add.
 	s.bgMu.Lock()
 	defer s.bgMu.Unlock()
 	if s.life.Err() != nil {
 		return // closed
 	}
+	docID := p.Doc.ID
 	s.background.Add(1)
 	go func() {
 		defer s.background.Done()
-		_, _ = s.Describe(s.life, p.Doc.ID)
+		job(docID)
 	}()
 }
 

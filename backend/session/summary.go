@@ -14,22 +14,7 @@ import (
 // settings ask for it (Settings.Summarize), like describeAfterAdd; a
 // problem is that job's failure, never the add's.
 func (s *Session) summarizeAfterAdd(p engine.Progress) {
-	if p.Stage != engine.StageDone || p.Doc == nil {
-		return
-	}
-	if st, err := s.Settings(); err != nil || !st.Summarize {
-		return
-	}
-	s.bgMu.Lock()
-	defer s.bgMu.Unlock()
-	if s.life.Err() != nil {
-		return // closed
-	}
-	s.background.Add(1)
-	go func() {
-		defer s.background.Done()
-		_, _ = s.Summarize(s.life, p.Doc.ID)
-	}()
+	s.afterAdd(p, func(st Settings) bool { return st.Summarize }, func(docID string) { _, _ = s.Summarize(s.life, docID) })
 }
 
 // summarizeOptions are the settings' bounds of a summarising run by model.
