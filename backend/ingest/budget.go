@@ -133,11 +133,18 @@ func (b *docBudget) elapsed() time.Duration {
 // its share while another document waits, and waits for it again; the
 // reader's idle workers go meanwhile (Parker). It returns ctx's error.
 func (b *docBudget) yield(ctx context.Context, r Reader) error {
-	return b.place.Yield(ctx, func() {
-		if p, ok := r.(Parker); ok {
+	p, _ := r.(Parker)
+	parked := false
+	err := b.place.Yield(ctx, func() {
+		if p != nil {
 			p.Park()
+			parked = true
 		}
 	})
+	if parked && err == nil {
+		p.Unpark() // not at the next call: one dispatched before Park would undo it while the document waits
+	}
+	return err
 }
 
 // watchWall calls stop once the document has read for its wall time,
@@ -149,7 +156,9 @@ func (b *docBudget) watchWall(ctx context.Context, stop func()) {
 			stop()
 			return
 		}
-		t := time.NewTimer(left)
+		// While the document waits for its place its held time stands
+		// still: never wake more often than this to look again.
+		t := time.NewTimer(max(left, 100*time.Millisecond))
 		select {
 		case <-ctx.Done():
 			t.Stop()

@@ -44,10 +44,12 @@ type CropStopper interface {
 }
 
 // Parker is a Reader that can let its idle workers go while its document
-// waits for its place in the queue again (Queue); it takes workers again
-// at its next call.
+// waits for its place in the queue again (Queue): Park from then on hands
+// every worker that finishes a call to others, until Unpark (the place is
+// back), after which its workers stay with it again.
 type Parker interface {
 	Park()
+	Unpark()
 }
 
 // Opener opens the documents Run processes.

@@ -241,6 +241,14 @@ func (r *reader) Park() {
 	}
 }
 
+// Unpark ends Park: the document has its place again, and its workers
+// stay with it after each call.
+func (r *reader) Unpark() {
+	r.mu.Lock()
+	r.parked = false
+	r.mu.Unlock()
+}
+
 var _ ingest.CPUCounter = (*reader)(nil)
 
 // CPU is the CPU time the workers spent on this document's pages and
@@ -280,7 +288,6 @@ func (r *reader) acquire(ctx context.Context) (*proc, response, error) {
 		return nil, response{}, ctx.Err()
 	}
 	r.mu.Lock()
-	r.parked = false
 	if n := len(r.idle); n > 0 {
 		p := r.idle[n-1]
 		r.idle = r.idle[:n-1]
