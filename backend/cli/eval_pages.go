@@ -157,7 +157,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	if err != nil {
 		return err
 	}
-	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, given, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off, SummaryWeight: *summaryWeight}, *regions, errOut)
+	docs, err := loadPagesDocs(ctx, rest[0], *cacheDir, given, all, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &off, SummaryWeight: *summaryWeight, OkapiPages: true}, *regions, errOut)
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		return err
 	}
 	if *together {
-		s, err := newTogether(ctx, docs, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &on})
+		s, err := newTogether(ctx, docs, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &on, OkapiPages: true})
 		if err != nil {
 			return err
 		}

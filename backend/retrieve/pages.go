@@ -43,7 +43,8 @@ type PageRanking struct {
 	Bring       int     `json:"bring"`
 	WholeWeight float64 `json:"whole_weight"`
 	// Okapi scores the whole pages by the textbook BM25 (index.Okapi)
-	// instead of bleve's (index.Lexical's sqrt frequency and coordination).
+	// instead of bleve's (index.Lexical's sqrt frequency and coordination);
+	// the Retriever must keep them (Options.OkapiPages).
 	Okapi bool `json:"okapi,omitempty"`
 }
 

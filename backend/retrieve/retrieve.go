@@ -109,7 +109,7 @@ type Retriever struct {
 	pages   PageRanking
 	book    *pageBook      // page of each chunk, for pages
 	whole   *index.Lexical // one entry per page (PageRanking.WholePages)
-	okapi   *index.Okapi   // the same entries, scored by the textbook BM25 (PageRanking.Okapi)
+	okapi   *index.Okapi   // the same entries, scored by the textbook BM25 (PageRanking.Okapi); nil unless Options.OkapiPages
 	workers int
 	now     func() time.Time
 	figs    *Figures // the figure list; nil without an image model
@@ -127,6 +127,10 @@ type Options struct {
 	EmbedWorkers int
 	// Pages overrides DefaultPageRanking.
 	Pages *PageRanking
+	// OkapiPages also keeps the whole pages in an index.Okapi, which a
+	// PageRanking with Okapi searches (an experiment of vika eval pages;
+	// the app's ranking does not use it, so it does not pay for it).
+	OkapiPages bool
 	// Figures, if not nil, adds the figure list to hybrid and dense
 	// searches (see FigureWeight); nil leaves every search as it is.
 	Figures *Figures
@@ -161,9 +165,12 @@ func NewRouted(lex *index.Lexical, spaces []Space, opts Options) (*Retriever, er
 		return nil, err
 	}
 	r := &Retriever{lex: lex, now: opts.Now, workers: opts.EmbedWorkers, prof: DefaultProfile(""), sumW: cmp.Or(opts.SummaryWeight, SummaryWeight),
-		pages: DefaultPageRanking, book: newPageBook(), whole: whole, okapi: index.NewOkapi()}
+		pages: DefaultPageRanking, book: newPageBook(), whole: whole}
 	if opts.Pages != nil {
 		r.pages = *opts.Pages
+	}
+	if opts.OkapiPages {
+		r.okapi = index.NewOkapi()
 	}
 	if r.now == nil {
 		r.now = time.Now
@@ -387,8 +394,10 @@ func (r *Retriever) AddText(ctx context.Context, chunks []corpus.Chunk) error {
 		return err
 	}
 	pages := r.book.add(chunks)
-	if err := r.okapi.Add(ctx, pages); err != nil {
-		return err
+	if r.okapi != nil {
+		if err := r.okapi.Add(ctx, pages); err != nil {
+			return err
+		}
 	}
 	return r.whole.Add(ctx, pages)
 }
@@ -441,8 +450,10 @@ func (r *Retriever) DeleteDoc(ctx context.Context, docID string) error {
 		r.figs.Index.DeleteDoc(docID)
 	}
 	r.book.deleteDoc(docID)
-	if err := r.okapi.DeleteDoc(ctx, docID); err != nil {
-		return err
+	if r.okapi != nil {
+		if err := r.okapi.DeleteDoc(ctx, docID); err != nil {
+			return err
+		}
 	}
 	if err := r.whole.DeleteDoc(ctx, docID); err != nil {
 		return err

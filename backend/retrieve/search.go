@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -156,6 +157,10 @@ func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, de
 			t := r.now()
 			search := r.whole.SearchScoped
 			if r.pages.Okapi {
+				if r.okapi == nil {
+					wholec <- wholeOut{err: errors.New("retrieve: PageRanking.Okapi needs Options.OkapiPages")}
+					return
+				}
 				search = r.okapi.SearchScoped
 			}
 			list, err := search(ctx, q, max(r.pages.Window, k), scope)
