@@ -8,8 +8,14 @@ import (
 
 // ReadShare is how long a document reads (its pages and OCR) while
 // another waits before it gives its place up: a long document never holds
-// the documents added after it for much longer than this.
-const ReadShare = time.Minute
+// the documents added after it for much longer than this. Ten seconds: a
+// course pack's text-only PDFs read in a second or two each, and at a
+// minute they waited behind two scans being OCRed (dropping the ten shared
+// PDFs at once, the 12-page ResNet paper was searchable after 65 s, its
+// reading taking under a second); a document that gives its place up
+// keeps its read so far and its workers go back to the pool, so sharing
+// often costs little.
+const ReadShare = 10 * time.Second
 
 // Queue shares the reading of documents (Run's pages and OCR, in the PDF
 // workers) between the adds of a session: at most n documents read at

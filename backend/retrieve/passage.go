@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"vika/backend/embed"
+	"vika/backend/lowprio"
 )
 
 // Passage says how a chunk's text is fed to an embedder whose input
@@ -60,6 +61,11 @@ type EmbedOptions struct {
 	// Progress, if not nil, is called after each group with the number of
 	// texts done so far, from one goroutine at a time.
 	Progress func(done, total int)
+	// Background runs the embedding at the background CPU priority
+	// (lowprio): the passages of a document being added give the cores to
+	// the reading and OCR of the others, and to a question's search, when
+	// both want them. A query is embedded at the normal priority.
+	Background bool
 }
 
 // EmbedPassages returns one unit vector per text (a zero vector for a text
@@ -67,7 +73,14 @@ type EmbedOptions struct {
 func EmbedPassages(ctx context.Context, emb embed.Embedder, p Passage, texts []string, o EmbedOptions) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	if len(texts) <= embedGroup { // one group (a query): no goroutine
-		if err := embedGroupOf(ctx, emb, p, texts, out); err != nil {
+		var err error
+		run := func() { err = embedGroupOf(ctx, emb, p, texts, out) }
+		if o.Background {
+			lowprio.Go(run)
+		} else {
+			run()
+		}
+		if err != nil {
 			return nil, err
 		}
 		if o.Progress != nil {
@@ -86,8 +99,7 @@ func EmbedPassages(ctx context.Context, emb embed.Embedder, p Passage, texts []s
 	)
 	for range max(o.Workers, 1) {
 		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		work := func() {
 			for start := range groups {
 				end := min(start+embedGroup, len(texts))
 				if err := embedGroupOf(ctx, emb, p, texts[start:end], out[start:end]); err != nil {
@@ -103,6 +115,14 @@ func EmbedPassages(ctx context.Context, emb embed.Embedder, p Passage, texts []s
 					o.Progress(done, len(texts))
 				}
 				mu.Unlock()
+			}
+		}
+		go func() {
+			defer wg.Done()
+			if o.Background {
+				lowprio.Go(work)
+			} else {
+				work()
 			}
 		}()
 	}

@@ -5,11 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"vika/backend/corpus"
+	"vika/backend/lowprio"
 )
 
 func TestSentences(t *testing.T) {
@@ -138,5 +142,54 @@ func TestEmbedPassages(t *testing.T) {
 	failing := &fakeEmbedder{dim: 8, fail: errors.New("boom")}
 	if _, err := EmbedPassages(ctx, failing, Passage{}, mixed, EmbedOptions{Workers: 2}); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("failing embedder: %v", err)
+	}
+}
+
+// TestPassagesEmbedInTheBackground: a document's passages are embedded at
+// the background CPU priority (one group, and several groups in several
+// workers), a question at the normal one, so that reading, OCR and
+// questions get the cores first while documents are being added.
+func TestPassagesEmbedInTheBackground(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the nice value of a thread is read on Linux only")
+	}
+	normal, err := lowprio.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if normal >= lowprio.Background {
+		t.Skipf("the test process already runs at nice %d (at or below the background priority %d)", normal, lowprio.Background)
+	}
+	r, emb := emptyRetriever(t, Options{EmbedWorkers: 2})
+	prios := func() []int {
+		emb.mu.Lock()
+		defer emb.mu.Unlock()
+		p := emb.prios
+		emb.prios = nil
+		return p
+	}
+	var many []corpus.Chunk
+	for i := range 3*embedGroup + 5 {
+		many = append(many, corpus.Chunk{ID: fmt.Sprintf("c%d", i), DocID: "d", Lang: "en", Text: fmt.Sprintf("passage number %d about savanna grass", i)})
+	}
+	for _, chunks := range [][]corpus.Chunk{testChunks, many} {
+		if err := r.Add(context.Background(), chunks, nil); err != nil {
+			t.Fatal(err)
+		}
+		got := prios()
+		if len(got) == 0 {
+			t.Fatal("the embedder was not called")
+		}
+		for _, p := range got {
+			if p != lowprio.Background {
+				t.Fatalf("%d passages embedded at priorities %v, want all %d", len(chunks), got, lowprio.Background)
+			}
+		}
+	}
+	if _, err := r.Search(context.Background(), "savanna grass", SearchOptions{Mode: ModeHybrid, K: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if got := prios(); len(got) != 1 || got[0] != normal {
+		t.Fatalf("the question was embedded at priorities %v, want [%d]", got, normal)
 	}
 }

@@ -331,7 +331,8 @@ func (r *Retriever) groups(chunks []corpus.Chunk) [][]int {
 // Embed returns the vectors of chunks, each computed by the model its
 // language is routed to as that model's profile says (Passage), or nil
 // without an embedder. progress is as EmbedOptions.Progress, over all the
-// chunks.
+// chunks. Passages are background work: they are embedded at the
+// background CPU priority (EmbedOptions.Background).
 func (r *Retriever) Embed(ctx context.Context, chunks []corpus.Chunk, progress func(done, total int)) ([][]float32, error) {
 	if len(r.spaces) == 0 {
 		return nil, nil
@@ -346,7 +347,7 @@ func (r *Retriever) Embed(ctx context.Context, chunks []corpus.Chunk, progress f
 		for j, i := range idx {
 			texts[j] = chunks[i].Text
 		}
-		o := EmbedOptions{Workers: r.workers}
+		o := EmbedOptions{Workers: r.workers, Background: true} // passages: background work
 		if progress != nil {
 			base := done
 			o.Progress = func(d, _ int) { progress(base+d, len(chunks)) }

@@ -16,6 +16,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/embed"
 	"vika/backend/index"
+	"vika/backend/lowprio"
 )
 
 // fakeEmbedder is a bag of words: each lower-cased word (punctuation
@@ -28,7 +29,8 @@ type fakeEmbedder struct {
 	fail           error  // returned by Embed when set
 
 	mu    sync.Mutex
-	calls int // guarded by mu
+	calls int   // guarded by mu
+	prios []int // the CPU priority (lowprio.Current) of each call; guarded by mu
 }
 
 func newFakeEmbedder() *fakeEmbedder { return &fakeEmbedder{dim: 64} }
@@ -45,8 +47,10 @@ func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	prio, _ := lowprio.Current()
 	f.mu.Lock()
 	f.calls++
+	f.prios = append(f.prios, prio)
 	f.mu.Unlock()
 	if f.fail != nil {
 		return nil, f.fail
