@@ -106,6 +106,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	whole := fs.Bool("page-whole", def.WholePages, "page ranking: fuse BM25 over whole pages")
 	bring := fs.Int("page-bring", def.Bring, "page ranking: first pages of the whole-page list brought into the ranking")
 	wholeWeight := fs.Float64("page-whole-weight", def.WholeWeight, "page ranking: weight of the whole-page rank in the fusion (0: 1)")
+	convex := fs.Float64("page-convex", def.Convex, "page ranking: fuse pages by score, this weight on the whole-page score (0: by rank)")
 	okapi := fs.Bool("page-okapi", def.Okapi, "page ranking: score whole pages by the textbook BM25 (raw frequency, no coordination)")
 	summaries := fs.String("summaries", "", "also index a summary of each passage as the summary list: lead (each passage's section and first sentence, as the test fake writes them; no model) or model (asked of the models the app would use: keys from the environment)")
 	summaryWeight := fs.Float64("summary-weight", 0, "with --summaries: the summary list's weight in the fusion (0: retrieve.SummaryWeight)")
@@ -152,7 +153,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		prof, rep.Model = &p, emb.Name()
 	}
 	off := retrieve.PageRanking{}
-	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole, Bring: *bring, WholeWeight: *wholeWeight, Okapi: *okapi}
+	on := retrieve.PageRanking{Share: *share, Window: *window, Diverse: *diverse, WholePages: *whole, Bring: *bring, WholeWeight: *wholeWeight, Okapi: *okapi, Convex: *convex}
 	given, err := courseResults(ctx, *coursePath)
 	if err != nil {
 		return err
@@ -290,6 +291,9 @@ func pagesLabel(p retrieve.PageRanking) string {
 		return "off"
 	}
 	label := fmt.Sprintf("share %.2f, window %d, diverse %v, whole %v", p.Share, p.Window, p.Diverse, p.WholePages)
+	if p.Convex > 0 {
+		label += fmt.Sprintf(", convex %.2f", p.Convex)
+	}
 	if p.Bring > 0 {
 		label += fmt.Sprintf(", bring %d, weight %.1f", p.Bring, cmp.Or(p.WholeWeight, 1))
 	}

@@ -251,7 +251,7 @@ func explain(t *testing.T, r *Retriever, q eval.PageQuestion, chunks map[string]
 		}
 		fmt.Printf("  answer page %d: best chunk at %d of the fused candidates (BM25 rank %d, dense rank %d), whole-page rank %d\n", p, first, lexR, denseR, wr[k])
 	}
-	ranked := rankPages(slices.Clone(cands), r.pages, r.book, wr)
+	ranked := rankPages(slices.Clone(cands), r.pages, r.book, wr, nil)
 	seen := map[int]bool{}
 	n := 0
 	for _, c := range ranked {

@@ -104,3 +104,19 @@ func (b *pageBook) passages(k pageKey) []string {
 	}
 	return ids
 }
+
+// fuseConvex orders the pages of the window and the pages brought by
+// alpha-weighted sum of their score by chunks and their whole-page score.
+func fuseConvex(windowed, brought []*rankedPage, alpha float64, wholeScore map[pageKey]float64) []*rankedPage {
+	pages := append(slices.Clip(windowed), brought...)
+	fused := make(map[*rankedPage]float64, len(pages))
+	for i, pg := range pages {
+		chunk := 0.0
+		if i < len(windowed) {
+			chunk = pg.score
+		}
+		fused[pg] = (1-alpha)*chunk + alpha*wholeScore[pg.key]
+	}
+	slices.SortStableFunc(pages, func(a, b *rankedPage) int { return cmp.Compare(fused[b], fused[a]) })
+	return slices.DeleteFunc(pages, func(pg *rankedPage) bool { return len(pg.chunks) == 0 })
+}

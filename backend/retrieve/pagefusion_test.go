@@ -38,7 +38,7 @@ func TestRankPagesBringsWholePages(t *testing.T) {
 		if !tc.p.WholePages {
 			w = nil
 		}
-		got := rankPages(cands, tc.p, book, w)
+		got := rankPages(cands, tc.p, book, w, nil)
 		if !slices.Equal(idsOf(got), tc.want) {
 			t.Errorf("%s:\n got %v\nwant %v", tc.name, idsOf(got), tc.want)
 		}

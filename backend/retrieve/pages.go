@@ -46,6 +46,11 @@ type PageRanking struct {
 	// instead of bleve's (index.Lexical's sqrt frequency and coordination);
 	// the Retriever must keep them (Options.OkapiPages).
 	Okapi bool `json:"okapi,omitempty"`
+	// Convex, when above 0, fuses the pages by score instead of rank:
+	// (1-Convex) times the page's score by chunks (over the window, in
+	// [0, 1]) plus Convex times its whole-page score over the list's best
+	// (a brought page's score by chunks is 0).
+	Convex float64 `json:"convex,omitempty"`
 }
 
 // DefaultPageRanking is the ranking of a Retriever whose Options set none,
@@ -199,6 +204,24 @@ func (b *pageBook) languages() []string {
 }
 
 // pageRanks returns the 1-based rank of each page in a whole-page search.
+// pageScores is the whole-page list's score of each page over the list's
+// best score.
+func (b *pageBook) pageScores(list []index.Scored) map[pageKey]float64 {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	out := make(map[pageKey]float64, len(list))
+	hi := 0.0
+	for _, s := range list {
+		hi = max(hi, s.Score)
+	}
+	for _, s := range list {
+		if k, ok := b.byPage[s.ChunkID]; ok && hi > 0 {
+			out[k] = s.Score / hi
+		}
+	}
+	return out
+}
+
 func (b *pageBook) pageRanks(list []index.Scored) map[pageKey]int {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
@@ -273,7 +296,7 @@ func only(keep func(corpus.Chunk) bool, chunks []corpus.Chunk, vecs [][]float32)
 
 // rankPages reorders cands (best first) by p; see PageRanking. whole holds
 // the rank of pages in a whole-page search (nil without one).
-func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[pageKey]int) []*candidate {
+func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[pageKey]int, wholeScore map[pageKey]float64) []*candidate {
 	if p.off() || len(cands) < 2 {
 		return cands
 	}
@@ -286,7 +309,11 @@ func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[page
 	if whole != nil {
 		var brought []*rankedPage
 		brought, rest = bringPages(pages, rest, p.bring(), book, whole)
-		pages = fusePages(pages, brought, p.wholeWeight(), whole)
+		if p.Convex > 0 && wholeScore != nil {
+			pages = fuseConvex(pages, brought, p.Convex, wholeScore)
+		} else {
+			pages = fusePages(pages, brought, p.wholeWeight(), whole)
+		}
 	}
 	n := 0
 	for _, pg := range pages {

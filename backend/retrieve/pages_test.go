@@ -61,7 +61,7 @@ func TestRankPages(t *testing.T) {
 			[]string{"p1-c1", "p2-c1", "p3-c1", "p1-c2", "p1-c3", "p3-c2", "p4-c1"}},
 	} {
 		book, cands := onPages(t, ids, scores)
-		got := idsOf(rankPages(cands, tc.p, book, nil))
+		got := idsOf(rankPages(cands, tc.p, book, nil, nil))
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s:\n got %v\nwant %v", tc.name, got, tc.want)
 		}
@@ -72,12 +72,12 @@ func TestRankPagesUnknownChunksArePagesOfTheirOwn(t *testing.T) {
 	book := newPageBook()
 	book.add([]corpus.Chunk{{ID: "a", DocID: "d", Page: 1}, {ID: "b", DocID: "d", Page: 1}})
 	cands := []*candidate{{id: "a", score: 3}, {id: "b", score: 2}, {id: "x", score: 1.5}, {id: "y", score: 1}}
-	got := idsOf(rankPages(cands, PageRanking{Diverse: true}, book, nil))
+	got := idsOf(rankPages(cands, PageRanking{Diverse: true}, book, nil, nil))
 	if want := []string{"a", "x", "y", "b"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 	book.deleteDoc("d")
-	got = idsOf(rankPages(cands, PageRanking{Diverse: true}, book, nil))
+	got = idsOf(rankPages(cands, PageRanking{Diverse: true}, book, nil, nil))
 	if want := []string{"a", "b", "x", "y"}; !slices.Equal(got, want) {
 		t.Errorf("after deleting the document: got %v, want %v (every chunk its own page)", got, want)
 	}
@@ -149,7 +149,7 @@ func TestRankPagesWholePages(t *testing.T) {
 	book, cands := onPages(t, ids, []float64{4, 3, 2, 1})
 	whole := map[pageKey]int{{doc: "d", page: 3}: 1, {doc: "d", page: 1}: 2}
 	// p1: 1/61 + 1/62, p3: 1/63 + 1/61, p2: 1/62.
-	got := idsOf(rankPages(cands, PageRanking{Diverse: true, WholePages: true}, book, whole))
+	got := idsOf(rankPages(cands, PageRanking{Diverse: true, WholePages: true}, book, whole, nil))
 	if want := []string{"p1-c1", "p3-c1", "p2-c1", "p3-c2"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
@@ -218,7 +218,7 @@ func TestRankPagesRegionCountsOnceWithItsPage(t *testing.T) {
 	scores := []float64{10, 9.8, 9.5, 6}
 	// Normalised: p2 1 + 0.5·0 = 1; p1 0.95 + 0.5·0.875 = 1.39.
 	book, cands := onPages(t, ids, scores)
-	got := idsOf(rankPages(cands, PageRanking{Share: 0.5, Diverse: true}, book, nil))
+	got := idsOf(rankPages(cands, PageRanking{Share: 0.5, Diverse: true}, book, nil, nil))
 	if want := []string{"p1-c1", "p2-c1", "p1-c2", "p2-c2"}; !slices.Equal(got, want) {
 		t.Fatalf("plain chunks: got %v, want %v", got, want)
 	}
@@ -234,7 +234,7 @@ func TestRankPagesRegionCountsOnceWithItsPage(t *testing.T) {
 	for i, id := range ids {
 		cands = append(cands, &candidate{id: id, score: scores[i]})
 	}
-	got = idsOf(rankPages(cands, PageRanking{Share: 0.5, Diverse: true}, book, nil))
+	got = idsOf(rankPages(cands, PageRanking{Share: 0.5, Diverse: true}, book, nil, nil))
 	if want := []string{"p2-c1", "p1-c1", "p2-c2", "p1-c2"}; !slices.Equal(got, want) {
 		t.Errorf("with a table passage: got %v, want %v", got, want)
 	}

@@ -120,7 +120,7 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 			return Result{}, err
 		}
 		if r.pages.Diverse { // keep the reranked pages diverse
-			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book, nil)
+			cands = rankPages(cands, PageRanking{Window: r.pages.Window, Diverse: true}, r.book, nil, nil)
 			cands = r.book.regionsFirst(cands, question, r.pages.Window)
 		}
 	}
@@ -184,6 +184,7 @@ func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, de
 		return nil, st, false, fmt.Errorf("retrieve: unknown mode %q", mode)
 	}
 	var whole map[pageKey]int
+	var wholeScore map[pageKey]float64
 	if wholec != nil {
 		wo := <-wholec
 		if err == nil {
@@ -191,11 +192,12 @@ func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, de
 		}
 		st.Lexical = max(st.Lexical, wo.took)
 		whole = r.book.pageRanks(wo.list)
+		wholeScore = r.book.pageScores(wo.list)
 	}
 	if err != nil {
 		return nil, st, false, err
 	}
-	cands = rankPages(cands, r.pages, r.book, whole)
+	cands = rankPages(cands, r.pages, r.book, whole, wholeScore)
 	if r.pages.Diverse {
 		cands = r.book.regionsFirst(cands, q, r.pages.Window)
 	}

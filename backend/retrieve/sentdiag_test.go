@@ -234,7 +234,7 @@ func sentenceRanked(ctx context.Context, r *Retriever, q string, sents map[strin
 	if pagew != 0 {
 		wr = foldPieceRanks(qv, wr, sents, chunks, pagew)
 	}
-	return rankPages(cands, r.pages, r.book, wr), nil
+	return rankPages(cands, r.pages, r.book, wr, nil), nil
 }
 
 // foldPieceRanks returns the ranks of the pages by RRF of their whole-page
