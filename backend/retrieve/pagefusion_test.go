@@ -51,3 +51,26 @@ func TestRankPagesBringsWholePages(t *testing.T) {
 		}
 	}
 }
+
+// TestRankPagesConvex: with Convex the pages of the window are ordered by
+// the weighted sum of their score by chunks (over the window: p1 1, p2 0)
+// and their whole-page score over the list's best (p1 0.2, p2 1), not by
+// their ranks; the rest keeps its order.
+func TestRankPagesConvex(t *testing.T) {
+	ids := []string{"p1-c1", "p2-c1", "p4-c1", "p5-c1"}
+	whole := map[pageKey]int{{doc: "d", page: 2}: 1, {doc: "d", page: 1}: 2}
+	score := map[pageKey]float64{{doc: "d", page: 2}: 1, {doc: "d", page: 1}: 0.2}
+	for _, tc := range []struct {
+		convex float64
+		want   []string
+	}{
+		{0.5, []string{"p1-c1", "p2-c1", "p4-c1", "p5-c1"}}, // p1 0.6, p2 0.5
+		{0.7, []string{"p2-c1", "p1-c1", "p4-c1", "p5-c1"}}, // p1 0.44, p2 0.7
+	} {
+		book, cands := onPages(t, ids, []float64{5, 4, 3, 2})
+		p := PageRanking{Window: 2, Diverse: true, WholePages: true, Convex: tc.convex}
+		if got := idsOf(rankPages(cands, p, book, whole, score)); !slices.Equal(got, tc.want) {
+			t.Errorf("convex %.1f:\n got %v\nwant %v", tc.convex, got, tc.want)
+		}
+	}
+}
