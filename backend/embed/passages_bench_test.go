@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"sync"
 	"testing"
@@ -30,7 +31,7 @@ func (r *pieceRecorder) Embed(ctx context.Context, texts []string) ([][]float32,
 
 // scifactPassages returns the first n SciFact abstracts (title and text:
 // about 1,500 characters, as long as a passage of a PDF).
-func scifactPassages(b *testing.B, n int) []string {
+func scifactPassages(b testing.TB, n int) []string {
 	f, err := os.Open(sharedtest.Require(b, "scifact/corpus.jsonl"))
 	if err != nil {
 		b.Fatal(err)
@@ -101,6 +102,44 @@ func BenchmarkEmbedPassages(b *testing.B) {
 				b.ReportMetric(float64(b.N*len(texts))/b.Elapsed().Seconds(), "passages/s")
 			})
 			e.Close()
+		}
+	}
+}
+
+// TestBatchSizeKeepsVectors: the batch size is a matter of speed only.
+// The passages' vectors (their 128-token windows averaged) at batches of
+// 16, 32 and 64 agree to within float rounding, so the batch can be
+// chosen by BenchmarkEmbedPassages without measuring the search again.
+func TestBatchSizeKeepsVectors(t *testing.T) {
+	texts := scifactPassages(t, 48)
+	base := embed.RequireOptions(t)
+	ctx := context.Background()
+	var ref [][]float32
+	for _, batch := range []int{32, 16, 64} {
+		o := base
+		o.BatchSize = batch
+		e, err := embed.LoadUSELite(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vecs, err := retrieve.EmbedPassages(ctx, e, retrieve.Passage{MaxTokens: 128}, texts, retrieve.EmbedOptions{})
+		e.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref == nil {
+			ref = vecs
+			continue
+		}
+		worst := 0.0
+		for i := range vecs {
+			for j := range vecs[i] {
+				worst = max(worst, math.Abs(float64(vecs[i][j]-ref[i][j])))
+			}
+		}
+		t.Logf("batch %d: largest difference from batch 32: %.2g", batch, worst)
+		if worst > 1e-5 {
+			t.Errorf("batch %d changes the vectors: a component differs by %.2g from batch 32's", batch, worst)
 		}
 	}
 }
