@@ -4,10 +4,12 @@ package lowprio
 
 import "errors"
 
+// Background is 0: no priority is set on this system.
 const Background = 0
 
 var errUnsupported = errors.New("lowprio: thread priorities are not set on this system")
 
 func lower() error { return errUnsupported }
 
+// Current fails: thread priorities are not read on this system.
 func Current() (int, error) { return 0, errUnsupported }

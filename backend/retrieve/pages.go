@@ -204,6 +204,18 @@ func (b *pageBook) languages() []string {
 }
 
 // pageRanks returns the 1-based rank of each page in a whole-page search.
+func (b *pageBook) pageRanks(list []index.Scored) map[pageKey]int {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	out := make(map[pageKey]int, len(list))
+	for i, s := range list {
+		if k, ok := b.byPage[s.ChunkID]; ok {
+			out[k] = i + 1
+		}
+	}
+	return out
+}
+
 // pageScores is the whole-page list's score of each page over the list's
 // best score.
 func (b *pageBook) pageScores(list []index.Scored) map[pageKey]float64 {
@@ -217,18 +229,6 @@ func (b *pageBook) pageScores(list []index.Scored) map[pageKey]float64 {
 	for _, s := range list {
 		if k, ok := b.byPage[s.ChunkID]; ok && hi > 0 {
 			out[k] = s.Score / hi
-		}
-	}
-	return out
-}
-
-func (b *pageBook) pageRanks(list []index.Scored) map[pageKey]int {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	out := make(map[pageKey]int, len(list))
-	for i, s := range list {
-		if k, ok := b.byPage[s.ChunkID]; ok {
-			out[k] = i + 1
 		}
 	}
 	return out
@@ -295,7 +295,8 @@ func only(keep func(corpus.Chunk) bool, chunks []corpus.Chunk, vecs [][]float32)
 }
 
 // rankPages reorders cands (best first) by p; see PageRanking. whole holds
-// the rank of pages in a whole-page search (nil without one).
+// the rank of pages in a whole-page search (nil without one), wholeScore
+// their scores over the best (used by p.Convex; nil otherwise).
 func rankPages(cands []*candidate, p PageRanking, book *pageBook, whole map[pageKey]int, wholeScore map[pageKey]float64) []*candidate {
 	if p.off() || len(cands) < 2 {
 		return cands

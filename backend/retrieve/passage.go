@@ -72,7 +72,7 @@ type EmbedOptions struct {
 // without words), embedding each text's pieces as p says.
 func EmbedPassages(ctx context.Context, emb embed.Embedder, p Passage, texts []string, o EmbedOptions) ([][]float32, error) {
 	out := make([][]float32, len(texts))
-	if len(texts) <= embedGroup { // one group (a query): no goroutine
+	if len(texts) <= embedGroup { // one group (a query): no worker goroutines
 		var err error
 		run := func() { err = embedGroupOf(ctx, emb, p, texts, out) }
 		if o.Background {

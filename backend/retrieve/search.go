@@ -192,7 +192,9 @@ func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, de
 		}
 		st.Lexical = max(st.Lexical, wo.took)
 		whole = r.book.pageRanks(wo.list)
-		wholeScore = r.book.pageScores(wo.list)
+		if r.pages.Convex > 0 {
+			wholeScore = r.book.pageScores(wo.list)
+		}
 	}
 	if err != nil {
 		return nil, st, false, err
