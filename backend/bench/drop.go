@@ -96,6 +96,12 @@ type DropResult struct {
 	UserCPU  float64 `json:"user_cpu_s"`
 	SysCPU   float64 `json:"sys_cpu_s"`
 	CPURatio float64 `json:"cpu_ratio"`
+	// WorkerCPU is the part of UserCPU+SysCPU spent in the PDF workers
+	// (pages, OCR, crops); EmbedCPU the part in the background threads
+	// (the passages' vectors, lowprio); the rest is the app's other work.
+	// -1 where not measured.
+	WorkerCPU float64 `json:"worker_cpu_s"`
+	EmbedCPU  float64 `json:"embed_cpu_s"`
 	// PeakRSSMB is this process's peak RSS, WorkerPeakRSSMB the largest
 	// PDF worker's (MB, 10^6 bytes).
 	PeakRSSMB       float64 `json:"peak_rss_mb"`
@@ -261,6 +267,10 @@ func WriteDrop(w io.Writer, r DropResult) error {
 	p.f("pages %d (OCR %d)\n", r.Pages, r.OCR)
 	p.f("first searchable by BM25: %.1f s; all searchable: %.1f s; all vectors ready: %.1f s\n", r.FirstSearchable, r.AllSearchable, r.AllVectors)
 	p.f("CPU user %.1f s + sys %.1f s over %.1f s wall: user+sys/wall %.2f\n", r.UserCPU, r.SysCPU, r.AllVectors, r.CPURatio)
+	if r.WorkerCPU >= 0 && r.EmbedCPU >= 0 {
+		p.f("CPU by part: PDF workers (pages, OCR) %.1f s; embedding (background threads) %.1f s; the rest of the app %.1f s\n",
+			r.WorkerCPU, r.EmbedCPU, r.UserCPU+r.SysCPU-r.WorkerCPU-r.EmbedCPU)
+	}
 	p.f("peak RSS: %.0f MB (this process), %.0f MB (largest PDF worker)\n", r.PeakRSSMB, r.WorkerPeakRSSMB)
 	d, a := r.SearchDuring, r.SearchAfter
 	p.f("a search a second while adding: %d searches, p50 %.0f ms, p95 %.0f ms, max %.0f ms; the same questions after: p50 %.0f ms, p95 %.0f ms (during/after p50 %.2f)\n",

@@ -15,6 +15,7 @@ import (
 
 	"vika/backend/bench"
 	"vika/backend/engine"
+	"vika/backend/lowprio"
 	"vika/backend/session"
 )
 
@@ -103,6 +104,8 @@ func dropInto(ctx context.Context, paths []string, errOut io.Writer) (bench.Drop
 		return bench.DropResult{}, fmt.Errorf("the drop benchmark measures the vectors too: %w", err)
 	}
 	user0, sys0, _, cpuOK := bench.CPUTime()
+	kids0, kidsOK := bench.ChildCPU()
+	embed0, embedOK := lowprio.CPU()
 	drop := bench.NewDrop()
 	var wg sync.WaitGroup
 	for _, p := range paths {
@@ -162,6 +165,13 @@ func dropInto(ctx context.Context, paths []string, errOut io.Writer) (bench.Drop
 			r.CPURatio = (r.UserCPU + r.SysCPU) / r.AllVectors
 		}
 		r.WorkerPeakRSSMB = float64(childPeak) / 1e6
+	}
+	r.WorkerCPU, r.EmbedCPU = -1, -1
+	if kids1, ok := bench.ChildCPU(); ok && kidsOK {
+		r.WorkerCPU = kids1 - kids0
+	}
+	if embed1, ok := lowprio.CPU(); ok && embedOK {
+		r.EmbedCPU = (embed1 - embed0).Seconds()
 	}
 	if peak, ok := bench.SelfPeakRSS(); ok {
 		r.PeakRSSMB = float64(peak) / 1e6

@@ -18,14 +18,27 @@ package lowprio
 import (
 	"runtime"
 	"sync/atomic"
+	"time"
 )
 
 // Nice is the nice value of a background thread on Linux: a thread at
 // nice 10 gets about a tenth of a core that a nice-0 thread also wants.
 const Nice = 10
 
-// lowered counts the threads whose priority was lowered (for tests).
-var lowered atomic.Int64
+var (
+	// lowered counts the threads whose priority was lowered (for tests).
+	lowered atomic.Int64
+	// spent sums the CPU time of the background threads that ended, in
+	// nanoseconds.
+	spent atomic.Int64
+)
+
+// CPU is the CPU time (user and system) the background threads of this
+// process have used so far, counted as each ends, and whether it is
+// measured (Linux only: a thread's own time, RUSAGE_THREAD).
+func CPU() (time.Duration, bool) {
+	return time.Duration(spent.Load()), threadCPUMeasured
+}
 
 // Go runs f on a new OS thread at the background priority and returns
 // when f has returned. If the priority cannot be lowered (a system
@@ -40,6 +53,7 @@ func Go(f func()) {
 			lowered.Add(1)
 		}
 		f()
+		spent.Add(int64(threadCPU())) // the thread is new: all of its time is f's
 	}()
 	<-done
 }

@@ -1,6 +1,10 @@
 package lowprio
 
-import "golang.org/x/sys/unix"
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
 
 // Background is the priority lower sets, as Current reports it.
 const Background = Nice
@@ -16,4 +20,15 @@ func Current() (int, error) {
 	// The raw system call returns 20 - nice (so that it is never negative).
 	p, err := unix.Getpriority(unix.PRIO_PROCESS, unix.Gettid())
 	return 20 - p, err
+}
+
+const threadCPUMeasured = true
+
+// threadCPU is the calling thread's user and system time.
+func threadCPU() time.Duration {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_THREAD, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -52,3 +52,23 @@ func TestGoRunsF(t *testing.T) {
 		t.Fatal("f did not run")
 	}
 }
+
+// TestCPUCountsTheBackgroundThreads: the CPU time of f's thread is added
+// to CPU when f returns (on Linux, where it is measured).
+func TestCPUCountsTheBackgroundThreads(t *testing.T) {
+	before, measured := CPU()
+	if !measured {
+		t.Skip("the background threads' CPU time is measured on Linux only")
+	}
+	x := 1.0
+	Go(func() {
+		for i := range 20_000_000 {
+			x = x*1.0000001 + float64(i&1)
+		}
+	})
+	after, _ := CPU()
+	if after <= before {
+		t.Fatalf("CPU went from %v to %v after a busy background call (%v)", before, after, x)
+	}
+	t.Logf("the busy call used %v of CPU", after-before)
+}

@@ -2,6 +2,7 @@ package lowprio
 
 import (
 	"fmt"
+	"time"
 
 	"golang.org/x/sys/windows"
 )
@@ -38,3 +39,8 @@ func Current() (int, error) {
 // priorityArg passes a (possibly negative) int as the system call's int
 // argument, sign-extended as the ABI wants.
 func priorityArg(p int) uintptr { return uintptr(int64(p)) }
+
+const threadCPUMeasured = false
+
+// threadCPU is not measured on this system.
+func threadCPU() time.Duration { return 0 }
