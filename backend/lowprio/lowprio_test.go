@@ -5,10 +5,8 @@ import (
 	"testing"
 )
 
-// TestGoLowersOnlyItsThread: f runs at the background priority, the
-// caller's thread keeps its own, and each call lowers a thread of its own
-// (the thread lowered for one call is not reused by the rest of the
-// program: it ends with the call).
+// TestGoLowersOnlyItsThread: f runs at the background priority and the
+// caller's thread keeps its own.
 func TestGoLowersOnlyItsThread(t *testing.T) {
 	if runtime.GOOS != "linux" && runtime.GOOS != "windows" {
 		t.Skip("thread priorities are set on Linux and Windows only")
@@ -19,8 +17,6 @@ func TestGoLowersOnlyItsThread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Background
-	start := lowered.Load()
 	for range 3 {
 		var inside int
 		var insideErr error
@@ -28,12 +24,9 @@ func TestGoLowersOnlyItsThread(t *testing.T) {
 		if insideErr != nil {
 			t.Fatal(insideErr)
 		}
-		if inside != want {
-			t.Fatalf("inside Go the priority is %d, want %d (before: %d)", inside, want, before)
+		if inside != Background {
+			t.Fatalf("inside Go the priority is %d, want %d (before: %d)", inside, Background, before)
 		}
-	}
-	if got := lowered.Load() - start; got != 3 {
-		t.Fatalf("%d threads lowered for 3 calls, want 3", got)
 	}
 	after, err := Current()
 	if err != nil {
@@ -44,18 +37,28 @@ func TestGoLowersOnlyItsThread(t *testing.T) {
 	}
 }
 
-// TestGoRunsF: Go returns only after f has run.
-func TestGoRunsF(t *testing.T) {
+// TestGoRaisesFsPanic: a panic in f reaches the caller, and the thread
+// goes on serving later calls.
+func TestGoRaisesFsPanic(t *testing.T) {
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Fatalf("recovered %v, want boom", r)
+			}
+		}()
+		Go(func() { panic("boom") })
+		t.Fatal("Go returned after a panic")
+	}()
 	ran := false
 	Go(func() { ran = true })
 	if !ran {
-		t.Fatal("f did not run")
+		t.Fatal("f did not run after a panic")
 	}
 }
 
-// TestCPUCountsTheBackgroundThreads: the CPU time of f's thread is added
-// to CPU when f returns (on Linux, where it is measured).
-func TestCPUCountsTheBackgroundThreads(t *testing.T) {
+// TestCPUCountsTheBackgroundWork: the CPU time f uses is added to CPU
+// when f returns (on Linux, where it is measured).
+func TestCPUCountsTheBackgroundWork(t *testing.T) {
 	before, measured := CPU()
 	if !measured {
 		t.Skip("the background threads' CPU time is measured on Linux only")
