@@ -59,7 +59,9 @@ func Go(f func()) {
 	var panicked any
 	done := make(chan struct{})
 	t.work <- func() {
-		defer close(done)
+		before := threadCPU()
+		defer close(done) // last: CPU counts f's time once Go returns
+		defer func() { spent.Add(int64(threadCPU() - before)) }()
 		defer func() { panicked = recover() }()
 		f()
 	}
@@ -105,8 +107,6 @@ func (t *thread) run() {
 	runtime.LockOSThread() // never unlocked
 	_ = lower() // at the normal priority if refused: see Go
 	for f := range t.work {
-		before := threadCPU()
 		f()
-		spent.Add(int64(threadCPU() - before))
 	}
 }
