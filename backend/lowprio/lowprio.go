@@ -105,7 +105,7 @@ func give(t *thread) {
 // package comment).
 func (t *thread) run() {
 	runtime.LockOSThread() // never unlocked
-	_ = lower() // at the normal priority if refused: see Go
+	_ = lower()            // at the normal priority if refused: see Go
 	for f := range t.work {
 		f()
 	}
