@@ -93,7 +93,10 @@ func residentBytes() int64 {
 	return pages * int64(os.Getpagesize())
 }
 
-// supervise makes the kernel kill the worker if its supervisor dies.
+// supervise makes the kernel kill the worker if its supervisor dies. The
+// signal comes when the thread that started the worker ends, so the app
+// never ends a thread (runtime.LockOSThread without Unlock in a goroutine
+// that returns would; see backend/lowprio).
 func supervise(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }
