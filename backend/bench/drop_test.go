@@ -10,8 +10,10 @@ import (
 func TestDropTimeline(t *testing.T) {
 	d := NewDrop()
 	d.start = time.Now().Add(-10 * time.Second)
-	d.Searchable("b.pdf", 10, 2, 30)
-	d.Searchable("a.pdf", 5, 0, 12)
+	d.Searchable("b.pdf", 10, 1, 8, 1) // its words so far: one page still reading
+	time.Sleep(10 * time.Millisecond)
+	d.Searchable("b.pdf", 10, 2, 30, 0)
+	d.Searchable("a.pdf", 5, 0, 12, 0)
 	d.Done("a.pdf", nil)
 	d.Done("c.pdf", errors.New("not a PDF"))
 	r := DropResult{CPURatio: 1.9, Reference: &Reference{WallSeconds: 100, Command: []string{"py", "bench.py"}}}
@@ -21,6 +23,9 @@ func TestDropTimeline(t *testing.T) {
 	}
 	if r.Pages != 15 || r.OCR != 2 || r.FirstSearchable < 10 || r.AllSearchable < r.FirstSearchable || r.AllVectors < 10 {
 		t.Errorf("result = %+v", r)
+	}
+	if b := r.Docs[1]; b.Chunks != 30 || b.FirstPassages >= b.Searchable || r.AllFirstPassages != max(b.FirstPassages, r.Docs[0].FirstPassages) {
+		t.Errorf("b.pdf = %+v, every document partly searchable at %.3f s", b, r.AllFirstPassages)
 	}
 	r.Judge()
 	// 10 s of 100: within a sixth; vectors under 90 s; CPU 1.9.

@@ -26,7 +26,9 @@ func addAll(ctx context.Context, eng *session.Session, paths []string, who strin
 		go func() {
 			searchable := false
 			_, err := eng.Ingest(ctx, p, func(pr engine.Progress) {
-				if pr.Stage == engine.StageSearchable && !searchable {
+				// A question on the command line waits for every page's
+				// words (not for a document read so far: Reading).
+				if pr.Stage == engine.StageSearchable && pr.Doc != nil && pr.Doc.Reading == 0 && !searchable {
 					searchable = true
 					ready <- outcome{path: p}
 				}

@@ -115,8 +115,12 @@ func dropInto(ctx context.Context, paths []string, errOut io.Writer) (bench.Drop
 			name := filepath.Base(p)
 			rep, err := eng.Ingest(ctx, p, func(pr engine.Progress) {
 				if pr.Stage == engine.StageSearchable && pr.Doc != nil {
-					drop.Searchable(name, pr.Doc.Pages, pr.Doc.OCRPages, pr.Doc.Chunks)
-					fmt.Fprintf(errOut, "%6.1f s searchable: %s\n", drop.Since().Seconds(), name)
+					drop.Searchable(name, pr.Doc.Pages, pr.Doc.OCRPages, pr.Doc.Chunks, pr.Doc.Reading)
+					if pr.Doc.Reading > 0 {
+						fmt.Fprintf(errOut, "%6.1f s searchable, %d pages still reading: %s\n", drop.Since().Seconds(), pr.Doc.Reading, name)
+					} else {
+						fmt.Fprintf(errOut, "%6.1f s searchable: %s\n", drop.Since().Seconds(), name)
+					}
 				}
 			})
 			if err == nil && rep.Cached {

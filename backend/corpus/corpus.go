@@ -46,6 +46,10 @@ type Document struct {
 	// final then, and the window says "embedding…" rather than a count.
 	Vectors   map[string]int `json:"vectors,omitempty"`
 	Embedding bool           `json:"embedding,omitempty"`
+	// Reading counts the pages whose OCR is still to come while the
+	// document is already searchable by the words of its other pages
+	// (ingest.Options.Interim); 0 once every page is read.
+	Reading int `json:"reading,omitempty"`
 	// FailedPages lists the 1-based pages whose text could not be
 	// extracted (the rest of the document is still usable).
 	FailedPages []int `json:"failed_pages,omitempty"`

@@ -116,23 +116,42 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 			progress(Progress{JobID: jobID, File: name, Stage: stage, Done: done, Total: total})
 		}
 	}
+	searchable := func(doc corpus.Document) {
+		if progress != nil {
+			progress(Progress{JobID: jobID, File: name, Stage: StageSearchable, Doc: &doc})
+		}
+	}
+	// While its OCR runs, the document is searchable by the pages read so
+	// far (interim.go).
+	interim := &interimCommits{e: e, data: data, cancel: cancel, progress: searchable}
 	c := e.cache.Load()
-	res, hit, err := e.extract(ctx, c, given, name, data, report)
+	res, hit, err := e.extract(ctx, c, given, name, data, report, interim)
 	if err != nil {
+		if interim.doc != nil {
+			err = errors.Join(err, e.undoText(ctx, interim.doc.ID))
+		}
 		return Report{}, err
 	}
 	// Searchable by BM25 and the page index from here; the vectors follow.
 	start := e.now()
-	doc, err := e.commitText(ctx, res, data)
+	var doc corpus.Document
+	if interim.doc == nil {
+		doc, err = e.commitText(ctx, res, data)
+	} else {
+		doc, err = e.replaceText(ctx, *interim.doc, res)
+		if errors.Is(err, ErrNotFound) {
+			err = context.Canceled // removed while it was read
+		}
+		if err != nil {
+			err = errors.Join(err, e.undoText(ctx, interim.doc.ID))
+		}
+	}
 	res.Timings.Index = e.now().Sub(start).Seconds()
 	if err != nil {
 		return Report{}, err
 	}
 	res.Doc = doc
-	if progress != nil {
-		searchable := doc
-		progress(Progress{JobID: jobID, File: name, Stage: StageSearchable, Doc: &searchable})
-	}
+	searchable(doc)
 	start = e.now()
 	vecs, figs, set, err := e.vectors(ctx, c, given, res, report)
 	res.Timings.Embed = e.now().Sub(start).Seconds()
@@ -153,11 +172,14 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 }
 
 // extract reads the document from given, the cache or the PDF workers
-// (ingest.Run then waits for its place in the session's reading queue).
-func (e *Engine) extract(ctx context.Context, c *cache.Cache, given *prepared, name string, data []byte, report func(string, int, int)) (ingest.Result, bool, error) {
+// (ingest.Run then waits for its place in the session's reading queue),
+// which give interim what they have read while the OCR runs.
+func (e *Engine) extract(ctx context.Context, c *cache.Cache, given *prepared, name string, data []byte, report func(string, int, int), interim *interimCommits) (ingest.Result, bool, error) {
 	res, hit, err := given.result(name)
 	if !hit {
-		res, hit, err = e.ingestCached(ctx, c, name, data, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
+		opts := e.ingestOptions()
+		opts.Interim = func(r ingest.Result) { interim.commit(ctx, r) }
+		res, hit, err = e.ingestCached(ctx, c, name, data, opts, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
 	}
 	return res, hit, err
 }

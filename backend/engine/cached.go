@@ -72,9 +72,9 @@ type cachedDocument struct {
 // ingestCached returns the processed document from c when it holds it (a
 // hit, true), else runs the ingest and keeps its result. A cache that
 // fails is logged and left out: the add goes on.
-func (e *Engine) ingestCached(ctx context.Context, c *cache.Cache, name string, data []byte, progress func(ingest.Progress)) (ingest.Result, bool, error) {
+func (e *Engine) ingestCached(ctx context.Context, c *cache.Cache, name string, data []byte, opts ingest.Options, progress func(ingest.Progress)) (ingest.Result, bool, error) {
 	if c == nil {
-		res, err := ingest.Run(ctx, name, data, e.ingestOptions(), progress)
+		res, err := ingest.Run(ctx, name, data, opts, progress)
 		return res, false, err
 	}
 	k := cache.Key{Doc: ingest.DocID(data), Setup: e.setup(), Part: cache.PartDocument}
@@ -85,7 +85,7 @@ func (e *Engine) ingestCached(ctx context.Context, c *cache.Cache, name string, 
 	} else if err != nil && !errors.Is(err, cache.ErrOff) {
 		log.Printf("document cache: %v", err)
 	}
-	res, err := ingest.Run(ctx, name, data, e.ingestOptions(), progress)
+	res, err := ingest.Run(ctx, name, data, opts, progress)
 	if err != nil || len(res.Doc.FailedPages) > 0 {
 		return res, false, err
 	}

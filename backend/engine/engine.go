@@ -220,7 +220,10 @@ type Engine struct {
 	// embedding holds the documents stored and searchable by BM25 whose
 	// vectors are not indexed yet; vectorsReady (on mu) is signalled when
 	// it empties. Both guarded by mu.
-	embedding    map[string]bool
+	embedding map[string]bool
+	// reading holds, for the documents stored while their OCR runs
+	// (commitInterim), the pages still to be read.
+	reading      map[string]int
 	vectorsReady *sync.Cond
 
 	// commitMu serialises changes to the set of documents (commit of an
@@ -274,6 +277,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		pending:    map[string]string{},
 		jobs:       map[string]context.CancelFunc{},
 		embedding:  map[string]bool{},
+		reading:    map[string]int{},
 	}
 	e.vectorsReady = sync.NewCond(&e.mu)
 	e.models.Store(&modelSet{loadedModels: lm})
@@ -328,6 +332,7 @@ func (e *Engine) Documents(ctx context.Context) ([]corpus.Document, error) {
 	e.mu.Lock()
 	for i := range docs {
 		docs[i].Embedding = e.embedding[docs[i].ID]
+		docs[i].Reading = e.reading[docs[i].ID]
 	}
 	e.mu.Unlock()
 	if len(docs) > 0 {

@@ -48,6 +48,7 @@ func (e *Engine) commitText(ctx context.Context, res ingest.Result, data []byte)
 		return corpus.Document{}, errors.Join(err, ret.DeleteDoc(undo, res.Doc.ID), e.store.DeleteDocument(undo, res.Doc.ID))
 	}
 	e.setEmbedding(res.Doc.ID, true)
+	e.setReading(res.Doc.ID, res.Doc.Reading)
 	res.Doc.Embedding = true
 	return res.Doc, nil
 }
@@ -96,6 +97,7 @@ func (e *Engine) undoText(ctx context.Context, docID string) error {
 	e.commitMu.Lock()
 	defer e.commitMu.Unlock()
 	defer e.setEmbedding(docID, false)
+	defer e.setReading(docID, 0)
 	if _, err := e.store.DocumentByID(ctx, docID); errors.Is(err, ErrNotFound) {
 		return nil
 	}

@@ -18,6 +18,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,7 +80,23 @@ type Options struct {
 	// another waits (between pages and OCR calls) and leaves when Run
 	// returns. Its wall time counts the time it held its place.
 	Queue *Queue
+	// Interim, when set, is given the document as read so far while its
+	// OCR runs: once when the OCR begins (the pages with a text layer),
+	// then at most every InterimEvery while pages are recognised. Its
+	// Doc.Reading counts the pages still to be read; pages not read yet
+	// have no passages. It is called from Run's goroutine, never after
+	// Run returns, and only with at least one passage. The Result Run
+	// returns is the whole document.
+	Interim func(Result)
+	// InterimEvery is the least time between two Interim calls (default
+	// DefaultInterimEvery).
+	InterimEvery time.Duration
 }
+
+// DefaultInterimEvery is how often a document being OCRed is given to
+// Options.Interim: a scanned page takes 2 to 4 CPU-seconds, so a few pages
+// more each time.
+const DefaultInterimEvery = 5 * time.Second
 
 // Timings are the seconds spent in each stage of one Run.
 type Timings struct {
@@ -159,7 +176,20 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	res.Timings.Extract = sw.lap()
 
 	targets = capOCR(pages, targets, budget)
-	ocrPages, err := recognise(ctx, doc, pages, targets, opts, budget, func(done, total int) { report(StageOCR, done, total) })
+	base := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n}
+	base.Meta, base.Outline = doc.About()
+	var interim func(ocrPages, pending int)
+	if opts.Interim != nil {
+		interim = func(ocrPages, pending int) {
+			snap := slices.Clone(pages)
+			d, chunks := assemble(base, snap, ocrPages, opts.Chunk, budget)
+			if len(chunks) > 0 {
+				d.Reading = pending
+				opts.Interim(Result{Doc: d, Pages: snap, Chunks: chunks})
+			}
+		}
+	}
+	ocrPages, err := recognise(ctx, doc, pages, targets, opts, budget, func(done, total int) { report(StageOCR, done, total) }, interim)
 	if err != nil {
 		return Result{}, err
 	}
@@ -169,12 +199,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	if warning == nil {
 		warning = budget.warning(pages)
 	}
-	var failed []int
-	for _, p := range pages {
-		if p.Failed() {
-			failed = append(failed, p.Number)
-		}
-	}
+	failed := failedPages(pages)
 	if len(failed) == n && budget.timeUp {
 		return Result{}, message.Wrap(fmt.Errorf("%w: it ran out of its time (%s) before any of its %d pages was read", ErrDocTime, budget.timeLimit(), n), message.DocTimeOut, "limit", budget.timeLimit())
 	}
@@ -183,22 +208,56 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	}
 
 	report(StageLanguage, 0, 0)
-	d := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n, FailedPages: failed, OCRPages: ocrPages, Warning: warning}
-	d.Meta, d.Outline = doc.About()
-	detectLanguages(&d, pages)
-	d.PageTypes = countTypes(pages)
-	d.Regions = countRegions(pages)
-	d.Links = documentLinks(pages)
+	base.Warning = warning
+	d := describe(base, pages, ocrPages)
 	res.Timings.Lang = sw.lap()
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-
 	report(StageChunking, 0, 0)
-	chunks := budget.capPassages(chunk.Split(d, pages, opts.Chunk))
+	d, chunks := passages(d, pages, opts.Chunk, budget)
 	if d.Warning == nil {
 		d.Warning = budget.warning(pages) // the passages' cap comes last
 	}
+	res.Timings.Chunk = sw.lap()
+	res.Doc, res.Pages, res.Chunks = d, pages, chunks
+	return res, nil
+}
+
+// failedPages lists the pages whose text could not be read.
+func failedPages(pages []corpus.Page) []int {
+	var failed []int
+	for _, p := range pages {
+		if p.Failed() {
+			failed = append(failed, p.Number)
+		}
+	}
+	return failed
+}
+
+// assemble makes the document of pages as read so far (base holds what
+// does not depend on them) and its passages.
+func assemble(base corpus.Document, pages []corpus.Page, ocrPages int, o chunk.Options, budget *docBudget) (corpus.Document, []corpus.Chunk) {
+	d := describe(base, pages, ocrPages)
+	return passages(d, pages, o, budget)
+}
+
+// describe sets the languages of pages and returns the document they
+// make: base with their languages, failed pages and counts.
+func describe(base corpus.Document, pages []corpus.Page, ocrPages int) corpus.Document {
+	d := base
+	d.FailedPages, d.OCRPages = failedPages(pages), ocrPages
+	detectLanguages(&d, pages)
+	d.PageTypes = countTypes(pages)
+	d.Regions = countRegions(pages)
+	d.Links = documentLinks(pages)
+	return d
+}
+
+// passages cuts d's pages into passages within the document's passage
+// budget, each in its page's language, and counts them in d.
+func passages(d corpus.Document, pages []corpus.Page, o chunk.Options, budget *docBudget) (corpus.Document, []corpus.Chunk) {
+	chunks := budget.capPassages(chunk.Split(d, pages, o))
 	langOf := make(map[int]string, len(pages))
 	for _, p := range pages {
 		langOf[p.Number] = p.Lang
@@ -207,9 +266,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 		chunks[i].Lang = langOf[chunks[i].Page]
 	}
 	d.Chunks = len(chunks)
-	res.Timings.Chunk = sw.lap()
-	res.Doc, res.Pages, res.Chunks = d, pages, chunks
-	return res, nil
+	return d, chunks
 }
 
 // extract reads every page's layout. A page that cannot be read keeps its

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"vika/backend/corpus"
 	"vika/backend/message"
@@ -47,7 +48,13 @@ func capOCR(pages []corpus.Page, targets []OCRTarget, budget *docBudget) []OCRTa
 // outcome) or runs out of its time (the targets not done are marked). It
 // returns the number of pages OCRed; an error is the context's or one
 // wrapping ErrReader.
-func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCRTarget, opts Options, budget *docBudget, step func(done, total int)) (int, error) {
+//
+// The outcomes are merged in the targets' order as they come (a target
+// waits for those before it), so that interim, when not nil, can be
+// called with the pages as merged so far: when the OCR begins, then at
+// most every opts.InterimEvery while targets are merged, with the number
+// of pages OCRed and of targets still to come.
+func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCRTarget, opts Options, budget *docBudget, step func(done, total int), interim func(ocrPages, pending int)) (int, error) {
 	if len(targets) == 0 {
 		return 0, nil
 	}
@@ -66,6 +73,15 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 	}
 	total := len(targets)
 	step(0, total)
+	every := opts.InterimEvery
+	if every <= 0 {
+		every = DefaultInterimEvery
+	}
+	var lastInterim time.Time
+	if interim != nil {
+		interim(0, total)
+		lastInterim = time.Now()
+	}
 
 	// stop ends the OCR of this document without ending ctx: the
 	// document failed, or its time is up.
@@ -110,11 +126,13 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 		}
 	}()
 	go func() { wg.Wait(); close(finished) }()
-	done := 0
+	done, merged, ocrPages, interimAt := 0, 0, 0, 0
+	came := make([]bool, total)
 	var failed error
 	for i := range finished {
 		done++
 		step(done, total)
+		came[i] = true
 		switch o := &outcomes[i]; {
 		case o.err != nil && octx.Err() != nil && ctx.Err() == nil:
 			o.ran = false // cut short by the document's time, not its own fault
@@ -130,6 +148,16 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 				stop()
 			}
 		}
+		if failed != nil {
+			continue
+		}
+		for ; merged < total && came[merged]; merged++ {
+			ocrPages += merge(pages, targets[merged], outcomes[merged], opts.Regions, budget)
+		}
+		if interim != nil && merged > interimAt && merged < total && time.Since(lastInterim) >= every {
+			interim(ocrPages, total-merged)
+			interimAt, lastInterim = merged, time.Now()
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -140,7 +168,10 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 	if octx.Err() != nil && !budget.timeUp {
 		budget.timeUp, budget.timeWhy = true, "wall"
 	}
-	return merge(pages, targets, outcomes, opts.Regions, budget), nil
+	for ; merged < total; merged++ { // the targets never dispatched
+		ocrPages += merge(pages, targets[merged], outcomes[merged], opts.Regions, budget)
+	}
+	return ocrPages, nil
 }
 
 // recogniseOne OCRs one target. A panic (a bug reached by odd input)
@@ -160,48 +191,43 @@ func recogniseOne(ctx context.Context, r Reader, t OCRTarget) (out ocrOutcome) {
 // worker (a dense page holds a few thousand).
 const maxOCRWords = 50_000
 
-// merge writes the OCR outcomes into their pages and returns how many
-// pages got OCR text. A scanned page's lines are placed from its OCR
-// words; with regions, its tables are rebuilt from them too.
-func merge(pages []corpus.Page, targets []OCRTarget, outcomes []ocrOutcome, regions bool, budget *docBudget) int {
-	n := 0
-	for i, t := range targets {
-		p := &pages[t.Page-1]
-		o := outcomes[i]
-		if !o.ran {
-			if t.Full { // a mixed page keeps its text layer
-				m := message.New(message.PageDocBudget, "page", t.Page, "limit", budget.timeLimit())
-				p.Problem = &m
-			}
-			continue
+// merge writes the OCR outcome of target t into its page and returns 1
+// if the page got OCR text, else 0. A scanned page's lines are placed from
+// its OCR words; with regions, its tables are rebuilt from them too.
+func merge(pages []corpus.Page, t OCRTarget, o ocrOutcome, regions bool, budget *docBudget) int {
+	p := &pages[t.Page-1]
+	if !o.ran {
+		if t.Full { // a mixed page keeps its text layer
+			m := message.New(message.PageDocBudget, "page", t.Page, "limit", budget.timeLimit())
+			p.Problem = &m
 		}
-		if o.err != nil {
-			// A mixed page keeps its text layer when OCR of its figures
-			// fails, unless the language data is missing.
-			if t.Full || errors.Is(o.err, ocr.ErrNoLanguageData) {
-				p.Problem = ocrProblem(t.Page, o.err)
-			}
-			continue
-		}
-		conf := o.Confidence
-		p.OCRConfidence = &conf
-		n++
-		switch {
-		case t.Full:
-			p.Text = budget.admitOCR(o.Text)
-			p.Lines = ocrLines(p.Text, o.Words[:min(len(o.Words), maxOCRWords)], p.Width, p.Height)
-			if regions && len(o.Words) > 0 {
-				// The scan's tables replace what detection found in its
-				// (absent) text layer; its form fields and notes stay (and
-				// are counted against the budget again: a few at most).
-				p.Regions = append(marksOf(p.Regions), pdf.WordTables(p.Number, p.Width, p.Height, o.Words[:min(len(o.Words), maxOCRWords)])...)
-				budget.admitRegions(p)
-			}
-		case o.Text != "":
-			p.Text = strings.TrimRight(p.Text, "\n") + "\n\n" + budget.admitOCR(o.Text)
-		}
+		return 0
 	}
-	return n
+	if o.err != nil {
+		// A mixed page keeps its text layer when OCR of its figures
+		// fails, unless the language data is missing.
+		if t.Full || errors.Is(o.err, ocr.ErrNoLanguageData) {
+			p.Problem = ocrProblem(t.Page, o.err)
+		}
+		return 0
+	}
+	conf := o.Confidence
+	p.OCRConfidence = &conf
+	switch {
+	case t.Full:
+		p.Text = budget.admitOCR(o.Text)
+		p.Lines = ocrLines(p.Text, o.Words[:min(len(o.Words), maxOCRWords)], p.Width, p.Height)
+		if regions && len(o.Words) > 0 {
+			// The scan's tables replace what detection found in its
+			// (absent) text layer; its form fields and notes stay (and
+			// are counted against the budget again: a few at most).
+			p.Regions = append(marksOf(p.Regions), pdf.WordTables(p.Number, p.Width, p.Height, o.Words[:min(len(o.Words), maxOCRWords)])...)
+			budget.admitRegions(p)
+		}
+	case o.Text != "":
+		p.Text = strings.TrimRight(p.Text, "\n") + "\n\n" + budget.admitOCR(o.Text)
+	}
+	return 1
 }
 
 // marksOf keeps the form and note regions of regions.

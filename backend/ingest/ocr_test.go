@@ -1,36 +1,21 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
-	"image/png"
 	"strings"
 	"testing"
 	"time"
 
 	"vika/backend/message"
 	"vika/backend/ocr"
-	"vika/backend/pdf"
 	"vika/backend/testpdf"
+	"vika/backend/testpdf/scanned"
 )
 
 // scan is a PDF of one page that is an image of text, without text layer.
 func scan(t *testing.T) []byte {
 	t.Helper()
-	d, err := pdf.Open(testpdf.Text("The quick brown fox jumps over the lazy dog."), pdf.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	img, err := d.Render(1, 150)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return testpdf.Illustrations(testpdf.Illustrated{Figures: []testpdf.Figure{{X: 0, Y: 0, W: 595, H: 842, PNG: buf.Bytes()}}},
+	return testpdf.Illustrations(testpdf.Illustrated{Figures: []testpdf.Figure{{X: 0, Y: 0, W: 595, H: 842, PNG: scanned.PNG(t, "The quick brown fox jumps over the lazy dog.")}}},
 		testpdf.Illustrated{Body: "A second page with its text layer."})
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"image"
-	"image/png"
 	"math"
 	"os"
 	"regexp"
@@ -13,8 +12,8 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/ocr"
-	"vika/backend/pdf"
 	"vika/backend/testpdf"
+	"vika/backend/testpdf/scanned"
 )
 
 // call is one recognition as recordingOCR saw it.
@@ -110,23 +109,11 @@ func TestOCRScanLanguageAndResolution(t *testing.T) {
 
 // A mixed page's figure is read in its text layer's language.
 func TestOCRMixedPageLanguage(t *testing.T) {
-	d, err := pdf.Open(testpdf.Text("Le renard brun saute par-dessus le chien paresseux."), pdf.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := d.Render(1, 150)
-	d.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
+	pic := scanned.PNG(t, "Le renard brun saute par-dessus le chien paresseux.")
 	data := testpdf.Illustrations(testpdf.Illustrated{
 		Body: "Cette page a une couche de texte en français et une figure dont les mots ne sont que des pixels. " +
 			"La statistique inférentielle étudie ce que les données disent de la population dont elles sont tirées.",
-		Figures: []testpdf.Figure{{X: 50, Y: 300, W: 500, H: 400, PNG: buf.Bytes()}},
+		Figures: []testpdf.Figure{{X: 50, Y: 300, W: 500, H: 400, PNG: pic}},
 	})
 	rec := &recordingOCR{Pool: newPool(t)}
 	res, err := Run(context.Background(), "mixed.pdf", data, Options{OCR: rec}, nil)

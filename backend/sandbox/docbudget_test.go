@@ -12,12 +12,13 @@ import (
 	"vika/backend/message"
 	"vika/backend/pdf"
 	"vika/backend/testpdf"
+	"vika/backend/testpdf/scanned"
 )
 
 // sharedScan is a file of n scanned pages drawing one picture of text.
 func sharedScan(t *testing.T, n int) []byte {
 	t.Helper()
-	data, err := testpdf.SharedScan(n, imageOf(t, testpdf.Text(scannedText), 150))
+	data, err := testpdf.SharedScan(n, scanned.PNG(t, scannedText))
 	if err != nil {
 		t.Fatal(err)
 	}

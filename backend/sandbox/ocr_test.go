@@ -1,50 +1,29 @@
 package sandbox
 
 import (
-	"bytes"
 	"context"
-	"image/png"
 	"strings"
 	"testing"
 	"time"
 
 	"vika/backend/ingest"
 	"vika/backend/message"
-	"vika/backend/pdf"
 	"vika/backend/testpdf"
+	"vika/backend/testpdf/scanned"
 )
-
-// imageOf renders page 1 of a text PDF as a PNG at dpi.
-func imageOf(t *testing.T, text []byte, dpi float64) []byte {
-	t.Helper()
-	d, err := pdf.Open(text, pdf.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	img, err := d.Render(1, dpi)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 const scannedText = "The quick brown fox jumps over the lazy dog. Probabilistic counting with stochastic averaging."
 
 // twoScans is a PDF of two pages, each an image of text without text layer.
 func twoScans(t *testing.T) []byte {
-	png := imageOf(t, testpdf.Text(scannedText), 150)
+	png := scanned.PNG(t, scannedText)
 	fig := []testpdf.Figure{{X: 0, Y: 0, W: 595, H: 842, PNG: png}}
 	return testpdf.Illustrations(testpdf.Illustrated{Figures: fig}, testpdf.Illustrated{Figures: fig})
 }
 
 // mixed is a page of text with a figure that is a picture of text.
 func mixed(t *testing.T) []byte {
-	png := imageOf(t, testpdf.Text(scannedText), 150)
+	png := scanned.PNG(t, scannedText)
 	return testpdf.Illustrations(testpdf.Illustrated{
 		Body:    "This page has a text layer and a figure whose words are only pixels. " + testpdf.Words("body", 40),
 		Figures: []testpdf.Figure{{X: 50, Y: 300, W: 500, H: 400, PNG: png}},

@@ -154,12 +154,12 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 	if n > 0 {
 		return fmt.Errorf("%w: %s", ErrExists, doc.Label)
 	}
-	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, Regions: doc.Regions, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning, Info: doc.Meta, Outline: doc.Outline, Links: doc.Links})
+	meta, err := metaOf(doc)
 	if err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO documents (id, file, label, bytes, pages, chunks, lang, meta, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		doc.ID, doc.File, doc.Label, doc.Bytes, doc.Pages, doc.Chunks, doc.Lang, string(meta), s.now().UnixMilli()); err != nil {
+		doc.ID, doc.File, doc.Label, doc.Bytes, doc.Pages, doc.Chunks, doc.Lang, meta, s.now().UnixMilli()); err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
 	if err := insertPages(ctx, tx, doc.ID, pages); err != nil {
@@ -175,6 +175,56 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
 	return nil
+}
+
+// metaOf is the meta column of doc.
+func metaOf(doc corpus.Document) (string, error) {
+	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, Regions: doc.Regions, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning, Info: doc.Meta, Outline: doc.Outline, Links: doc.Links})
+	return string(meta), err
+}
+
+// ReplaceText replaces the pages, regions and passages of a stored
+// document, and its counts, language and meta, with doc's (its id, label,
+// file and place in the session stay) in one transaction: a document read
+// further (its OCR pages) replaces what was stored of it before. What
+// else refers to the document (its file, its questions' metrics) stays.
+// It fails with ErrNotFound when the document is not stored.
+func (s *Store) ReplaceText(ctx context.Context, doc corpus.Document, pages []corpus.Page, chunks []corpus.Chunk) (err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("replace %s: %w", doc.Label, err)
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	meta, err := metaOf(doc)
+	if err != nil {
+		return fmt.Errorf("replace %s: %w", doc.Label, err)
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE documents SET pages = ?, chunks = ?, lang = ?, meta = ? WHERE id = ?`, doc.Pages, doc.Chunks, doc.Lang, meta, doc.ID)
+	if err != nil {
+		return fmt.Errorf("replace %s: %w", doc.Label, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("%w: %s", ErrNotFound, doc.ID)
+	}
+	for _, table := range []string{"chunks", "regions", "pages"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE doc_id = ?`, doc.ID); err != nil {
+			return fmt.Errorf("replace %s: %w", doc.Label, err)
+		}
+	}
+	if err := insertPages(ctx, tx, doc.ID, pages); err != nil {
+		return fmt.Errorf("replace %s: %w", doc.Label, err)
+	}
+	if err := insertRegions(ctx, tx, doc.ID, pages); err != nil {
+		return fmt.Errorf("replace %s: %w", doc.Label, err)
+	}
+	if err := insertChunks(ctx, tx, doc.ID, 0, chunks); err != nil {
+		return fmt.Errorf("replace %s: %w", doc.Label, err)
+	}
+	return tx.Commit()
 }
 
 func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.Page) error {

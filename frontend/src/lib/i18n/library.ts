@@ -43,6 +43,11 @@ export const en = {
   'doc.langMixed': 'several languages',
   'doc.ocrPages': { one: '{count} page read by OCR', other: '{count} pages read by OCR' },
   'doc.embedding': 'Searching by keywords until ready',
+  'doc.reading': {
+    one: 'Reading {count} more page: its pages read so far are searched by keywords',
+    other: 'Reading {count} more pages: its pages read so far are searched by keywords',
+  },
+  'doc.readingHint': 'OCR is still reading some of its pages. The pages read already are found by their words; the others join as they are read, and search by meaning once all are.',
   'doc.embeddingHint': 'Its passages are found by their words now; search by meaning joins when its vectors are computed.',
   'doc.failedPages': {
     one: 'Page {pages} could not be read',
@@ -109,6 +114,11 @@ export const fr: Record<keyof typeof en, Message> = {
   'doc.langMixed': 'plusieurs langues',
   'doc.ocrPages': { one: '{count} page lue par OCR', other: '{count} pages lues par OCR' },
   'doc.embedding': 'Recherche par mots-clés en attendant',
+  'doc.reading': {
+    one: 'Encore {count} page à lire : ses pages déjà lues sont cherchées par mots-clés',
+    other: 'Encore {count} pages à lire : ses pages déjà lues sont cherchées par mots-clés',
+  },
+  'doc.readingHint': 'L’OCR lit encore certaines de ses pages. Les pages déjà lues sont trouvées par leurs mots ; les autres s’y ajoutent à mesure qu’elles sont lues, et la recherche par le sens quand toutes le sont.',
   'doc.embeddingHint': 'Ses passages sont trouvés par leurs mots dès maintenant ; la recherche par le sens s’y ajoute quand ses vecteurs sont calculés.',
   'doc.failedPages': {
     one: 'La page {pages} n’a pas pu être lue',

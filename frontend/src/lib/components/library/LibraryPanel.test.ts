@@ -96,6 +96,23 @@ describe('LibraryPanel', () => {
     expect(screen.getByText('8 pages could not be read: 1, 2, 3, 4, 5, 6, …')).toBeTruthy();
   });
 
+  it('says a document is searched by the pages read so far while OCR reads the others', async () => {
+    api.documents.mockResolvedValue([
+      sampleDocument({ doc_id: 'a', label: 'scan.pdf', embedding: true, reading: 12 }),
+      sampleDocument({ doc_id: 'b', label: 'notes.pdf', embedding: true }),
+    ]);
+    const library = setup();
+    await library.load();
+    await tick();
+    const scan = screen.getByText('scan.pdf').closest('li');
+    expect(scan?.textContent).toContain('Reading 12 more pages: its pages read so far are searched by keywords');
+    expect(scan?.textContent).not.toContain('Searching by keywords until ready');
+    expect(screen.getByText('notes.pdf').closest('li')?.textContent).toContain('Searching by keywords until ready');
+    locale.set('fr');
+    await tick();
+    expect(scan?.textContent).toContain('Encore 12 pages à lire : ses pages déjà lues sont cherchées par mots-clés');
+  });
+
   it('translates the warning of a truncated document', async () => {
     api.documents.mockResolvedValue([sampleDocument({ label: 'cut.pdf', warning: { code: 'ingest.truncated' } })]);
     const library = setup();
