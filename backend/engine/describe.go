@@ -86,6 +86,9 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 	if e.isClosed() {
 		return rep, ErrClosed
 	}
+	if err := e.checkRead(ctx, docID); err != nil {
+		return rep, err
+	}
 	chunks, err := e.Chunks(ctx, docID)
 	if err != nil {
 		return rep, err

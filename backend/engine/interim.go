@@ -8,6 +8,7 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/ingest"
+	"vika/backend/message"
 )
 
 // A document whose pages need OCR is searchable by the words of the pages
@@ -81,6 +82,27 @@ func (e *Engine) replaceText(ctx context.Context, prev corpus.Document, res inge
 	e.setReading(doc.ID, doc.Reading)
 	doc.Embedding = true
 	return doc, nil
+}
+
+// ErrStillReading is the error of what needs a document's whole text
+// (describing its figures, summarising or re-chunking its passages) while
+// its OCR still runs: the next interim step would replace the passages
+// it made.
+var ErrStillReading = errors.New("the document is still being read")
+
+// checkRead fails with ErrStillReading while document id's OCR runs.
+func (e *Engine) checkRead(ctx context.Context, id string) error {
+	e.mu.Lock()
+	reading := e.reading[id] > 0
+	e.mu.Unlock()
+	if !reading {
+		return nil
+	}
+	label := id
+	if d, err := e.store.DocumentByID(ctx, id); err == nil {
+		label = d.Label
+	}
+	return message.Wrap(fmt.Errorf("%w: %s (OCR of its scanned pages)", ErrStillReading, label), message.StillReading, "label", label)
 }
 
 // setReading records the pages of document id still to be read (0:

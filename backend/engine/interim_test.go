@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"vika/backend/message"
 	"vika/backend/retrieve"
 	"vika/backend/testpdf/scanned"
 )
@@ -31,7 +32,8 @@ func pagesFound(t *testing.T, e *Engine, q string) []int {
 
 // While its scanned pages are OCRed, a document is listed and searchable
 // by the words of the pages read so far, with the pages still to read;
-// each step replaces the last, and the whole document ends it.
+// each step replaces the last, and the whole document ends it. What needs
+// its whole text waits for it (ErrStillReading).
 func TestSearchableWhileOCR(t *testing.T) {
 	e := newEngine(t, Config{})
 	e.opts.InterimEvery, e.opts.OCRParallel = time.Nanosecond, 1
@@ -48,6 +50,16 @@ func TestSearchableWhileOCR(t *testing.T) {
 		docs, err := e.Documents(context.Background())
 		if err != nil || len(docs) != 1 {
 			t.Fatalf("listing while reading: %v, %v", docs, err)
+		}
+		if p.Doc.Reading > 0 {
+			_, err := e.Rechunk(context.Background(), p.Doc.ID)
+			_, _, err2 := e.SummaryTargets(context.Background(), p.Doc.ID, SummarizeOptions{})
+			_, err3 := e.Describe(context.Background(), p.Doc.ID, nil, DescribeOptions{})
+			for _, err := range []error{err, err2, err3} {
+				if !errors.Is(err, ErrStillReading) || message.Of(err).Code != message.StillReading {
+					t.Errorf("re-chunk, summarise or describe while reading: %v", err)
+				}
+			}
 		}
 		steps = append(steps, seen{p.Doc.Reading, docs[0].Reading, pagesFound(t, e, "syllabus"), pagesFound(t, e, "martingales"), docs[0].Embedding})
 	})
@@ -86,7 +98,7 @@ func TestRemovedWhileOCR(t *testing.T) {
 	e.opts.InterimEvery, e.opts.OCRParallel = time.Nanosecond, 1
 	ctx := context.Background()
 	_, err := e.add(ctx, "", "course.pdf", coursePack(t), func(p Progress) {
-		if p.Stage == StageSearchable && p.Doc.Reading == 2 {
+		if p.Stage == StageSearchable && p.Doc.Reading == 1 {
 			if err := e.RemoveDocument(ctx, p.Doc.ID); err != nil {
 				t.Errorf("remove: %v", err)
 			}

@@ -44,6 +44,9 @@ func (e *Engine) Rechunk(ctx context.Context, docID string) (corpus.Document, er
 	if e.isClosed() {
 		return corpus.Document{}, ErrClosed
 	}
+	if err := e.checkRead(ctx, docID); err != nil {
+		return corpus.Document{}, err
+	}
 	doc, data, err := e.DocumentFile(ctx, docID)
 	if err != nil {
 		return corpus.Document{}, err

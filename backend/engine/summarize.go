@@ -85,6 +85,9 @@ func (e *Engine) SummaryTargets(ctx context.Context, docID string, o SummarizeOp
 	if e.isClosed() {
 		return nil, rep, ErrClosed
 	}
+	if err := e.checkRead(ctx, docID); err != nil {
+		return nil, rep, err
+	}
 	chunks, err := e.Chunks(ctx, docID)
 	if err != nil {
 		return nil, rep, err

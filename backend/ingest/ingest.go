@@ -81,8 +81,10 @@ type Options struct {
 	// returns. Its wall time counts the time it held its place.
 	Queue *Queue
 	// Interim, when set, is given the document as read so far while its
-	// OCR runs: once when the OCR begins (the pages with a text layer),
-	// then at most every InterimEvery while pages are recognised. Its
+	// OCR runs: when the OCR begins, if it has more targets than
+	// OCRParallel (the text layer), then every InterimEvery of OCR when a
+	// page more was recognised (a short OCR gives none: the document
+	// comes whole, from Run only). Its
 	// Doc.Reading counts the pages still to be read; pages not read yet
 	// have no passages. It is called from Run's goroutine, never after
 	// Run returns, and only with at least one passage. The Result Run
@@ -179,10 +181,12 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	base := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n}
 	base.Meta, base.Outline = doc.About()
 	var interim func(ocrPages, pending int)
+	var langs pageLangs
 	if opts.Interim != nil {
+		langs = pageLangs{}
 		interim = func(ocrPages, pending int) {
 			snap := slices.Clone(pages)
-			d, chunks := assemble(base, snap, ocrPages, opts.Chunk, budget)
+			d, chunks := passages(describe(base, snap, ocrPages, langs), snap, opts.Chunk, budget)
 			if len(chunks) > 0 {
 				d.Reading = pending
 				opts.Interim(Result{Doc: d, Pages: snap, Chunks: chunks})
@@ -209,7 +213,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 
 	report(StageLanguage, 0, 0)
 	base.Warning = warning
-	d := describe(base, pages, ocrPages)
+	d := describe(base, pages, ocrPages, langs)
 	res.Timings.Lang = sw.lap()
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
@@ -235,19 +239,13 @@ func failedPages(pages []corpus.Page) []int {
 	return failed
 }
 
-// assemble makes the document of pages as read so far (base holds what
-// does not depend on them) and its passages.
-func assemble(base corpus.Document, pages []corpus.Page, ocrPages int, o chunk.Options, budget *docBudget) (corpus.Document, []corpus.Chunk) {
-	d := describe(base, pages, ocrPages)
-	return passages(d, pages, o, budget)
-}
-
-// describe sets the languages of pages and returns the document they
-// make: base with their languages, failed pages and counts.
-func describe(base corpus.Document, pages []corpus.Page, ocrPages int) corpus.Document {
+// describe sets the languages of pages (langs: detectLanguages) and
+// returns the document they make: base (what does not depend on the
+// pages) with their languages, failed pages and counts.
+func describe(base corpus.Document, pages []corpus.Page, ocrPages int, langs pageLangs) corpus.Document {
 	d := base
 	d.FailedPages, d.OCRPages = failedPages(pages), ocrPages
-	detectLanguages(&d, pages)
+	detectLanguages(&d, pages, langs)
 	d.PageTypes = countTypes(pages)
 	d.Regions = countRegions(pages)
 	d.Links = documentLinks(pages)

@@ -51,9 +51,10 @@ func capOCR(pages []corpus.Page, targets []OCRTarget, budget *docBudget) []OCRTa
 //
 // The outcomes are merged in the targets' order as they come (a target
 // waits for those before it), so that interim, when not nil, can be
-// called with the pages as merged so far: when the OCR begins, then at
-// most every opts.InterimEvery while targets are merged, with the number
-// of pages OCRed and of targets still to come.
+// called with the pages as merged so far, with the number of pages OCRed
+// and of targets still to come: when the OCR begins if it takes more than
+// one round of parallel calls, then every opts.InterimEvery when a target
+// more was merged.
 func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCRTarget, opts Options, budget *docBudget, step func(done, total int), interim func(ocrPages, pending int)) (int, error) {
 	if len(targets) == 0 {
 		return 0, nil
@@ -77,10 +78,11 @@ func recognise(ctx context.Context, r Reader, pages []corpus.Page, targets []OCR
 	if every <= 0 {
 		every = DefaultInterimEvery
 	}
-	var lastInterim time.Time
-	if interim != nil {
+	lastInterim := time.Now()
+	if interim != nil && total > parallel {
+		// More than one round of calls: the text layer need not wait
+		// for the first pages recognised.
 		interim(0, total)
-		lastInterim = time.Now()
 	}
 
 	// stop ends the OCR of this document without ending ctx: the

@@ -8,14 +8,15 @@ import (
 
 // ReadShare is how long a document reads (its pages and OCR) while
 // another waits before it gives its place up: a long document never holds
-// the documents added after it for much longer than this. Ten seconds: a
-// course pack's text-only PDFs read in a second or two each, and at a
-// minute they waited behind two scans being OCRed (dropping the ten shared
-// PDFs at once, the 12-page ResNet paper was searchable after 65 s, its
-// reading taking under a second); a document that gives its place up
-// keeps its read so far and its workers go back to the pool, so sharing
-// often costs little.
-const ReadShare = 10 * time.Second
+// the documents added after it for much longer than this. A course pack's
+// text-only PDFs read in a second or two each: at a minute, then at ten
+// seconds, they waited behind two scans being OCRed (dropping the ten
+// shared PDFs at once, the last text-only PDF was searchable after 65 s,
+// then 25 s; at three seconds, 8 s, the scans' reading as fast). A
+// document that gives its place up keeps its read so far and its workers
+// go back to the pool, so sharing costs little (the PDF workers' CPU time
+// of the drop: 116.6 s at 10 s, 117.1 s at 3 s).
+const ReadShare = 3 * time.Second
 
 // Queue shares the reading of documents (Run's pages and OCR, in the PDF
 // workers) between the adds of a session: at most n documents read at

@@ -27,6 +27,7 @@ const (
 	TooLarge     = "ingest.too_large"      // size, limit: "12 MB", "10 MB"
 	TooManyPages = "ingest.too_many_pages" // pages, limit
 	Duplicate    = "ingest.duplicate"      // label: the document already added
+	StillReading = "ingest.still_reading"  // label: a document whose OCR still runs (describe, summarise, re-chunk wait)
 	ReaderGaveUp = "ingest.reader_gave_up" // the PDF reader crashed or ran over budget on too many pages
 	NoOCRData    = "ingest.ocr_language_data"
 	OCRFailed    = "ingest.ocr_failed"
@@ -170,6 +171,9 @@ var english = map[string]func(Params) string{
 		return "The PDF has too many pages: " + str(p, "pages") + ", the limit is " + str(p, "limit") + "."
 	},
 	Duplicate:    func(p Params) string { return "This PDF is already in the library as " + str(p, "label") + "." },
+	StillReading: func(p Params) string {
+		return str(p, "label") + " is still being read (OCR of its scanned pages): try again once every page is read."
+	},
 	ReaderGaveUp: fixed("The PDF reader gave up on this document: too many pages crashed it or took too long."),
 	NoOCRData:    fixed("The OCR language data is missing: run `make assets`."),
 	OCRFailed:    fixed("Text recognition (OCR) failed on this document."),

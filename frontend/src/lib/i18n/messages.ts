@@ -49,6 +49,7 @@ const en = {
   'ingest.too_large': 'The file is too large: {size}, the limit is {limit}.',
   'ingest.too_many_pages': 'The PDF has too many pages: {pages}, the limit is {limit}.',
   'ingest.duplicate': 'This PDF is already in the library as {label}.',
+  'ingest.still_reading': '{label} is still being read (OCR of its scanned pages): try again once every page is read.',
   'ingest.reader_gave_up':
     'The PDF reader gave up on this document: too many pages crashed it or took too long.',
   'ingest.ocr_language_data': 'The OCR language data is missing: reinstall Vika.',
@@ -226,6 +227,7 @@ const fr: Record<Key, Message> = {
   'ingest.too_large': 'Le fichier est trop volumineux : {size}, la limite est de {limit}.',
   'ingest.too_many_pages': 'Le PDF a trop de pages : {pages}, la limite est de {limit}.',
   'ingest.duplicate': 'Ce PDF est déjà dans la bibliothèque sous le nom {label}.',
+  'ingest.still_reading': '{label} est encore en lecture (OCR de ses pages scannées) : réessayez quand toutes ses pages sont lues.',
   'ingest.reader_gave_up':
     'Le lecteur de PDF a renoncé à ce document : trop de pages l’ont fait planter ou ont pris trop de temps.',
   'ingest.ocr_language_data': 'Les données de langue de l’OCR manquent : réinstallez Vika.',
