@@ -170,7 +170,7 @@ var english = map[string]func(Params) string{
 	TooManyPages: func(p Params) string {
 		return "The PDF has too many pages: " + str(p, "pages") + ", the limit is " + str(p, "limit") + "."
 	},
-	Duplicate:    func(p Params) string { return "This PDF is already in the library as " + str(p, "label") + "." },
+	Duplicate: func(p Params) string { return "This PDF is already in the library as " + str(p, "label") + "." },
 	StillReading: func(p Params) string {
 		return str(p, "label") + " is still being read (OCR of its scanned pages): try again once every page is read."
 	},
