@@ -101,12 +101,14 @@ export class Library {
     }
 
     // From "searchable" on the document is listed (found by its words
-    // while its vectors are computed); the job's later steps stay quiet.
+    // while its pages are read and its vectors computed); the job's later
+    // steps stay quiet, but for a failure: the document leaves the list
+    // and the job's row says why.
     if (this.#searchable.has(id)) {
       if (isTerminalStage(stage)) this.#searchable.delete(id);
       if (stage === 'done' && progress.doc) this.#putDocument(progress.doc);
       else if (stage === 'failed' || stage === 'cancelled') void this.load();
-      return;
+      if (stage !== 'failed') return;
     }
     switch (stage) {
       case 'searchable':

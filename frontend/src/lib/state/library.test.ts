@@ -55,6 +55,18 @@ describe('Library progress events', () => {
     expect(library.jobs).toEqual([]);
   });
 
+  it('says why a document listed while its pages were read failed, and drops it', async () => {
+    const library = started();
+    emitProgress(progress({ job_id: 'j1', stage: 'searchable', doc: sampleDocument({ embedding: true, reading: 20 }) }));
+    expect(library.jobs).toEqual([]);
+    api.documents.mockResolvedValue([]);
+    emitProgress(
+      progress({ job_id: 'j1', stage: 'failed', error: 'the PDF reader gave up', problem: { code: 'ingest.reader_gave_up' } }),
+    );
+    await vi.waitFor(() => expect(library.documents).toEqual([]));
+    expect(library.jobs).toMatchObject([{ id: 'j1', stage: 'failed', problem: { code: 'ingest.reader_gave_up' } }]);
+  });
+
   it('turns a done job into a document', () => {
     const library = started();
     const doc = sampleDocument();
