@@ -72,7 +72,8 @@ func (e *Engine) replaceText(ctx context.Context, prev corpus.Document, res inge
 	}
 	ret := e.models.Load().ret // stays in force while commitMu is held
 	// The store holds the new text already: an index that fails here is
-	// made to agree with it by the undo of the add that follows.
+	// made to agree with it by the next step (which deletes and adds
+	// again) or, when this is the last, by the add's undo.
 	if err := ret.DeleteDoc(ctx, doc.ID); err != nil {
 		return corpus.Document{}, fmt.Errorf("replace %s: %w", doc.Label, err)
 	}
