@@ -99,13 +99,23 @@ func decide(e estimate) Result {
 	return Result{Lang: e.lang, Confidence: e.confidence}
 }
 
+// linguaMu serialises lingua's computations. lingua's detector may be
+// shared, but the decimal package it computes with (shopspring/decimal
+// 1.4.0) appends to a package-level cache of factorials in ExpTaylor
+// without a lock: the race detector caught two PDF workers detecting
+// the language of their pages at once (ingest's ocrLanguage) reading the
+// cache while the other appended to it.
+var linguaMu sync.Mutex
+
 // guess runs lingua on the words of text, keeping at most maxBytes of them.
 func guess(text string, maxBytes int) estimate {
 	sample, letters := words(text, maxBytes)
 	if letters == 0 {
 		return estimate{}
 	}
+	linguaMu.Lock()
 	values := detector().ComputeLanguageConfidenceValues(sample)
+	linguaMu.Unlock()
 	if len(values) < 2 || values[0].Value() <= 0 || values[0].Value() == values[1].Value() {
 		return estimate{letters: letters}
 	}
