@@ -250,3 +250,49 @@ func TestInMemoryAndConcurrent(t *testing.T) {
 		t.Errorf("%d documents, want 8", len(docs))
 	}
 }
+
+// ReplaceText puts a document read further in place of what was stored of
+// it: its pages, passages, counts and meta change; its label, its file
+// and its place in the session stay; a document not stored fails.
+func TestReplaceText(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	a, aPages, aChunks := fixture("aaa", "cours.pdf", 2)
+	b, bPages, bChunks := fixture("bbb", "notes.pdf", 1)
+	for _, d := range []struct {
+		doc    corpus.Document
+		pages  []corpus.Page
+		chunks []corpus.Chunk
+	}{{a, aPages[:1], aChunks[:1]}, {b, bPages, bChunks}} {
+		if err := s.AddDocument(ctx, d.doc, d.pages, d.chunks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.PutFile(ctx, "aaa", []byte("%PDF-1.7")); err != nil {
+		t.Fatal(err)
+	}
+	whole := a
+	whole.Label, whole.OCRPages, whole.Lang, whole.Warning = "ignored.pdf", 2, "en", nil
+	if err := s.ReplaceText(ctx, whole, aPages, aChunks); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := s.Documents(ctx)
+	if err != nil || len(docs) != 2 || docs[0].ID != "aaa" || docs[0].Label != "cours.pdf" || docs[0].OCRPages != 2 || docs[0].Lang != "en" || docs[0].Warning != nil {
+		t.Errorf("after replace: %+v, %v", docs, err)
+	}
+	pages, _ := s.Pages(ctx, "aaa")
+	chunks, _ := s.DocumentChunks(ctx, "aaa")
+	if len(pages) != 2 || len(chunks) != 2 || chunks[1].ID != "aaa-p2-c1" {
+		t.Errorf("after replace: %d pages, passages %v", len(pages), chunks)
+	}
+	if data, err := s.File(ctx, "aaa"); err != nil || string(data) != "%PDF-1.7" {
+		t.Errorf("file after replace: %q, %v", data, err)
+	}
+	if other, _ := s.DocumentChunks(ctx, "bbb"); len(other) != 1 {
+		t.Errorf("the other document's passages: %v", other)
+	}
+	missing, p, c := fixture("ccc", "gone.pdf", 1)
+	if err := s.ReplaceText(ctx, missing, p, c); !errors.Is(err, ErrNotFound) {
+		t.Errorf("replace of a document not stored: %v", err)
+	}
+}
