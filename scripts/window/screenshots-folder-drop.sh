@@ -2,7 +2,8 @@
 # Screenshots of the real native window (WebKitGTK) under Xvfb while a folder is dropped onto
 # it, into build/screenshots/ (English, then French):
 #   course-20-folder-dropping-en.png   a folder (a subfolder, a scanned PDF, a text file) dragged
-#                                      onto the library and dropped: its one progress line
+#                                      onto the library and dropped: its one progress line, and
+#                                      the PDFs already searchable listed
 #   course-21-folder-dropped-en.png    the batch finished: "Folder term1 added: 2 of 2 PDFs",
 #                                      the text file listed as skipped, the two PDFs in the library
 #   course-22-folder-dropping-fr.png, course-23-folder-dropped-fr.png   the same in French

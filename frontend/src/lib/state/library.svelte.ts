@@ -96,7 +96,8 @@ export class Library {
     const describing = this.jobs.find((j) => j.id === id)?.stage === 'describing';
     if (describing && (stage === 'cancelled' || stage === 'failed')) void this.load();
     if (this.onProgress?.(progress)) {
-      if (stage === 'done' && progress.doc) this.#putDocument(progress.doc);
+      // A folder's PDF is listed, as any other, once searchable.
+      if ((stage === 'done' || stage === 'searchable') && progress.doc) this.#putDocument(progress.doc);
       return;
     }
 

@@ -67,6 +67,20 @@ describe('Library progress events', () => {
     expect(library.jobs).toMatchObject([{ id: 'j1', stage: 'failed', problem: { code: 'ingest.reader_gave_up' } }]);
   });
 
+  it('lists a PDF of a folder once it is searchable, its job counted by the folder', () => {
+    const library = started();
+    library.onProgress = () => true; // a folder batch's job
+    const reading = sampleDocument({ embedding: true, reading: 4 });
+    emitProgress(progress({ job_id: 'j1', stage: 'ocr', done: 1, total: 5 }));
+    expect(library.documents).toEqual([]);
+    emitProgress(progress({ job_id: 'j1', stage: 'searchable', doc: reading }));
+    expect(library.documents).toEqual([reading]);
+    const done = sampleDocument();
+    emitProgress(progress({ job_id: 'j1', stage: 'done', doc: done }));
+    expect(library.documents).toEqual([done]);
+    expect(library.jobs).toEqual([]);
+  });
+
   it('turns a done job into a document', () => {
     const library = started();
     const doc = sampleDocument();
