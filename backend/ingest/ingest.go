@@ -84,9 +84,8 @@ type Options struct {
 	// OCR runs: when the OCR begins, if it has more targets than
 	// OCRParallel (the text layer), then every InterimEvery of OCR when a
 	// page more was recognised (a short OCR gives none: the document
-	// comes whole, from Run only). Its
-	// Doc.Reading counts the pages still to be read; pages not read yet
-	// have no passages. It is called from Run's goroutine, never after
+	// comes whole, from Run only). Its Doc.Reading counts the pages still
+	// to be read; pages not read yet have no passages. It is called from Run's goroutine, never after
 	// Run returns, and only with at least one passage. The Result Run
 	// returns is the whole document.
 	Interim func(Result)

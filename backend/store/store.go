@@ -162,13 +162,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 		doc.ID, doc.File, doc.Label, doc.Bytes, doc.Pages, doc.Chunks, doc.Lang, meta, s.now().UnixMilli()); err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
-	if err := insertPages(ctx, tx, doc.ID, pages); err != nil {
-		return fmt.Errorf("add %s: %w", doc.Label, err)
-	}
-	if err := insertRegions(ctx, tx, doc.ID, pages); err != nil {
-		return fmt.Errorf("add %s: %w", doc.Label, err)
-	}
-	if err := insertChunks(ctx, tx, doc.ID, 0, chunks); err != nil {
+	if err := insertText(ctx, tx, doc.ID, pages, chunks); err != nil {
 		return fmt.Errorf("add %s: %w", doc.Label, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -215,16 +209,21 @@ func (s *Store) ReplaceText(ctx context.Context, doc corpus.Document, pages []co
 			return fmt.Errorf("replace %s: %w", doc.Label, err)
 		}
 	}
-	if err := insertPages(ctx, tx, doc.ID, pages); err != nil {
-		return fmt.Errorf("replace %s: %w", doc.Label, err)
-	}
-	if err := insertRegions(ctx, tx, doc.ID, pages); err != nil {
-		return fmt.Errorf("replace %s: %w", doc.Label, err)
-	}
-	if err := insertChunks(ctx, tx, doc.ID, 0, chunks); err != nil {
+	if err := insertText(ctx, tx, doc.ID, pages, chunks); err != nil {
 		return fmt.Errorf("replace %s: %w", doc.Label, err)
 	}
 	return tx.Commit()
+}
+
+// insertText inserts a document's pages, their regions and its passages.
+func insertText(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.Page, chunks []corpus.Chunk) error {
+	if err := insertPages(ctx, tx, docID, pages); err != nil {
+		return err
+	}
+	if err := insertRegions(ctx, tx, docID, pages); err != nil {
+		return err
+	}
+	return insertChunks(ctx, tx, docID, 0, chunks)
 }
 
 func insertPages(ctx context.Context, tx *sql.Tx, docID string, pages []corpus.Page) error {

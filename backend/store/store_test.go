@@ -54,20 +54,29 @@ func fixture(id, label string, n int) (corpus.Document, []corpus.Page, []corpus.
 	return doc, pages, chunks
 }
 
+// stored is a document as AddDocument takes it.
+type stored struct {
+	doc    corpus.Document
+	pages  []corpus.Page
+	chunks []corpus.Chunk
+}
+
+// addAll adds each document in turn.
+func addAll(t *testing.T, s *Store, docs ...stored) {
+	t.Helper()
+	for _, d := range docs {
+		if err := s.AddDocument(context.Background(), d.doc, d.pages, d.chunks); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestStoreRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	s := open(t)
 	a, aPages, aChunks := fixture("aaa", "cours.pdf", 3)
 	b, bPages, bChunks := fixture("bbb", "cours.pdf (2)", 1)
-	for _, d := range []struct {
-		doc    corpus.Document
-		pages  []corpus.Page
-		chunks []corpus.Chunk
-	}{{a, aPages, aChunks}, {b, bPages, bChunks}} {
-		if err := s.AddDocument(ctx, d.doc, d.pages, d.chunks); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addAll(t, s, stored{a, aPages, aChunks}, stored{b, bPages, bChunks})
 	a.FailedPages = []int{2}
 
 	docs, err := s.Documents(ctx)
@@ -259,15 +268,7 @@ func TestReplaceText(t *testing.T) {
 	s := open(t)
 	a, aPages, aChunks := fixture("aaa", "cours.pdf", 2)
 	b, bPages, bChunks := fixture("bbb", "notes.pdf", 1)
-	for _, d := range []struct {
-		doc    corpus.Document
-		pages  []corpus.Page
-		chunks []corpus.Chunk
-	}{{a, aPages[:1], aChunks[:1]}, {b, bPages, bChunks}} {
-		if err := s.AddDocument(ctx, d.doc, d.pages, d.chunks); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addAll(t, s, stored{a, aPages[:1], aChunks[:1]}, stored{b, bPages, bChunks})
 	if err := s.PutFile(ctx, "aaa", []byte("%PDF-1.7")); err != nil {
 		t.Fatal(err)
 	}
