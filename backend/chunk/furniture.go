@@ -22,6 +22,11 @@ import (
 //     than half the pages (a slide title repeated over a few slides
 //     stays: it names them, and may be all their text);
 //   - anywhere, the same text at the same height on half the pages.
+//
+// A caption's first line ("TABLE II", "Fig. 3.") is never furniture: an
+// IEEE paper sets "TABLE I", "TABLE II", "TABLE III" at the top of their
+// pages, and with the roman numbers dropped as page numbers they read as
+// one running header "table".
 
 // band is the share of the page height, at the top and at the bottom,
 // where running headers and footers live.
@@ -187,6 +192,8 @@ func lineRole(text string, l corpus.Line, k placed, c counts, body style) role {
 	case inBand && (k.key == "" || pageNumber.MatchString(text)):
 		return rolePageNumber
 	case letters(k.key) < 3: // a formula's "n" or "i=1" that happens to sit low
+		return roleBody
+	case corpus.CaptionKind(text) != "":
 		return roleBody
 	case inBand && c.number >= minRepeat:
 		return roleFurniture

@@ -118,6 +118,31 @@ func TestRoles(t *testing.T) {
 	}
 }
 
+// An IEEE paper sets its table captions, "TABLE I" to "TABLE IV", at
+// the top of their pages. With the roman numbers dropped as page numbers
+// they would read as one running header "table" on four pages, and
+// "According to table II" would find no page holding its words.
+func TestCaptionsAtThePageTopAreNotFurniture(t *testing.T) {
+	header := ln{"IEEE TRANSACTIONS ON RETRIEVAL", 8, false, 20, 0}
+	var pages []corpus.Page
+	titles := []string{"SUMMARY OF METHODS", "DOWNSTREAM TASKS", "METRICS", "BENCHMARKS"}
+	for n, numeral := range []string{"I", "II", "III", "IV"} {
+		pages = append(pages, layoutPage(n+1, 842, header,
+			ln{"TABLE " + numeral, 8, false, 50, 1},
+			ln{titles[n], 8, false, 60, 1},
+			ln{"Method Dataset Score " + titles[n], 8, false, 200, 2}))
+	}
+	views, _, _ := newViews(pages)
+	want := []role{roleFurniture, roleBody, roleBody, roleBody}
+	if diff := cmp.Diff(want, views[1].roles); diff != "" {
+		t.Errorf("roles of page 2 (-want +got):\n%s", diff)
+	}
+	got := Split(doc, pages, Options{Target: 120, Overlap: 30})
+	if len(got) == 0 || !strings.HasPrefix(got[1].Text, "TABLE II") {
+		t.Errorf("page 2's passage does not open with its caption: %+v", got)
+	}
+}
+
 func TestOverlays(t *testing.T) {
 	title := ln{"Bias and variance", 14, true, 40, 1}
 	item := func(k int) ln {

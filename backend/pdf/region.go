@@ -2,7 +2,6 @@ package pdf
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -19,29 +18,6 @@ import (
 
 // maxRegions bounds the regions kept on one page.
 const maxRegions = 64
-
-// captionRe matches the start of a caption as printed: "Table 3:",
-// "Tableau 2 –", "Figure 2.", "Fig. 3 —", "TABLE I", "Table 1.1:", and
-// the "TABLE Ill" OCR reads for "TABLE III".
-var captionRe = regexp.MustCompile(`^(?i:(table|tableau|tab\.|figure|fig\.|fig))\s*(\d+(\.\d+)*|[IVXLC][IVXLCl]*)\s*([.:–—-]|$)`)
-
-// captionKind returns the kind a caption line announces, or "".
-func captionKind(text string) corpus.ChunkKind {
-	m := captionRe.FindStringSubmatch(strings.TrimSpace(text))
-	if m == nil {
-		return ""
-	}
-	word := strings.ToLower(m[1])
-	// "TABLE I" and "FIGURE" in capitals are captions; a lower-case
-	// "table" at a line start is running text.
-	if r := m[1][0]; r < 'A' || r > 'Z' {
-		return ""
-	}
-	if strings.HasPrefix(word, "tab") {
-		return corpus.ChunkTable
-	}
-	return corpus.ChunkFigure
-}
 
 // caption is a caption found on the page: its first line and the text of
 // its whole paragraph.
@@ -61,7 +37,7 @@ func captions(p *Page) []caption {
 	var out []caption
 	for _, b := range p.Blocks {
 		for i, l := range b.Lines {
-			k := captionKind(l.Text)
+			k := corpus.CaptionKind(l.Text)
 			if k == "" || l.Rotated {
 				continue
 			}
@@ -91,7 +67,7 @@ func captions(p *Page) []caption {
 // centred under it, and not a caption itself.
 func continuesCaption(prev, m Line) bool {
 	size := max(prev.Font.Size, 1)
-	if gap := m.BBox.Y0 - prev.BBox.Y1; gap > 0.5*size || gap < -0.5*size || captionKind(m.Text) != "" {
+	if gap := m.BBox.Y0 - prev.BBox.Y1; gap > 0.5*size || gap < -0.5*size || corpus.CaptionKind(m.Text) != "" {
 		return false // too far below, or above (a figure's label in the caption's block)
 	}
 	left := math.Abs(m.BBox.X0-prev.BBox.X0) <= 2*size

@@ -194,25 +194,6 @@ func TestNoRegionsInProse(t *testing.T) {
 	}
 }
 
-func TestCaptionKind(t *testing.T) {
-	for s, want := range map[string]corpus.ChunkKind{
-		"Table 3: Results":              corpus.ChunkTable,
-		"Tableau 2 – Classification":    corpus.ChunkTable,
-		"TABLE I":                       corpus.ChunkTable,
-		"Table 1.1: Summary":            corpus.ChunkTable,
-		"Figure 2. Residual learning":   corpus.ChunkFigure,
-		"Fig. 3 — A graph":              corpus.ChunkFigure,
-		"Figure 12 – Exemple":           corpus.ChunkFigure,
-		"Table 2 summarizes our result": "",
-		"table 2: lower case":           "",
-		"Figures 2 and 3 show":          "",
-	} {
-		if got := captionKind(s); got != want {
-			t.Errorf("captionKind(%q) = %q, want %q", s, got, want)
-		}
-	}
-}
-
 // Vaswani et al.'s equation (1) comes from MuPDF as two blocks, the
 // denominator's drop starting the second: the formula is the whole
 // equation, not only its tail "√dk )V (1)" (which the old detector kept).

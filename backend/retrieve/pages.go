@@ -81,6 +81,9 @@ type pageBook struct {
 	// regionTexts holds the text and label of each region passage
 	// (regions.go).
 	regionTexts map[string]regionEntry
+	// captions holds the labels of the captions body passages hold
+	// (captionLabels), for the regions no region passage stands for.
+	captions map[string][]regionLabel
 	// refs marks the passages of reference lists (references.go).
 	refs map[string]bool
 	// langs holds the languages of each document's passages (those with a
@@ -98,7 +101,7 @@ type pageChunk struct {
 func newPageBook() *pageBook {
 	return &pageBook{byID: map[string]pageKey{}, byDocs: map[string][]string{},
 		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}, regions: map[string]bool{}, regionTexts: map[string]regionEntry{}, refs: map[string]bool{},
-		langs: map[string]map[string]bool{}}
+		captions: map[string][]regionLabel{}, langs: map[string]map[string]bool{}}
 }
 
 // add records chunks and returns the whole-page entries of the pages they
@@ -134,6 +137,11 @@ func (b *pageBook) add(chunks []corpus.Chunk) []corpus.Chunk {
 			b.regions[c.ID] = true
 			b.regionTexts[c.ID] = regionEntry{text: c.Text, label: labelOf(c), described: c.Described()}
 			continue
+		}
+		if ls := captionLabels(c.Text); len(ls) > 0 {
+			b.captions[c.ID] = ls
+		} else {
+			delete(b.captions, c.ID)
 		}
 		if b.texts[k] == nil {
 			b.texts[k] = map[string]pageChunk{}
@@ -181,6 +189,7 @@ func (b *pageBook) deleteDoc(docID string) {
 		delete(b.byID, id)
 		delete(b.regions, id)
 		delete(b.regionTexts, id)
+		delete(b.captions, id)
 		delete(b.refs, id)
 	}
 	delete(b.byDocs, docID)

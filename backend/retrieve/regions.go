@@ -25,7 +25,9 @@ import (
 // "le tableau 2", "eq. (3)", "équation 3") gets that region's passage
 // first when the search may see it (its scope): of the documents holding
 // one, the one whose passages rank best, and of its passages the region's
-// own before a model's description of it, then the best ranked.
+// own before a model's description of it, then the best ranked. When no
+// region's passage carries the label, the body passage holding its
+// caption comes first instead (captionLabels).
 
 // regionEntry is what the page book keeps of a region's passage.
 type regionEntry struct {
@@ -59,11 +61,45 @@ func labelOf(c corpus.Chunk) regionLabel {
 		return regionLabel{}
 	}
 	if m := captionLabelRe.FindStringSubmatch(text); m != nil {
-		// OCR's lower-case l in a Roman number is an I ("Ill" is III); a
-		// capital L stays fifty.
-		return regionLabel{kind: c.Kind, number: strings.ToLower(strings.ReplaceAll(m[1], "l", "I"))}
+		return regionLabel{kind: c.Kind, number: labelNumber(m[1])}
 	}
 	return regionLabel{}
+}
+
+// labelNumber is a caption's number as a label holds it: lower case, and
+// OCR's lower-case l in a Roman number read as an I ("Ill" is III); a
+// capital L stays fifty.
+func labelNumber(printed string) string {
+	return strings.ToLower(strings.ReplaceAll(printed, "l", "I"))
+}
+
+// captionLabels returns the labels of the captions a body passage holds:
+// its lines that open as a caption does ("Table 3:", "Fig. 2.") or with
+// the label in capitals ("TABLE II DOWNSTREAM TASKS"). They are the
+// captions a region's passage did not take: a table detected without its
+// caption and first rows, or not detected at all, leaves its caption in
+// the page's text. "Table 2 shows" opening a paragraph is running text.
+func captionLabels(text string) []regionLabel {
+	var out []regionLabel
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		m := captionLabelRe.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		word := strings.Fields(line)[0]
+		kind := corpus.CaptionKind(line)
+		if kind == "" && word == strings.ToUpper(word) {
+			kind = corpus.ChunkFigure
+			if strings.HasPrefix(strings.ToLower(word), "tab") {
+				kind = corpus.ChunkTable
+			}
+		}
+		if l := (regionLabel{kind: kind, number: labelNumber(m[1])}); kind != "" && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // namedRe finds the tables, figures and equations a question names; a
@@ -187,6 +223,13 @@ func (b *pageBook) namedFirst(cands []*candidate, question string, scope corpus.
 		for id, e := range b.regionTexts {
 			if k := b.byID[id]; e.label == l && scope.Keeps(k.doc, k.page) && (best == "" || better(id, best)) {
 				best = id
+			}
+		}
+		if best == "" { // no region's passage carries it: a caption left in the text may
+			for id, ls := range b.captions {
+				if k := b.byID[id]; slices.Contains(ls, l) && scope.Keeps(k.doc, k.page) && (best == "" || better(id, best)) {
+					best = id
+				}
 			}
 		}
 		if best != "" && !slices.Contains(front, best) {

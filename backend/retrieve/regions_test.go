@@ -154,6 +154,52 @@ func TestNamedRegionOfTheBestDocument(t *testing.T) {
 	}
 }
 
+func TestCaptionLabels(t *testing.T) {
+	tab := func(n string) regionLabel { return regionLabel{corpus.ChunkTable, n} }
+	fig := func(n string) regionLabel { return regionLabel{corpus.ChunkFigure, n} }
+	for text, want := range map[string][]regionLabel{
+		"TABLE II DOWNSTREAM TASKS AND DATASETS OF RAG\nTask Sub Task Dataset": {tab("ii")},
+		"Results.\nTable 3: Error rates\nFig. 2. Loss curves":                  {tab("3"), fig("2")},
+		"FIGURE 4 PLAIN AND RESIDUAL NETWORKS":                                 {fig("4")},
+		"Table 2 shows the error rates of every model.":                        nil, // running text
+		"as summarized in Table II.":                                           nil, // not at a line start
+		"table 2: lower case":                                                  nil,
+	} {
+		if got := captionLabels(text); !slices.Equal(got, want) {
+			t.Errorf("%q: got %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestNamedCaptionInBodyText: a table detected without its caption and
+// first rows (MMLongBench's RAG survey, page 13) leaves "TABLE II" in its
+// page's text. "According to table II" brings that page's passage first,
+// ahead of the page that only cites Table II, though the cells, citation
+// numbers, hold few of the question's words; a region's passage carrying
+// the label still comes before a body caption.
+func TestNamedCaptionInBodyText(t *testing.T) {
+	chunks := []corpus.Chunk{
+		{ID: "p12-c1", DocID: "rag", Page: 12, Kind: corpus.ChunkBody, Text: "The main downstream tasks of RAG and their corresponding datasets are summarized in Table II. Datasets and methods for each task."},
+		{ID: "p13-c1", DocID: "rag", Page: 13, Kind: corpus.ChunkBody, Text: "TABLE II DOWNSTREAM TASKS AND DATASETS OF RAG\nTask Sub Task Dataset Method\nQA Single-hop Natural Question [111] [26], [30], [34], [42], [45]"},
+		{ID: "p13-c2", DocID: "rag", Page: 13, Kind: corpus.ChunkTable, Text: "| Multi-hop | HotpotQA [118] | [23], [26] |\n| --- | --- | --- |"},
+		{ID: "p14-c1", DocID: "rag", Page: 14, Kind: corpus.ChunkBody, Text: "TABLE III SUMMARY OF METRICS\nContext relevance, faithfulness."},
+		{ID: "p14-c2", DocID: "rag", Page: 14, Kind: corpus.ChunkTable, Text: "TABLE III SUMMARY OF METRICS\n\n| Context | Faithfulness |\n| --- | --- |"},
+	}
+	r := bm25Retriever(t, chunks)
+	for q, want := range map[string]string{
+		"According to table II, which are the datasets that has exactly three methods?": "p13-c1",
+		"Which metrics does Table III list?":                                            "p14-c2",
+	} {
+		res, err := r.Search(t.Context(), q, SearchOptions{Mode: ModeBM25, K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := idsOfHits(res.Hits); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: hits %v, want %s first", q, got, want)
+		}
+	}
+}
+
 func idsOfHits(hs []corpus.Hit) []string {
 	out := make([]string, len(hs))
 	for i, h := range hs {
