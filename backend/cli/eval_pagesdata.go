@@ -54,12 +54,14 @@ type pagesCache struct {
 	Vecs   [][]float32
 }
 
-// cachePath is where dir caches file; "" without a cache.
+// cachePath is where dir caches file; "" without a cache. The name
+// carries the pipeline's version, as the app's document cache does: a
+// cache made by an older chunker or reader is not read as this one's.
 func cachePath(dir, file, docID, model string) string {
 	if dir == "" {
 		return ""
 	}
-	return filepath.Join(dir, fmt.Sprintf("%s.%s.%s.gob", file, docID[:12], model))
+	return filepath.Join(dir, fmt.Sprintf("%s.%s.%s.%s.gob", file, docID[:12], engine.PipelineVersion, model))
 }
 
 func readCache(path string) (pagesCache, bool) {

@@ -27,10 +27,12 @@ import (
 // embedder. A document with failed pages is not kept (a page over its
 // time budget may read next time).
 
-// pipelineVersion names the ingest pipeline's output: change it whenever
+// PipelineVersion names the ingest pipeline's output: change it whenever
 // a change of ingest, chunk, pdf or ocr changes what an add produces, so
 // that documents processed before are processed again.
-const pipelineVersion = "vika-ingest-2" // 2: form and note passages, links
+// 2: form and note passages, links; 3: letter-spaced pages read again
+// (pdf/spacing.go), captions at a page's top kept (chunk/furniture.go).
+const PipelineVersion = "vika-ingest-3"
 
 // SetCache turns the processed-document cache on (c) or off (nil) for the
 // adds that start from now, and returns the one it replaces (for the
@@ -48,7 +50,7 @@ func (e *Engine) setup() string {
 	if len(langs) == 0 {
 		langs = ocr.DefaultLanguages
 	}
-	return fingerprint(pipelineVersion, e.ingestOptions().Chunk, e.opts.Regions, e.opts.OCRDPI, e.opts.Limits.MaxPages,
+	return fingerprint(PipelineVersion, e.ingestOptions().Chunk, e.opts.Regions, e.opts.OCRDPI, e.opts.Limits.MaxPages,
 		langs, o.PSM, o.DPI, o.Threshold, o.Binarize, o.Variables)
 }
 
