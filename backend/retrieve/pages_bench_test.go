@@ -16,6 +16,8 @@ import (
 // its document, as in `vika eval latency`) with the page ranking off (the
 // search before it) and on: the difference is what the page ranking adds
 // to any mode (the query embedding and the dense search are untouched).
+// "quoted" is the page ranking on with each query's first two words
+// quoted, which makes quotedFirst read every passage (quoted.go).
 //
 //	go test -tags webkit2_41 -run '^$' -bench PageRanking ./backend/retrieve
 func BenchmarkPageRanking(b *testing.B) {
@@ -50,13 +52,17 @@ func BenchmarkPageRanking(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name string
-		p    PageRanking
-	}{{"off", PageRanking{}}, {"on", DefaultPageRanking}} {
+		name  string
+		p     PageRanking
+		quote bool
+	}{{"off", PageRanking{}, false}, {"on", DefaultPageRanking, false}, {"quoted", DefaultPageRanking, true}} {
 		rr := r.WithPages(tc.p)
 		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				q := ds.Queries[i%len(ds.Queries)].Text
+				if w := strings.Fields(q); tc.quote && len(w) > 2 {
+					q = `"` + w[0] + " " + w[1] + `" ` + strings.Join(w[2:], " ")
+				}
 				if _, err := rr.Search(ctx, q, SearchOptions{Mode: ModeBM25, K: 10}); err != nil {
 					b.Fatal(err)
 				}

@@ -127,6 +127,7 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	if !r.pages.off() && !aboutReferences(question) {
 		cands = r.book.referencesLast(cands)
 	}
+	cands = r.book.quotedFirst(cands, question)
 	cands = r.book.namedFirst(cands, question, o.Scope)
 	res := Result{found: cands[:min(k, len(cands))]}
 	res.Hits, res.Stats = hits(res.found, embedded, st)
