@@ -84,36 +84,28 @@ func (b *pageBook) quotedFirst(cands []*candidate, question string) []*candidate
 		}
 	}
 	b.mu.RUnlock()
-	var front []int // positions in cands
+	var front []string
+	pos := make(map[string]int, len(cands))
+	for i, c := range cands {
+		pos[c.id] = i
+	}
 	for _, ph := range phrases {
-		var found []int
+		var found []string
 		seen := map[pageKey]bool{}
 		for i, key := range keys {
 			if key != "" && !seen[pages[i]] && strings.Contains(key, ph) {
 				seen[pages[i]] = true
-				found = append(found, i)
+				found = append(found, cands[i].id)
 			}
 		}
 		if len(found) > quotedMaxPages {
 			continue
 		}
-		for _, i := range found {
-			if !slices.Contains(front, i) {
-				front = append(front, i)
+		for _, id := range found {
+			if !slices.Contains(front, id) {
+				front = append(front, id)
 			}
 		}
 	}
-	if len(front) == 0 {
-		return cands
-	}
-	out := make([]*candidate, 0, len(cands))
-	for _, i := range front {
-		out = append(out, cands[i])
-	}
-	for i, c := range cands {
-		if !slices.Contains(front, i) {
-			out = append(out, c)
-		}
-	}
-	return out
+	return putFirst(cands, front, pos)
 }

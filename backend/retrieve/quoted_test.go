@@ -33,17 +33,7 @@ func TestQuotedPhraseFirst(t *testing.T) {
 		{ID: "p11-c1", DocID: "rag", Page: 11, Kind: corpus.ChunkBody, Text: "Adaptive retrieval methods let the model decide when to retrieve."},
 	}
 	r := bm25Retriever(t, chunks)
-	first := func(q string, scope corpus.Scope) string {
-		t.Helper()
-		res, err := r.Search(t.Context(), q, SearchOptions{Mode: ModeBM25, K: 3, Scope: scope})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Hits) == 0 {
-			t.Fatalf("%q: no hits", q)
-		}
-		return res.Hits[0].ChunkID
-	}
+	first := func(q string, scope corpus.Scope) string { return firstHit(t, r, q, scope) }
 	if got := first("Which subsection does the section AUGMENTATION PROCESS IN RAG include?", corpus.Scope{}); got != "p2-c1" {
 		t.Fatalf("unquoted: %s first, want p2-c1 (the test's premise: BM25 prefers the outline)", got)
 	}
@@ -66,4 +56,17 @@ func TestQuotedPhraseFirst(t *testing.T) {
 	if got := idsOfHits(res.Hits); len(got) == 0 || got[0] != "m4" {
 		t.Errorf("a phrase on 4 pages: hits %v, want BM25's m4 first", got)
 	}
+}
+
+// firstHit returns the id of the first of r's BM25 hits for q in scope.
+func firstHit(t *testing.T, r *Retriever, q string, scope corpus.Scope) string {
+	t.Helper()
+	res, err := r.Search(t.Context(), q, SearchOptions{Mode: ModeBM25, K: 3, Scope: scope})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 {
+		t.Fatalf("%q: no hits", q)
+	}
+	return res.Hits[0].ChunkID
 }

@@ -22,7 +22,7 @@ import (
 // of its passages comes first.
 //
 // A question that names a table, figure or equation ("Table 3", "Fig. 2",
-// "le tableau 2", "eq. (3)", "équation 3") gets that region's passage
+// "le tableau 2", "eq. (3)", "équation 3", "the first figure") gets that region's passage
 // first when the search may see it (its scope): of the documents holding
 // one, the one whose passages rank best, and of its passages the region's
 // own before a model's description of it, then the best ranked. When no
@@ -106,27 +106,60 @@ func captionLabels(text string) []regionLabel {
 // Roman number counts in capitals only ("Table II", not "figure i").
 var namedRe = regexp.MustCompile(`(?:^|[^\p{L}])((?i:tables?|tableaux?|tab\.|figures?|figs?\.?|équations?|equations?|eqn?s?\.|éq\.|formules?|formulas?))\s*\(?\s*(\d+(?:\.\d+)*[a-z]?|[IVXLC]+)\b`)
 
-// namedRegions returns the regions question names, in the order named.
+// ordinalRe finds a table, figure or equation a question names by its
+// place ("the first figure", "le deuxième tableau"): the one numbered so.
+var ordinalRe = regexp.MustCompile(`(?:^|[^\p{L}])((?i:first|second|third|fourth|fifth|premier|première|deuxième|seconde?|troisième|quatrième|cinquième))\s+((?i:tables?|tableaux?|figures?|fig\.|équations?|equations?|formules?|formulas?))(?:[^\p{L}]|$)`)
+
+// ordinals holds the numbers ordinalRe's words stand for, in Arabic and
+// Roman numbers (IEEE's "TABLE I").
+var ordinals = map[string][2]string{
+	"first": {"1", "i"}, "premier": {"1", "i"}, "première": {"1", "i"},
+	"second": {"2", "ii"}, "seconde": {"2", "ii"}, "deuxième": {"2", "ii"},
+	"third": {"3", "iii"}, "troisième": {"3", "iii"},
+	"fourth": {"4", "iv"}, "quatrième": {"4", "iv"},
+	"fifth": {"5", "v"}, "cinquième": {"5", "v"},
+}
+
+// regionKind is the kind of region a question's word names.
+func regionKind(word string) corpus.ChunkKind {
+	switch word = strings.ToLower(word); {
+	case strings.HasPrefix(word, "tab"):
+		return corpus.ChunkTable
+	case strings.HasPrefix(word, "fig"):
+		return corpus.ChunkFigure
+	}
+	return corpus.ChunkFormula
+}
+
+// namedRegions returns the regions question names, by label or by place,
+// in the order named.
 func namedRegions(question string) []regionLabel {
-	var out []regionLabel
-	for _, m := range namedRe.FindAllStringSubmatch(question, -1) {
-		word := strings.ToLower(m[1])
-		kind := corpus.ChunkFormula
-		switch {
-		case strings.HasPrefix(word, "tab"):
-			kind = corpus.ChunkTable
-		case strings.HasPrefix(word, "fig"):
-			kind = corpus.ChunkFigure
-		}
-		number := strings.ToLower(m[2])
+	type at struct {
+		pos   int
+		label regionLabel
+	}
+	var found []at
+	for _, m := range namedRe.FindAllStringSubmatchIndex(question, -1) {
+		kind := regionKind(question[m[2]:m[3]])
+		number := strings.ToLower(question[m[4]:m[5]])
 		if d := len(number) - 1; kind != corpus.ChunkFormula && number[0] >= '0' && number[0] <= '9' && number[d] >= 'a' {
 			// "Fig. 2a" is a panel of Figure 2: captions carry the
 			// figure's number; an equation's letter is its own (5a).
 			number = number[:d]
 		}
-		l := regionLabel{kind: kind, number: number}
-		if !slices.Contains(out, l) {
-			out = append(out, l)
+		found = append(found, at{m[2], regionLabel{kind: kind, number: number}})
+	}
+	for _, m := range ordinalRe.FindAllStringSubmatchIndex(question, -1) {
+		kind := regionKind(question[m[4]:m[5]])
+		for _, number := range ordinals[strings.ToLower(question[m[2]:m[3]])] {
+			found = append(found, at{m[2], regionLabel{kind: kind, number: number}})
+		}
+	}
+	slices.SortStableFunc(found, func(x, y at) int { return cmp.Compare(x.pos, y.pos) })
+	var out []regionLabel
+	for _, f := range found {
+		if !slices.Contains(out, f.label) {
+			out = append(out, f.label)
 		}
 	}
 	return out
@@ -236,23 +269,7 @@ func (b *pageBook) namedFirst(cands []*candidate, question string, scope corpus.
 			front = append(front, best)
 		}
 	}
-	if len(front) == 0 {
-		return cands
-	}
-	out := make([]*candidate, 0, len(cands)+len(front))
-	for _, id := range front {
-		if p, ok := pos[id]; ok {
-			out = append(out, cands[p])
-		} else {
-			out = append(out, &candidate{id: id, named: true})
-		}
-	}
-	for _, c := range cands {
-		if !slices.Contains(front, c.id) {
-			out = append(out, c)
-		}
-	}
-	return out
+	return putFirst(cands, front, pos)
 }
 
 // compareBool orders false before true.

@@ -22,6 +22,11 @@ func TestNamedRegions(t *testing.T) {
 		"Which table shows the error rates?":                         nil,
 		"What does figure i mean?":                                   nil, // a Roman number counts in capitals only
 		"the timetable 3 of the refigured plan":                      nil, // inside a word
+		"How many rectangles in the first figure of the paper?":      {fig("1"), fig("i")},
+		"Que résume le deuxième tableau, après la Figure 3 ?":        {tab("2"), tab("ii"), fig("3")},
+		"The second table and Table 1":                               {tab("2"), tab("ii"), tab("1")},
+		"the first figures' colours":                                 {fig("1"), fig("i")},
+		"first, figure out the table":                                nil, // not an ordinal of a region
 	} {
 		if got := namedRegions(q); !slices.Equal(got, want) {
 			t.Errorf("%q: got %v, want %v", q, got, want)

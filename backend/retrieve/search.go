@@ -128,6 +128,7 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 		cands = r.book.referencesLast(cands)
 	}
 	cands = r.book.quotedFirst(cands, question)
+	cands = r.book.pageNamedFirst(cands, question, o.Scope)
 	cands = r.book.namedFirst(cands, question, o.Scope)
 	res := Result{found: cands[:min(k, len(cands))]}
 	res.Hits, res.Stats = hits(res.found, embedded, st)
