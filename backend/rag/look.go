@@ -3,8 +3,6 @@ package rag
 import (
 	"bytes"
 	"context"
-	"regexp"
-	"strings"
 
 	"vika/backend/corpus"
 	"vika/backend/llm"
@@ -30,49 +28,9 @@ const (
 	MaxPictureBytes = 4 << 20
 )
 
-// namedRegion finds a numbered table or figure in a question: "figure 3",
-// "Fig. 2", "table 1", "tableau 2", "Tab. 4".
-var namedRegion = regexp.MustCompile(`(?i)\b(fig(?:ure)?s?\.?|tab(?:le|leau)?s?\.?|tableaux)\s*(\d+)\b`)
-
-// captionNumber reads the kind and number a caption starts with:
-// "Figure 3:", "Fig. 3.", "Table 2 –", "Tableau 2".
-var captionNumber = regexp.MustCompile(`(?i)^\s*(fig(?:ure)?\.?|tab(?:le|leau)?\.?)\s*(\d+)\b`)
-
-// ref is a numbered table or figure.
-type ref struct {
-	kind   corpus.ChunkKind
-	number string
-}
-
-func refOf(word, number string) ref {
-	k := corpus.ChunkTable
-	if strings.HasPrefix(strings.ToLower(word), "fig") {
-		k = corpus.ChunkFigure
-	}
-	return ref{kind: k, number: number}
-}
-
-// namedRefs are the numbered tables and figures a question names.
-func namedRefs(question string) []ref {
-	var out []ref
-	for _, m := range namedRegion.FindAllStringSubmatch(question, -1) {
-		out = append(out, refOf(m[1], m[2]))
-	}
-	return out
-}
-
-// captionRef is the table or figure a caption names, if it starts with one.
-func captionRef(caption string) (ref, bool) {
-	m := captionNumber.FindStringSubmatch(caption)
-	if m == nil {
-		return ref{}, false
-	}
-	return refOf(m[1], m[2]), true
-}
-
 // picturesFor chooses the crops that go with a question: first those of
-// the tables and figures the question names by number ("figure 3") when
-// they are on a source's page, then those of the sources that are tables
+// the tables and figures the question names (corpus.NamedLabels: "figure
+// 3", "Table II", "the first figure") when they are on a source's page, then those of the sources that are tables
 // or figures, in the sources' order; at most MaxPictures, each once.
 func picturesFor(ctx context.Context, pics Pictures, question string, srcs []Source) []prompt.Picture {
 	if pics == nil {
@@ -91,10 +49,10 @@ func picturesFor(ctx context.Context, pics Pictures, question string, srcs []Sou
 		out = append(out, prompt.Picture{Source: s.Index, Hit: s.Hit, Kind: r.Kind, Caption: r.Caption,
 			MIME: mimeOf(r.Image), Data: r.Image})
 	}
-	for _, want := range namedRefs(question) {
+	for _, want := range corpus.NamedLabels(question) {
 		for _, s := range srcs {
 			for _, r := range pics.RegionsOn(ctx, s.DocID, s.Page) {
-				if got, ok := captionRef(r.Caption); ok && got == want {
+				if (corpus.Label{Kind: r.Kind, Number: corpus.CaptionNumber(r.Caption)}) == want {
 					add(s, r)
 				}
 			}

@@ -226,27 +226,14 @@ func TestPicturesFor(t *testing.T) {
 	if len(got) == 2 && !bytes.Equal(got[1].Data, crop) {
 		t.Error("figure 3's crop is not the one sent")
 	}
+	if got := picturesFor(t.Context(), eng, "What does the third figure show?", srcs); len(got) == 0 || got[0].Caption != "Figure 3: Training on ImageNet." {
+		t.Errorf("the third figure: %d pictures, want Figure 3's first", len(got))
+	}
 	if got := picturesFor(t.Context(), nil, "figure 3", srcs); got != nil {
 		t.Error("pictures without a source of them")
 	}
 	if got := picturesFor(t.Context(), eng, "What is table 3?", srcs); len(got) != 0 {
 		t.Errorf("a table named, figures sent: %d", len(got))
-	}
-}
-
-func TestNamedRefs(t *testing.T) {
-	got := namedRefs("What do Figure 3, fig. 2, Fig.5, table 1, Tableau 2 and tab. 4 show? (figures 7)")
-	want := []ref{{"figure", "3"}, {"figure", "2"}, {"figure", "5"}, {"table", "1"}, {"table", "2"}, {"table", "4"}, {"figure", "7"}}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(ref{})); diff != "" {
-		t.Errorf("refs (-want +got):\n%s", diff)
-	}
-	for caption, want := range map[string]ref{"Figure 2: x": {"figure", "2"}, "Fig. 3. y": {"figure", "3"}, "Tableau 2 – z": {"table", "2"}, "TABLE 10 a": {"table", "10"}} {
-		if got, ok := captionRef(caption); !ok || got != want {
-			t.Errorf("captionRef(%q) = %v %v", caption, got, ok)
-		}
-	}
-	if _, ok := captionRef("The figure 2 below"); ok {
-		t.Error("a caption must start with its label")
 	}
 }
 

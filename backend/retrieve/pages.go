@@ -83,7 +83,7 @@ type pageBook struct {
 	regionTexts map[string]regionEntry
 	// captions holds the labels of the captions body passages hold
 	// (captionLabels), for the regions no region passage stands for.
-	captions map[string][]regionLabel
+	captions map[string][]corpus.Label
 	// refs marks the passages of reference lists (references.go).
 	refs map[string]bool
 	// langs holds the languages of each document's passages (those with a
@@ -101,7 +101,7 @@ type pageChunk struct {
 func newPageBook() *pageBook {
 	return &pageBook{byID: map[string]pageKey{}, byDocs: map[string][]string{},
 		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}, regions: map[string]bool{}, regionTexts: map[string]regionEntry{}, refs: map[string]bool{},
-		captions: map[string][]regionLabel{}, langs: map[string]map[string]bool{}}
+		captions: map[string][]corpus.Label{}, langs: map[string]map[string]bool{}}
 }
 
 // add records chunks and returns the whole-page entries of the pages they

@@ -32,45 +32,27 @@ import (
 // regionEntry is what the page book keeps of a region's passage.
 type regionEntry struct {
 	text      string
-	label     regionLabel // zero when its text names no number
+	label     corpus.Label // zero when its text names no number
 	described bool
 }
-
-// regionLabel is a region's kind and number as printed, lower case
-// ("3", "ii", "2.1").
-type regionLabel struct {
-	kind   corpus.ChunkKind
-	number string
-}
-
-// captionLabelRe reads the label opening a table's or figure's passage
-// (its caption as printed; OCR may read "III" as "Ill").
-var captionLabelRe = regexp.MustCompile(`^(?i:table|tableau|tab\.|figure|fig\.|fig)\s*(\d+(?:\.\d+)*|[IVXLC][IVXLCl]*)\b`)
 
 // formulaNumberRe reads the number closing a display formula: "(3)",
 // "(2.4)", "(3a)".
 var formulaNumberRe = regexp.MustCompile(`\((\d+(?:\.\d+)*[a-z]?)\)\s*$`)
 
 // labelOf returns the label of a region's passage c.
-func labelOf(c corpus.Chunk) regionLabel {
+func labelOf(c corpus.Chunk) corpus.Label {
 	text := strings.TrimSpace(c.Text)
 	if c.Kind == corpus.ChunkFormula {
 		if m := formulaNumberRe.FindStringSubmatch(text); m != nil {
-			return regionLabel{kind: c.Kind, number: strings.ToLower(m[1])}
+			return corpus.Label{Kind: c.Kind, Number: strings.ToLower(m[1])}
 		}
-		return regionLabel{}
+		return corpus.Label{}
 	}
-	if m := captionLabelRe.FindStringSubmatch(text); m != nil {
-		return regionLabel{kind: c.Kind, number: labelNumber(m[1])}
+	if n := corpus.CaptionNumber(text); n != "" {
+		return corpus.Label{Kind: c.Kind, Number: n}
 	}
-	return regionLabel{}
-}
-
-// labelNumber is a caption's number as a label holds it: lower case, and
-// OCR's lower-case l in a Roman number read as an I ("Ill" is III); a
-// capital L stays fifty.
-func labelNumber(printed string) string {
-	return strings.ToLower(strings.ReplaceAll(printed, "l", "I"))
+	return corpus.Label{}
 }
 
 // captionLabels returns the labels of the captions a body passage holds:
@@ -79,12 +61,12 @@ func labelNumber(printed string) string {
 // captions a region's passage did not take: a table detected without its
 // caption and first rows, or not detected at all, leaves its caption in
 // the page's text. "Table 2 shows" opening a paragraph is running text.
-func captionLabels(text string) []regionLabel {
-	var out []regionLabel
+func captionLabels(text string) []corpus.Label {
+	var out []corpus.Label
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
-		m := captionLabelRe.FindStringSubmatch(line)
-		if m == nil {
+		number := corpus.CaptionNumber(line)
+		if number == "" {
 			continue
 		}
 		word := strings.Fields(line)[0]
@@ -95,71 +77,8 @@ func captionLabels(text string) []regionLabel {
 				kind = corpus.ChunkTable
 			}
 		}
-		if l := (regionLabel{kind: kind, number: labelNumber(m[1])}); kind != "" && !slices.Contains(out, l) {
+		if l := (corpus.Label{Kind: kind, Number: number}); kind != "" && !slices.Contains(out, l) {
 			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// namedRe finds the tables, figures and equations a question names; a
-// Roman number counts in capitals only ("Table II", not "figure i").
-var namedRe = regexp.MustCompile(`(?:^|[^\p{L}])((?i:tables?|tableaux?|tab\.|figures?|figs?\.?|équations?|equations?|eqn?s?\.|éq\.|formules?|formulas?))\s*\(?\s*(\d+(?:\.\d+)*[a-z]?|[IVXLC]+)\b`)
-
-// ordinalRe finds a table, figure or equation a question names by its
-// place ("the first figure", "le deuxième tableau"): the one numbered so.
-var ordinalRe = regexp.MustCompile(`(?:^|[^\p{L}])((?i:first|second|third|fourth|fifth|premier|première|deuxième|seconde?|troisième|quatrième|cinquième))\s+((?i:tables?|tableaux?|figures?|fig\.|équations?|equations?|formules?|formulas?))(?:[^\p{L}]|$)`)
-
-// ordinals holds the numbers ordinalRe's words stand for, in Arabic and
-// Roman numbers (IEEE's "TABLE I").
-var ordinals = map[string][2]string{
-	"first": {"1", "i"}, "premier": {"1", "i"}, "première": {"1", "i"},
-	"second": {"2", "ii"}, "seconde": {"2", "ii"}, "deuxième": {"2", "ii"},
-	"third": {"3", "iii"}, "troisième": {"3", "iii"},
-	"fourth": {"4", "iv"}, "quatrième": {"4", "iv"},
-	"fifth": {"5", "v"}, "cinquième": {"5", "v"},
-}
-
-// regionKind is the kind of region a question's word names.
-func regionKind(word string) corpus.ChunkKind {
-	switch word = strings.ToLower(word); {
-	case strings.HasPrefix(word, "tab"):
-		return corpus.ChunkTable
-	case strings.HasPrefix(word, "fig"):
-		return corpus.ChunkFigure
-	}
-	return corpus.ChunkFormula
-}
-
-// namedRegions returns the regions question names, by label or by place,
-// in the order named.
-func namedRegions(question string) []regionLabel {
-	type at struct {
-		pos   int
-		label regionLabel
-	}
-	var found []at
-	for _, m := range namedRe.FindAllStringSubmatchIndex(question, -1) {
-		kind := regionKind(question[m[2]:m[3]])
-		number := strings.ToLower(question[m[4]:m[5]])
-		if d := len(number) - 1; kind != corpus.ChunkFormula && number[0] >= '0' && number[0] <= '9' && number[d] >= 'a' {
-			// "Fig. 2a" is a panel of Figure 2: captions carry the
-			// figure's number; an equation's letter is its own (5a).
-			number = number[:d]
-		}
-		found = append(found, at{m[2], regionLabel{kind: kind, number: number}})
-	}
-	for _, m := range ordinalRe.FindAllStringSubmatchIndex(question, -1) {
-		kind := regionKind(question[m[4]:m[5]])
-		for _, number := range ordinals[strings.ToLower(question[m[2]:m[3]])] {
-			found = append(found, at{m[2], regionLabel{kind: kind, number: number}})
-		}
-	}
-	slices.SortStableFunc(found, func(x, y at) int { return cmp.Compare(x.pos, y.pos) })
-	var out []regionLabel
-	for _, f := range found {
-		if !slices.Contains(out, f.label) {
-			out = append(out, f.label)
 		}
 	}
 	return out
@@ -224,7 +143,7 @@ func holdsSameWords(q, region, body map[string]bool) bool {
 // scope keeps (see above), one per region named; a region's passage not
 // among cands joins them, unscored.
 func (b *pageBook) namedFirst(cands []*candidate, question string, scope corpus.Scope) []*candidate {
-	named := namedRegions(question)
+	named := corpus.NamedLabels(question)
 	if len(named) == 0 {
 		return cands
 	}

@@ -7,48 +7,21 @@ import (
 	"vika/backend/corpus"
 )
 
-func TestNamedRegions(t *testing.T) {
-	fig := func(n string) regionLabel { return regionLabel{corpus.ChunkFigure, n} }
-	tab := func(n string) regionLabel { return regionLabel{corpus.ChunkTable, n} }
-	eq := func(n string) regionLabel { return regionLabel{corpus.ChunkFormula, n} }
-	for q, want := range map[string][]regionLabel{
-		"What does Figure 4 show about plain and residual networks?": {fig("4")},
-		"Compare Fig. 2 and fig 3":                                   {fig("2"), fig("3")},
-		"Que montre le tableau 2 ?":                                  {tab("2")},
-		"What do Tables 1 and Table II report?":                      {tab("1"), tab("ii")},
-		"Derive eq. (3) from équation 3 and Eq.(2.4)":                {eq("3"), eq("2.4")},
-		"Explain Equation 5a":                                        {eq("5a")},
-		"What does Fig. 2a show?":                                    {fig("2")}, // a panel of Figure 2
-		"Which table shows the error rates?":                         nil,
-		"What does figure i mean?":                                   nil, // a Roman number counts in capitals only
-		"the timetable 3 of the refigured plan":                      nil, // inside a word
-		"How many rectangles in the first figure of the paper?":      {fig("1"), fig("i")},
-		"Que résume le deuxième tableau, après la Figure 3 ?":        {tab("2"), tab("ii"), fig("3")},
-		"The second table and Table 1":                               {tab("2"), tab("ii"), tab("1")},
-		"the first figures' colours":                                 {fig("1"), fig("i")},
-		"first, figure out the table":                                nil, // not an ordinal of a region
-	} {
-		if got := namedRegions(q); !slices.Equal(got, want) {
-			t.Errorf("%q: got %v, want %v", q, got, want)
-		}
-	}
-}
-
 func TestLabelOf(t *testing.T) {
 	for _, tc := range []struct {
 		c    corpus.Chunk
-		want regionLabel
+		want corpus.Label
 	}{
-		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "Table 3. Error rates (%, 10-crop testing)"}, regionLabel{corpus.ChunkTable, "3"}},
-		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "TABLE III\n| a | b |"}, regionLabel{corpus.ChunkTable, "iii"}},
-		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "TABLE Ill\n| a | b |"}, regionLabel{corpus.ChunkTable, "iii"}}, // OCR's l for I
-		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "Table LX. Fifty-nine"}, regionLabel{corpus.ChunkTable, "lx"}},
-		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "Tableau 2 – Patients"}, regionLabel{corpus.ChunkTable, "2"}},
-		{corpus.Chunk{Kind: corpus.ChunkFigure, Text: "Figure 4. Training on ImageNet."}, regionLabel{corpus.ChunkFigure, "4"}},
-		{corpus.Chunk{Kind: corpus.ChunkFigure, Text: "Fig. 2 — Loss"}, regionLabel{corpus.ChunkFigure, "2"}},
-		{corpus.Chunk{Kind: corpus.ChunkFigure, Text: "20\n10\niter. (1e4)"}, regionLabel{}}, // no caption
-		{corpus.Chunk{Kind: corpus.ChunkFormula, Text: "y = F(x, {Wi}) + x. (1)"}, regionLabel{corpus.ChunkFormula, "1"}},
-		{corpus.Chunk{Kind: corpus.ChunkFormula, Text: "y = Ws x"}, regionLabel{}},
+		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "Table 3. Error rates (%, 10-crop testing)"}, corpus.Label{Kind: corpus.ChunkTable, Number: "3"}},
+		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "TABLE III\n| a | b |"}, corpus.Label{Kind: corpus.ChunkTable, Number: "iii"}},
+		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "TABLE Ill\n| a | b |"}, corpus.Label{Kind: corpus.ChunkTable, Number: "iii"}}, // OCR's l for I
+		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "Table LX. Fifty-nine"}, corpus.Label{Kind: corpus.ChunkTable, Number: "lx"}},
+		{corpus.Chunk{Kind: corpus.ChunkTable, Text: "Tableau 2 – Patients"}, corpus.Label{Kind: corpus.ChunkTable, Number: "2"}},
+		{corpus.Chunk{Kind: corpus.ChunkFigure, Text: "Figure 4. Training on ImageNet."}, corpus.Label{Kind: corpus.ChunkFigure, Number: "4"}},
+		{corpus.Chunk{Kind: corpus.ChunkFigure, Text: "Fig. 2 — Loss"}, corpus.Label{Kind: corpus.ChunkFigure, Number: "2"}},
+		{corpus.Chunk{Kind: corpus.ChunkFigure, Text: "20\n10\niter. (1e4)"}, corpus.Label{}}, // no caption
+		{corpus.Chunk{Kind: corpus.ChunkFormula, Text: "y = F(x, {Wi}) + x. (1)"}, corpus.Label{Kind: corpus.ChunkFormula, Number: "1"}},
+		{corpus.Chunk{Kind: corpus.ChunkFormula, Text: "y = Ws x"}, corpus.Label{}},
 	} {
 		if got := labelOf(tc.c); got != tc.want {
 			t.Errorf("%q: got %v, want %v", tc.c.Text, got, tc.want)
@@ -160,9 +133,9 @@ func TestNamedRegionOfTheBestDocument(t *testing.T) {
 }
 
 func TestCaptionLabels(t *testing.T) {
-	tab := func(n string) regionLabel { return regionLabel{corpus.ChunkTable, n} }
-	fig := func(n string) regionLabel { return regionLabel{corpus.ChunkFigure, n} }
-	for text, want := range map[string][]regionLabel{
+	tab := func(n string) corpus.Label { return corpus.Label{Kind: corpus.ChunkTable, Number: n} }
+	fig := func(n string) corpus.Label { return corpus.Label{Kind: corpus.ChunkFigure, Number: n} }
+	for text, want := range map[string][]corpus.Label{
 		"TABLE II DOWNSTREAM TASKS AND DATASETS OF RAG\nTask Sub Task Dataset": {tab("ii")},
 		"Results.\nTable 3: Error rates\nFig. 2. Loss curves":                  {tab("3"), fig("2")},
 		"FIGURE 4 PLAIN AND RESIDUAL NETWORKS":                                 {fig("4")},
