@@ -91,26 +91,3 @@ func (b *pageBook) firstPassage(k pageKey) string {
 	}
 	return first.id
 }
-
-// putFirst returns cands with the passages front names first, in that
-// order: each a candidate of cands (pos holds their positions) or, when
-// not among them, an unscored one the question named.
-func putFirst(cands []*candidate, front []string, pos map[string]int) []*candidate {
-	if len(front) == 0 {
-		return cands
-	}
-	out := make([]*candidate, 0, len(cands)+len(front))
-	for _, id := range front {
-		if p, ok := pos[id]; ok {
-			out = append(out, cands[p])
-		} else {
-			out = append(out, &candidate{id: id, named: true})
-		}
-	}
-	for _, c := range cands {
-		if !slices.Contains(front, c.id) {
-			out = append(out, c)
-		}
-	}
-	return out
-}

@@ -16,8 +16,8 @@ import (
 // processes ... Section V") can outrank the page that prints the phrase.
 //
 // So a phrase of two words or more between double quotes ("...", “...”,
-// «...») puts first the pages that hold it, word for word (case, accents
-// kept, punctuation and line breaks read as one space), each by its best
+// «...») puts first the pages that hold it, word for word (case folded,
+// accents kept, punctuation and line breaks read as one space), each by its best
 // ranked passage that holds it. A phrase found on more than
 // quotedMaxPages pages locates nothing and changes nothing; nor does one
 // found nowhere (a paraphrase).
