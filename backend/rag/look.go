@@ -30,8 +30,9 @@ const (
 
 // picturesFor chooses the crops that go with a question: first those of
 // the tables and figures the question names (corpus.NamedLabels: "figure
-// 3", "Table II", "the first figure") when they are on a source's page, then those of the sources that are tables
-// or figures, in the sources' order; at most MaxPictures, each once.
+// 3", "Table II", "the first figure") when they are on a source's page,
+// then those of the sources that are tables or figures, in the sources'
+// order; at most MaxPictures, each once.
 func picturesFor(ctx context.Context, pics Pictures, question string, srcs []Source) []prompt.Picture {
 	if pics == nil {
 		return nil

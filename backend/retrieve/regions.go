@@ -21,13 +21,14 @@ import (
 // least one. The page's place in the ranking does not change, only which
 // of its passages comes first.
 //
-// A question that names a table, figure or equation ("Table 3", "Fig. 2",
-// "le tableau 2", "eq. (3)", "équation 3", "the first figure") gets that region's passage
-// first when the search may see it (its scope): of the documents holding
-// one, the one whose passages rank best, and of its passages the region's
-// own before a model's description of it, then the best ranked. When no
-// region's passage carries the label, the body passage holding its
-// caption comes first instead (captionLabels).
+// A question that names a table, figure or equation (corpus.NamedLabels:
+// "Table 3", "Fig. 2", "le tableau 2", "eq. (3)", "the first figure")
+// gets that region's passage first when the search may see it (its
+// scope): of the documents holding one, the one whose passages rank best,
+// and of its passages the region's own before a model's description of
+// it, then the best ranked. When no region's passage carries the label,
+// the body passage holding its caption comes first instead
+// (captionLabels).
 
 // regionEntry is what the page book keeps of a region's passage.
 type regionEntry struct {
