@@ -115,7 +115,7 @@ fi
 say "compiling the dev build (wails dev's flags) before starting it"
 compile_started=$SECONDS
 CGO_ENABLED=1 CGO_CXXFLAGS="${CGO_CXXFLAGS:+$CGO_CXXFLAGS }-I$root/build" \
-  go build -buildvcs=false -gcflags "all=-N -l" -tags dev,webkit2_41 -o "$root/build/e2e/vika-dev" . >>"$log" 2>&1 ||
+  go build -buildvcs=false -gcflags "all=-N -l" -tags dev,webkit2_41 -o /dev/null . >>"$log" 2>&1 ||
   die "the dev build does not compile (log: $log)"
 say "dev build compiled in $((SECONDS - compile_started)) s"
 
