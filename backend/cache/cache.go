@@ -141,18 +141,38 @@ func (c *Cache) open(ctx context.Context) (*sql.DB, error) {
 	}
 	f.Close()
 	dsn := dbfile.URI(c.path, "_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate")
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open the document cache: %w", err)
-	}
-	db.SetMaxOpenConns(2)
-	err = initSchema(ctx, db)
-	if err != nil {
+	// SQLite answers SQLITE_BUSY at once, without its busy handler, where
+	// waiting could deadlock: two processes opening a new cache together,
+	// both switching it to WAL mode (TestTwoProcessesWriteTheSameCache,
+	// on a loaded machine). Opening is retried for the busy timeout.
+	wait := 10 * time.Millisecond
+	deadline := time.Now().Add(openBusyWait)
+	for {
+		db, err := sql.Open("sqlite", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("open the document cache: %w", err)
+		}
+		db.SetMaxOpenConns(2)
+		err = initSchema(ctx, db)
+		if err == nil {
+			return db, nil
+		}
 		db.Close()
-		return nil, fmt.Errorf("open the document cache: %w", err)
+		if sqliteCode(err) != sqlite3.SQLITE_BUSY || time.Now().Add(wait).After(deadline) {
+			return nil, fmt.Errorf("open the document cache: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("open the document cache: %w", ctx.Err())
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 200*time.Millisecond)
 	}
-	return db, nil
 }
+
+// openBusyWait is how long opening waits for another process that holds
+// the cache's locks (the busy timeout's 15 s).
+const openBusyWait = 15 * time.Second
 
 // errVersion marks a database of another schema version.
 var errVersion = errors.New("document cache of another version")
