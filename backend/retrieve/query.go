@@ -38,9 +38,11 @@ func (q Query) Expanded() bool {
 // did not run) one BM25 search of the question to DefaultDepth, the probe,
 // gives them, and a hit it did not retrieve has none (nil). The dense
 // scores of an expanded query are those of the text that found the hit,
-// not the question's: they are dropped (DenseScore nil).
+// not the question's: they are dropped (DenseScore nil). What the
+// question says of its answer's form is not searched (searchedText).
 func (r *Retriever) SearchQuery(ctx context.Context, q Query, o SearchOptions) (Result, error) {
 	start := r.now()
+	q.Question = searchedText(q.Question)
 	expanded := q.Expanded()
 	texts := []string{q.Question}
 	if expanded {

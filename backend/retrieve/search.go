@@ -48,8 +48,10 @@ type SearchOptions struct {
 
 // Search returns the k chunks that best match q in mode o.Mode, reranked
 // against q when o.Rerank is set. The hits' scores are those of q's search
-// (see SearchQuery for a question searched with expansions).
+// (see SearchQuery for a question searched with expansions). What q says
+// of its answer's form is not searched (searchedText).
 func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Result, error) {
+	q = searchedText(q)
 	return r.search(ctx, []string{q}, q, o)
 }
 
