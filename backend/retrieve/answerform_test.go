@@ -64,3 +64,18 @@ func TestAnswerFormNotSearched(t *testing.T) {
 		t.Errorf("%s first, want p4-c1 (the instruction is not searched)", got)
 	}
 }
+
+// BenchmarkSearchedText: the cost of reading a question's sentences,
+// with an instruction and without one.
+func BenchmarkSearchedText(b *testing.B) {
+	for name, q := range map[string]string{
+		"instruction": `How many green and grey rectangles in the first figure of the paper? Please list the numbers in the list format by descending order. e.g., ["2","1"]`,
+		"plain":       "In which branch of physics does the same formula for H already appear?",
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				searchedText(q)
+			}
+		})
+	}
+}
