@@ -31,8 +31,10 @@ import (
 // a change of ingest, chunk, pdf or ocr changes what an add produces, so
 // that documents processed before are processed again.
 // 2: form and note passages, links; 3: letter-spaced pages read again
-// (pdf/spacing.go), captions at a page's top kept (chunk/furniture.go).
-const PipelineVersion = "vika-ingest-3"
+// (pdf/spacing.go), captions at a page's top kept (chunk/furniture.go);
+// 4: ruled tables whose rules lie further apart than ruleChainGap
+// (pdf/table.go).
+const PipelineVersion = "vika-ingest-4"
 
 // SetCache turns the processed-document cache on (c) or off (nil) for the
 // adds that start from now, and returns the one it replaces (for the

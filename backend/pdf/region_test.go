@@ -247,3 +247,55 @@ func TestDetectFormulaAcrossBlocks(t *testing.T) {
 		}
 	}
 }
+
+// drawTallTable draws a captioned table whose body, under the header's
+// rule, is taller than ruleChainGap with no rule inside (a full-page
+// table, or a block of multi-line rows), and, when prose is set, the
+// same rules around two columns of running text instead.
+func drawTallTable(prose bool) func(f *fpdf.Fpdf) {
+	return func(f *fpdf.Fpdf) {
+		text(f, "Helvetica", 10, 72, 60, "Table 4: Methods with their retrieval source and granularity.")
+		f.SetLineWidth(0.8)
+		f.Line(72, 70, 540, 70)
+		cols := []float64{80, 220, 360, 460}
+		for j, h := range []string{"Method", "Source", "Granularity", "Stage"} {
+			text(f, "Helvetica", 9, cols[j], 84, h)
+		}
+		f.SetLineWidth(0.4)
+		f.Line(72, 90, 540, 90)
+		for i := range 16 {
+			y := 104 + float64(i)*14
+			if prose {
+				text(f, "Helvetica", 9, 72, y, "Running text of the left column goes on here, line")
+				text(f, "Helvetica", 9, 312, y, "and the right column holds more of the same prose.")
+				continue
+			}
+			for j, c := range []string{"Method" + string(rune('A'+i)), "Wikipedia", []string{"Phrase", "Sentence", "Chunk"}[i%3], "Tuning"} {
+				text(f, "Helvetica", 9, cols[j], y, c)
+			}
+		}
+		f.SetLineWidth(0.8)
+		f.Line(72, 330, 540, 330)
+	}
+}
+
+// TestRuledTableTallerThanChainGap: the chain of rules crosses a gap
+// longer than ruleChainGap when the rows between have a grid's shape,
+// and not when they are two columns of prose.
+func TestRuledTableTallerThanChainGap(t *testing.T) {
+	ts := regionsOf(detect(t, drawTallTable(false)), corpus.ChunkTable)
+	if len(ts) != 1 {
+		t.Fatalf("want 1 table, got %+v", ts)
+	}
+	if b := ts[0].BBox; b[3] < 329 {
+		t.Errorf("box %v ends above the bottom rule (330)", b)
+	}
+	if rows := strings.Count(ts[0].Text, "\n") - 1; rows != 16 || !strings.Contains(ts[0].Text, "| MethodP | Wikipedia | Phrase | Tuning |") {
+		t.Errorf("%d rows, want the 16 rows to the last:\n%s", rows, ts[0].Text)
+	}
+	for _, r := range regionsOf(detect(t, drawTallTable(true)), corpus.ChunkTable) {
+		if r.BBox[3] > 100 || strings.Contains(r.Text, "Running text") {
+			t.Errorf("prose read as a table's rows: box %v\n%s", r.BBox, r.Text)
+		}
+	}
+}

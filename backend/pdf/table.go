@@ -64,7 +64,7 @@ func tables(p *Page, caps []caption, paths []pathBox) []region {
 		var best region
 		bestGap := math.Inf(1)
 		for _, above := range []bool{true, false} {
-			box, rules := ruledExtent(c, above, hrules, blocks)
+			box, rules := ruledExtent(p, c, above, hrules, blocks)
 			title := ""
 			if box.Empty() {
 				box, title = alignedExtent(p, c, above, blocks)
@@ -91,9 +91,10 @@ func tables(p *Page, caps []caption, paths []pathBox) []region {
 
 // ruledExtent returns the box of the rules that start within
 // captionReach of the caption on the given side and follow one another
-// (at most ruleChainGap apart, overlapping in x, no caption between), and
-// those rules; an empty box if fewer than two.
-func ruledExtent(c caption, above bool, hrules, captions []Rect) (Rect, []Rect) {
+// (at most ruleChainGap apart, or further when what lies between them
+// has a table's shape, overlapping in x, no caption between), and those
+// rules; an empty box if fewer than two.
+func ruledExtent(p *Page, c caption, above bool, hrules, captions []Rect) (Rect, []Rect) {
 	dist := func(r Rect) float64 {
 		if above {
 			return c.block.Y0 - r.Y1
@@ -114,11 +115,20 @@ func ruledExtent(c caption, above bool, hrules, captions []Rect) (Rect, []Rect) 
 	box := side[0]
 	for _, r := range side[1:] {
 		last := chain[len(chain)-1]
-		if dist(r)-dist(last) > ruleChainGap || r.overlapX(box) < 0.5*math.Min(r.Dx(), box.Dx()) {
+		if r.overlapX(box) < 0.5*math.Min(r.Dx(), box.Dx()) {
 			break
 		}
 		between := Rect{box.X0, math.Min(last.Y1, r.Y1), box.X1, math.Max(last.Y0, r.Y0)}
 		if slices.ContainsFunc(captions, func(cb Rect) bool { _, ok := cb.Intersect(between); return ok && cb != c.block }) {
+			break
+		}
+		// A group of rows of several lines each (a benchmark table's
+		// "QA / Single-hop" block), or a table filling the page under
+		// its header rule, can be taller than ruleChainGap: the chain
+		// crosses it when its rows have a grid's shape, not prose's
+		// (gridShaped; the caption says it is a table, so cells may
+		// repeat, "Text", "Once").
+		if dist(r)-dist(last) > ruleChainGap && !gridShaped(rowsIn(p.frags, between, captions), between) {
 			break
 		}
 		chain = append(chain, r)

@@ -84,9 +84,27 @@ func bareTables(p *Page, paths []pathBox, taken []region, captions []Rect) []reg
 	return out
 }
 
-// tableLike reports whether rows read as a table's: enough rows of
-// several cells, short cells, each far narrower than the table.
+// tableLike reports whether rows read as a table's (gridShaped) and not
+// as a plot whose points are glyphs ("G", "+") between its grid lines,
+// which repeats one text where a table's cells differ.
 func tableLike(rows []row, box Rect) bool {
+	if !gridShaped(rows, box) {
+		return false
+	}
+	cells := 0
+	distinct := map[string]bool{}
+	for _, r := range rows {
+		for _, c := range r.cells {
+			cells++
+			distinct[c.text] = true
+		}
+	}
+	return 2*len(distinct) >= cells
+}
+
+// gridShaped reports whether rows have a grid's shape: enough rows of
+// several cells, short cells, each far narrower than box.
+func gridShaped(rows []row, box Rect) bool {
 	if gridRows(rows) < minBareRows || gridRows(rows)*2 < len(rows) {
 		return false
 	}
@@ -99,18 +117,7 @@ func tableLike(rows []row, box Rect) bool {
 			width += c.box.Dx()
 		}
 	}
-	if cells == 0 || float64(words)/float64(cells) > maxCellWords || width/float64(cells) > maxCellShare*box.Dx() {
-		return false
-	}
-	// A plot whose points are glyphs ("G", "+") between its grid lines
-	// repeats one text: a table's cells differ.
-	distinct := map[string]bool{}
-	for _, r := range rows {
-		for _, c := range r.cells {
-			distinct[c.text] = true
-		}
-	}
-	return 2*len(distinct) >= cells
+	return cells > 0 && float64(words)/float64(cells) <= maxCellWords && width/float64(cells) <= maxCellShare*box.Dx()
 }
 
 // bareDiagrams returns the figures without caption drawn as clusters of
