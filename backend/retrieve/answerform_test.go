@@ -63,6 +63,13 @@ func TestAnswerFormNotSearched(t *testing.T) {
 	if got := firstHit(t, r, q, corpus.Scope{}); got != "p4-c1" {
 		t.Errorf("%s first, want p4-c1 (the instruction is not searched)", got)
 	}
+	res, err := r.SearchQuery(t.Context(), Query{Question: q}, SearchOptions{Mode: ModeBM25, K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := idsOfHits(res.Hits); len(got) == 0 || got[0] != "p4-c1" {
+		t.Errorf("SearchQuery: hits %v, want p4-c1 first", got)
+	}
 }
 
 // BenchmarkSearchedText: the cost of reading a question's sentences,

@@ -42,8 +42,13 @@ func (q Query) Expanded() bool {
 // question says of its answer's form is not searched (searchedText).
 func (r *Retriever) SearchQuery(ctx context.Context, q Query, o SearchOptions) (Result, error) {
 	start := r.now()
-	q.Question = searchedText(q.Question)
 	expanded := q.Expanded()
+	q.Question = searchedText(q.Question)
+	rephrased := make([]string, len(q.Rephrasings)) // the caller's slice stays as it is
+	for i, t := range q.Rephrasings {
+		rephrased[i] = searchedText(t)
+	}
+	q.Rephrasings = rephrased
 	texts := []string{q.Question}
 	if expanded {
 		texts = q.texts()
