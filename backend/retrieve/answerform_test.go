@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"vika/backend/corpus"
@@ -85,4 +86,22 @@ func BenchmarkSearchedText(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzSearchedText: whatever the question, what is searched keeps its
+// first sentence and is empty only when the question is blank.
+func FuzzSearchedText(f *testing.F) {
+	for _, s := range []string{"How many? Please write the answer in int format.", "e.g.? . . ?", "«Quoi ?» Réponds en une phrase.", "...", "a.B? c! D."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		got := searchedText(q)
+		if strings.TrimSpace(q) == "" {
+			return
+		}
+		first := splitSentences(q)[0]
+		if !strings.HasPrefix(got, first) && got != q {
+			t.Errorf("%q -> %q lost its first sentence %q", q, got, first)
+		}
+	})
 }
