@@ -12,6 +12,7 @@ import (
 
 	"vika/backend/assets/assetstest"
 	"vika/backend/eval"
+	"vika/backend/sharedtest"
 	"vika/backend/testpdf"
 )
 
@@ -193,4 +194,69 @@ func first74Question(id string) bool {
 		return n <= 8
 	}
 	return true
+}
+
+// MMLongBench-Doc's development half (docs/eval/PAGES.md, twelfth
+// round), hit@1, hit@5 and hit@8 over distinct pages in the default mode:
+// text questions 12, 18 and 19 of 19, visual ones 17, 24 and 26 of 28.
+// With 19 and 28 questions one question is 5% and 4%: the test fails one
+// question below each.
+var measuredDev = map[string][3]int{"text": {12, 18, 19}, "figure": {17, 24, 26}}
+
+// TestEvalPagesMMLongBenchDev runs `vika eval pages` on the development
+// half as published and checks, per kind, the default mode's bars and
+// that it is at least whole-page BM25 (bleve's and the textbook one) at
+// every depth. It ingests eight papers (OCR on some pages): not with
+// -short. VIKA_EVAL_DEV_CACHE names a directory to keep them between runs.
+func TestEvalPagesMMLongBenchDev(t *testing.T) {
+	if testing.Short() {
+		t.Skip("page evaluation over ../shared/data/mmlongbench_dev: a minute of ingest; not with -short")
+	}
+	assetstest.RequireAll(t)
+	qpath := sharedtest.Require(t, "mmlongbench_dev/questions.jsonl")
+	args := []string{"eval", "pages", filepath.Join(filepath.Dir(qpath), "documents"), "--questions", qpath, "--mode", "default", "--json", "--workers", "2"}
+	if c := os.Getenv("VIKA_EVAL_DEV_CACHE"); c != "" {
+		args = append(args, "--cache", c)
+	}
+	var out, errOut bytes.Buffer
+	if code := Run(context.Background(), args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var rep pagesReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	// the first row of search (the default mode's with the page ranking)
+	byKind := func(search string) map[string]eval.KindScore {
+		for _, r := range rep.Rows {
+			if r.Search == search && r.Pages != "off" {
+				m := map[string]eval.KindScore{}
+				for _, k := range r.ByKind {
+					m[k.Kind] = k
+				}
+				return m
+			}
+		}
+		t.Fatalf("no row %q in %d rows", search, len(rep.Rows))
+		return nil
+	}
+	def := byKind("default")
+	baselines := []map[string]eval.KindScore{byKind("whole-page BM25"), byKind("whole-page BM25, textbook")}
+	for kind, want := range measuredDev {
+		got := def[kind]
+		hits := [3]float64{got.PageHit1, got.PageHit5, got.PageHit8}
+		t.Logf("%s (%d): hit@1/5/8 %.2f %.2f %.2f", kind, got.Questions, hits[0], hits[1], hits[2])
+		for i, depth := range []int{1, 5, 8} {
+			n := int(hits[i]*float64(got.Questions) + 0.5)
+			if n < want[i]-1 {
+				t.Errorf("%s hit@%d: %d of %d, want >= %d (measured %d)", kind, depth, n, got.Questions, want[i]-1, want[i])
+			}
+			for j, b := range baselines {
+				base := [3]float64{b[kind].PageHit1, b[kind].PageHit5, b[kind].PageHit8}[i]
+				if hits[i] < base {
+					t.Errorf("%s hit@%d: %.2f, below whole-page BM25 %d's %.2f", kind, depth, hits[i], j, base)
+				}
+			}
+		}
+	}
 }
