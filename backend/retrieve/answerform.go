@@ -64,10 +64,11 @@ func searchedText(question string) string {
 // noSplitAfter are the abbreviations whose full stop ends no sentence.
 var noSplitAfter = map[string]bool{"e.g": true, "i.e": true, "cf": true, "vs": true, "fig": true, "eq": true, "al": true, "etc": true, "no": true, "ex": true, "p": true, "pp": true}
 
-// splitSentences cuts s after each '?' or '!', and after each '.' that
-// ends a word other than an abbreviation and is followed by a space and
-// a capital letter, a digit-free opening bracket or quote. The pieces
-// are trimmed; empty ones are left out.
+// splitSentences cuts s after each '?' or '!' followed by a space or the
+// end, and after each '.' that ends a word other than an abbreviation
+// and is followed by the end, or by a space and then a capital letter,
+// an opening bracket or a quote ("Dec.7", "3.5" and "e.g., [" do not
+// cut). The pieces are trimmed; empty ones are left out.
 func splitSentences(s string) []string {
 	var out []string
 	start := 0
