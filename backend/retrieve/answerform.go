@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"vika/backend/corpus"
 )
 
 // A question often ends with what its answer should look like: "Please
@@ -22,7 +24,10 @@ import (
 // and it names a form: a format, decimals, an order, a number of words
 // or sentences), or when it is an example of that form (it opens with
 // "for example" or "e.g." and follows such an instruction or gives a
-// bracketed list). The prompt still gets the whole question.
+// bracketed list). A sentence that points inside the document (a table,
+// figure or equation by its number, a page, a quoted phrase: "Please
+// list the words of Table 3.") is about the document and stays. The
+// prompt still gets the whole question.
 
 var (
 	// answerRe names the answer, or asks for something.
@@ -47,6 +52,8 @@ func searchedText(question string) string {
 	dropped := false
 	for _, s := range sentences[1:] {
 		switch {
+		case pointsInside(s):
+			kept, dropped = append(kept, s), false
 		case exampleRe.MatchString(s) && (dropped || listRe.MatchString(s)):
 			dropped = true
 		case answerRe.MatchString(s) && formRe.MatchString(s):
@@ -59,6 +66,12 @@ func searchedText(question string) string {
 		return question
 	}
 	return strings.Join(kept, " ")
+}
+
+// pointsInside reports whether s names a place of the document, as the
+// rules of "Pointing inside a question" read it.
+func pointsInside(s string) bool {
+	return len(corpus.NamedLabels(s)) > 0 || len(namedPages(s)) > 0 || len(quotedPhrases(s)) > 0
 }
 
 // noSplitAfter are the abbreviations whose full stop ends no sentence.

@@ -33,6 +33,8 @@ func TestSearchedText(t *testing.T) {
 		// kept: one sentence; a follow-up that asks about the document; an example of the content
 		"Please give the answer in int format":                                                     "Please give the answer in int format",
 		"What does Table 2 show? Please explain it with the rows of Table 3.":                      "What does Table 2 show? Please explain it with the rows of Table 3.",
+		"What is the answer to exercise 2? Please list the words of Table 3 in order.":             "What is the answer to exercise 2? Please list the words of Table 3 in order.",
+		`What is X? Please give the answer in the format of "the data set".`:                       `What is X? Please give the answer in the format of "the data set".`,
 		"Which queues are persistent? For example, is the banker's queue persistent?":              "Which queues are persistent? For example, is the banker's queue persistent?",
 		"Who came up with the name bit for a binary unit of information?":                          "Who came up with the name bit for a binary unit of information?",
 		"How is the string format of a record defined? The answer section of chapter 3 says more.": "How is the string format of a record defined? The answer section of chapter 3 says more.",
