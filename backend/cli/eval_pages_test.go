@@ -112,18 +112,7 @@ func TestEvalPagesDefaultMode(t *testing.T) {
 	assetstest.RequireAll(t)
 	dir := filepath.Dir(testpdf.SharedPDF(t, "okasaki1996_purely_functional_data_structures_thesis.pdf"))
 	qpath := filepath.Join("..", "..", "testdata", "pdf_questions.jsonl")
-	args := []string{"eval", "pages", dir, "--questions", qpath, "--mode", "default", "--json", "--workers", "2"}
-	if c := os.Getenv("VIKA_EVAL_PAGES_CACHE"); c != "" {
-		args = append(args, "--cache", c)
-	}
-	var out, errOut bytes.Buffer
-	if code := Run(context.Background(), args, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
-	var rep pagesReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
-	}
+	rep := evalPagesDefault(t, dir, qpath, "VIKA_EVAL_PAGES_CACHE")
 	all, err := eval.LoadPageQuestions(qpath)
 	if err != nil {
 		t.Fatal(err)
@@ -214,18 +203,7 @@ func TestEvalPagesMMLongBenchDev(t *testing.T) {
 	}
 	assetstest.RequireAll(t)
 	qpath := sharedtest.Require(t, "mmlongbench_dev/questions.jsonl")
-	args := []string{"eval", "pages", filepath.Join(filepath.Dir(qpath), "documents"), "--questions", qpath, "--mode", "default", "--json", "--workers", "2"}
-	if c := os.Getenv("VIKA_EVAL_DEV_CACHE"); c != "" {
-		args = append(args, "--cache", c)
-	}
-	var out, errOut bytes.Buffer
-	if code := Run(context.Background(), args, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
-	var rep pagesReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
-	}
+	rep := evalPagesDefault(t, filepath.Join(filepath.Dir(qpath), "documents"), qpath, "VIKA_EVAL_DEV_CACHE")
 	// the first row of search (the default mode's with the page ranking)
 	byKind := func(search string) map[string]eval.KindScore {
 		for _, r := range rep.Rows {
@@ -259,4 +237,24 @@ func TestEvalPagesMMLongBenchDev(t *testing.T) {
 			}
 		}
 	}
+}
+
+// evalPagesDefault runs `vika eval pages` in the default mode over the
+// PDFs of dir with the questions of qpath, in the cache named by the
+// environment variable cacheVar when it is set, and returns its report.
+func evalPagesDefault(t *testing.T, dir, qpath, cacheVar string) pagesReport {
+	t.Helper()
+	args := []string{"eval", "pages", dir, "--questions", qpath, "--mode", "default", "--json", "--workers", "2"}
+	if c := os.Getenv(cacheVar); c != "" {
+		args = append(args, "--cache", c)
+	}
+	var out, errOut bytes.Buffer
+	if code := Run(context.Background(), args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var rep pagesReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	return rep
 }
