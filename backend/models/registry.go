@@ -100,8 +100,38 @@ func resolve(ms []Model, f Features) []Model {
 	out := make([]Model, len(ms))
 	for i, m := range ms {
 		out[i] = m.ForCPU(f)
+		if b, ok := m.boxed(f, boxShips); ok {
+			out[i] = b
+		}
 	}
 	return out
+}
+
+// boxShips reports whether the box ships the file of model name at rel
+// (package assets' manifest).
+func boxShips(name, rel string) bool {
+	_, ok := assets.ForPath("models/" + name + "/" + rel)
+	return ok
+}
+
+// boxed returns m with the export the box ships, when it ships one this
+// CPU runs: its variant for this CPU, else its full precision file. The
+// box decides over ForCPU's preference, so that a model in the box is
+// installed whatever the CPU (a download can still bring another export).
+func (m Model) boxed(f Features, ships func(name, rel string) bool) (Model, bool) {
+	for _, v := range m.Variants {
+		if f.any(v.RequiresAny) && ships(m.Name, v.File.Path) {
+			m.Variants = []Variant{v}
+			return m.ForCPU(f), true
+		}
+	}
+	for _, file := range m.Files {
+		if isONNX(file.Path) && ships(m.Name, file.Path) {
+			m.Variants = nil
+			return m.ForCPU(f), true
+		}
+	}
+	return Model{}, false
 }
 
 // Entries returns the registry's entries as registry.json holds them,

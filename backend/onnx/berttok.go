@@ -26,6 +26,9 @@ import (
 //   - it ignores the Replace-regex normaliser of some XLM-R files (runs of
 //     spaces become one): Encode collapses them itself.
 //
+// The file's own padding and truncation settings are ignored (see
+// ReadBERTTokenizer).
+//
 // Truncation is done here, not by sugarme: the head of a text is kept and the
 // special tokens are always present. It is safe for concurrent use.
 type BERTTokenizer struct {
@@ -61,6 +64,12 @@ func ReadBERTTokenizer(raw []byte) (*BERTTokenizer, error) {
 		return nil, err
 	}
 	t := &BERTTokenizer{}
+	// The real files carry the padding and truncation their exporters used
+	// (all-MiniLM-L6-v2: pad every text to 128 tokens, cut at 128). Vika
+	// cuts at the registry's max_tokens and pads per batch itself: left in,
+	// sugarme would pad a single text and cut it short.
+	delete(cfg, "padding")
+	delete(cfg, "truncation")
 	if n, ok := cfg["normalizer"].(map[string]any); ok {
 		t.patchNormalizer(n)
 	}

@@ -105,3 +105,46 @@ func TestBERTTokenizerWorkarounds(t *testing.T) {
 		t.Error("bad JSON accepted")
 	}
 }
+
+// TestBERTTokenizerIgnoresFilePadding: the real all-MiniLM-L6-v2
+// tokenizer.json pads every text to 128 tokens and cuts at 128. Read as
+// given, a single text came back padded (and its last special token read
+// as [PAD]); the file's padding and truncation must not change the ids.
+func TestBERTTokenizerIgnoresFilePadding(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(bertDir, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg["padding"] = map[string]any{"strategy": map[string]any{"Fixed": 16}, "direction": "Right",
+		"pad_to_multiple_of": nil, "pad_id": 0, "pad_type_id": 0, "pad_token": "[PAD]"}
+	cfg["truncation"] = map[string]any{"max_length": 4, "strategy": "LongestFirst", "stride": 0}
+	padded, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := ReadBERTTokenizer(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withPadding, err := ReadBERTTokenizer(padded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"the cat sat on the mat", "enzyme kinetics of protein folding in the cell"} {
+		want, err := plain.Encode(text, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := withPadding.Encode(text, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Encode(%q) with the file's padding (-plain +padded):\n%s", text, diff)
+		}
+	}
+}

