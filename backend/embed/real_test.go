@@ -160,4 +160,3 @@ func cosine64(a []float32, b []float64) float64 {
 	}
 	return dot / math.Sqrt(na*nb)
 }
-
