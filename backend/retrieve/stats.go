@@ -66,7 +66,9 @@ type Stats struct {
 	// nothing.
 	TopLexical float64 `json:"top_lexical"`
 	// MeanCosine is the mean cosine of the query with the used chunks;
-	// nil when the query was not embedded (bm25 mode).
+	// nil when the query was not embedded (bm25 mode). For SearchQuery it
+	// is the question's own cosine, whatever texts were searched (HyDE,
+	// rephrasings).
 	MeanCosine *float64 `json:"mean_cosine,omitempty"`
 	// BM25Share is BM25's share of the used hits' scores, in percent: 100
 	// in bm25 mode, 0 in dense mode; in hybrid mode the sum of the BM25
