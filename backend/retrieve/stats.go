@@ -49,6 +49,10 @@ type Stats struct {
 	// (message.SearchRerankFailed; nil when it did or none ran); the hits
 	// are then in retrieval order.
 	RerankError *message.Message `json:"rerank_error,omitempty"`
+	// DenseError says why a hybrid search ran on keywords alone: the
+	// embedding model failed on the query (message.SearchDenseFailed), and
+	// Mode is bm25. nil when the query was embedded or no embedding ran.
+	DenseError *message.Message `json:"dense_error,omitempty"`
 	// KeywordsOnly counts the documents searched by BM25 only because
 	// their vectors are still being computed (0 in bm25 mode).
 	KeywordsOnly int `json:"keywords_only,omitempty"`
