@@ -7,6 +7,9 @@ const (
 	SearchRerankFailed = "search.rerank_failed"
 	// detail: the figure list's error; the text's ranking stands
 	SearchFiguresFailed = "search.figures_failed"
+	// detail: the embedding model's error on the query; the search went on
+	// with keywords (BM25) alone
+	SearchDenseFailed = "search.dense_failed"
 )
 
 func init() {
@@ -15,5 +18,8 @@ func init() {
 	}
 	english[SearchFiguresFailed] = func(p Params) string {
 		return "the figure list failed, the ranking of the text stands: " + str(p, "detail")
+	}
+	english[SearchDenseFailed] = func(p Params) string {
+		return "the embedding model failed on the question, passages were searched by keywords only: " + str(p, "detail")
 	}
 }

@@ -47,8 +47,10 @@ type Record struct {
 	// Reranker scores of the used chunks; nil without a cross-encoder.
 	RerankerScoreMean *float64 `json:"reranker_score_mean"`
 	RerankerScoreMin  *float64 `json:"reranker_score_min"`
-	// CosineSimMean is the mean cosine of the query with the used chunks;
-	// nil when the query was not embedded (bm25 mode).
+	// CosineSimMean is the mean cosine of the question with the used
+	// chunks, the question's own embedding even when HyDE or multi-query
+	// searched other texts; nil when the query was not embedded (bm25
+	// mode).
 	CosineSimMean *float64 `json:"cosine_sim_mean"`
 	// BM25ContributionPct is the share of the used chunks that came from
 	// BM25, found by BM25 alone or by both retrievers (corpus.Hit.FoundBy),

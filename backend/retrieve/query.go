@@ -36,10 +36,13 @@ func (q Query) Expanded() bool {
 // question itself was searched in bm25 or hybrid mode, that search
 // measured them; otherwise (an expanded query, or dense mode, where BM25
 // did not run) one BM25 search of the question to DefaultDepth, the probe,
-// gives them, and a hit it did not retrieve has none (nil). The dense
-// scores of an expanded query are those of the text that found the hit,
-// not the question's: they are dropped (DenseScore nil). What the
-// question says of its answer's form is not searched (searchedText).
+// gives them, and a hit it did not retrieve has none (nil). Likewise a
+// hit's DenseScore, and Stats.MeanCosine, are the cosines of the
+// question's own vector with the passages, not of the text that found
+// them: an expanded query's search measured those of its texts, so the
+// question is embedded and its cosines replace them (questionCosines).
+// What the question says of its answer's form is not searched
+// (searchedText).
 func (r *Retriever) SearchQuery(ctx context.Context, q Query, o SearchOptions) (Result, error) {
 	start := r.now()
 	expanded := q.Expanded()
@@ -71,17 +74,74 @@ func (r *Retriever) SearchQuery(ctx context.Context, q Query, o SearchOptions) (
 		rank[s.ChunkID] = i + 1
 	}
 	res.Stats.TopLexical = topScore(probe)
-	for i := range res.Hits {
-		c := res.found[i]
+	for _, c := range res.found {
 		c.lexical, c.lexicalRank = 0, 0
 		if n, ok := rank[c.id]; ok {
 			c.lexical, c.lexicalRank = probe[n-1].Score, n
 		}
-		if expanded {
-			c.cosine, c.hasDense, c.model = 0, false, ""
+	}
+	if expanded && res.Stats.Mode != ModeBM25 {
+		if err := r.questionCosines(ctx, q.Question, &res); err != nil {
+			return Result{}, err
 		}
-		setScores(&res.Hits[i], c)
+	}
+	for i := range res.Hits {
+		setScores(&res.Hits[i], res.found[i])
 	}
 	res.Stats.Latency = r.now().Sub(start)
 	return res, nil
+}
+
+// questionCosines gives res's hits the cosine of the question's own
+// vector, whatever text found them: each active model embeds the question
+// and scores the hits whose vectors its index holds. Stats.MeanCosine
+// becomes their mean. A question no model could embed (no words, or the
+// model failed: the hits stand, unscored) leaves the hits without a
+// cosine and the mean nil; a cancelled ctx is an error.
+func (r *Retriever) questionCosines(ctx context.Context, question string, res *Result) error {
+	ids := make([]string, len(res.found))
+	for i, c := range res.found {
+		ids[i] = c.id
+		c.cosine, c.hasDense, c.model = 0, false, ""
+	}
+	embedded := false
+	for _, s := range r.active() {
+		t := r.now()
+		qv, err := s.embedQuery(ctx, question)
+		res.Stats.Embed += r.now().Sub(t)
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil || qv == nil {
+			continue
+		}
+		embedded = true
+		cos, found, err := s.dense.Similarity(qv, ids)
+		if err != nil {
+			return err
+		}
+		for i, c := range res.found {
+			if found[i] {
+				c.cosine, c.hasDense, c.model = cos[i], true, s.emb.Name()
+			}
+		}
+	}
+	res.Stats.MeanCosine = nil
+	if embedded {
+		res.Stats.MeanCosine = meanCosine(res.found)
+	}
+	return nil
+}
+
+// meanCosine is the mean cosine of the candidates that have one, nil when
+// none has.
+func meanCosine(cands []*candidate) *float64 {
+	var sum float64
+	n := 0
+	for _, c := range cands {
+		if c.hasDense {
+			sum, n = sum+c.cosine, n+1
+		}
+	}
+	return mean(sum, n)
 }

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -24,8 +25,9 @@ func (r *queryReranker) Rerank(_ context.Context, q string, passages []string) (
 // TestSearchQuery: a question searched with a HyDE passage and a
 // rephrasing is fused from their searches, reranked once against the
 // question, and its hits carry the question's BM25 scores (a hit the
-// question's BM25 search did not retrieve has none) and no cosine (it was
-// the passage's). A question searched as asked is Search, scores included.
+// question's BM25 search did not retrieve has none) and the question's
+// cosine (TestSearchQueryQuestionCosine). A question searched as asked is
+// Search, scores included.
 func TestSearchQuery(t *testing.T) {
 	ctx := context.Background()
 	r, _ := newTestRetriever(t, nil)
@@ -58,9 +60,9 @@ func TestSearchQuery(t *testing.T) {
 	}
 	for _, h := range trace(t, res) {
 		w, ok := bm25[h.ChunkID]
-		if ok != (h.LexicalRank > 0) || h.LexicalScore != w || h.Model != "" || h.HasDense || h.RerankScore == nil {
-			t.Errorf("%s: lexical %g (rank %d), model %q, dense %g, rerank %v; want the question's BM25 %g (%v) and no cosine",
-				h.ChunkID, h.LexicalScore, h.LexicalRank, h.Model, h.DenseScore, h.RerankScore, w, ok)
+		if ok != (h.LexicalRank > 0) || h.LexicalScore != w || h.RerankScore == nil {
+			t.Errorf("%s: lexical %g (rank %d), rerank %v; want the question's BM25 %g (%v)",
+				h.ChunkID, h.LexicalScore, h.LexicalRank, h.RerankScore, w, ok)
 		}
 	}
 
@@ -92,6 +94,67 @@ func TestSearchQuery(t *testing.T) {
 		p := want[i]
 		if h.LexicalScore != p.LexicalScore || h.HasLexical != p.HasLexical || h.DenseScore != p.DenseScore || h.HasDense != p.HasDense {
 			t.Errorf("as asked, %s: scores differ from Search's", h.ChunkID)
+		}
+	}
+}
+
+// TestSearchQueryQuestionCosine: whatever an expanded query searched (a
+// HyDE passage, rephrasings, both), in hybrid and dense modes, a hit's
+// DenseScore is the cosine of the question's own vector with the
+// passage's, and Stats.MeanCosine (the metrics' cosine_sim_mean) the mean
+// of those: not the cosines of the text that found the hits.
+func TestSearchQueryQuestionCosine(t *testing.T) {
+	ctx := context.Background()
+	r, emb := newTestRetriever(t, nil)
+	const question = "zebras on the savanna"
+	vecs, err := emb.Embed(ctx, []string{question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cosine := func(id string) (float64, bool) { // the question's, computed apart
+		v, ok := r.spaces[0].dense.Vector(id)
+		if !ok {
+			return 0, false
+		}
+		var dot float64
+		for i := range v {
+			dot += float64(v[i]) * float64(vecs[0][i])
+		}
+		return dot, true
+	}
+	queries := []Query{
+		{Question: question, HyDE: "quarks and gluons"},
+		{Question: question, Rephrasings: []string{"quantum chromodynamics", "statistiques"}},
+		{Question: question, HyDE: "quarks and gluons", Rephrasings: []string{"lions hunt at night"}},
+	}
+	for _, mode := range []Mode{ModeHybrid, ModeDense} {
+		for _, q := range queries {
+			res, err := r.SearchQuery(ctx, q, SearchOptions{Mode: mode, K: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum float64
+			n := 0
+			for _, h := range res.Hits {
+				want, ok := cosine(h.ChunkID)
+				switch {
+				case (h.DenseScore != nil) != ok:
+					t.Errorf("%s %+v, %s: cosine %v, vector %v", mode, q, h.ChunkID, h.DenseScore, ok)
+				case ok && math.Abs(*h.DenseScore-want) > 1e-6:
+					t.Errorf("%s %+v, %s: cosine %g, the question's is %g", mode, q, h.ChunkID, *h.DenseScore, want)
+				}
+				if ok {
+					sum, n = sum+want, n+1
+				}
+			}
+			if n == 0 {
+				t.Fatalf("%s %+v: no hit with a vector", mode, q)
+			}
+			if m := res.Stats.MeanCosine; m == nil {
+				t.Errorf("%s %+v: no mean cosine, the question's is %g", mode, q, sum/float64(n))
+			} else if math.Abs(*m-sum/float64(n)) > 1e-6 {
+				t.Errorf("%s %+v: mean cosine %g, the question's is %g", mode, q, *m, sum/float64(n))
+			}
 		}
 	}
 }

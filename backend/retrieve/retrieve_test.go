@@ -27,6 +27,7 @@ type fakeEmbedder struct {
 	dim            int
 	name           string // "" means "fake"
 	fail           error  // returned by Embed when set
+	during         func() // called by Embed after its context check, when set
 
 	mu    sync.Mutex
 	calls int   // guarded by mu
@@ -52,6 +53,9 @@ func (f *fakeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 	f.calls++
 	f.prios = append(f.prios, prio)
 	f.mu.Unlock()
+	if f.during != nil {
+		f.during()
+	}
 	if f.fail != nil {
 		return nil, f.fail
 	}

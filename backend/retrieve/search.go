@@ -49,7 +49,9 @@ type SearchOptions struct {
 // Search returns the k chunks that best match q in mode o.Mode, reranked
 // against q when o.Rerank is set. The hits' scores are those of q's search
 // (see SearchQuery for a question searched with expansions). What q says
-// of its answer's form is not searched (searchedText).
+// of its answer's form is not searched (searchedText). When the embedding
+// model fails on q, a hybrid search goes on with BM25 alone: Stats.Mode is
+// bm25 and Stats.DenseError says why.
 func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Result, error) {
 	q = searchedText(q)
 	return r.search(ctx, []string{q}, q, o)
@@ -59,7 +61,8 @@ func (r *Retriever) Search(ctx context.Context, q string, o SearchOptions) (Resu
 // included), fuses the lists by Reciprocal Rank Fusion when there are
 // several (fuseRanked), reranks the result against question and keeps the
 // o.K best. Stats are those of the first text's search, with Candidates
-// summed over every search.
+// summed over every search. A hybrid search whose query the embedding
+// model fails to embed runs in bm25 mode (rankedOrKeywords).
 func (r *Retriever) search(ctx context.Context, texts []string, question string, o SearchOptions) (Result, error) {
 	start := r.now()
 	k := o.K
@@ -80,25 +83,11 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 		}
 		want = max(k, rerankDepth(o.RerankDepth))
 	}
-	var (
-		cands    []*candidate
-		st       Stats
-		embedded bool
-	)
-	lists := make([][]*candidate, 0, len(texts))
-	for i, text := range texts {
-		c, s, emb, err := r.ranked(ctx, text, mode, k, want, o.Depth, o.Scope)
-		if err != nil {
-			return Result{}, err
-		}
-		if i == 0 {
-			st, embedded = s, emb
-		} else {
-			st.Candidates += s.Candidates
-		}
-		lists = append(lists, c)
+	lists, st, embedded, mode, err := r.rankedOrKeywords(ctx, texts, mode, k, want, o)
+	if err != nil {
+		return Result{}, err
 	}
-	cands = lists[0]
+	cands := lists[0]
 	if len(lists) > 1 {
 		cands = fuseRanked(lists, want)
 	}
@@ -139,6 +128,57 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	res.Stats.Latency = r.now().Sub(start)
 	return res, nil
 }
+
+// rankedTexts returns the ranked candidates of each text (ranked) and the
+// Stats of the first one's search, with Candidates summed over every
+// search.
+func (r *Retriever) rankedTexts(ctx context.Context, texts []string, mode Mode, k, want int, o SearchOptions) ([][]*candidate, Stats, bool, error) {
+	var (
+		st       Stats
+		embedded bool
+	)
+	lists := make([][]*candidate, 0, len(texts))
+	for i, text := range texts {
+		c, s, emb, err := r.ranked(ctx, text, mode, k, want, o.Depth, o.Scope)
+		if err != nil {
+			return nil, s, false, err // the failed search's stats (its embedding time)
+		}
+		if i == 0 {
+			st, embedded = s, emb
+		} else {
+			st.Candidates += s.Candidates
+		}
+		lists = append(lists, c)
+	}
+	return lists, st, embedded, nil
+}
+
+// rankedOrKeywords is rankedTexts, in bm25 mode when the embedding model
+// fails on the query of a hybrid search: the search goes on with keywords
+// alone, Stats.DenseError saying why, and the mode returned is the one
+// that ran. A cancelled ctx is an error, not a reason to fall back.
+func (r *Retriever) rankedOrKeywords(ctx context.Context, texts []string, mode Mode, k, want int, o SearchOptions) ([][]*candidate, Stats, bool, Mode, error) {
+	lists, st, embedded, err := r.rankedTexts(ctx, texts, mode, k, want, o)
+	var failed embedError
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, st, false, mode, ctx.Err()
+	case !errors.As(err, &failed):
+		return lists, st, embedded, mode, err
+	}
+	m := message.New(message.SearchDenseFailed, "detail", failed.err.Error())
+	tried := st.Embed // the failed embedding's time
+	lists, st, embedded, err = r.rankedTexts(ctx, texts, ModeBM25, k, want, o)
+	st.DenseError, st.Embed = &m, tried
+	return lists, st, embedded, ModeBM25, err
+}
+
+// embedError is a hybrid search's failure to embed its query: search then
+// goes on with BM25 alone (Stats.DenseError), unless the context ended.
+type embedError struct{ err error }
+
+func (e embedError) Error() string { return "retrieve: embedding the query: " + e.err.Error() }
+func (e embedError) Unwrap() error { return e.err }
 
 // ranked returns the candidates of one text in mode, ranked by page (see
 // PageRanking): want of them at least, more in bm25 mode when the page
@@ -352,6 +392,7 @@ func (r *Retriever) searchHybrid(ctx context.Context, q string, k, depthOption i
 		qvs[i], err = s.embedQuery(ctx, q)
 		st.Embed += r.now().Sub(t)
 		if err != nil {
+			err = embedError{err}
 			break
 		}
 		st.Embedders = append(st.Embedders, s.emb.Name())

@@ -49,6 +49,10 @@ type Stats struct {
 	// (message.SearchRerankFailed; nil when it did or none ran); the hits
 	// are then in retrieval order.
 	RerankError *message.Message `json:"rerank_error,omitempty"`
+	// DenseError says why a hybrid search ran on keywords alone: the
+	// embedding model failed on the query (message.SearchDenseFailed), and
+	// Mode is bm25. nil when the query was embedded or no embedding ran.
+	DenseError *message.Message `json:"dense_error,omitempty"`
 	// KeywordsOnly counts the documents searched by BM25 only because
 	// their vectors are still being computed (0 in bm25 mode).
 	KeywordsOnly int `json:"keywords_only,omitempty"`
@@ -66,7 +70,9 @@ type Stats struct {
 	// nothing.
 	TopLexical float64 `json:"top_lexical"`
 	// MeanCosine is the mean cosine of the query with the used chunks;
-	// nil when the query was not embedded (bm25 mode).
+	// nil when the query was not embedded (bm25 mode). For SearchQuery it
+	// is the question's own cosine, whatever texts were searched (HyDE,
+	// rephrasings).
 	MeanCosine *float64 `json:"mean_cosine,omitempty"`
 	// BM25Share is BM25's share of the used hits' scores, in percent: 100
 	// in bm25 mode, 0 in dense mode; in hybrid mode the sum of the BM25

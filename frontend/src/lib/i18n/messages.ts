@@ -131,6 +131,7 @@ const en = {
   'scope.section_outside': 'The section “{section}” (pages {from} to {to}) lies outside the pages searched.',
   'search.rerank_failed': 'The reranker {reranker} failed: the passages are in retrieval order ({detail}).',
   'search.figures_failed': 'The figure search failed: the text search stands ({detail}).',
+  'search.dense_failed': 'The embedding model failed on the question: the passages were searched by keywords only ({detail}).',
 
   'cite.unknown_file': 'unknown document',
   'cite.no_page': 'no page given',
@@ -312,6 +313,7 @@ const fr: Record<Key, Message> = {
   'scope.section_outside': 'La section « {section} » (pages {from} à {to}) est hors des pages cherchées.',
   'search.rerank_failed': 'Le reclassement par {reranker} a échoué : les passages restent dans l’ordre de la recherche ({detail}).',
   'search.figures_failed': 'La recherche de figures a échoué : la recherche dans le texte reste valable ({detail}).',
+  'search.dense_failed': 'Le modèle de plongement a échoué sur la question : les passages ont été cherchés par mots-clés seulement ({detail}).',
 
   'cite.unknown_file': 'document inconnu',
   'cite.no_page': 'aucune page indiquée',
