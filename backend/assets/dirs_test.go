@@ -1,6 +1,9 @@
 package assets
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDataDirFor(t *testing.T) {
 	tests := []struct {
@@ -44,8 +47,8 @@ func TestPlatformFor(t *testing.T) {
 }
 
 // TestWindowsManifest: the installer needs each runtime asset for win-x64,
-// plus the Tesseract data and the WebView2 bootstrapper, each pinned with
-// where it comes from.
+// plus the Tesseract data, the WebView2 bootstrapper and the models of the
+// box, each pinned with where it comes from.
 func TestWindowsManifest(t *testing.T) {
 	want := map[Kind]bool{ORT: true, USELiteModel: true, USELiteVocab: true,
 		"tessdata-eng": true, "tessdata-fra": true, "webview2-bootstrapper": true}
@@ -53,13 +56,16 @@ func TestWindowsManifest(t *testing.T) {
 		if e.Platform != "win-x64" && e.Platform != "any" {
 			continue
 		}
-		if !want[e.Kind] {
+		if !want[e.Kind] && e.Kind != BoxModel {
 			t.Errorf("unexpected win-x64 entry %+v", e)
 			continue
 		}
 		delete(want, e.Kind)
+		if e.PyPI != "" && (len(e.WheelSHA256) != 64 || !strings.Contains(e.PyPI, "==")) {
+			t.Errorf("PyPI entry %+v: want name==version and the wheel's sha256", e)
+		}
 		sources := 0
-		for _, s := range []string{e.NPM, e.Deb, e.GoMod} {
+		for _, s := range []string{e.NPM, e.Deb, e.GoMod, e.PyPI} {
 			if s != "" {
 				sources++
 			}

@@ -213,6 +213,7 @@ const (
 	ModelChecksum = "models.checksum" // model, file: the bytes differ from the pinned sha256
 	ModelSize     = "models.size"     // model, file, size, want: the size differs from the pinned one
 	ModelOffline  = "models.offline"  // host: cannot be reached
+	ModelBoxOnly  = "models.box_only" // model: comes with Vika, not downloadable
 )
 
 func init() {
@@ -221,6 +222,9 @@ func init() {
 	}
 	english[ModelSize] = func(p Params) string {
 		return "The download of " + str(p, "model") + " was refused: " + str(p, "file") + " is " + str(p, "size") + " bytes, the pinned file " + str(p, "want") + ". Nothing was installed; search keeps working as before."
+	}
+	english[ModelBoxOnly] = func(p Params) string {
+		return str(p, "model") + " comes with Vika and cannot be downloaded: reinstall Vika to restore it."
 	}
 	english[ModelOffline] = func(p Params) string {
 		return "Cannot reach " + str(p, "host") + ": you are offline. Search keeps working with the built-in model."

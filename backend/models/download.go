@@ -91,6 +91,10 @@ func (d *Downloader) Download(ctx context.Context, m Model) error {
 	if err := checkPinned(m); err != nil {
 		return err
 	}
+	if m.BoxOnly {
+		return message.Wrap(problem(ErrBoxOnly, "%s comes with Vika and cannot be downloaded: reinstall Vika (or run `make assets`) to restore it", m.Name),
+			message.ModelBoxOnly, "model", m.Name)
+	}
 	for _, f := range m.Files {
 		if err := d.file(ctx, root, m, f); err != nil {
 			return err

@@ -45,6 +45,7 @@ var (
 	ErrOffline       = errors.New("offline")
 	ErrHTTP          = errors.New("download failed")
 	ErrNoModelForEnv = errors.New("no such model")
+	ErrBoxOnly       = errors.New("this model comes with Vika and cannot be downloaded")
 )
 
 // File is one file of a model, relative to its Hugging Face repository.
@@ -77,6 +78,10 @@ type Model struct {
 	QueryPrefix   string `json:"query_prefix,omitempty"`
 	PassagePrefix string `json:"passage_prefix,omitempty"`
 	SHA256Status  string `json:"sha256_status"`
+	// BoxOnly says the model comes only with Vika's box (package assets'
+	// manifest): no Hugging Face pin of its bytes is known, so it cannot
+	// be downloaded, and its files' pins are the box's.
+	BoxOnly bool `json:"box_only,omitempty"`
 	ApproxSizeMB  int    `json:"approx_size_mb"` // download size, from the files' sizes
 	Files         []File `json:"files"`
 	// Variants are other exports of the network (see ForCPU); Variant is

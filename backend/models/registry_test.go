@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"vika/backend/assets"
 )
 
 var hex64, hex40 = regexp.MustCompile(`^[0-9a-f]{64}$`), regexp.MustCompile(`^[0-9a-f]{40}$`)
@@ -21,6 +22,7 @@ func TestRegistry(t *testing.T) {
 		"all-MiniLM-L6-v2":                      {RoleEmbedder, 384, 256},
 		"paraphrase-multilingual-MiniLM-L12-v2": {RoleEmbedder, 384, 128},
 		"ms-marco-MiniLM-L-6-v2":                {RoleReranker, 0, 512},
+		"ms-marco-MiniLM-L-12-v2":               {RoleReranker, 0, 512},
 		"clip-vit-base-patch32":                 {RoleImage, 512, 77},
 	}
 	reg := Entries()
@@ -49,8 +51,18 @@ func TestRegistry(t *testing.T) {
 		if m.License == "" || m.Repo == "" || m.Tokenizer == "" || m.Pooling == "" || m.Output == "" || len(m.Files) != files {
 			t.Errorf("%s: incomplete entry %+v", m.Name, m)
 		}
-		if !hex40.MatchString(m.Revision) || m.SHA256Status != Pinned {
+		if (!hex40.MatchString(m.Revision) && !m.BoxOnly) || m.SHA256Status != Pinned {
 			t.Errorf("%s: revision %q, status %q: want a commit, pinned", m.Name, m.Revision, m.SHA256Status)
+		}
+		if m.BoxOnly {
+			// No Hugging Face pin: its files are the box's, byte for byte.
+			for _, f := range m.Files {
+				if e, ok := assets.ForPath("models/" + m.Name + "/" + f.Path); !ok || e.SHA256 != f.SHA256 || e.Size != f.Size {
+					t.Errorf("%s: box-only, but %s is not the box's file (%+v)", m.Name, f.Path, e)
+				}
+				pinned(m, f)
+			}
+			continue
 		}
 		for _, f := range m.Files {
 			pinned(m, f)
@@ -78,7 +90,7 @@ func TestRegistry(t *testing.T) {
 	if _, err := Lookup("gpt-17"); !errors.Is(err, ErrUnknown) {
 		t.Errorf("Lookup(unknown) = %v", err)
 	}
-	if r := Rerankers(); len(r) != 1 || r[0].Name != "ms-marco-MiniLM-L-6-v2" {
+	if r := Rerankers(); len(r) != 2 || r[0].Name != "ms-marco-MiniLM-L-6-v2" || r[1].Name != "ms-marco-MiniLM-L-12-v2" {
 		t.Errorf("Rerankers = %v", r)
 	}
 	if m, _ := Lookup("multilingual-e5-small"); m.QueryPrefix != "query: " || m.PassagePrefix != "passage: " {

@@ -85,6 +85,7 @@ const en = {
   'models.size':
     'The download of {model} was refused: {file} is {size} bytes, the pinned file {want}. Nothing was installed; search keeps working as before.',
   'models.offline': 'Cannot reach {host}: you are offline. Search keeps working with the built-in model.',
+  'models.box_only': '{model} comes with Vika and cannot be downloaded: reinstall Vika to restore it.',
   'notice.images_withheld':
     '{model} reads no images: it answered from the text of the tables and figures ({count} not shown to it). Pick a vision model (Gemini, Pixtral, Mistral Small) to have them looked at.',
 
@@ -264,6 +265,7 @@ const fr: Record<Key, Message> = {
   'models.size':
     'Le téléchargement de {model} a été refusé : {file} fait {size} octets, le fichier attendu {want}. Rien n’a été installé ; la recherche fonctionne comme avant.',
   'models.offline': 'Impossible de joindre {host} : vous êtes hors ligne. La recherche continue avec le modèle intégré.',
+  'models.box_only': '{model} est livré avec Vika et ne se télécharge pas : réinstallez Vika pour le retrouver.',
   'notice.images_withheld':
     '{model} ne lit pas les images : il a répondu d’après le texte des tableaux et figures ({count} non montrés). Choisissez un modèle qui voit les images (Gemini, Pixtral, Mistral Small) pour qu’il les regarde.',
 
