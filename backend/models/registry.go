@@ -81,9 +81,9 @@ type Model struct {
 	// BoxOnly says the model comes only with Vika's box (package assets'
 	// manifest): no Hugging Face pin of its bytes is known, so it cannot
 	// be downloaded, and its files' pins are the box's.
-	BoxOnly bool `json:"box_only,omitempty"`
-	ApproxSizeMB  int    `json:"approx_size_mb"` // download size, from the files' sizes
-	Files         []File `json:"files"`
+	BoxOnly      bool   `json:"box_only,omitempty"`
+	ApproxSizeMB int    `json:"approx_size_mb"` // download size, from the files' sizes
+	Files        []File `json:"files"`
 	// Variants are other exports of the network (see ForCPU); Variant is
 	// the one chosen for this machine (Full, or a variant's name).
 	Variants []Variant      `json:"variants,omitempty"`
