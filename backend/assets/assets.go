@@ -68,11 +68,16 @@ type Entry struct {
 	// byte for byte the one Hugging Face serves (the registry's pin), or
 	// the same weights in a form Vika converted.
 	SameBytes bool `json:"same_bytes,omitempty"`
+	// Ship, for a model file obtained so, says whether the installers
+	// carry it (the box); the others are installed by the setup only, for
+	// the tests and the measurements.
+	Ship bool `json:"ship,omitempty"`
 }
 
-// BoxModel is the kind of a model file shipped in the box (a model of
-// package models' registry, installed with the assets): it is found by
-// its path (ForPath), not by its kind.
+// BoxModel is the kind of a model file of package models' registry that
+// the setup installs with the assets from a PyPI wheel (Ship says whether
+// the installers carry it too): it is found by its path (ForPath), not by
+// its kind.
 const BoxModel Kind = "box-model"
 
 //go:embed manifest.json
@@ -101,7 +106,8 @@ func ForPath(rel string) (Entry, bool) {
 	return Entry{}, false
 }
 
-// Box lists the manifest's box model files of this platform.
+// Box lists the manifest's model files of this platform (BoxModel),
+// shipped or not.
 func Box() []Entry {
 	var out []Entry
 	for _, e := range manifest {

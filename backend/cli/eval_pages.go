@@ -20,8 +20,8 @@ import (
 )
 
 const evalPagesUsage = `Usage:
-  vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default]
-                      [--split all|tune|test] [--cache DIR] [--course FILE] [--json] [--by-file]
+  vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default|none]
+                      [--split all|tune|test] [--cache DIR] [--course FILE] [--json] [--by-file] [--app]
                       [--page-share S] [--page-window N] [--page-diverse=false]
                       [--page-whole=false] [--page-bring N] [--page-whole-weight W]
                       [--regions=false] [--together] [--summaries lead|model [--summaries-max N]]
@@ -35,7 +35,12 @@ pages of the first 8 passages, those an answer's prompt holds) and, as
 before, hit@5 over passages. Each mode runs with the page ranking
 (retrieve.PageRanking, set by the --page flags) and without it, next to
 BM25 over whole pages (k1 0.9, b 0.4). "default" is the engine's choice for
-a session holding that PDF alone: hybrid for English, BM25 otherwise.
+a session holding that PDF alone: hybrid for English, BM25 otherwise;
+"none" scores only the whole-page baselines (and --app). --app also
+scores the app's own search: each PDF in an engine session of its own,
+its models chosen per language as the window chooses them, every
+question asked through engine.Search in the default mode, reranked by the
+installed cross-encoder and not.
 --sweep also scores the page ranking's share and window, and the pages
 the whole-page list brings (--page-bring) with its weight in the fusion
 (--page-whole-weight). --regions=false leaves out the passages of tables,
@@ -78,6 +83,8 @@ type pagesReport struct {
 	// Unanswerable counts the questions without answer pages (not
 	// scored by page); Abstain measures the abstain rule on all of them.
 	Unanswerable int           `json:"unanswerable"`
+	// AppModels names the models of the --app rows' sessions.
+	AppModels string `json:"app_models,omitempty"`
 	Abstain      *abstainScore `json:"abstain,omitempty"`
 	Model        string        `json:"model,omitempty"`
 	// Summaries says what --summaries indexed (nil without it).
@@ -93,6 +100,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	modeFlag := fs.String("mode", "all", "all, bm25, dense, hybrid or default")
 	split := fs.String("split", "all", "questions of the tune or test half, or all")
 	cacheDir := fs.String("cache", "", "directory caching ingested and embedded PDFs")
+	app := fs.Bool("app", false, "also score the app's own search: each PDF in an engine session of its own, asked through engine.Search in the default mode, reranked and not")
 	coursePath := fs.String("course", "", "take each PDF's processed data from this course file (vika course save) instead of ingesting it")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	byFile := fs.Bool("by-file", false, "also print the scores per file")
@@ -209,6 +217,20 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	if err := run("whole-page BM25, textbook", "-", okapiPageRetriever(docs)); err != nil {
 		return err
 	}
+	if *app {
+		a, err := openAppPages(ctx, rest[0], *cacheDir, all, errOut)
+		if err != nil {
+			return err
+		}
+		defer a.close()
+		rep.AppModels = a.models()
+		if err := run("app (engine.Search), reranked", "app", a.retriever(true)); err != nil {
+			return err
+		}
+		if err := run("app (engine.Search), not reranked", "app", a.retriever(false)); err != nil {
+			return err
+		}
+	}
 	if *together {
 		s, err := newTogether(ctx, docs, emb, retrieve.Options{Profile: prof, EmbedWorkers: *workers, Pages: &on, OkapiPages: true})
 		if err != nil {
@@ -271,6 +293,8 @@ func pagesModes(s string) ([]retrieve.Mode, error) {
 		return []retrieve.Mode{retrieve.ModeBM25, retrieve.ModeDense, retrieve.ModeHybrid, ""}, nil
 	case "default":
 		return []retrieve.Mode{""}, nil
+	case "none":
+		return nil, nil // the baselines (and --app) alone
 	}
 	m, err := retrieve.ParseMode(s)
 	if err != nil {
@@ -331,6 +355,9 @@ func sweepRankings(on retrieve.PageRanking) []retrieve.PageRanking {
 
 func printPages(out io.Writer, rep pagesReport, byFile bool) error {
 	fmt.Fprintf(out, "%s, split %s: %d questions (%d without answer pages, not scored by page); model %s\n", rep.Questions, rep.Split, rep.Count, rep.Unanswerable, rep.Model)
+	if rep.AppModels != "" {
+		fmt.Fprintf(out, "app rows: %s\n", rep.AppModels)
+	}
 	if s := rep.Summaries; s != nil {
 		fmt.Fprintf(out, "summary list: %d of %d passages summarised (%s%s), %d refused\n", s.Summarized, s.Passages, s.How, strings.TrimSuffix(" "+s.Model, " "), s.Refused)
 	}

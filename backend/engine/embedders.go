@@ -160,3 +160,15 @@ func (l *lazyReranker) Close() error {
 	}
 	return nil
 }
+
+// EmbedderNames names the embedding models in force, the English one
+// first (none when dense retrieval is unavailable).
+func (e *Engine) EmbedderNames() []string {
+	s, release := e.acquire()
+	defer release()
+	names := make([]string, 0, len(s.embs))
+	for _, m := range s.embs {
+		names = append(names, m.Name())
+	}
+	return names
+}

@@ -358,8 +358,9 @@ func (s *PageScore) finish() {
 }
 
 // LoadPageQuestions reads a question set from a JSONL file: the
-// repository's format (ReadPageQuestions) or MMLongBench-Doc's
-// (ReadMMLongBench), told apart by the fields of its first line.
+// repository's format (ReadPageQuestions), MMLongBench-Doc's
+// (ReadMMLongBench) or a student set's (ReadStudentQuestions), told apart
+// by the fields of its first line.
 func LoadPageQuestions(path string) ([]PageQuestion, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -367,8 +368,11 @@ func LoadPageQuestions(path string) ([]PageQuestion, error) {
 	}
 	read := ReadPageQuestions
 	first, _, _ := bytes.Cut(bytes.TrimSpace(data), []byte("\n"))
-	if isMMLongBench(first) {
+	switch {
+	case isMMLongBench(first):
 		read = ReadMMLongBench
+	case isStudentSet(first):
+		read = ReadStudentQuestions
 	}
 	qs, err := read(bytes.NewReader(data))
 	if err != nil {

@@ -4,9 +4,10 @@
 # Run by `make package` after the binary is built (build/bin/vika, stripped,
 # version stamped) and the assets are installed (scripts/setup/assets.sh). Stages:
 #   build/package/stage/vika                       the binary (checked: stripped, version)
-#   build/package/stage/lib/...                    ONNX Runtime and USE-lite, copied from the
-#                                                  data dir and checked against the sha256
-#                                                  pinned in backend/assets/manifest.json
+#   build/package/stage/lib/...                    ONNX Runtime, USE-lite and the models of the
+#                                                  box (manifest entries with ship true),
+#                                                  copied from the data dir and checked against
+#                                                  the sha256 pinned in backend/assets/manifest.json
 #   build/package/stage/icons/NxN/apps/vika.png    resized from build/appicon.png (ImageMagick)
 # checks the desktop entry (desktop-file-validate) and the AppStream metainfo
 # (appstreamcli), checks that packaging/nfpm.yaml's Depends cover every package
@@ -56,7 +57,7 @@ check_binary() {
 # stage_assets: copy each pinned asset of this platform from the data dir into
 # the stage, checking its sha256 against the manifest.
 stage_assets() {
-  local kind path sum n=0
+  local kind path sum n=0 models=0
   while IFS=$'\t' read -r kind path sum; do
     local src
     src=$(asset_source "$path")
@@ -66,15 +67,16 @@ stage_assets() {
     install -D -m 0644 -- "$src" "$stage/lib/$path"
     [[ $(sha256sum -- "$stage/lib/$path" | cut -d' ' -f1) == "$sum" ]] || die "copy of $src changed"
     say "asset ok  $path ($kind, sha256 ${sum:0:12}...)"
-    n=$((n + 1))
+    if [[ $kind == box-model ]]; then models=$((models + 1)); else n=$((n + 1)); fi
   done < <(python3 - "$manifest" <<'PY'
 import json, sys
 for a in json.load(open(sys.argv[1], encoding="utf-8"))["assets"]:
-    if a["platform"] in ("any", "linux-x64"):
+    if a["platform"] in ("any", "linux-x64") and (a["kind"] != "box-model" or a.get("ship")):
         print("\t".join([a["kind"], a["path"], a["sha256"]]))
 PY
   )
-  [[ $n -eq 3 ]] || die "expected 3 assets for linux-x64 in $manifest, found $n"
+  [[ $n -eq 3 ]] || die "expected 3 runtime assets for linux-x64 in $manifest, found $n"
+  say "the box: $models model files"
 }
 
 # asset_source PATH: where scripts/setup/assets.sh installed PATH (same rules as its data_dir).

@@ -93,7 +93,7 @@ asset_source() {
   local kind=$1 path=$2
   case $kind in
     onnxruntime) ort_dll ;;
-    use-lite-*) printf '%s\n' "$(data_dir)/$path" ;;
+    use-lite-* | box-model) printf '%s\n' "$(data_dir)/$path" ;;
     tessdata-*) printf '/usr/share/tesseract-ocr/5/tessdata/%s\n' "$(basename "$path")" ;;
     webview2-bootstrapper)
       printf '%s/internal/webview2runtime/MicrosoftEdgeWebview2Setup.exe\n' \
@@ -143,11 +143,13 @@ while IFS=$'\t' read -r kind path sum; do
 done < <(python3 - "$manifest" <<'PY'
 import json, sys
 for a in json.load(open(sys.argv[1], encoding="utf-8"))["assets"]:
-    if a["platform"] in ("any", "win-x64"):
+    if a["platform"] in ("any", "win-x64") and (a["kind"] != "box-model" or a.get("ship")):
         print("\t".join([a["kind"], a["path"], a["sha256"]]))
 PY
 )
-[[ $n -eq 6 ]] || die "expected 6 win-x64 assets in $manifest, found $n"
+models=$(python3 -c 'import json, sys
+print(sum(1 for a in json.load(open(sys.argv[1], encoding="utf-8"))["assets"] if a["kind"] == "box-model" and a.get("ship")))' "$manifest")
+[[ $n -eq $((6 + models)) ]] || die "expected $((6 + models)) win-x64 assets in $manifest (6 and $models model files of the box), found $n"
 
 setup=$out/Vika-Setup-$VERSION-x64.exe
 rm -f -- "$out"/Vika-Setup-*-x64.exe # the previous versions: the test takes the only one

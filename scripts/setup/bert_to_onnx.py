@@ -88,7 +88,11 @@ class Graph:
                        axis=-1, epsilon=eps)
 
 
-def build(cfg, w, cross):
+def build(cfg, w, cross, embed_words=None, producer="vika-bert-to-onnx"):
+    """The graph of a BertModel from its weights w (Hugging Face names, without
+    "bert."). embed_words(g, ids), when given, writes the word-embedding lookup
+    itself (e.g. a quantized table dequantized in the graph) and returns its
+    output; by default it is a Gather from w["embeddings.word_embeddings.weight"]."""
     hidden, heads = cfg["hidden_size"], cfg["num_attention_heads"]
     dh, eps = hidden // heads, cfg.get("layer_norm_eps", 1e-12)
     g = Graph()
@@ -97,8 +101,11 @@ def build(cfg, w, cross):
     seq = g.op("Shape", ["input_ids"], start=1, end=2)  # [seq], 1-D
     positions = g.op("Slice", [g.const("embeddings.position", w["embeddings.position_embeddings.weight"]),
                                i64("zero_1d", [0]), seq, i64("axis0", [0])])
-    emb = g.op("Add", [g.op("Gather", [g.const("embeddings.word", w["embeddings.word_embeddings.weight"]), "input_ids"]),
-                       positions])
+    if embed_words is None:
+        words = g.op("Gather", [g.const("embeddings.word", w["embeddings.word_embeddings.weight"]), "input_ids"])
+    else:
+        words = embed_words(g, "input_ids")
+    emb = g.op("Add", [words, positions])
     emb = g.op("Add", [emb, g.op("Gather", [g.const("embeddings.type", w["embeddings.token_type_embeddings.weight"]),
                                             "token_type_ids"])])
     x = g.layer_norm(emb, w, "embeddings.LayerNorm", eps)
@@ -138,7 +145,7 @@ def build(cfg, w, cross):
         out = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "seq", hidden])
     graph = helper.make_graph(g.nodes, "bert", [ints("input_ids"), ints("attention_mask"), ints("token_type_ids")],
                               [out], g.inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="vika-bert-to-onnx")
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name=producer)
     model.ir_version = 8
     onnx.checker.check_model(model, full_check=True)
     return model
