@@ -82,11 +82,11 @@ type pagesReport struct {
 	Count     int    `json:"count"`
 	// Unanswerable counts the questions without answer pages (not
 	// scored by page); Abstain measures the abstain rule on all of them.
-	Unanswerable int           `json:"unanswerable"`
+	Unanswerable int `json:"unanswerable"`
 	// AppModels names the models of the --app rows' sessions.
-	AppModels string `json:"app_models,omitempty"`
-	Abstain      *abstainScore `json:"abstain,omitempty"`
-	Model        string        `json:"model,omitempty"`
+	AppModels string        `json:"app_models,omitempty"`
+	Abstain   *abstainScore `json:"abstain,omitempty"`
+	Model     string        `json:"model,omitempty"`
 	// Summaries says what --summaries indexed (nil without it).
 	Summaries *summaryCounts `json:"summaries,omitempty"`
 	Rows      []pagesRow     `json:"rows"`
