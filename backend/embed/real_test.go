@@ -6,13 +6,17 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 
 	"vika/backend/assets"
 	"vika/backend/assets/assetstest"
 	"vika/backend/models"
+	"vika/backend/onnx"
 )
 
 // modelsDir holds the reference outputs of the real model files, written
@@ -35,6 +39,12 @@ type realGolden struct {
 		Vector []float64 `json:"vector"`
 	} `json:"embed"`
 	Rerank []json.RawMessage `json:"rerank"`
+	// Fuzz holds short random strings of the characters normalisers
+	// treat specially, with the reference ids (no prefix, no cut).
+	Fuzz []struct {
+		Text string  `json:"text"`
+		IDs  []int64 `json:"ids"`
+	} `json:"fuzz"`
 }
 
 func readRealGoldens(t *testing.T) []realGolden {
@@ -110,6 +120,7 @@ func TestRealModels(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer e.Close()
+			checkFuzz(t, g, e.Tokenizer())
 			for _, c := range g.Embed {
 				prefix := m.PassagePrefix
 				if c.Kind == "query" {
@@ -141,6 +152,29 @@ func TestRealModels(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatalf("no embedder golden in %s", modelsDir)
+	}
+}
+
+// checkFuzz compares the ids of the golden's random strings.
+func checkFuzz(t *testing.T, g realGolden, tok *onnx.BERTTokenizer) {
+	t.Helper()
+	if len(g.Fuzz) == 0 {
+		t.Fatalf("%s: the golden has no fuzz cases: run scripts/setup/model_golden.py again", g.Model)
+	}
+	bad := 0
+	for _, c := range g.Fuzz {
+		if strings.TrimFunc(c.Text, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }) == "" {
+			continue // blank: Vika embeds no token of it (a zero vector), by design
+		}
+		ids, err := tok.Encode(c.Text, 0)
+		if err != nil || !slices.Equal(ids, c.IDs) {
+			if bad++; bad <= 5 {
+				t.Errorf("ids of %+q: %v (err %v), reference %v", c.Text, ids, err, c.IDs)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d random strings tokenized otherwise than the reference", bad, len(g.Fuzz))
 	}
 }
 

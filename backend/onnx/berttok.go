@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sugarme/tokenizer"
 	"github.com/sugarme/tokenizer/pretrained"
@@ -23,8 +25,17 @@ import (
 //     `lowercase`: LoadBERTTokenizer rewrites the null to the lowercase value
 //     and, when accents are stripped, NFD-normalises the input first (sugarme
 //     removes combining marks but does not decompose);
+//   - its clean_text keeps non-ASCII spaces inside words (a no-break space
+//     glues two words into one unknown token): Vika cleans the text itself
+//     (cleanText) and turns sugarme's off;
 //   - it ignores the Replace-regex normaliser of some XLM-R files (runs of
-//     spaces become one): Encode collapses them itself.
+//     spaces become one): Encode collapses them itself;
+//   - its Precompiled normaliser (XLM-R's nmt_nfkc map) panics on rules
+//     that change a text's length (a letter and a combining accent, as
+//     some PDFs give accents; a zero-width joiner deleted) and applies
+//     others wrongly: Vika applies the map itself, as the Rust crate does
+//     (precompiled.go), and removes it from what sugarme reads. A panic
+//     of sugarme's that is left is returned as an error.
 //
 // The file's own padding and truncation settings are ignored (see
 // ReadBERTTokenizer).
@@ -35,7 +46,9 @@ type BERTTokenizer struct {
 	mu sync.Mutex
 	tk *tokenizer.Tokenizer // guarded by mu (sugarme does not document concurrent use)
 
+	clean    bool // BertNormalizer's clean_text, applied by Vika (cleanText)
 	nfd      bool // decompose before encoding (accents are stripped)
+	pre      *precompiled // the file's Precompiled normaliser, applied by Vika (nil: none)
 	collapse bool // collapse runs of spaces
 	first    int64
 	last     int64 // the special tokens around a single text ([CLS] ... [SEP])
@@ -71,7 +84,19 @@ func ReadBERTTokenizer(raw []byte) (*BERTTokenizer, error) {
 	delete(cfg, "padding")
 	delete(cfg, "truncation")
 	if n, ok := cfg["normalizer"].(map[string]any); ok {
-		t.patchNormalizer(n)
+		rest, charsmap := takePrecompiled(n)
+		if charsmap != "" {
+			pre, err := newPrecompiled(charsmap)
+			if err != nil {
+				return nil, err
+			}
+			t.pre = pre
+		}
+		if rest == nil {
+			cfg["normalizer"] = nil
+		} else {
+			t.patchNormalizer(rest)
+		}
 	}
 	patched, err := json.Marshal(cfg)
 	if err != nil {
@@ -102,6 +127,9 @@ func ReadBERTTokenizer(raw []byte) (*BERTTokenizer, error) {
 func (t *BERTTokenizer) patchNormalizer(n map[string]any) {
 	switch n["type"] {
 	case "BertNormalizer":
+		if n["clean_text"] == true {
+			t.clean, n["clean_text"] = true, false
+		}
 		if n["strip_accents"] == nil {
 			n["strip_accents"] = n["lowercase"] == true
 		}
@@ -124,14 +152,48 @@ func (t *BERTTokenizer) patchNormalizer(n map[string]any) {
 	}
 }
 
+// cleanText is BertNormalizer's clean_text as the Rust crate does it: NUL,
+// U+FFFD and every character of the categories Other (control, format,
+// private use, surrogate, unassigned; tab and line breaks aside) go, every
+// White_Space character becomes a space. sugarme's leaves non-ASCII spaces
+// (no-break, ideographic) inside words, which then read as unknown.
+func cleanText(text string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || r == ' ':
+			return ' '
+		case r == 0 || r == utf8.RuneError || unicode.Is(unicode.C, r):
+			return -1
+		case unicode.IsSpace(r):
+			return ' '
+		case !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z):
+			return -1 // unassigned
+		}
+		return r
+	}, text)
+}
+
 // PadID is the id of the padding token (0 when the vocabulary has none).
 func (t *BERTTokenizer) PadID() int64 { return t.pad }
 
-// content returns the ids of text without special tokens.
-func (t *BERTTokenizer) content(text string) ([]int64, error) {
+// content returns the ids of text without special tokens. A panic of
+// sugarme's (on text that no test foresaw: the text comes from hostile
+// PDFs) is returned as an error.
+func (t *BERTTokenizer) content(text string) (ids []int64, err error) {
+	if t.clean {
+		text = cleanText(text)
+	}
 	if t.nfd {
 		text = norm.NFD.String(text)
 	}
+	if t.pre != nil {
+		text = t.pre.normalize(text)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ids, err = nil, fmt.Errorf("tokenizer: %v", r)
+		}
+	}()
 	if t.collapse {
 		text = spaceRun.ReplaceAllString(text, " ")
 	}
@@ -139,12 +201,12 @@ func (t *BERTTokenizer) content(text string) ([]int64, error) {
 		return nil, nil
 	}
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	enc, err := t.tk.EncodeSingle(text, false)
-	t.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]int64, len(enc.GetIds()))
+	ids = make([]int64, len(enc.GetIds()))
 	for i, id := range enc.GetIds() {
 		ids[i] = int64(id)
 	}

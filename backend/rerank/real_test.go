@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,7 +27,11 @@ type realGolden struct {
 	ONNXSHA256      string `json:"onnx_sha256"`
 	TokenizerSHA256 string `json:"tokenizer_sha256"`
 	MaxTokens       int    `json:"max_tokens"`
-	Rerank          []struct {
+	Fuzz            []struct {
+		Text string  `json:"text"`
+		IDs  []int64 `json:"ids"`
+	} `json:"fuzz"`
+	Rerank []struct {
 		Query   string  `json:"query"`
 		Passage string  `json:"passage"`
 		IDs     []int64 `json:"ids"`
@@ -82,6 +87,11 @@ func TestRealModels(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close()
+			for _, f := range g.Fuzz {
+				if ids, err := c.tok.Encode(f.Text, 0); err != nil || !slices.Equal(ids, f.IDs) {
+					t.Errorf("ids of %+q: %v (err %v), reference %v", f.Text, ids, err, f.IDs)
+				}
+			}
 			for _, pc := range g.Rerank {
 				ids, types, err := c.tok.EncodePair(pc.Query, pc.Passage, g.MaxTokens)
 				if err != nil {

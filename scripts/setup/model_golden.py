@@ -16,7 +16,9 @@ scripts, inputs longer than the model takes):
     on the same ONNX file, pooled and normalised as the model's card says
     (the registry's pooling; prefixes "query: "/"passage: " where it has
     them);
-  - for a cross-encoder, the logits of (query, passage) pairs.
+  - for a cross-encoder, the logits of (query, passage) pairs;
+  - the ids of 400 short random strings of characters normalisers treat
+    specially (FUZZ_POOL), without prefixes.
 The files' sha256 are written too: the Go test refuses a golden made from
 other bytes. Needs the tools of scripts/setup/requirements-ref.txt.
 """
@@ -43,6 +45,7 @@ TEXTS = [
     "Quelle est la   p-valeur du test de Student   ?  Plusieurs    espaces.",
     "数据结构 🙂 naïve café — «guillemets» et l’apostrophe typographique.",
     "ÉCOLE NORMALE SUPÉRIEURE, Über, Ångström, İstanbul",
+    "De\u0301composition : e\u0301le\u0300ve, nai\u0308f (accents as combining marks, as some PDFs give them)",
     LONG,
 ]
 
@@ -59,6 +62,20 @@ PAIRS = [
     ("where did the cat sit?", TEXTS[0]),
     ("where did the cat sit?", TEXTS[6]),
 ]
+
+
+# Characters PDF text layers hand over that normalisers treat specially:
+# combining marks, ligatures, superscripts, compatibility forms, Hangul jamo,
+# zero-width and control characters, odd spaces, emoji sequences.
+FUZZ_POOL = ("ae\u0301\u0300\u0308\u0327i\u0307\u01c5\ufb01\ufb00\u2460\u00b2\uff21\uff22\uac00\uac01"
+             "\u200d\U0001f642\u00a0\t \u3000\ufeff\u1100\u1161\u11a8\u00df\u00ad\u2212\u03b1\u2264"
+             "\u00e9\u0153\u00ab\u00bb\u2019\u2026\u00b7x1.-")
+
+
+def fuzz_texts(n=400, seed=20261206):
+    import random
+    r = random.Random(seed)
+    return ["".join(r.choice(FUZZ_POOL) for _ in range(r.randint(1, 14))) for _ in range(n)]
 
 
 def sha256(path):
@@ -123,6 +140,7 @@ def main(name, model_dir, out_path):
     doc = {"model": name, "onnx": os.path.relpath(onnx_path, model_dir), "onnx_sha256": sha256(onnx_path),
            "tokenizer_sha256": sha256(tok_path), "max_tokens": entry["max_tokens"],
            "reference": f"tokenizers {__import__('tokenizers').__version__}, onnxruntime {ort.__version__}"}
+    doc["fuzz"] = [{"text": t, "ids": tok.encode(t).ids} for t in fuzz_texts()]
     if entry["role"] == "embedder":
         cases = [(t, "passage", entry.get("passage_prefix", "")) for t in TEXTS]
         cases += [(q, "query", entry.get("query_prefix", "")) for q in QUERIES]

@@ -27,10 +27,12 @@ the Gather (BitShift, Cast, Mul, Sub, Concat, Reshape; opset 17), again
 exactly as deq_row. Sentence embedding = mean pooling over the mask, then L2
 normalisation, on "query: " / "passage: " prefixed texts (the caller's part).
 
-tokenizer.json: XLM-R's, as transformers' converter writes it: Unigram with
-the bin's pieces and scores (unk 3), added tokens <s> <pad> </s> <unk> <mask>,
-normalizer Precompiled nmt_nfkc + Replace " {2,}" -> " ", Metaspace, template
-"<s> $A </s>". The Precompiled blob is nmt_nfkc.charsmap beside this script:
+tokenizer.json: XLM-R's, as intfloat/multilingual-e5-small publishes it (the
+bytes match its sha256 0b44a9d7...4c39, 17082730 bytes): Unigram with the
+bin's pieces and scores (unk 3; scores as tokenizers re-reads them, see
+tokenizers_reread), added tokens <s> <pad> </s> <unk> <mask>, normalizer
+Precompiled nmt_nfkc + Replace " {2,}" -> " ", Metaspace (add_prefix_space),
+template "<s> $A </s>". The Precompiled blob is nmt_nfkc.charsmap beside this script:
 sentencepiece's built-in nmt_nfkc rule as sentencepiece 0.1.83 to 0.1.94 (PyPI
 wheels) compile it, i.e. the normalizer_spec.precompiled_charsmap of any model
 those versions train with normalization_rule_name=nmt_nfkc, as XLM-R's was
@@ -198,12 +200,12 @@ def tokenizer_json(vocab):
     for tok, i in specials.items():
         if pieces[i] != tok:
             die(f"piece {i} is {pieces[i]!r}, expected {tok!r}")
-    added = [(i, tok, False) for tok, i in specials.items()]
+    added = [(i, tok) for tok, i in specials.items()]
     if pieces[-1] == "<mask>":
-        added.append((len(pieces) - 1, "<mask>", True))
-    added_tokens = [{"id": i, "content": tok, "single_word": False, "lstrip": lstrip, "rstrip": False,
-                     "normalized": False, "special": True} for i, tok, lstrip in sorted(added)]
-    metaspace = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True}
+        added.append((len(pieces) - 1, "<mask>"))
+    added_tokens = [{"id": i, "content": tok, "single_word": False, "lstrip": False, "rstrip": False,
+                     "normalized": False, "special": True} for i, tok in sorted(added)]
+    metaspace = {"type": "Metaspace", "replacement": "\u2581", "add_prefix_space": True}
     special = lambda tok: {"SpecialToken": {"id": tok, "type_id": 0}}
     seq = lambda name: {"Sequence": {"id": name, "type_id": 0}}
     bos, eos = pieces[vocab["bos"]], pieces[vocab["eos"]]
@@ -224,10 +226,29 @@ def tokenizer_json(vocab):
         },
         "decoder": metaspace,
         "model": {"type": "Unigram", "unk_id": vocab["unk"],
-                  "vocab": [[p, float(s)] for p, s in zip(pieces, scores)], "byte_fallback": False},
+                  "vocab": [[p, tokenizers_reread(float(s))] for p, s in zip(pieces, scores)]},
     }
-    # Laid out as tokenizers' save(pretty=True): two-space indents, UTF-8.
-    return (json.dumps(doc, indent=2, ensure_ascii=False) + "").encode("utf-8")
+    # Laid out as tokenizers' save(pretty=True): two-space indents, UTF-8, no
+    # final newline (Python's float repr is the shortest round trip, like ryu).
+    return json.dumps(doc, indent=2, ensure_ascii=False).encode("utf-8")
+
+
+def tokenizers_reread(x):
+    """x as Hugging Face tokenizers holds it after reading it back from JSON.
+
+    tokenizers parses numbers with serde_json's default (not float_roundtrip)
+    path: the decimal digits as a u64 significand, converted to f64, then
+    divided by 10^k, two roundings that can land one ulp off. The published
+    tokenizer.json went through one such read and save (a fixed point: a
+    second one changes nothing), so its scores are these, not the exact f32.
+    """
+    s = repr(x)
+    neg = s.startswith("-")
+    whole, _, frac = s.lstrip("-").partition(".")
+    if "e" in s or "n" in s or not frac or len(whole + frac) > 19:
+        die(f"score {s} outside the range this writer handles")
+    f = float(int(whole + frac)) / float(10 ** len(frac))
+    return -f if neg else f
 
 
 def load(src):
@@ -246,10 +267,11 @@ def convert(src, out_dir):
     # The fp32 word table only feeds the reference; the graph holds the 4-bit one.
     if any(t.name == "embeddings.word" for t in model.graph.initializer):
         die("the fp32 word table leaked into the graph")
+    tokenizer = tokenizer_json(vocab)
     os.makedirs(out_dir, exist_ok=True)
     onnx.save(model, os.path.join(out_dir, "model.onnx"))
     with open(os.path.join(out_dir, "tokenizer.json"), "wb") as f:
-        f.write(tokenizer_json(vocab))
+        f.write(tokenizer)
     for name in ("model.onnx", "tokenizer.json"):
         p = os.path.join(out_dir, name)
         with open(p, "rb") as f:
