@@ -46,10 +46,10 @@ type BERTTokenizer struct {
 	mu sync.Mutex
 	tk *tokenizer.Tokenizer // guarded by mu (sugarme does not document concurrent use)
 
-	clean    bool // BertNormalizer's clean_text, applied by Vika (cleanText)
-	nfd      bool // decompose before encoding (accents are stripped)
+	clean    bool         // BertNormalizer's clean_text, applied by Vika (cleanText)
+	nfd      bool         // decompose before encoding (accents are stripped)
 	pre      *precompiled // the file's Precompiled normaliser, applied by Vika (nil: none)
-	collapse bool // collapse runs of spaces
+	collapse bool         // collapse runs of spaces
 	first    int64
 	last     int64 // the special tokens around a single text ([CLS] ... [SEP])
 	pad      int64
