@@ -27,9 +27,17 @@ import (
 // band of retrieve.BandsFor would colour. An experiment, not a check:
 //
 //	VIKA_EVAL_PAGES_CACHE=DIR go test -tags "tune webkit2_41" -run TestCosineBands -v ./backend/cli/
+//
+// VIKA_EMBED_MODEL_EN names the model measured, VIKA_BANDS_QUESTIONS
+// another question set (the French student questions for a multilingual
+// model: all of that set is its tune split).
 func TestCosineBands(t *testing.T) {
 	dir := filepath.Dir(testpdf.SharedPDF(t, "okasaki1996_purely_functional_data_structures_thesis.pdf"))
-	qs, err := eval.LoadPageQuestions(filepath.Join("..", "..", "testdata", "pdf_questions.jsonl"))
+	questions := filepath.Join("..", "..", "testdata", "pdf_questions.jsonl")
+	if p := os.Getenv("VIKA_BANDS_QUESTIONS"); p != "" {
+		questions = p // e.g. ../shared/data/fr_questions/dev.jsonl, for a multilingual model
+	}
+	qs, err := eval.LoadPageQuestions(questions)
 	if err != nil {
 		t.Fatal(err)
 	}
