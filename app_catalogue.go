@@ -34,12 +34,15 @@ type catalogue struct {
 	// The per-pipeline controls' bounds: the rerank depth (from 1), the
 	// figures from the image list (from 0, off), the passage size; the
 	// overlap goes from 0 to a third of the size.
-	MaxRerankDepth int        `json:"max_rerank_depth"`
-	MaxFigureDepth int        `json:"max_figure_depth"`
-	MinChunkSize   int        `json:"min_chunk_size"`
-	MaxChunkSize   int        `json:"max_chunk_size"`
-	Providers      []provider `json:"providers"`
-	Events         events     `json:"events"`
+	MaxRerankDepth int `json:"max_rerank_depth"`
+	MaxFigureDepth int `json:"max_figure_depth"`
+	MinChunkSize   int `json:"min_chunk_size"`
+	MaxChunkSize   int `json:"max_chunk_size"`
+	// Fusions are the fusion methods a search may ask for besides ""
+	// (the embedding model's profile): retrieve.Fusions.
+	Fusions   []retrieve.Fusion `json:"fusions"`
+	Providers []provider        `json:"providers"`
+	Events    events            `json:"events"`
 	// FlushMS is how often streamed answer text is shown, in
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
@@ -92,6 +95,7 @@ func buildCatalogue() (catalogue, error) {
 		MaxFigureDepth:        retrieve.MaxFigureDepth,
 		MinChunkSize:          session.MinChunkSize,
 		MaxChunkSize:          session.MaxChunkSize,
+		Fusions:               retrieve.Fusions,
 		Events: events{
 			IngestProgress:       session.EventIngestProgress,
 			ModelProgress:        session.EventModelProgress,

@@ -54,10 +54,12 @@ func (a *App) RemoveDocument(docID string) error { return a.s.RemoveDocument(a.c
 func (a *App) Rechunk(docID string) (corpus.Document, error) { return a.s.Rechunk(a.ctx, docID) }
 
 // Search returns the k passages that best match question in mode ("",
-// "dense", "bm25" or "hybrid"), reranked when rerank is set and a
-// cross-encoder is installed, with how they were found: the explorer's
-// chunk lookup, which needs no LLM.
-func (a *App) Search(question, mode string, k int, rerank bool) (engine.SearchResult, error) {
+// "dense", "bm25" or "hybrid"), hybrid mode fusing as fusion says ("", the
+// embedding model's profile, "convex" or "rrf"), reranked when rerank is
+// set and a cross-encoder is installed, with how they were found: the
+// explorer's chunk lookup, which needs no LLM. Dense mode without an
+// embedding model fails with message.SearchDenseUnavailable.
+func (a *App) Search(question, mode, fusion string, k int, rerank bool) (engine.SearchResult, error) {
 	var m retrieve.Mode // "": the session's default mode
 	if mode != "" {
 		var err error
@@ -65,7 +67,11 @@ func (a *App) Search(question, mode string, k int, rerank bool) (engine.SearchRe
 			return engine.SearchResult{}, err
 		}
 	}
-	return a.s.Search(a.ctx, question, engine.SearchOptions{Mode: m, K: k, Rerank: rerank})
+	f, err := retrieve.ParseFusion(fusion)
+	if err != nil {
+		return engine.SearchResult{}, err
+	}
+	return a.s.Search(a.ctx, question, engine.SearchOptions{Mode: m, K: k, Rerank: rerank, Fusion: f})
 }
 
 // PageBatch is a run of a document's pages from Offset, bounded for one

@@ -42,7 +42,7 @@ func runAsk(ctx context.Context, args []string, out, errOut io.Writer) error {
 	var pipe pipelineFlags
 	pipe.register(fs, true)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [-k N] [--figure-depth N] [--rerank-depth N] [--chunk-size N] [--chunk-overlap N] [--doc NAME...] [--pages 10-20] [--section TITLE] --pdf FILE [--pdf FILE...] QUESTION")
+		fmt.Fprintln(errOut, "Usage: vika ask [--json] [--provider P --model M | --auto] [--mode hybrid] [--fusion profile|convex|rrf] [-k N] [--figure-depth N] [--rerank-depth N] [--chunk-size N] [--chunk-overlap N] [--doc NAME...] [--pages 10-20] [--section TITLE] --pdf FILE [--pdf FILE...] QUESTION")
 		fmt.Fprintln(errOut, "       vika ask --queries QUESTIONS.jsonl [--jsonl OUT.jsonl] [--report REPORT.html] [options] --pdf FILE [--pdf FILE...]")
 		fmt.Fprintln(errOut, "\nKeys come from GEMINI_API_KEY, MISTRAL_API_KEY, GROQ_API_KEY, OPENROUTER_API_KEY or the system keyring;\nVIKA_<PROVIDER>_BASE_URL overrides a provider's address.")
 		fs.PrintDefaults()

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"vika/backend/engine"
+	"vika/backend/rag"
+	"vika/backend/retrieve"
 	"vika/backend/testpdf"
 )
 
@@ -50,6 +54,44 @@ func TestPipelineFlags(t *testing.T) {
 		var out, errOut bytes.Buffer
 		if code := Run(context.Background(), c.args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want a usage error saying %q", c.args, code, errOut.String(), c.want)
+		}
+	}
+}
+
+// TestFusionFlag: --fusion of search and ask reads profile (the default:
+// the embedding model's own, the settings' ""), convex or rrf into the
+// search and ask options; anything else is a usage error naming the
+// choices, before any PDF is read.
+func TestFusionFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want retrieve.Fusion
+	}{
+		{nil, ""},
+		{[]string{"--fusion", "profile"}, ""},
+		{[]string{"--fusion", "convex"}, retrieve.FusionConvex},
+		{[]string{"--fusion=rrf"}, retrieve.FusionRRF},
+	} {
+		var p pipelineFlags
+		fs := flag.NewFlagSet("search", flag.ContinueOnError)
+		p.register(fs, true)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		var so engine.SearchOptions
+		var ao rag.Options
+		if err := p.search(&so); err != nil || so.Fusion != c.want {
+			t.Errorf("%v: search fusion %q, %v; want %q", c.args, so.Fusion, err, c.want)
+		}
+		if err := p.ask(&ao); err != nil || ao.Fusion != string(c.want) {
+			t.Errorf("%v: ask fusion %q, %v; want %q", c.args, ao.Fusion, err, c.want)
+		}
+	}
+	for _, cmd := range [][]string{{"search", "--pdf", "nowhere.pdf", "entropy"}, {"ask", "--pdf", "nowhere.pdf", "entropy?"}} {
+		args := append([]string{cmd[0], "--fusion", "borda"}, cmd[1:]...)
+		var out, errOut bytes.Buffer
+		if code := Run(context.Background(), args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), `--fusion "borda": want profile, convex or rrf`) {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error", args, code, errOut.String())
 		}
 	}
 }

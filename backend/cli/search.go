@@ -32,7 +32,7 @@ func runSearch(ctx context.Context, args []string, out, errOut io.Writer) error 
 	var pipe pipelineFlags
 	pipe.register(fs, true)
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [-k N] [--figure-depth N] [--rerank-depth N] [--chunk-size N] [--chunk-overlap N] [--doc NAME...] [--pages 10-20] [--section TITLE] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
+		fmt.Fprintln(errOut, "Usage: vika search [--json] [--mode dense|bm25|hybrid] [--rerank auto|on|off] [--fusion profile|convex|rrf] [-k N] [--figure-depth N] [--rerank-depth N] [--chunk-size N] [--chunk-overlap N] [--doc NAME...] [--pages 10-20] [--section TITLE] [--cache DIR] --pdf FILE [--pdf FILE...] (QUESTION | --queries FILE.jsonl)")
 		fs.PrintDefaults()
 	}
 	rest, err := parse(fs, args)

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
 	"vika/backend/corpus"
+	"vika/backend/message"
 	"vika/backend/rerank"
 	"vika/backend/retrieve"
 )
@@ -27,6 +29,10 @@ type SearchOptions struct {
 	// Scope limits the search to some documents and pages, inside
 	// retrieval (retrieve.SearchOptions.Scope); the zero value is all.
 	Scope corpus.Scope
+	// Fusion is how hybrid mode fuses BM25 with the dense side
+	// (retrieve.SearchOptions.Fusion): "" by each embedding model's
+	// profile, or retrieve.FusionConvex or retrieve.FusionRRF.
+	Fusion retrieve.Fusion
 }
 
 // SearchResult is the passages found, best first, and how they were found.
@@ -66,7 +72,7 @@ func (e *Engine) defaultMode(ctx context.Context, ret *retrieve.Retriever) (retr
 // defaultMode), fused, reranked against the question if asked and a
 // cross-encoder is installed, and scored for the question
 // (retrieve.Retriever.SearchQuery). Dense mode without an embedding model
-// fails with an error saying why; no match gives an empty, non-nil slice.
+// fails with an error saying why (message.SearchDenseUnavailable); no match gives an empty, non-nil slice.
 func (e *Engine) Search(ctx context.Context, q retrieve.Query, o SearchOptions) (SearchResult, error) {
 	if e.isClosed() {
 		return SearchResult{Hits: []corpus.Hit{}}, ErrClosed
@@ -96,7 +102,8 @@ func (e *Engine) searchOptions(ctx context.Context, set *modelSet, o SearchOptio
 		o.Mode = mode
 	}
 	if o.Mode == retrieve.ModeDense && !set.ret.HasEmbedder() {
-		return retrieve.SearchOptions{}, fmt.Errorf("dense search is unavailable: %w", set.embErr)
+		why := cmp.Or(set.embErr, retrieve.ErrNoEmbedder)
+		return retrieve.SearchOptions{}, message.Wrap(fmt.Errorf("dense search is unavailable: %w", why), message.SearchDenseUnavailable, "detail", why.Error())
 	}
 	if o.Scope.Section != "" {
 		// An outline section is its document's pages (the indexes read
@@ -110,7 +117,7 @@ func (e *Engine) searchOptions(ctx context.Context, set *modelSet, o SearchOptio
 			return retrieve.SearchOptions{}, err
 		}
 	}
-	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K, Scope: o.Scope, RerankDepth: min(o.RerankDepth, retrieve.MaxRerankDepth), FigureDepth: o.FigureDepth}
+	ro := retrieve.SearchOptions{Mode: o.Mode, K: o.K, Scope: o.Scope, RerankDepth: min(o.RerankDepth, retrieve.MaxRerankDepth), FigureDepth: o.FigureDepth, Fusion: o.Fusion}
 	if o.Rerank {
 		// A cross-encoder that fails to load leaves search working without
 		// it; Reranker reports the error.

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"vika/backend/assets"
 	"vika/backend/assets/assetstest"
+	"vika/backend/message"
 	"vika/backend/models"
 	"vika/backend/models/modelstest"
 	"vika/backend/retrieve"
@@ -265,5 +268,33 @@ func TestHitScores(t *testing.T) {
 	}
 	if hybrid.Stats.TopLexical != bm25.Stats.TopLexical {
 		t.Errorf("hybrid: top lexical %g, want %g as in bm25 mode", hybrid.Stats.TopLexical, bm25.Stats.TopLexical)
+	}
+
+	// The fusion asked for reaches retrieval, which reports it.
+	if hybrid.Stats.Fusion != retrieve.FusionConvex {
+		t.Errorf("hybrid by the profile: fusion %q, want convex", hybrid.Stats.Fusion)
+	}
+	rrf, err := e.Search(ctx, retrieve.Query{Question: q}, SearchOptions{Mode: retrieve.ModeHybrid, K: 10, Fusion: retrieve.FusionRRF})
+	if err != nil || rrf.Stats.Fusion != retrieve.FusionRRF || len(rrf.Hits) == 0 {
+		t.Errorf("hybrid with RRF: fusion %q, %d hits, %v", rrf.Stats.Fusion, len(rrf.Hits), err)
+	}
+}
+
+// TestDenseUnavailableCoded: dense mode without an embedding model fails
+// with a code the window translates, saying why none is loaded; keywords
+// still search.
+func TestDenseUnavailableCoded(t *testing.T) {
+	ctx := context.Background()
+	e := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	mustAdd(t, e, "cats.pdf", catsPDF)
+	_, err := e.Search(ctx, retrieve.Query{Question: "the cat"}, SearchOptions{Mode: retrieve.ModeDense})
+	if m := message.Of(err); m.Code != message.SearchDenseUnavailable || !strings.Contains(fmt.Sprint(m.Params["detail"]), "embeddings are off") {
+		t.Errorf("dense without a model: %v, message %+v", err, m)
+	}
+	if !errors.Is(err, retrieve.ErrNoEmbedder) || !strings.Contains(err.Error(), "dense search is unavailable") {
+		t.Errorf("dense without a model: %v", err)
+	}
+	if res, err := e.Search(ctx, retrieve.Query{Question: "the cat"}, SearchOptions{Mode: retrieve.ModeBM25}); err != nil || len(res.Hits) == 0 {
+		t.Errorf("bm25 without a model: %d hits, %v", len(res.Hits), err)
 	}
 }

@@ -1,7 +1,7 @@
 package message
 
 // Search codes: a part of a search that failed while the rest stands
-// (retrieve.Stats).
+// (retrieve.Stats), or a mode that cannot run.
 const (
 	// reranker, detail: the reranker's error; the hits are in retrieval order
 	SearchRerankFailed = "search.rerank_failed"
@@ -10,6 +10,9 @@ const (
 	// detail: the embedding model's error on the query; the search went on
 	// with keywords (BM25) alone
 	SearchDenseFailed = "search.dense_failed"
+	// detail: why no embedding model is loaded; a search by meaning
+	// (dense mode) cannot run, keywords can
+	SearchDenseUnavailable = "search.dense_unavailable"
 )
 
 func init() {
@@ -21,5 +24,8 @@ func init() {
 	}
 	english[SearchDenseFailed] = func(p Params) string {
 		return "the embedding model failed on the question, passages were searched by keywords only: " + str(p, "detail")
+	}
+	english[SearchDenseUnavailable] = func(p Params) string {
+		return "searching by meaning needs an embedding model, and none is loaded: " + str(p, "detail")
 	}
 }

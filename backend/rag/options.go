@@ -16,6 +16,9 @@ func (o Options) validate() error {
 		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d (0 for %d), not %d",
 			ErrInvalid, prompt.MaxRephrasings, prompt.DefaultRephrasings, o.MultiQueryVariants)
 	}
+	if _, err := retrieve.ParseFusion(o.Fusion); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
 	if o.RerankDepth < 0 || o.RerankDepth > retrieve.MaxRerankDepth {
 		return fmt.Errorf("%w: rerank_depth must be between 1 and %d (0 for %d), not %d",
 			ErrInvalid, retrieve.MaxRerankDepth, retrieve.DefaultRerankDepth, o.RerankDepth)

@@ -2,6 +2,7 @@ package rag
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 
@@ -45,5 +46,33 @@ func TestRerankOption(t *testing.T) {
 		if a.Metrics.RerankerScoreMean != nil || a.Metrics.RerankerScoreMin != nil {
 			t.Errorf("reranker scores without a reranker: %+v", a.Metrics)
 		}
+	}
+}
+
+// TestFusionOption: the question's search carries the options' fusion
+// ("" leaves each embedding model's profile), and a fusion retrieval does
+// not know is refused before anything runs.
+func TestFusionOption(t *testing.T) {
+	for _, f := range []string{"", "convex", "rrf"} {
+		eng := &recordingEngine{Engine: newEngine(t)}
+		s := New(eng, noProviders(t), Config{})
+		o := testOptions()
+		o.Fusion = f
+		if _, err := s.Ask(context.Background(), "What does unit propagation do?", o, nil); err != nil {
+			t.Fatal(err)
+		}
+		if len(eng.opts) != 1 || eng.opts[0].Fusion != retrieve.Fusion(f) {
+			t.Errorf("fusion %q: searches %+v", f, eng.opts)
+		}
+	}
+	eng := &recordingEngine{Engine: newEngine(t)}
+	s := New(eng, noProviders(t), Config{})
+	o := testOptions()
+	o.Fusion = "borda"
+	if _, err := s.Ask(context.Background(), "What does unit propagation do?", o, nil); !errors.Is(err, ErrInvalid) {
+		t.Errorf("fusion borda: %v, want ErrInvalid", err)
+	}
+	if len(eng.opts) != 0 {
+		t.Errorf("fusion borda searched: %+v", eng.opts)
 	}
 }

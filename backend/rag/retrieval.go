@@ -45,7 +45,7 @@ func (s *Assistant) retrieve(ctx context.Context, query string, o Options, k int
 			q.Rephrasings = prompt.ParseRephrasings(query, reply, o.MultiQueryVariants)
 		}
 	}
-	so := engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k, Rerank: o.Rerank, RerankDepth: o.RerankDepth, FigureDepth: figureDepth(o.FigureDepth), Scope: o.Scope}
+	so := engine.SearchOptions{Mode: retrieve.Mode(o.Mode), K: k, Rerank: o.Rerank, RerankDepth: o.RerankDepth, FigureDepth: figureDepth(o.FigureDepth), Scope: o.Scope, Fusion: retrieve.Fusion(o.Fusion)}
 	if o.Selection != nil {
 		q = selectionQuery(q, o.Selection)
 	}

@@ -23,6 +23,10 @@ type Options struct {
 	// Mode is the retrieval mode: "" (the engine's default), "dense",
 	// "bm25" or "hybrid".
 	Mode string `json:"mode"`
+	// Fusion is how hybrid mode fuses keywords and meaning: "" (each
+	// embedding model's measured profile), "convex" or "rrf"
+	// (retrieve.SearchOptions.Fusion).
+	Fusion string `json:"fusion,omitempty"`
 	// K is the number of passages in the prompt; 0 means DefaultK.
 	K int `json:"k"`
 	// History puts the last prompt.MaxTurns turns in the prompt and

@@ -207,7 +207,7 @@ func explain(t *testing.T, r *Retriever, q eval.PageQuestion, chunks map[string]
 	var cands []*candidate
 	var err error
 	if mode == ModeHybrid {
-		cands, _, _, err = r.searchHybrid(ctx, q.Question, 50, 0, corpus.Scope{})
+		cands, _, _, err = r.searchHybrid(ctx, q.Question, 50, 0, "", corpus.Scope{})
 	} else {
 		cands, _, err = r.searchBM25(ctx, q.Question, 50, corpus.Scope{})
 	}

@@ -160,7 +160,7 @@ func TestFigureFusion(t *testing.T) {
 		for _, k := range []int{2, 20} { // a shallow search leaves figures to the figure list alone
 			o := SearchOptions{Mode: ModeHybrid, K: k, Depth: 1}
 			// The search's whole ranked list, before the cut to k.
-			cands, _, _, err := plain.ranked(ctx, q.Text, o.Mode, k, k, o.Depth, corpus.Scope{})
+			cands, _, _, err := plain.ranked(ctx, q.Text, o.Mode, k, k, o.Depth, o.Fusion, corpus.Scope{})
 			if err != nil {
 				t.Fatal(err)
 			}

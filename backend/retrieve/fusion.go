@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 )
@@ -31,6 +32,24 @@ const (
 	// deviation.
 	NormZScore Norm = "zscore"
 )
+
+// Fusions lists the fusion methods a search may ask for
+// (SearchOptions.Fusion), "" (the model's profile) aside.
+var Fusions = []Fusion{FusionConvex, FusionRRF}
+
+// ParseFusion returns the Fusion named s: "" (each model's profile), or
+// one of Fusions.
+func ParseFusion(s string) (Fusion, error) {
+	if s == "" {
+		return "", nil
+	}
+	for _, f := range Fusions {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown fusion %q (want convex or rrf, or none for the model's profile)", s)
+}
 
 // DefaultRRFK is the k of Reciprocal Rank Fusion (Cormack et al. 2009).
 const DefaultRRFK = 60

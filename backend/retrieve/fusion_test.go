@@ -200,3 +200,72 @@ func TestFuseRanked(t *testing.T) {
 		t.Errorf("fuseRanked changed its input: %+v", lists[0][1])
 	}
 }
+
+// TestFusionOverride: SearchOptions.Fusion replaces the profile's method
+// and keeps its weight, normalisation and k (Profile.fusion). On these
+// candidates, a convex combination (min-max, w 0.5) follows the scores:
+// a's BM25 score (10 against 2) outweighs b's better cosine, so a, b, c,
+// d; RRF (k 60, w 0.5) follows the ranks: b (BM25 2nd, dense 1st) beats a
+// (1st, 3rd), so b, a, c, d.
+//
+//	convex: a 0.5·0.375 + 0.5·1 = 0.6875, b 0.5556, c 0.4688, d 0
+//	rrf:    b 1/62+1/61 = 0.032522, a 1/61+1/63 = 0.032266,
+//	        c 1/63+1/62 = 0.032002, d 1/64 = 0.015625
+func TestFusionOverride(t *testing.T) {
+	mk := func() []*candidate {
+		return []*candidate{
+			{id: "a", lexicalRank: 1, lexical: 10, denseRank: 3, dense: 0.40, hasDense: true},
+			{id: "b", lexicalRank: 2, lexical: 2, denseRank: 1, dense: 0.90, hasDense: true},
+			{id: "c", lexicalRank: 3, lexical: 1, denseRank: 2, dense: 0.85, hasDense: true},
+			{id: "d", denseRank: 4, dense: 0.10, hasDense: true},
+		}
+	}
+	prof := Profile{Fusion: FusionConvex, DenseWeight: 0.5, Norm: NormMinMax, RRFK: 60}
+	for _, tc := range []struct {
+		method Fusion
+		want   []string
+		scores map[string]float64
+	}{
+		{"", []string{"a", "b", "c", "d"}, map[string]float64{"a": 0.6875, "d": 0}},
+		{FusionConvex, []string{"a", "b", "c", "d"}, map[string]float64{"a": 0.6875, "d": 0}},
+		{FusionRRF, []string{"b", "a", "c", "d"}, map[string]float64{"b": 1.0/62 + 1.0/61, "a": 1.0/61 + 1.0/63, "d": 1.0 / 64}},
+	} {
+		f := prof.fusion(tc.method)
+		if want := cmpOr(tc.method, FusionConvex); f.method != want || f.denseWeight != 0.5 || f.norm != NormMinMax || f.rrfK != 60 {
+			t.Errorf("%q: fusion %+v", tc.method, f)
+		}
+		cands := mk()
+		fuse(cands, f)
+		if diff := cmp.Diff(tc.want, order(cands)); diff != "" {
+			t.Errorf("%q: order (-want +got):\n%s", tc.method, diff)
+		}
+		for id, w := range tc.scores {
+			if got := byID(cands)[id].score; !approx(got, w) {
+				t.Errorf("%q: score of %s = %v, want %v", tc.method, id, got, w)
+			}
+		}
+	}
+	if f := (Profile{Fusion: FusionRRF, DenseWeight: 0.3}).fusion(FusionConvex); f.method != FusionConvex || f.denseWeight != 0.3 {
+		t.Errorf("an RRF profile asked for convex: %+v", f)
+	}
+}
+
+func cmpOr(f, def Fusion) Fusion {
+	if f == "" {
+		return def
+	}
+	return f
+}
+
+func TestParseFusion(t *testing.T) {
+	for _, s := range []string{"", "convex", "rrf"} {
+		if f, err := ParseFusion(s); err != nil || string(f) != s {
+			t.Errorf("ParseFusion(%q) = %q, %v", s, f, err)
+		}
+	}
+	for _, s := range []string{"profile", "RRF", "zscore"} {
+		if _, err := ParseFusion(s); err == nil {
+			t.Errorf("ParseFusion(%q): no error", s)
+		}
+	}
+}

@@ -24,12 +24,13 @@ import "slices"
 // normalisations), so that scores are not comparable, do the lists merge
 // by Reciprocal Rank Fusion of each chunk's rank in its home list
 // (k = DefaultRRFK), and the score becomes that RRF value. No score is
-// invented: each one is what a list computed.
-func mergeSpaces(spaces []*space, lists [][]*candidate) []*candidate {
+// invented: each one is what a list computed. method is the search's
+// fusion (SearchOptions.Fusion): "" for each profile's own.
+func mergeSpaces(spaces []*space, lists [][]*candidate, method Fusion) []*candidate {
 	byScore := true
-	p0 := spaces[0].prof
+	f0 := spaces[0].prof.fusion(method)
 	for _, s := range spaces[1:] {
-		if s.prof.Fusion != p0.Fusion || (p0.Fusion == FusionConvex && s.prof.Norm != p0.Norm) {
+		if f := s.prof.fusion(method); f.method != f0.method || (f0.method == FusionConvex && f.norm != f0.norm) {
 			byScore = false
 		}
 	}

@@ -1,5 +1,7 @@
 package retrieve
 
+import "cmp"
+
 // Profile holds the retrieval settings that depend on the embedding model:
 // how chunks are fed to it, how much its cosine counts against BM25 and
 // how candidates are fused. Each model's values are measured (tuned on
@@ -100,7 +102,10 @@ func ProfileFor(model string) Profile {
 	return DefaultProfile(model)
 }
 
-// fusion returns the fusion parameters of p.
-func (p Profile) fusion() fusion {
-	return fusion{method: p.Fusion, denseWeight: p.DenseWeight, norm: p.Norm, rrfK: p.RRFK}
+// fusion returns the fusion parameters of p, its method replaced by
+// method unless that is "" (SearchOptions.Fusion). The rest is the
+// profile's: its dense weight (plain RRF is weight 0.5), its
+// normalisation and its k, as `vika eval beir --fusion` measures them.
+func (p Profile) fusion(method Fusion) fusion {
+	return fusion{method: cmp.Or(method, p.Fusion), denseWeight: p.DenseWeight, norm: p.Norm, rrfK: p.RRFK}
 }

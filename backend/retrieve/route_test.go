@@ -159,7 +159,7 @@ func TestMergeSpaces(t *testing.T) {
 		{id: "x", score: 0.1, lexicalRank: 2},
 		{id: "w", score: 0.7, lexicalRank: 3}, // vector in neither: best score
 	}
-	out := mergeSpaces([]*space{{prof: z}, {prof: z}}, [][]*candidate{a, b})
+	out := mergeSpaces([]*space{{prof: z}, {prof: z}}, [][]*candidate{a, b}, "")
 	if diff := cmp.Diff([]string{"x", "y", "w"}, ids(out)); diff != "" {
 		t.Errorf("by score: %s", diff)
 	}
@@ -168,7 +168,7 @@ func TestMergeSpaces(t *testing.T) {
 	}
 	// Convex against RRF: by RRF of the home ranks, x (1st in a) and y (1st
 	// in b) tie and break by BM25 rank.
-	out = mergeSpaces([]*space{{prof: z}, {prof: rrf}}, [][]*candidate{a, b})
+	out = mergeSpaces([]*space{{prof: z}, {prof: rrf}}, [][]*candidate{a, b}, "")
 	if diff := cmp.Diff([]string{"y", "x", "w"}, ids(out)); diff != "" {
 		t.Errorf("by rank: %s", diff)
 	}

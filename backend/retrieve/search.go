@@ -22,6 +22,11 @@ type SearchOptions struct {
 	K int
 	// Depth overrides the profiles' candidate depth in hybrid mode.
 	Depth int
+	// Fusion overrides the fusion method of the embedding models'
+	// profiles in hybrid mode (FusionConvex or FusionRRF; the weight,
+	// normalisation and k stay the profile's, see Profile.fusion); ""
+	// keeps each profile's. Stats.Fusion reports the method that ran.
+	Fusion Fusion
 	// Rerank, if not nil, rescores the best RerankDepth candidates of the
 	// mode and orders them by its scores (see Retriever.rerank); nil keeps
 	// the retrieval order and Stats.Reranker is "none".
@@ -75,6 +80,9 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	}
 	if mode == ModeHybrid && !r.HasEmbedder() {
 		mode = ModeBM25
+	}
+	if _, err := ParseFusion(string(o.Fusion)); err != nil {
+		return Result{}, fmt.Errorf("retrieve: %w", err)
 	}
 	want := k
 	if o.Rerank != nil {
@@ -139,7 +147,7 @@ func (r *Retriever) rankedTexts(ctx context.Context, texts []string, mode Mode, 
 	)
 	lists := make([][]*candidate, 0, len(texts))
 	for i, text := range texts {
-		c, s, emb, err := r.ranked(ctx, text, mode, k, want, o.Depth, o.Scope)
+		c, s, emb, err := r.ranked(ctx, text, mode, k, want, o.Depth, o.Fusion, o.Scope)
 		if err != nil {
 			return nil, s, false, err // the failed search's stats (its embedding time)
 		}
@@ -182,8 +190,9 @@ func (e embedError) Unwrap() error { return e.err }
 
 // ranked returns the candidates of one text in mode, ranked by page (see
 // PageRanking): want of them at least, more in bm25 mode when the page
-// window asks for them.
-func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, depth int, scope corpus.Scope) ([]*candidate, Stats, bool, error) {
+// window asks for them. depth and method are SearchOptions.Depth and
+// Fusion.
+func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, depth int, method Fusion, scope corpus.Scope) ([]*candidate, Stats, bool, error) {
 	fetch := want // candidates asked of bm25 mode (dense mode is a diagnostic: as asked)
 	if !r.pages.off() {
 		fetch = max(want, r.pages.Window)
@@ -223,7 +232,7 @@ func (r *Retriever) ranked(ctx context.Context, q string, mode Mode, k, want, de
 	case ModeDense:
 		cands, st, embedded, err = r.searchDense(ctx, q, want, scope)
 	case ModeHybrid:
-		cands, st, embedded, err = r.searchHybrid(ctx, q, want, depth, scope)
+		cands, st, embedded, err = r.searchHybrid(ctx, q, want, depth, method, scope)
 	default:
 		return nil, st, false, fmt.Errorf("retrieve: unknown mode %q", mode)
 	}
@@ -363,9 +372,10 @@ func depthOf(s *space, option, k int) int {
 }
 
 // searchHybrid fuses BM25 with each active model's dense candidates,
-// using that model's profile, and merges the fused lists (mergeSpaces).
-// BM25 runs while the query is embedded.
-func (r *Retriever) searchHybrid(ctx context.Context, q string, k, depthOption int, scope corpus.Scope) ([]*candidate, Stats, bool, error) {
+// using that model's profile (its fusion method replaced by method unless
+// that is ""), and merges the fused lists (mergeSpaces). BM25 runs while
+// the query is embedded.
+func (r *Retriever) searchHybrid(ctx context.Context, q string, k, depthOption int, method Fusion, scope corpus.Scope) ([]*candidate, Stats, bool, error) {
 	var st Stats
 	spaces := r.active()
 	lexDepth := 0
@@ -418,19 +428,19 @@ func (r *Retriever) searchHybrid(ctx context.Context, q string, k, depthOption i
 	st.TopLexical = topScore(lo.list)
 
 	t := r.now()
-	f := spaces[0].prof.fusion()
+	f := spaces[0].prof.fusion(method)
 	st.Fusion, st.DenseWeight = f.method, f.denseWeight
 	lists := make([][]*candidate, len(spaces))
 	embedded := false
 	for i, s := range spaces {
-		if lists[i], err = s.fuseLists(ctx, qvs[i], denseLists[i], lo.list, depthOf(s, depthOption, k)); err != nil {
+		if lists[i], err = s.fuseLists(ctx, qvs[i], denseLists[i], lo.list, depthOf(s, depthOption, k), method); err != nil {
 			return nil, st, false, err
 		}
 		embedded = embedded || qvs[i] != nil
 	}
 	cands := lists[0]
 	if len(spaces) > 1 {
-		cands = mergeSpaces(spaces, lists)
+		cands = mergeSpaces(spaces, lists, method)
 	}
 	st.Candidates = len(cands)
 	st.Fuse = r.now().Sub(t)

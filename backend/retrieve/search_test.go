@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -79,4 +80,67 @@ func TestEmbedFailureCancelled(t *testing.T) {
 	if _, err := r.Search(context.Background(), "zebras", SearchOptions{Mode: ModeDense, K: 5}); err == nil {
 		t.Error("dense mode with a failing model: no error")
 	}
+}
+
+// TestSearchFusion: SearchOptions.Fusion decides how a hybrid search fuses
+// and Stats.Fusion reports it, with the profile's dense weight: RRF scores
+// each hit from its ranks alone (2w/(k+dense rank) + 2(1-w)/(k+BM25
+// rank)), "" keeps the profile's convex fusion, which RRF does not equal
+// on this question. A bm25 search fuses nothing; an unknown method fails.
+func TestSearchFusion(t *testing.T) {
+	ctx := context.Background()
+	prof := Profile{Fusion: FusionConvex, DenseWeight: 0.5, Norm: NormMinMax, Depth: 10}
+	r, _ := newTestRetriever(t, &prof)
+	const q = "savanna zebras grass"
+	search := func(f Fusion) Result {
+		t.Helper()
+		res, err := r.Search(ctx, q, SearchOptions{Mode: ModeHybrid, K: 10, Fusion: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	convex, def, rrf := search(FusionConvex), search(""), search(FusionRRF)
+	if def.Stats.Fusion != FusionConvex || convex.Stats.Fusion != FusionConvex || rrf.Stats.Fusion != FusionRRF {
+		t.Errorf("Stats.Fusion: profile %q, convex %q, rrf %q", def.Stats.Fusion, convex.Stats.Fusion, rrf.Stats.Fusion)
+	}
+	if rrf.Stats.DenseWeight != 0.5 || def.Stats.DenseWeight != 0.5 {
+		t.Errorf("dense weights %v, %v: want the profile's", rrf.Stats.DenseWeight, def.Stats.DenseWeight)
+	}
+	if !slices.Equal(scoresOf(def), scoresOf(convex)) {
+		t.Errorf("the profile's fusion %v differs from convex %v", scoresOf(def), scoresOf(convex))
+	}
+	if slices.Equal(scoresOf(rrf), scoresOf(convex)) {
+		t.Error("RRF scored as convex")
+	}
+	for i, h := range trace(t, rrf) {
+		want := 0.0
+		if h.DenseRank > 0 {
+			want += 1 / float64(DefaultRRFK+h.DenseRank)
+		}
+		if h.LexicalRank > 0 {
+			want += 1 / float64(DefaultRRFK+h.LexicalRank)
+		}
+		if math.Abs(h.Score-want) > 1e-12 {
+			t.Errorf("RRF hit %d (%s): score %v, want %v", i, h.ChunkID, h.Score, want)
+		}
+		if i > 0 && h.Score > rrf.Hits[i-1].Score {
+			t.Errorf("RRF hits not sorted: %v", scoresOf(rrf))
+		}
+	}
+	bm25, err := r.Search(ctx, q, SearchOptions{Mode: ModeBM25, K: 10, Fusion: FusionRRF})
+	if err != nil || bm25.Stats.Fusion != "" {
+		t.Errorf("bm25 with RRF asked: fusion %q, %v", bm25.Stats.Fusion, err)
+	}
+	if _, err := r.Search(ctx, q, SearchOptions{Mode: ModeHybrid, Fusion: "borda"}); err == nil {
+		t.Error("an unknown fusion: no error")
+	}
+}
+
+func scoresOf(res Result) []float64 {
+	out := make([]float64, len(res.Hits))
+	for i, h := range res.Hits {
+		out[i] = h.Score
+	}
+	return out
 }

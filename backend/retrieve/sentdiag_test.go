@@ -164,7 +164,7 @@ func TestSentenceSignal(t *testing.T) {
 			d := docs[q.File]
 			var ranked []*candidate
 			if d.sents == nil {
-				ranked, _, _, err = d.r.ranked(ctx, q.Question, ModeBM25, 50, 50, 0, corpus.Scope{})
+				ranked, _, _, err = d.r.ranked(ctx, q.Question, ModeBM25, 50, 50, 0, "", corpus.Scope{})
 			} else {
 				ranked, err = sentenceRanked(ctx, d.r, q.Question, d.sents, d.chunks, v.mix, v.w, v.pagew)
 			}
@@ -199,7 +199,7 @@ func TestSentenceSignal(t *testing.T) {
 // score set to mix(its cosine, its best piece's cosine), then ranked by
 // page as the Retriever ranks. w, if not 0, replaces the dense weight.
 func sentenceRanked(ctx context.Context, r *Retriever, q string, sents map[string][][]float32, chunks map[string]corpus.Chunk, mix func(c, s float64) float64, w, pagew float64) ([]*candidate, error) {
-	cands, _, _, err := r.searchHybrid(ctx, q, 50, 0, corpus.Scope{})
+	cands, _, _, err := r.searchHybrid(ctx, q, 50, 0, "", corpus.Scope{})
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func sentenceRanked(ctx context.Context, r *Retriever, q string, sents map[strin
 		}
 		c.dense = mix(c.cosine, best)
 	}
-	f := s.prof.fusion()
+	f := s.prof.fusion("")
 	if w != 0 {
 		f.denseWeight = w
 	}

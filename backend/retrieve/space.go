@@ -7,10 +7,11 @@ import (
 )
 
 // fuseLists fuses the candidates of both retrievers (with feedback if the
-// profile asks for it) and returns them best first. qv is nil if the query
-// has no vector.
-func (s *space) fuseLists(ctx context.Context, qv []float32, denseList, lexList []index.Scored, depth int) ([]*candidate, error) {
-	f := s.prof.fusion()
+// profile asks for it) and returns them best first, by method or, when it
+// is "", by the profile's (Profile.fusion). qv is nil if the query has no
+// vector.
+func (s *space) fuseLists(ctx context.Context, qv []float32, denseList, lexList []index.Scored, depth int, method Fusion) ([]*candidate, error) {
+	f := s.prof.fusion(method)
 	cands, err := s.candidates(qv, nil, denseList, lexList)
 	if err != nil {
 		return nil, err

@@ -190,7 +190,7 @@ func TestTuneHybrid(t *testing.T) {
 		hybrid := func(prof Profile, depth int) func(q *tuneQuery) []string {
 			rp := r.WithProfile(prof)
 			return func(q *tuneQuery) []string {
-				cands, err := rp.spaces[0].fuseLists(ctx, q.qv, q.denseList[:min(depth, len(q.denseList))], q.lexList[:min(depth, len(q.lexList))], depth)
+				cands, err := rp.spaces[0].fuseLists(ctx, q.qv, q.denseList[:min(depth, len(q.denseList))], q.lexList[:min(depth, len(q.lexList))], depth, "")
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -17,10 +17,14 @@ import (
 // one file (store.go). They never hold an API key (keys live in the OS
 // keyring).
 type Settings struct {
-	Routing    string `json:"routing"` // "auto" or "manual"
-	Provider   string `json:"provider"`
-	Model      string `json:"model"`
-	Mode       string `json:"mode"` // "", "dense", "bm25", "hybrid"
+	Routing  string `json:"routing"` // "auto" or "manual"
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	Mode     string `json:"mode"` // "", "dense", "bm25", "hybrid"
+	// Fusion is how hybrid search fuses keywords and meaning: "" by the
+	// embedding model's measured profile (the default), "convex" or "rrf"
+	// (retrieve.SearchOptions.Fusion).
+	Fusion     string `json:"fusion"`
 	K          int    `json:"k"`
 	History    bool   `json:"history"`
 	HyDE       bool   `json:"hyde"`
@@ -122,7 +126,7 @@ func (s Settings) CacheMaxBytes() int64 {
 // Options returns the per-question options the settings describe.
 func (s Settings) Options() rag.Options {
 	depth := s.FigureDepth
-	o := rag.Options{Mode: s.Mode, K: s.K, History: s.History, HyDE: s.HyDE, MultiQuery: s.MultiQuery,
+	o := rag.Options{Mode: s.Mode, Fusion: s.Fusion, K: s.K, History: s.History, HyDE: s.HyDE, MultiQuery: s.MultiQuery,
 		MultiQueryVariants: s.MultiQueryVariants, Rerank: s.Rerank, RerankDepth: s.RerankDepth, FigureDepth: &depth}
 	if s.Routing == RoutingManual {
 		o.Provider, o.Model = s.Provider, s.Model
@@ -173,6 +177,9 @@ func (s Settings) Validate() error {
 		if _, err := retrieve.ParseMode(s.Mode); err != nil {
 			return fmt.Errorf("%w: %v", rag.ErrInvalid, err)
 		}
+	}
+	if _, err := retrieve.ParseFusion(s.Fusion); err != nil {
+		return fmt.Errorf("%w: %v", rag.ErrInvalid, err)
 	}
 	if s.DescribeModel != "" {
 		if _, _, ok := llm.SplitKey(s.DescribeModel); !ok {

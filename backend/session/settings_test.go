@@ -87,3 +87,37 @@ func TestPipelineSettings(t *testing.T) {
 		t.Errorf("an older settings file loads %+v, want the defaults of the new controls", got)
 	}
 }
+
+// TestFusionSetting: the fusion defaults to "" (the embedding model's
+// profile), takes convex or rrf, refuses anything else, reaches the ask
+// options, and a settings file written before it loads with the default.
+func TestFusionSetting(t *testing.T) {
+	d := DefaultSettings()
+	if d.Fusion != "" || d.Options().Fusion != "" {
+		t.Fatalf("default fusion %q, ask options %q; want \"\" (the profile's)", d.Fusion, d.Options().Fusion)
+	}
+	for _, f := range retrieve.Fusions {
+		s := d
+		s.Fusion = string(f)
+		if err := s.Validate(); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		if o := s.Options(); o.Fusion != string(f) {
+			t.Errorf("%s: ask options' fusion %q", f, o.Fusion)
+		}
+	}
+	for _, bad := range []string{"profile", "RRF", "borda"} {
+		s := d
+		s.Fusion = bad
+		if err := s.Validate(); !errors.Is(err, rag.ErrInvalid) {
+			t.Errorf("fusion %q: %v, want ErrInvalid", bad, err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, []byte(`{"routing":"auto","k":8,"history":true,"rerank":true,"multi_query_variants":3,"rerank_depth":20,"chunk_size":900}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := LoadSettings(path); err != nil || got.Fusion != "" {
+		t.Errorf("an older settings file: fusion %q, %v", got.Fusion, err)
+	}
+}

@@ -48,8 +48,8 @@ describe('api calls', () => {
 
     expect(await api.addFiles(['/a.pdf', '/b.pdf'])).toEqual(['j1', 'j2']);
     expect(App.AddFiles).toHaveBeenCalledWith(['/a.pdf', '/b.pdf']);
-    await api.search('what is SAT?', 'bm25', 8, true);
-    expect(App.Search).toHaveBeenCalledWith('what is SAT?', 'bm25', 8, true);
+    await api.search('what is SAT?', 'bm25', 'rrf', 8, true);
+    expect(App.Search).toHaveBeenCalledWith('what is SAT?', 'bm25', 'rrf', 8, true);
     expect(await api.cancel('j1')).toBe(true);
     await api.removeDocument('abc');
     expect(App.RemoveDocument).toHaveBeenCalledWith('abc');

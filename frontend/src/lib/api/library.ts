@@ -7,7 +7,7 @@ import { EventsOn, OnFileDrop, OnFileDropOff } from '../../../wailsjs/runtime/ru
 import { fileToBase64 } from './base64.ts';
 import { allOf, call, runtimeReady } from './call.ts';
 import { Events } from './events.ts';
-import type { Chunk, Document, Dropped, IngestProgress, Page, RetrievalMode, SearchResult } from './types.ts';
+import type { Chunk, Document, Dropped, Fusion, IngestProgress, Page, RetrievalMode, SearchResult } from './types.ts';
 
 /** Starts ingesting files by absolute path; returns one job id per path. */
 export async function addFiles(paths: string[]): Promise<string[]> {
@@ -87,8 +87,14 @@ export function documentURL(docID: string): string {
   return `/docs/${encodeURIComponent(docID)}`;
 }
 
-export async function search(question: string, mode: RetrievalMode, k: number, rerank: boolean): Promise<SearchResult> {
-  return (await call(() => App.Search(question, mode, k, rerank))) as SearchResult;
+export async function search(
+  question: string,
+  mode: RetrievalMode,
+  fusion: Fusion,
+  k: number,
+  rerank: boolean,
+): Promise<SearchResult> {
+  return (await call(() => App.Search(question, mode, fusion, k, rerank))) as SearchResult;
 }
 
 export async function pages(docID: string): Promise<Page[]> {

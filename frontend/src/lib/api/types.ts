@@ -148,13 +148,20 @@ export type StudyEvent =
 /** How passages are retrieved: "" lets the engine choose (hybrid for English sessions, else BM25). */
 export type RetrievalMode = '' | 'dense' | 'bm25' | 'hybrid';
 
+/** How hybrid search fuses keywords and meaning: "" by the embedding model's profile, else the method named (retrieve.Fusion). */
+export type Fusion = '' | 'convex' | 'rrf';
+
 /** What summarising the session's documents (the summary index) will cost, announced before it starts (session.SummaryPlan). */
 export type SummaryPlan = Wire<session.SummaryPlan>;
 /** The user's answering preferences (session.Settings), persisted by the backend; never holds a key. */
-export type Settings = Omit<Wire<session.Settings>, 'routing' | 'mode'> & { routing: 'auto' | 'manual'; mode: RetrievalMode };
+export type Settings = Omit<Wire<session.Settings>, 'routing' | 'mode' | 'fusion'> & {
+  routing: 'auto' | 'manual';
+  mode: RetrievalMode;
+  fusion: Fusion;
+};
 
 /** Per-question options of Ask (rag.Options), filled from Settings. */
-export type AskOptions = Omit<Fields<rag.Options>, 'mode'> & { mode: RetrievalMode };
+export type AskOptions = Omit<Fields<rag.Options>, 'mode' | 'fusion'> & { mode: RetrievalMode; fusion?: Fusion };
 
 /** One cloud or local LLM and whether it can answer now (llm.ModelStatus). */
 export type ModelStatus = Wire<llm.ModelStatus>;

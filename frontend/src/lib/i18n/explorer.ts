@@ -72,10 +72,10 @@ export const en = {
     other: '{count} passages · {mode} · {ms} ms · {candidates} candidates (meaning {dense}, keywords {lexical})',
   },
   'explorer.score': 'score',
-  'explorer.dense': 'meaning',
   'explorer.lexical': 'BM25',
   'explorer.rerank': 'rerank',
   'explorer.reranked': { one: '{count} reordered by {model}', other: '{count} reordered by {model}' },
+  'explorer.fusion': 'fusion: {fusion}',
 } as const satisfies Record<string, Message>;
 
 export const fr: Record<keyof typeof en, Message> = {
@@ -148,8 +148,8 @@ export const fr: Record<keyof typeof en, Message> = {
     other: '{count} passages · {mode} · {ms} ms · {candidates} candidats (sens {dense}, mots-clés {lexical})',
   },
   'explorer.score': 'score',
-  'explorer.dense': 'sens',
   'explorer.lexical': 'BM25',
   'explorer.rerank': 'reclassement',
   'explorer.reranked': { one: '{count} reclassé par {model}', other: '{count} reclassés par {model}' },
+  'explorer.fusion': 'fusion : {fusion}',
 };

@@ -133,6 +133,8 @@ const en = {
   'search.rerank_failed': 'The reranker {reranker} failed: the passages are in retrieval order ({detail}).',
   'search.figures_failed': 'The figure search failed: the text search stands ({detail}).',
   'search.dense_failed': 'The embedding model failed on the question: the passages were searched by keywords only ({detail}).',
+  'search.dense_unavailable':
+    'Searching by meaning needs an embedding model, and none is loaded ({detail}). Search by keywords instead.',
 
   'cite.unknown_file': 'unknown document',
   'cite.no_page': 'no page given',
@@ -316,6 +318,8 @@ const fr: Record<Key, Message> = {
   'search.rerank_failed': 'Le reclassement par {reranker} a échoué : les passages restent dans l’ordre de la recherche ({detail}).',
   'search.figures_failed': 'La recherche de figures a échoué : la recherche dans le texte reste valable ({detail}).',
   'search.dense_failed': 'Le modèle de plongement a échoué sur la question : les passages ont été cherchés par mots-clés seulement ({detail}).',
+  'search.dense_unavailable':
+    'La recherche par le sens demande un modèle de plongement, et aucun n’est chargé ({detail}). Cherchez par mots-clés.',
 
   'cite.unknown_file': 'document inconnu',
   'cite.no_page': 'aucune page indiquée',

@@ -6,7 +6,7 @@
 // so the chosen document and the last lookup survive switching views.
 
 import * as api from '../api/index.ts';
-import type { Chunk, Page, Region, RegionKind, RetrievalMode, SearchResult } from '../api/types.ts';
+import type { Chunk, Fusion, Page, Region, RegionKind, RetrievalMode, SearchResult } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { keeps, parsePageRange, type PageRange } from '../explorerFilter.ts';
 import { t } from './locale.svelte.ts';
@@ -51,10 +51,15 @@ export class Explorer {
   #docGeneration = 0;
   #lookupGeneration = 0;
   readonly #rerank: () => boolean;
+  readonly #fusion: () => Fusion;
 
-  /** rerank: whether lookups use the cross-encoder when one is installed (the settings' toggle). */
-  constructor(rerank: () => boolean) {
+  /**
+   * rerank: whether lookups use the cross-encoder when one is installed (the settings' toggle); fusion: how a
+   * hybrid lookup fuses keywords and meaning (the settings' choice, "" the embedding model's profile).
+   */
+  constructor(rerank: () => boolean, fusion: () => Fusion = () => '') {
     this.#rerank = rerank;
+    this.#fusion = fusion;
   }
 
   get canLookup(): boolean {
@@ -143,7 +148,7 @@ export class Explorer {
     this.searching = true;
     this.lookupError = null;
     try {
-      const result = await api.search(query, this.mode, this.k, this.#rerank());
+      const result = await api.search(query, this.mode, this.#fusion(), this.k, this.#rerank());
       if (generation !== this.#lookupGeneration) return;
       this.result = { hits: result.hits ?? [], stats: result.stats };
       this.asked = query;

@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../test/api/fake.ts';
 import { resetAdminFake, sampleChunk, samplePage, sampleRegion, sampleSearchResult } from '../../test/api/fake.ts';
-import type { Page } from '../api/types.ts';
-import { Explorer, PAGE_STEP } from './explorer.svelte.ts';
+import { BridgeError } from '../api/call.ts';
+import type { Fusion, Page } from '../api/types.ts';
+import { DEFAULT_LOOKUP_K, Explorer, PAGE_STEP } from './explorer.svelte.ts';
 import { locale } from './locale.svelte.ts';
 
 vi.mock('../api/index.ts', () => import('../../test/api/fake.ts'));
@@ -84,7 +85,7 @@ describe('Explorer lookup', () => {
     e.mode = 'bm25';
     e.k = 5;
     await e.lookup();
-    expect(api.search).toHaveBeenCalledWith('satisfiable', 'bm25', 5, true);
+    expect(api.search).toHaveBeenCalledWith('satisfiable', 'bm25', '', 5, true);
     expect(e.result?.hits).toHaveLength(1);
     expect(e.asked).toBe('satisfiable');
     expect(e.searching).toBe(false);
@@ -101,6 +102,33 @@ describe('Explorer lookup', () => {
     api.search.mockRejectedValueOnce(new Error('dense retrieval unavailable: no embedding model'));
     await e.lookup();
     expect(e.lookupError).toBe('dense retrieval unavailable: no embedding model');
+  });
+
+  it('searches by meaning, keywords or both with the settings’ fusion, and translates dense mode’s coded error', async () => {
+    api.search.mockResolvedValue(sampleSearchResult());
+    let fusion: Fusion = 'rrf';
+    const e = new Explorer(() => false, () => fusion);
+    e.query = 'entropy';
+    for (const mode of ['dense', 'bm25', 'hybrid'] as const) {
+      e.mode = mode;
+      await e.lookup();
+      expect(api.search).toHaveBeenLastCalledWith('entropy', mode, 'rrf', DEFAULT_LOOKUP_K, false);
+    }
+    fusion = '';
+    await e.lookup();
+    expect(api.search).toHaveBeenLastCalledWith('entropy', 'hybrid', '', DEFAULT_LOOKUP_K, false);
+
+    e.mode = 'dense';
+    api.search.mockRejectedValueOnce(
+      new BridgeError({ code: 'search.dense_unavailable', message: 'dense search is unavailable', params: { detail: 'no embedding model' } }),
+    );
+    await e.lookup();
+    expect(e.lookupError).toBe('Searching by meaning needs an embedding model, and none is loaded (no embedding model). Search by keywords instead.');
+    locale.set('fr');
+    api.search.mockRejectedValueOnce(new BridgeError({ code: 'search.dense_unavailable', params: { detail: 'x' } }));
+    await e.lookup();
+    expect(e.lookupError).toMatch(/^La recherche par le sens demande un modèle de plongement/);
+    locale.set('en');
   });
 
   it('treats null hits as none', async () => {

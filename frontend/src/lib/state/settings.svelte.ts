@@ -12,13 +12,16 @@
 
 import catalogue from '../api/catalogue.json';
 import * as api from '../api/index.ts';
-import type { AskOptions, KeyStatus, ModelStatus, RetrievalMode, Settings, SummaryPlan } from '../api/types.ts';
+import type { AskOptions, Fusion, KeyStatus, ModelStatus, RetrievalMode, Settings, SummaryPlan } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { LANGS, pickLang, type Lang } from '../i18n/index.ts';
 import { locale, systemLanguages, t, tm } from './locale.svelte.ts';
 
 /** The retrieval modes, in the order the views offer them ("" = the engine's choice). */
 export const RETRIEVAL_MODES: readonly RetrievalMode[] = ['', 'dense', 'bm25', 'hybrid'];
+
+/** The fusions hybrid search offers, in order: "" (the embedding model's profile), then Go's (catalogue.json). */
+export const FUSIONS: readonly Fusion[] = ['', ...(catalogue.fusions as Fusion[])];
 
 /** Passages in the prompt: the range Go accepts (catalogue.json). */
 export const MIN_K = catalogue.min_k;

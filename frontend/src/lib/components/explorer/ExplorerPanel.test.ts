@@ -226,15 +226,16 @@ describe('ExplorerPanel', () => {
     expect(api.pages).toHaveBeenLastCalledWith('b7');
   });
 
-  it('looks passages up without an LLM and shows every score and the stats', async () => {
+  it('looks passages up without an LLM and shows every score, the cosine’s band and the stats', async () => {
     api.search.mockResolvedValue(
       sampleSearchResult({
         hits: [
-          sampleHit({ score: 1.234, dense_score: 0.512, lexical_score: 7.25, rerank_score: 3.5 }),
+          sampleHit({ score: 1.234, dense_score: 0.512, band: 'fair', lexical_score: 7.25, rerank_score: 3.5 }),
           sampleHit({ chunk_id: 'x', label: '[paper.pdf p.3]', found_by: 'bm25', dense_score: null, lexical_score: 7.25, rerank_score: null, page: 3, doc_id: 'b7', text: 'Second.' }),
         ],
         stats: sampleStats({
-          mode: 'bm25',
+          mode: 'hybrid',
+          fusion: 'rrf',
           latency_ns: 3_400_000,
           candidates: 212,
           dense_candidates: 0,
@@ -245,24 +246,28 @@ describe('ExplorerPanel', () => {
       }),
     );
     const { onOpenPage } = setup();
-    await userEvent.selectOptions(screen.getByLabelText('Search mode'), 'bm25');
+    expect(screen.getAllByRole('option', { name: /Keywords|Meaning|Hybrid/ }).map((o) => o.getAttribute('value'))).toEqual([
+      'dense',
+      'bm25',
+      'hybrid',
+    ]);
+    await userEvent.selectOptions(screen.getByLabelText('Search mode'), 'hybrid');
     await userEvent.type(screen.getByLabelText('Look up passages (no AI model)'), 'satisfiable{Enter}');
-    expect(api.search).toHaveBeenCalledWith('satisfiable', 'bm25', 10, true);
+    expect(api.search).toHaveBeenCalledWith('satisfiable', 'hybrid', '', 10, true);
 
     expect(
-      (await screen.findByText(/^2 passages · Keywords \(BM25\) · 3\.4 ms · 212 candidates \(meaning 0, keywords 212\)/))
-        .textContent,
-    ).toMatch(/· 2 reordered by ms-marco-MiniLM-L-6-v2\s*$/);
+      (await screen.findByText(/^2 passages · Hybrid · 3\.4 ms · 212 candidates \(meaning 0, keywords 212\)/)).textContent,
+    ).toMatch(/· fusion: Reciprocal rank fusion \(RRF\)\s*· 2 reordered by ms-marco-MiniLM-L-6-v2\s*$/);
     const first = screen.getByText('[lecture_sat.pdf p.42]').closest('button') as HTMLElement;
     expect(first.textContent).toMatch(/score\s*1\.23/);
-    expect(first.textContent).toMatch(/meaning\s*0\.512/);
+    expect(within(first).getByText('cosine 0.512').getAttribute('title')).toBe('Fair match for this embedding model');
     expect(first.textContent).toMatch(/BM25\s*7\.25/);
     expect(first.textContent).toMatch(/rerank\s*3\.5/);
     expect(within(first).getByText('keywords + meaning')).toBeTruthy();
 
     const second = screen.getByText('[paper.pdf p.3]').closest('button') as HTMLElement;
     expect(second.textContent).not.toMatch(/rerank/);
-    expect(second.textContent).not.toMatch(/meaning/);
+    expect(second.textContent).not.toMatch(/cosine/);
     await userEvent.click(second);
     expect(onOpenPage).toHaveBeenCalledWith('b7', 3, 'Second.');
   });

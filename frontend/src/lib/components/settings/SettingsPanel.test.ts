@@ -214,6 +214,21 @@ describe('SettingsPanel answers', () => {
     expect(settings.values.k).toBe(12);
   });
 
+  it('offers hybrid search’s fusions, the model’s own first, and saves the one chosen', async () => {
+    const { settings } = setup();
+    await screen.findByText('Not configured');
+    const fusion = screen.getByRole('combobox', { name: 'Fusion in hybrid search' }) as HTMLSelectElement;
+    expect(within(fusion).getAllByRole('option').map((o) => [o.getAttribute('value'), o.textContent?.trim()])).toEqual([
+      ['', 'The model’s measured choice'],
+      ['convex', 'Weighted sum of scores'],
+      ['rrf', 'Reciprocal rank fusion (RRF)'],
+    ]);
+    expect(fusion.value).toBe('');
+    await userEvent.selectOptions(fusion, 'rrf');
+    expect(settings.values.fusion).toBe('rrf');
+    expect(api.setSettings).toHaveBeenLastCalledWith(defaultSettings({ fusion: 'rrf' }));
+  });
+
   it('switches the interface language', async () => {
     setup();
     await userEvent.click(await screen.findByRole('radio', { name: 'Français' }));
