@@ -17,8 +17,15 @@ import (
 	"vika/backend/testpdf"
 )
 
+// newEngine opens a session for a test. Unless cfg names a models root,
+// it gets an empty one: the session runs the built-in USE-lite and no
+// cross-encoder whatever models the machine has installed (the box's are
+// tested by TestBoxModels), so that the tests' figures do not depend on it.
 func newEngine(t *testing.T, cfg Config) *Engine {
 	t.Helper()
+	if cfg.ModelsRoot == "" {
+		cfg.ModelsRoot = t.TempDir()
+	}
 	e, err := New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -230,6 +237,7 @@ func TestDefaultConfig(t *testing.T) {
 	}
 	e := newEngine(t, Config{MaxPages: 7})
 	want.MaxPages = 7
+	want.ModelsRoot = e.cfg.ModelsRoot // newEngine's empty root
 	if got := e.cfg; got != want {
 		t.Errorf("Config = %+v", got)
 	}
