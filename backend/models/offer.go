@@ -7,11 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
 // OfferModels are what the offer "Better search for English and French"
-// downloads: an English sentence encoder far ahead of USE-lite on
+// downloads, each unless it or another model doing its job is installed
+// (the box holds such models: the offer is then empty): an English sentence encoder far ahead of USE-lite on
 // published retrieval benchmarks, a multilingual one trained for retrieval
 // (French, and the other languages, are searched with BM25 alone without
 // it), and the cross-encoder that reorders the passages found.
@@ -46,7 +48,7 @@ func (m *Manager) Offer(answerPath string) (Offer, error) {
 	}
 	for _, name := range OfferModels {
 		st, ok := byName[name]
-		if !ok || st.Installed {
+		if !ok || st.Installed || servedBy(st, byName) {
 			continue
 		}
 		o.Models = append(o.Models, st)
@@ -55,6 +57,18 @@ func (m *Manager) Offer(answerPath string) (Offer, error) {
 	var err error
 	o.Answer, err = ReadOfferAnswer(answerPath)
 	return o, err
+}
+
+// servedBy reports whether another installed model does st's job: the
+// same role for the same languages (the box's ms-marco-MiniLM-L-12-v2 for
+// the offered L-6, say), so that the offer offers only what the box lacks.
+func servedBy(st Status, all map[string]Status) bool {
+	for _, o := range all {
+		if o.Name != st.Name && o.Installed && o.Role == st.Role && slices.Equal(o.Languages, st.Languages) {
+			return true
+		}
+	}
+	return false
 }
 
 // offerFile is the answer's record.

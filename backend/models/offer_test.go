@@ -56,6 +56,25 @@ func TestOffer(t *testing.T) {
 		t.Errorf("after installing %s: %+v", name, o.Models)
 	}
 
+	// The box's 12-layer cross-encoder installed (fixtures under its
+	// name): the offered L-6 one, which would do the same job, leaves the
+	// offer too.
+	l12, _ := Lookup("ms-marco-MiniLM-L-12-v2")
+	l12.BoxOnly, l12.Repo, l12.Revision, l12.Files = false, tiny.Repo, tiny.Revision, tiny.Files
+	t.Cleanup(Replace(l12))
+	if err := (&Downloader{BaseURL: srv.URL, Root: root}).Download(context.Background(), l12); err != nil {
+		t.Fatal(err)
+	}
+	o, _ = mgr.Offer(path)
+	for _, st := range o.Models {
+		if st.Role == RoleReranker {
+			t.Errorf("a cross-encoder is installed, yet %s is offered", st.Name)
+		}
+	}
+	if len(o.Models) != len(OfferModels)-2 {
+		t.Errorf("with %s and a cross-encoder installed: %+v", name, o.Models)
+	}
+
 	if err := os.WriteFile(path, []byte("{"), 0o600); err != nil {
 		t.Fatal(err)
 	}
