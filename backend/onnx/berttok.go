@@ -46,17 +46,17 @@ type BERTTokenizer struct {
 	mu sync.Mutex
 	tk *tokenizer.Tokenizer // guarded by mu (sugarme does not document concurrent use)
 
-	clean    bool         // BertNormalizer's clean_text, applied by Vika (cleanText)
-	nfd      bool         // decompose before encoding (accents are stripped)
-	pre      *precompiled // the file's Precompiled normaliser, applied by Vika (nil: none)
+	clean bool         // BertNormalizer's clean_text, applied by Vika (cleanText)
+	nfd   bool         // decompose before encoding (accents are stripped)
+	pre   *precompiled // the file's Precompiled normaliser, applied by Vika (nil: none)
 	// meta is the Metaspace pre-tokenizer's replacement (▁) when Vika
 	// applies it (a Unigram model): "" when sugarme does.
 	meta       string
 	metaPrefix bool // prepend meta to a text not starting with it
-	collapse bool         // collapse runs of spaces
-	first    int64
-	last     int64 // the special tokens around a single text ([CLS] ... [SEP])
-	pad      int64
+	collapse   bool // collapse runs of spaces
+	first      int64
+	last       int64 // the special tokens around a single text ([CLS] ... [SEP])
+	pad        int64
 }
 
 var spaceRun = regexp.MustCompile(` {2,}`)
