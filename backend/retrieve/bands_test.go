@@ -16,8 +16,11 @@ func TestBands(t *testing.T) {
 			t.Errorf("use-lite %.3f: %q, want %q", c.cos, got, c.want)
 		}
 	}
-	if b := BandsFor("BGE-small-en-v1.5"); b.High != 0.75 || b.Fair != 0.55 || b.Band(0.6) != BandFair {
+	if b := BandsFor("BGE-small-en-v1.5"); b.High != 0.70 || b.Fair != 0.61 || b.Band(0.65) != BandFair || b.Band(0.6) != BandLow {
 		t.Errorf("BGE bands %+v", b)
+	}
+	if b := BandsFor("multilingual-e5-small"); b.High != 0.85 || b.Fair != 0.82 || b.Band(0.86) != BandHigh || b.Band(0.80) != BandLow {
+		t.Errorf("e5 bands %+v", b)
 	}
 	if got := BandsFor("some-new-model").Band(0.99); got != "" {
 		t.Errorf("a model without measured bands gave %q", got)
