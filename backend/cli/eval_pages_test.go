@@ -242,8 +242,13 @@ func TestEvalPagesMMLongBenchDev(t *testing.T) {
 // evalPagesDefault runs `vika eval pages` in the default mode over the
 // PDFs of dir with the questions of qpath, in the cache named by the
 // environment variable cacheVar when it is set, and returns its report.
+//
+// The English model is USE-lite, whatever the machine has installed: these
+// bars guard the retrieval machinery they were measured with (the box's
+// models are measured by TestEvalPagesBox).
 func evalPagesDefault(t *testing.T, dir, qpath, cacheVar string) pagesReport {
 	t.Helper()
+	t.Setenv("VIKA_EMBED_MODEL_EN", "use-lite")
 	args := []string{"eval", "pages", dir, "--questions", qpath, "--mode", "default", "--json", "--workers", "2"}
 	if c := os.Getenv(cacheVar); c != "" {
 		args = append(args, "--cache", c)

@@ -146,6 +146,7 @@ var Vars = []Var{
 	{"VIKA_MEASURE_ROUNDS", Int, "", "test: rounds of a measurement", true},
 	{"VIKA_EVAL_PAGES_CACHE", Path, "", "test: cache of the page evaluation's ingest", true},
 	{"VIKA_EVAL_DEV_CACHE", Path, "", "test: cache of the MMLongBench-Doc dev half's ingest (TestEvalPagesMMLongBenchDev)", true},
+	{"VIKA_EVAL_BOX_CACHE", Path, "", "test: cache of the box's page evaluation (TestEvalPagesBox)", true},
 	{"VIKA_BANDS_QUESTIONS", Path, "", "test: the question set TestCosineBands measures (default testdata/pdf_questions.jsonl)", true},
 	{"VIKA_TUNE_CACHE", Path, "", "test: cache of the tuning runs", true},
 	{"VIKA_TUNE_GRID", String, "", "test: tuning grid", true},
