@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"vika/backend/cite"
@@ -119,7 +120,14 @@ func (s *Assistant) ask(ctx context.Context, id, question string, o Options, emi
 
 // abstains reports whether retrieval found nothing close enough. In dense
 // mode the question's BM25 score does not decide (prompt.Abstain): a
-// paraphrase may share no word with its passage.
+// paraphrase may share no word with its passage. Nor does it alone once a
+// cross-encoder has read the candidates of a hybrid search (the box's):
+// an English question abstains only when no passage reaches the
+// cross-encoder's relevance cutoff either, and a question in another
+// language does not abstain on these grounds, since the cross-encoder
+// reads English only and half of the French student questions, worded
+// apart from their slides, scored under the BM25 threshold (the model,
+// told to say "not found", decides then).
 func (t *turn) abstains() bool {
 	if len(t.r.hits) == 0 {
 		return true
@@ -134,7 +142,14 @@ func (t *turn) abstains() bool {
 	if t.o.MinBM25 > 0 {
 		min = t.o.MinBM25
 	}
-	return prompt.Abstain(t.r.stats.TopLexical, min)
+	weak := prompt.Abstain(t.r.stats.TopLexical, min)
+	if t.r.stats.Mode != "hybrid" || t.r.stats.Reranked == 0 || !weak {
+		return weak
+	}
+	if prompt.GuessLang(t.a.Question) != "en" {
+		return false
+	}
+	return slices.Max(t.r.stats.RerankScores) < metrics.RerankerCutoff
 }
 
 // generate streams the answer from the routed model, or quotes the best

@@ -38,7 +38,7 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   start_app "$pdf"
   sleep 2
   settle 120 "$work/ready.png" 5
-  ask "Quelle branche de la statistique se contente de décrire les données, sans généraliser ?"
+  ask "Quelle branche de la statistique se contente de decrire les donnees observees, sans chercher a generaliser ?" # ASCII: xdotool loses accents
   sleep 2
   settle 60 "$work/answer.png"
   key shift+Tab Return
