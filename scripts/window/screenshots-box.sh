@@ -28,8 +28,8 @@ offer_answered
 
 for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   case $lang in
-  en) export LANGUAGE=en_US LANG=en_US.UTF-8 ;;
-  fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 ;;
+  en) export LANGUAGE=en_US LANG=en_US.UTF-8 dashboard_x=680 ;; # the Dashboard tab, by the width of the labels before it
+  fr) export LANGUAGE=fr_FR LANG=fr_FR.UTF-8 dashboard_x=765 ;;
   *) die "unknown language $lang" ;;
   esac
   mkdir -p "$XDG_CONFIG_HOME/vika"
@@ -46,7 +46,7 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   key Tab
   sleep 1
   settle 15 "$out-sources.png"
-  click 595 27
+  click "$dashboard_x" 27
   sleep 1
   settle 20 "$out-dashboard.png"
   stop_app
