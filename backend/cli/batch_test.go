@@ -184,7 +184,7 @@ func TestBatchRun(t *testing.T) {
 		"<tr><th>questions</th><td>3 (1 failed)</td></tr>", "gemini/gemini-2.5-flash-lite (1)",
 		"<h2>1. What does unit propagation do?</h2>", "<h2>2. What does DPLL do on a conflict?</h2>", "Failed: ",
 		`<span class="cite" title="verified against [sat.pdf p.1]">[sat.pdf p.1]</span>`, "Citations: 1 of 1 verified",
-		"According to the document, <strong>Unit propagation assigns the</strong> only remaining literal", "relevance proxy: " + proxy} {
+		"According to the document, <strong>Unit propagation assigns the</strong> only remaining literal", "relevance proxy: " + html.EscapeString(proxy)} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("report lacks %q", want)
 		}
