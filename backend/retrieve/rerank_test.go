@@ -119,12 +119,13 @@ func TestRerankFollowsLogits(t *testing.T) {
 		if !ok || h.RerankScore == nil || math.Abs(*h.RerankScore-want) > 1e-6 {
 			t.Fatalf("hit %d %s: rerank score %v, direct logit %v (in top %d: %v)", i, h.ChunkID, h.RerankScore, want, depth, ok)
 		}
-		if i > 0 && *res.Hits[i-1].RerankScore < *h.RerankScore {
-			t.Errorf("hits %d and %d out of logit order: %v < %v", i-1, i, *res.Hits[i-1].RerankScore, *h.RerankScore)
-		}
+
 		if h.Score != plain.Hits[indexOf(plain.Hits, h.ChunkID)].Score {
 			t.Errorf("%s: the retrieval score changed", h.ChunkID)
 		}
+	}
+	if got, want := hitIDs(res.Hits[:depth]), fusedOrder(hitIDs(plain.Hits[:depth]), logits); !slices.Equal(got, want) {
+		t.Errorf("reranked order %v, want the fusion of the BM25 order and the logits' %v", got, want)
 	}
 	if strings.Join(hitIDs(res.Hits[:depth]), " ") == strings.Join(hitIDs(plain.Hits[:depth]), " ") {
 		t.Errorf("the logits did not reorder the BM25 order %v (pick other fixtures)", hitIDs(plain.Hits[:depth]))
@@ -154,6 +155,39 @@ func TestRerankFollowsLogits(t *testing.T) {
 	if plain.Stats.RerankScores != nil {
 		t.Errorf("no reranker, yet rerank scores %v", plain.Stats.RerankScores)
 	}
+}
+
+// fusedOrder is the order orderByRerank must give: ids in retrieval order,
+// scores the reranker's, each id scored 1/(61+i) by its retrieval rank i
+// plus 1/(61+j) by its rank j among the scores (ties: the higher score).
+func fusedOrder(ids []string, scores []float64) []string {
+	byScore := make([]int, len(ids))
+	for i := range byScore {
+		byScore[i] = i
+	}
+	slices.SortStableFunc(byScore, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	fused := make([]float64, len(ids))
+	for i := range ids {
+		fused[i] += 1 / (61 + float64(i))
+	}
+	for j, i := range byScore {
+		fused[i] += 1 / (61 + float64(j))
+	}
+	order := make([]int, len(ids))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if x := cmp.Compare(fused[b], fused[a]); x != 0 {
+			return x
+		}
+		return cmp.Compare(scores[b], scores[a])
+	})
+	out := make([]string, len(ids))
+	for k, i := range order {
+		out[k] = ids[i]
+	}
+	return out
 }
 
 func indexOf(hits []corpus.Hit, id string) int {
@@ -205,16 +239,21 @@ func TestRerankNoneAndEdges(t *testing.T) {
 			}
 		}
 	}
-	// Shortest text first: the order follows the reranker in hybrid mode.
+	// Shortest text first by the reranker: in hybrid mode the order is its
+	// order fused with retrieval's.
 	short := fakeReranker{score: func(s string) float64 { return -float64(len(s)) }}
+	plainAll, _ := r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeHybrid, K: len(testChunks)})
 	res, err := r.Search(ctx, "zebras savanna grass", SearchOptions{Mode: ModeHybrid, K: 3, Rerank: short, Passages: textsOf(testChunks)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 1; i < len(res.Hits); i++ {
-		if *res.Hits[i-1].RerankScore < *res.Hits[i].RerankScore {
-			t.Errorf("hybrid: not in reranker order: %v", hitIDs(res.Hits))
-		}
+	byID, _ := textsOf(testChunks)(ctx, hitIDs(plainAll.Hits))
+	var lengths []float64
+	for _, h := range plainAll.Hits {
+		lengths = append(lengths, -float64(len(byID[h.ChunkID])))
+	}
+	if got, want := hitIDs(res.Hits), fusedOrder(hitIDs(plainAll.Hits), lengths)[:len(res.Hits)]; !slices.Equal(got, want) {
+		t.Errorf("hybrid: order %v, want the fused order %v", got, want)
 	}
 	if res.Stats.Reranker != "fake-rerank" || res.Stats.Reranked != len(testChunks) {
 		t.Errorf("hybrid reranked: %+v", res.Stats)
