@@ -7,6 +7,15 @@ import (
 	"vika/backend/onnx"
 )
 
+// BERTBatchSize is how many passages a BERT-family model reads per call
+// ($VIKA_EMBED_BATCH_SIZE overrides it). Its attention holds a
+// batch x 12 heads x tokens x tokens matrix per layer: at 32 passages of
+// 512 tokens that is 400 MB a matrix, and adding the ten shared PDFs with
+// the box's models peaked at 4.3 GB of resident memory (`vika bench drop`).
+// Eight passages a call keep it a quarter of that; ONNX Runtime gains
+// little from larger batches on a CPU.
+const BERTBatchSize = 8
+
 // BERTOptionsFor returns the options of registry model m installed under
 // root (models.Root() in the app): its verified files, its name, pooling,
 // query and passage prefixes and truncation length, the ONNX Runtime library of package assets, the batch
@@ -23,7 +32,7 @@ func BERTOptionsFor(root string, m models.Model) (BERTOptions, error) {
 	if o.Model, o.Tokenizer, err = models.Locate(root, m); err != nil {
 		return o, err
 	}
-	o.Library, o.BatchSize, o.Threads, err = onnx.RuntimeSettings(DefaultBatchSize)
+	o.Library, o.BatchSize, o.Threads, err = onnx.RuntimeSettings(BERTBatchSize)
 	return o, err
 }
 

@@ -36,7 +36,7 @@ func Label(r any) string {
 var ErrClosed = errors.New("reranker is closed")
 
 // DefaultBatchSize is the number of pairs per model call.
-const DefaultBatchSize = 16
+const DefaultBatchSize = 8 // pairs a call: see embed.BERTBatchSize
 
 // Options configure LoadCrossEncoder.
 type Options struct {
