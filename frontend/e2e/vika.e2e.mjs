@@ -514,7 +514,7 @@ describe('Vika in the browser, against the Go backend', () => {
     assert.equal(await outline.count(), 1);
     assert.equal(await outline.isVisible(), true);
     const bbox = await page.evaluate(
-      async ([q, p]) => (await window.go.main.App.Search(q, '', 8, true)).hits.find((h) => h.page === p && h.kind === 'figure')?.bbox,
+      async ([q, p]) => (await window.go.main.App.Search(q, '', '', 8, true)).hits.find((h) => h.page === p && h.kind === 'figure')?.bbox,
       [doc.figure.question, doc.figure.page],
     );
     assert.ok(bbox, 'search returns the figure passage with its box');
