@@ -4,8 +4,8 @@
 #   native-box-LANG-sources.png     a French question over the French slides: the sources
 #                                   panel, each source found by meaning (its cosine band)
 #                                   and reranked
-#   native-box-LANG-dashboard.png   the dashboard: Hit@5, Recall@5 and MRR filled (the
-#                                   cross-encoder's scores are their relevance proxy)
+#   native-box-LANG-dashboard.png   the dashboard: the relevance proxy is the cross-encoder's
+#   native-box-LANG-dashboard-row.png  the question's row, Hit@5, Recall@5 and MRR filled
 # It runs build/bin/vika (make build) with ../shared/data/pdfs/jegou_statistique_inferentielle_slides_fr.pdf
 # and the models `make assets` installs (the box); answers come from frontend/e2e/fake-gemini.mjs.
 # VIKA_SHOT_LANGS (default "en fr").
@@ -49,6 +49,11 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
   click "$dashboard_x" 27
   sleep 1
   settle 20 "$out-dashboard.png"
+  # The question's row, with its Hit@5, Recall@5 and MRR, is below the charts.
+  click 800 470
+  key End
+  sleep 1
+  settle 15 "$out-dashboard-row.png"
   stop_app
 done
 say "saved $shots/native-box-*.png"
