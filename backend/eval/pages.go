@@ -387,6 +387,19 @@ func LoadPageQuestions(path string) ([]PageQuestion, error) {
 // would otherwise leave a question unanswerable). Errors wrap
 // ErrBadQuestions.
 func ReadPageQuestions(r io.Reader) ([]PageQuestion, error) {
+	return readQuestions(r, func(line string) (PageQuestion, error) {
+		var q PageQuestion
+		if err := decodeStrict(line, &q); err != nil {
+			return q, err
+		}
+		return q, q.check()
+	})
+}
+
+// readQuestions reads one question per non-blank line of r with parse and
+// checks that the ids are unique and that there is at least one; errors
+// wrap ErrBadQuestions with the line's number.
+func readQuestions(r io.Reader, parse func(line string) (PageQuestion, error)) ([]PageQuestion, error) {
 	var out []PageQuestion
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(r)
@@ -396,13 +409,8 @@ func ReadPageQuestions(r io.Reader) ([]PageQuestion, error) {
 		if line == "" {
 			continue
 		}
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.DisallowUnknownFields()
-		var q PageQuestion
-		if err := dec.Decode(&q); err != nil {
-			return nil, fmt.Errorf("%w: line %d: %v", ErrBadQuestions, n, err)
-		}
-		if err := q.check(); err != nil {
+		q, err := parse(line)
+		if err != nil {
 			return nil, fmt.Errorf("%w: line %d: %v", ErrBadQuestions, n, err)
 		}
 		if seen[q.ID] {
@@ -418,6 +426,13 @@ func ReadPageQuestions(r io.Reader) ([]PageQuestion, error) {
 		return nil, fmt.Errorf("%w: no question", ErrBadQuestions)
 	}
 	return out, nil
+}
+
+// decodeStrict decodes one JSON line into v; an unknown field is an error.
+func decodeStrict(line string, v any) error {
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
 
 // check reports what a question is missing.

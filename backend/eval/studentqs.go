@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -41,45 +40,23 @@ func isStudentSet(line []byte) bool {
 // styles other than paraphrase and lexical, missing pages and duplicate
 // ids are errors wrapping ErrBadQuestions.
 func ReadStudentQuestions(r io.Reader) ([]PageQuestion, error) {
-	var out []PageQuestion
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.DisallowUnknownFields()
+	return readQuestions(r, func(line string) (PageQuestion, error) {
 		var s studentQuestion
-		if err := dec.Decode(&s); err != nil {
-			return nil, fmt.Errorf("%w: line %d: %v", ErrBadQuestions, n, err)
+		if err := decodeStrict(line, &s); err != nil {
+			return PageQuestion{}, err
 		}
 		q := PageQuestion{ID: s.ID, File: s.File, Question: s.Question, Pages: s.Pages, Note: s.Style,
-			Kind: s.Kind, Split: SplitTune, Answer: s.Answer}
+			Kind: "text", Split: SplitTune, Answer: s.Answer} // checked with the repository's kinds
 		switch {
 		case !slices.Contains(StudentKinds, s.Kind):
-			return nil, fmt.Errorf("%w: line %d: %s: kind %q (want one of %s)", ErrBadQuestions, n, s.ID, s.Kind, strings.Join(StudentKinds, ", "))
+			return q, fmt.Errorf("%s: kind %q (want one of %s)", s.ID, s.Kind, strings.Join(StudentKinds, ", "))
 		case s.Style != "paraphrase" && s.Style != "lexical":
-			return nil, fmt.Errorf("%w: line %d: %s: style %q (want paraphrase or lexical)", ErrBadQuestions, n, s.ID, s.Style)
+			return q, fmt.Errorf("%s: style %q (want paraphrase or lexical)", s.ID, s.Style)
 		}
-		q.Kind = "text" // scored with the repository's kinds; the set's own kind is kept below
 		if err := q.check(); err != nil {
-			return nil, fmt.Errorf("%w: line %d: %v", ErrBadQuestions, n, err)
+			return q, err
 		}
-		q.Kind = s.Kind
-		if seen[q.ID] {
-			return nil, fmt.Errorf("%w: line %d: duplicate id %q", ErrBadQuestions, n, q.ID)
-		}
-		seen[q.ID] = true
-		out = append(out, q)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("eval: %w", err)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: no question", ErrBadQuestions)
-	}
-	return out, nil
+		q.Kind = s.Kind // the set's own kind, for the scores by kind
+		return q, nil
+	})
 }
