@@ -20,6 +20,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"vika/backend/message"
 )
@@ -44,6 +45,7 @@ var (
 	ErrTampered  = errors.New("a PDF of the course file does not match its fingerprint")
 	ErrDamaged   = errors.New("the course file is damaged")
 	ErrTooLarge  = errors.New("the course file is over a size limit")
+	ErrTooSlow   = errors.New("the course file took too long to check")
 )
 
 func init() {
@@ -52,19 +54,28 @@ func init() {
 	message.Register(ErrTampered, message.CourseTampered)
 	message.Register(ErrDamaged, message.CourseDamaged)
 	message.Register(ErrTooLarge, message.CourseTooLarge)
+	message.Register(ErrTooSlow, message.CourseTooSlow)
 }
 
-// Limits bound what Open reads.
+// Limits bound what Open reads; zero fields take DefaultLimits'.
 type Limits struct {
-	MaxDocuments int   // PDFs in one course
-	MaxPDFBytes  int64 // one PDF
-	MaxDataBytes int64 // one document's processed data, or its vectors
-	MaxTotal     int64 // the whole file
+	MaxDocuments         int   // PDFs in one course
+	MaxPDFBytes          int64 // one PDF
+	MaxDataBytes         int64 // one document's processed data, or its vectors
+	MaxConversationBytes int64 // the conversation's encoding
+	MaxTotal             int64 // the whole file
+	// CheckTime bounds the checks of Open (which read every byte once),
+	// and each later read.
+	CheckTime time.Duration
 }
 
 // DefaultLimits are generous for a term's course pack and small enough
-// that a hostile file cannot exhaust memory.
-var DefaultLimits = Limits{MaxDocuments: 500, MaxPDFBytes: 200 << 20, MaxDataBytes: 512 << 20, MaxTotal: 8 << 30}
+// that a hostile file cannot exhaust memory: Open holds one PDF with its
+// data at a time. The conversation's bound is twice what a session
+// restores of one (rag.MaxRestoredBytes). CheckTime allows reading 8 GB
+// from a slow disk (30 MB/s).
+var DefaultLimits = Limits{MaxDocuments: 500, MaxPDFBytes: 200 << 20, MaxDataBytes: 512 << 20,
+	MaxConversationBytes: 64 << 20, MaxTotal: 8 << 30, CheckTime: 5 * time.Minute}
 
 // Document is one PDF of a course.
 type Document struct {

@@ -118,6 +118,7 @@ const en = {
     'This course file was changed after it was saved (a PDF in it does not match its fingerprint): it was not opened.',
   'course.damaged': 'This course file is damaged: it was not opened.',
   'course.too_large': 'This course file is larger than Vika accepts: it was not opened.',
+  'course.too_slow': 'Checking this course file took too long (a slow disk or network drive, or a file made to stall Vika): it was not opened.',
   'cache.damaged':
     'A remembered copy of a processed PDF ({doc}) was damaged ({why}): it was deleted and the PDF is processed again.',
   'cache.reset': 'The file of remembered documents was damaged: it was set aside and started afresh.',
@@ -303,6 +304,7 @@ const fr: Record<Key, Message> = {
     'Ce fichier de cours a été modifié après son enregistrement (un PDF ne correspond pas à son empreinte) : il n’a pas été ouvert.',
   'course.damaged': 'Ce fichier de cours est endommagé : il n’a pas été ouvert.',
   'course.too_large': 'Ce fichier de cours dépasse la taille acceptée par Vika : il n’a pas été ouvert.',
+  'course.too_slow': 'La vérification de ce fichier de cours a pris trop de temps (disque ou lecteur réseau lent, ou fichier conçu pour bloquer Vika) : il n’a pas été ouvert.',
   'cache.damaged':
     'Une copie mémorisée d’un PDF traité ({doc}) était endommagée ({why}) : elle a été supprimée et le PDF est traité à nouveau.',
   'cache.reset': 'Le fichier des documents mémorisés était endommagé : il a été mis de côté et recommencé à neuf.',
