@@ -128,13 +128,21 @@ func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Prog
 	}
 	lim := course.DefaultLimits
 	lim.MaxPDFBytes = min(lim.MaxPDFBytes, e.opts.Limits.MaxBytes)
-	c, err := course.Open(ctx, path, lim)
+	cf, err := course.Open(ctx, path, lim)
 	if err != nil {
 		return CourseResult{}, err
 	}
-	out := CourseResult{Conversation: c.Conversation}
+	defer cf.Close()
+	var out CourseResult
+	if out.Conversation, err = cf.Conversation(ctx); err != nil {
+		return CourseResult{}, err
+	}
 	setup := e.setup()
-	for _, d := range c.Documents {
+	for i := range cf.Len() {
+		d, err := cf.Document(ctx, i)
+		if err != nil {
+			return out, err
+		}
 		given := decodePrepared(d, setup, e.opts.Limits.MaxPages)
 		id := e.jobID()
 		r, err := e.addGiven(ctx, id, d.File, d.PDF, given, progress)
@@ -213,12 +221,21 @@ type CourseEntry struct {
 // data, without adding them to a session (vika course info, vika eval
 // pages --course), and the conversation's encoding (nil when none).
 func ReadCourse(ctx context.Context, path string) ([]CourseEntry, []byte, error) {
-	c, err := course.Open(ctx, path, course.DefaultLimits)
+	cf, err := course.Open(ctx, path, course.DefaultLimits)
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]CourseEntry, 0, len(c.Documents))
-	for _, d := range c.Documents {
+	defer cf.Close()
+	conv, err := cf.Conversation(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]CourseEntry, 0, cf.Len())
+	for i := range cf.Len() {
+		d, err := cf.Document(ctx, i)
+		if err != nil {
+			return nil, nil, err
+		}
 		e := CourseEntry{File: fileName(d.File), PDF: d.PDF, Setup: d.Setup}
 		if p := decodePrepared(d, d.Setup, 0); p != nil {
 			res := p.res
@@ -227,7 +244,7 @@ func ReadCourse(ctx context.Context, path string) ([]CourseEntry, []byte, error)
 		}
 		out = append(out, e)
 	}
-	return out, c.Conversation, nil
+	return out, conv, nil
 }
 
 // Setup is the fingerprint of this session's pipeline: a course entry

@@ -24,6 +24,7 @@ import (
 	"vika/backend/config"
 	"vika/backend/corpus"
 	"vika/backend/engine"
+	"vika/backend/jsonbound"
 	"vika/backend/llm"
 	"vika/backend/metrics"
 	"vika/backend/prompt"
@@ -221,6 +222,32 @@ const (
 	MaxRestoredBytes     = 32 << 20
 )
 
+// DecodeConversation decodes a conversation's encoding (a course file's:
+// untrusted) one turn at a time, within RestoreConversation's bounds: more
+// than MaxRestoredTurns turns, or one over MaxRestoredTurnBytes, fail
+// (jsonbound.ErrBounds) as soon as they are met, so that a few megabytes
+// of empty turns never become gigabytes of them. A course Vika saved
+// never holds more (session.SaveCourse keeps the newest within them).
+func DecodeConversation(data []byte) ([]Answer, error) {
+	var turns []Answer
+	err := jsonbound.Array(data, MaxRestoredTurns, MaxRestoredTurnBytes, func(raw json.RawMessage) error {
+		var a Answer
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return err
+		}
+		turns = append(turns, a)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the conversation kept: %w", err)
+	}
+	return turns, nil
+}
+
+// Newest returns the newest of turns that RestoreConversation would take:
+// what a course file keeps of a conversation.
+func Newest(turns []Answer) []Answer { return newest(turns) }
+
 // RestoreConversation puts turns (from a course file: untrusted, shown
 // like any answer, through the sanitizing renderer) after the finished
 // ones: the newest of them within MaxRestoredTurns and MaxRestoredBytes,
@@ -228,6 +255,16 @@ const (
 // holds at most llm.DefaultMaxAnswerBytes of text). The last of them become the history of the next question, as the
 // student sees them. It returns how many it took.
 func (s *Assistant) RestoreConversation(turns []Answer) int {
+	kept := newest(turns)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turns = append(s.turns, kept...)
+	return len(kept)
+}
+
+// newest returns the newest of turns within MaxRestoredTurns and
+// MaxRestoredBytes, leaving out any turn over MaxRestoredTurnBytes.
+func newest(turns []Answer) []Answer {
 	var kept []Answer
 	total := 0
 	for i := len(turns) - 1; i >= 0 && len(kept) < MaxRestoredTurns; i-- {
@@ -241,10 +278,7 @@ func (s *Assistant) RestoreConversation(turns []Answer) int {
 		kept = append(kept, turns[i])
 	}
 	slices.Reverse(kept)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.turns = append(s.turns, kept...)
-	return len(kept)
+	return kept
 }
 
 // ClearConversation forgets the turns (the metrics stay in the session) and

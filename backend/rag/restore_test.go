@@ -1,43 +1,37 @@
 package rag
 
 import (
+	"errors"
+	"runtime"
 	"strings"
 	"testing"
+
+	"vika/backend/jsonbound"
 )
 
-// TestRestoreConversationBounds: a course file's turns join the
-// conversation newest first within the bounds: a turn over its size is
-// left out, the rest in order, at most MaxRestoredBytes in all.
-func TestRestoreConversationBounds(t *testing.T) {
-	s := &Assistant{turns: []Answer{{ID: "mine"}}}
-	huge := Answer{ID: "huge", Answer: strings.Repeat("x", MaxRestoredTurnBytes)}
-	n := s.RestoreConversation([]Answer{{ID: "c1"}, huge, {ID: "c2"}})
-	got := ids(s.Conversation())
-	if n != 2 || got != "mine c1 c2" {
-		t.Fatalf("restored %d: %s, want 2: mine c1 c2", n, got)
+// TestDecodeConversationBounded: a course's conversation of a million
+// empty turns (2.9 MiB; 1.8 GB peak when decoded whole, on main) is
+// refused after MaxRestoredTurns of them, its heap growth small; an honest
+// one decodes whole.
+func TestDecodeConversationBounded(t *testing.T) {
+	bomb := []byte("[" + strings.Repeat("{},", 1_000_000) + "{}]")
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	turns, err := DecodeConversation(bomb)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, jsonbound.ErrBounds) || turns != nil {
+		t.Fatalf("DecodeConversation = %d turns, %v", len(turns), err)
 	}
-
-	big := strings.Repeat("y", MaxRestoredTurnBytes/2)
-	var many []Answer
-	for range 2 * MaxRestoredBytes / len(big) {
-		many = append(many, Answer{ID: "old", Answer: big})
+	if grew := int64(after.TotalAlloc - before.TotalAlloc); grew > 64<<20 {
+		t.Errorf("allocated %d MiB decoding it", grew>>20)
 	}
-	many = append(many, Answer{ID: "newest", Answer: big})
-	s = &Assistant{}
-	n = s.RestoreConversation(many)
-	conv := s.Conversation()
-	if n == 0 || n >= len(many) || conv[len(conv)-1].ID != "newest" {
-		t.Fatalf("restored %d of %d, last %q: want the newest within %d bytes", n, len(many), conv[len(conv)-1].ID, MaxRestoredBytes)
+	big := []byte(`[{"question":"` + strings.Repeat("x", MaxRestoredTurnBytes) + `"}]`)
+	if _, err := DecodeConversation(big); !errors.Is(err, jsonbound.ErrBounds) {
+		t.Errorf("a turn over MaxRestoredTurnBytes: %v", err)
 	}
-	if total := n * len(big); total > MaxRestoredBytes {
-		t.Errorf("restored %d bytes of answers, over %d", total, MaxRestoredBytes)
+	turns, err = DecodeConversation([]byte(`[{"question":"What is a p-value?","answer":"The probability [a.pdf p.2]."},{"question":"And a CI?"}]`))
+	if err != nil || len(turns) != 2 || turns[1].Question != "And a CI?" {
+		t.Fatalf("honest: %+v, %v", turns, err)
 	}
-}
-
-func ids(turns []Answer) string {
-	var out []string
-	for _, a := range turns {
-		out = append(out, a.ID)
-	}
-	return strings.Join(out, " ")
 }

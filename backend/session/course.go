@@ -18,7 +18,8 @@ func (s *Session) SaveCourse(ctx context.Context, path string, withConversation 
 	var conv []byte
 	if withConversation {
 		var err error
-		if conv, err = json.Marshal(s.assistant.Conversation()); err != nil {
+		// The newest turns a session restores of a course, no more.
+		if conv, err = json.Marshal(rag.Newest(s.assistant.Conversation())); err != nil {
 			return 0, err
 		}
 	}
@@ -52,8 +53,9 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 		return res, err
 	}
 	if res.Conversation != nil {
-		var turns []rag.Answer
-		if json.Unmarshal(res.Conversation, &turns) == nil {
+		// Decoded a turn at a time within the bounds of a restore; a
+		// conversation past them was not written by Vika and is left out.
+		if turns, err := rag.DecodeConversation(res.Conversation); err == nil {
 			if n := s.assistant.RestoreConversation(turns); n > 0 {
 				s.emit(EventConversationRestored, n)
 			}
