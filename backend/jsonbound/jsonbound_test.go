@@ -18,7 +18,7 @@ func TestCheckCounts(t *testing.T) {
 		{`[` + strings.Repeat(`1,`, 9) + `1]`, false},
 		{`[[[[[1]]]]]`, true}, // depth 5
 		{`"a string with \" and \\ and [ { , inside"`, false},
-		{`{"pages":[` + strings.Repeat(`{"t":"` + strings.Repeat("x", 50) + `"},`, 9) + `{}]}`, false},
+		{`{"pages":[` + strings.Repeat(`{"t":"`+strings.Repeat("x", 50)+`"},`, 9) + `{}]}`, false},
 		{strings.Repeat(`{"a":1,"b":2},`, 0) + `{` + strings.Repeat(`"k":1,`, 60) + `"z":0}`, true}, // 122 values
 	}
 	for _, c := range cases {
