@@ -43,9 +43,11 @@ func (a *App) emit(name string, payload any) {
 
 func (a *App) startup(ctx context.Context) { a.ctx = ctx }
 
-// domReady opens what the command line named: PDFs, course files.
+// domReady opens what the command line named: PDFs, course files, each as
+// a background job (on Linux this runs on Wails' only message goroutine:
+// nothing here may wait for a file).
 func (a *App) domReady(context.Context) {
-	a.s.OpenFiles(a.ctx, a.initialFiles)
+	a.s.OpenFiles(a.initialFiles)
 	a.initialFiles = nil
 }
 

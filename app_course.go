@@ -4,7 +4,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"vika/backend/course"
-	"vika/backend/engine"
 )
 
 // courseFilter is the dialogs' filter of course files.
@@ -32,8 +31,10 @@ func (a *App) PickCourse() (string, error) {
 	return runtime.OpenFileDialog(a.ctx, runtime.OpenDialogOptions{Title: "Open course", Filters: courseFilter})
 }
 
-// OpenCourse adds the PDFs of the course file at path (and its
-// conversation, when it holds one).
-func (a *App) OpenCourse(path string) (engine.CourseResult, error) {
-	return a.s.OpenCourse(a.ctx, path)
+// OpenCourse starts opening the course file at path in the background
+// (its PDFs, and its conversation when it holds one) and returns the job's
+// id: its progress, its end and its problem come as ingest:progress
+// events, and Cancel stops it.
+func (a *App) OpenCourse(path string) string {
+	return a.s.StartCourse(path)
 }

@@ -29,7 +29,10 @@ const (
 	StageSearchable = "searchable"
 	StageEmbedding  = "embedding"
 	StageIndexing   = "indexing"
-	StageDone       = "done"
+	// StageCourse: a course file being opened (its own job): checked,
+	// then its PDFs added, Done of Total, each on a row of its own.
+	StageCourse = "course"
+	StageDone   = "done"
 	StageFailed     = "failed"
 	StageCancelled  = "cancelled"
 )
@@ -38,7 +41,7 @@ const (
 // them (an add, a description or a summary index); TerminalStages end a job. The page reads
 // both from its catalogue.
 var (
-	Stages         = []string{StageQueued, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageSearchable, StageEmbedding, StageIndexing, StageDescribing, StageSummarizing, StageDone, StageFailed, StageCancelled}
+	Stages         = []string{StageQueued, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageSearchable, StageEmbedding, StageIndexing, StageDescribing, StageSummarizing, StageCourse, StageDone, StageFailed, StageCancelled}
 	TerminalStages = []string{StageDone, StageFailed, StageCancelled}
 )
 

@@ -114,6 +114,27 @@ type CourseResult struct {
 	Conversation []byte            `json:"-"`      // the caller's encoding, nil when none was kept
 }
 
+// StartCourse opens the course file at path in the background, as a job
+// of its own (OpenCourse's work; Cancel stops it, its checks included):
+// its row reports StageCourse, Done PDFs of Total once the file is
+// checked, and ends done (no Doc) or failed with the course's problem;
+// each PDF has its own row as in OpenCourse. opened, when set, is given
+// what was added, from the job's goroutine, before the job's last event
+// (the session restores the conversation there).
+func (e *Engine) StartCourse(path string, progress func(Progress), opened func(CourseResult)) string {
+	name := fileName(path)
+	return e.start(name, progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
+		p(Progress{JobID: id, File: name, Stage: StageCourse})
+		res, err := e.openCourse(ctx, path, p, func(done, total int) {
+			p(Progress{JobID: id, File: name, Stage: StageCourse, Done: done, Total: total})
+		})
+		if err == nil && opened != nil {
+			opened(res)
+		}
+		return corpus.Document{}, err
+	})
+}
+
 // OpenCourse checks the course file at path (package course: refused
 // whole when it fails a check) and adds its PDFs to the session, each
 // from its processed data when this session's pipeline and models made
@@ -123,6 +144,15 @@ type CourseResult struct {
 // its document, or failed (and listed in Failed), so that no row is left
 // at its last stage.
 func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Progress)) (CourseResult, error) {
+	return e.openCourse(ctx, path, progress, nil)
+}
+
+// openCourse is OpenCourse, telling counted, when set, how many of the
+// course's PDFs are through.
+func (e *Engine) openCourse(ctx context.Context, path string, progress func(Progress), counted func(done, total int)) (CourseResult, error) {
+	if counted == nil {
+		counted = func(int, int) {}
+	}
 	if e.isClosed() {
 		return CourseResult{}, ErrClosed
 	}
@@ -139,6 +169,7 @@ func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Prog
 	}
 	setup := e.setup()
 	for i := range cf.Len() {
+		counted(i, cf.Len())
 		d, err := cf.Document(ctx, i)
 		if err != nil {
 			return out, err

@@ -3,12 +3,11 @@ package session
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
+	"log"
 
 	"vika/backend/course"
 	"vika/backend/engine"
 	"vika/backend/folder"
-	"vika/backend/message"
 	"vika/backend/rag"
 )
 
@@ -43,25 +42,44 @@ func (s *Session) CourseInfo(ctx context.Context, path string) (entries []engine
 	return entries, sameSetup, nil
 }
 
-// OpenCourse adds the PDFs of the course file at path, each step going
-// out as EventIngestProgress, a PDF not added (a duplicate) on its own
-// failed row, and restores the conversation it holds (bounded; shown
-// like any answer).
+// OpenCourse adds the PDFs of the course file at path and waits (the
+// command line's `vika course open`), each step going out as
+// EventIngestProgress, a PDF not added (a duplicate) on its own failed
+// row, and restores the conversation it holds (bounded; shown like any
+// answer).
 func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseResult, error) {
 	res, err := s.eng.OpenCourse(ctx, path, s.progress) // a failed PDF's row included
 	if err != nil {
 		return res, err
 	}
-	if res.Conversation != nil {
-		// Decoded a turn at a time within the bounds of a restore; a
-		// conversation past them was not written by Vika and is left out.
-		if turns, err := rag.DecodeConversation(res.Conversation); err == nil {
-			if n := s.assistant.RestoreConversation(turns); n > 0 {
-				s.emit(EventConversationRestored, n)
-			}
-		}
-	}
+	s.restoreConversation(res)
 	return res, nil
+}
+
+// StartCourse opens the course file at path in the background, as a job
+// (engine.StartCourse: its row in the Library, cancellable with Cancel),
+// and restores its conversation once its PDFs are added. The window calls
+// it (the Open button, a double-click, a drop): nothing waits for the
+// course on the window's side.
+func (s *Session) StartCourse(path string) string {
+	return s.eng.StartCourse(path, s.progress, s.restoreConversation)
+}
+
+// restoreConversation restores the conversation a course held.
+func (s *Session) restoreConversation(res engine.CourseResult) {
+	if res.Conversation == nil {
+		return
+	}
+	// Decoded a turn at a time within the bounds of a restore; a
+	// conversation past them was not written by Vika and is left out.
+	turns, err := rag.DecodeConversation(res.Conversation)
+	if err != nil {
+		log.Printf("session: course conversation left out: %v", err)
+		return
+	}
+	if n := s.assistant.RestoreConversation(turns); n > 0 {
+		s.emit(EventConversationRestored, n)
+	}
 }
 
 // FolderBatch is a folder being added: one job per PDF, and what was left.
@@ -93,21 +111,16 @@ func (s *Session) startBatch(l folder.Listing) FolderBatch {
 
 // OpenFiles opens what the command line names (a double-click passes the
 // file, as the desktop entry's Exec %F and the Windows "%1" do): each
-// course file (.vika) is opened as a course, a refused one on its own
-// failed row (EventIngestProgress, its code), and every other path is
-// added as a PDF. It returns the PDFs' job ids.
-func (s *Session) OpenFiles(ctx context.Context, paths []string) []string {
+// course file (.vika) is opened as a course (StartCourse), every other
+// path added as a PDF (StartFile), all in the background. It returns the
+// jobs' ids.
+func (s *Session) OpenFiles(paths []string) []string {
 	var jobs []string
 	for _, p := range paths {
-		if !course.IsPath(p) {
+		if course.IsPath(p) {
+			jobs = append(jobs, s.StartCourse(p))
+		} else {
 			jobs = append(jobs, s.StartFile(p))
-			continue
-		}
-		if _, err := s.OpenCourse(ctx, p); err != nil {
-			m := message.Of(err)
-			name := filepath.Base(p)
-			s.emit(EventIngestProgress, engine.Progress{JobID: "course-" + name, File: name,
-				Stage: engine.StageFailed, Error: err.Error(), Problem: &m})
 		}
 	}
 	return jobs

@@ -4,14 +4,13 @@ import (
 	"context"
 	"os"
 
-	"vika/backend/course"
 	"vika/backend/folder"
 )
 
 // Dropped is what a drop onto the window started: a job per PDF, in the
 // order dropped, and a batch per folder (course files are opened).
 type Dropped struct {
-	Files   []string      `json:"files"`   // the paths neither folders nor course files
+	Files   []string      `json:"files"`   // the paths that are not folders (PDFs, course files)
 	Jobs    []string      `json:"jobs"`    // one per Files
 	Folders []FolderBatch `json:"folders"` // one per folder, in the order dropped
 }
@@ -29,9 +28,6 @@ func (s *Session) AddPaths(ctx context.Context, paths []string) (Dropped, error)
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 			files = append(files, p)
-			if !course.IsPath(p) {
-				d.Files = append(d.Files, p)
-			}
 			continue
 		}
 		l, err := folder.PDFs(ctx, p, folder.DefaultMax)
@@ -40,7 +36,8 @@ func (s *Session) AddPaths(ctx context.Context, paths []string) (Dropped, error)
 		}
 		listings = append(listings, l)
 	}
-	d.Jobs = append(d.Jobs, s.OpenFiles(ctx, files)...)
+	d.Files = append(d.Files, files...)
+	d.Jobs = append(d.Jobs, s.OpenFiles(files)...)
 	for _, l := range listings {
 		d.Folders = append(d.Folders, s.startBatch(l))
 	}

@@ -52,8 +52,8 @@ func TestAddPathsFolderDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(d.Files, []string{loose}) || len(d.Jobs) != 1 || len(d.Folders) != 1 {
-		t.Fatalf("AddPaths = %+v, want the loose PDF as a file (the course opened) and one folder", d)
+	if !slices.Equal(d.Files, []string{loose, vika}) || len(d.Jobs) != 2 || len(d.Folders) != 1 {
+		t.Fatalf("AddPaths = %+v, want the loose PDF and the course as files (a job each) and one folder", d)
 	}
 	b := d.Folders[0]
 	if b.Dir != dir || b.Found != 2 || len(b.PDFs) != 2 || len(b.Jobs) != 2 || b.Capped {

@@ -12,10 +12,10 @@ import (
 
 // TestOpenFiles: what the command line names (`vika course.vika notes.pdf`,
 // as a double-click or the desktop entry's Exec %F passes it) opens in a
-// session without a display: the course file's PDFs come back as a
-// course (not as a PDF that fails to parse), the PDF is added, and a
-// damaged course file gets its own failed row with its code, adding
-// nothing.
+// session without a display, each path as a background job: the course
+// file's PDFs come back as a course (not as a PDF that fails to parse),
+// the PDF is added, and a damaged course file's job fails with its code,
+// adding nothing.
 func TestOpenFiles(t *testing.T) {
 	first := open(t, "", &heard{})
 	if _, err := first.Ingest(t.Context(), writePDF(t, "sat.pdf",
@@ -35,25 +35,23 @@ func TestOpenFiles(t *testing.T) {
 
 	h := &heard{}
 	s := open(t, "", h)
-	jobs := s.OpenFiles(t.Context(), []string{saved, pdf, damaged})
-	if len(jobs) != 1 {
-		t.Fatalf("jobs %v, want one (the PDF)", jobs)
+	jobs := s.OpenFiles([]string{saved, pdf, damaged})
+	if len(jobs) != 3 {
+		t.Fatalf("jobs %v, want one per path", jobs)
 	}
-	done := func(ev event) bool {
-		p, ok := ev.payload.(engine.Progress)
-		return ok && p.JobID == jobs[0] && (p.Stage == engine.StageDone || p.Stage == engine.StageFailed)
-	}
-	evs := h.wait(t, "the PDF's last", done)
-	var refused *engine.Progress
-	for _, ev := range evs {
-		if p, ok := ev.payload.(engine.Progress); ok && p.File == "classmate.vika" {
-			refused = &p
+	last := map[string]engine.Progress{}
+	h.wait(t, "every job's last", func(ev event) bool {
+		if p, ok := ev.payload.(engine.Progress); ok && slices.Contains(jobs, p.JobID) && slices.Contains(engine.TerminalStages, p.Stage) {
+			last[p.JobID] = p
 		}
-		if p, ok := ev.payload.(engine.Progress); ok && done(ev) && p.Stage != engine.StageDone {
-			t.Errorf("the PDF: %+v", p)
+		return len(last) == len(jobs)
+	})
+	for i, want := range []string{engine.StageDone, engine.StageDone, engine.StageFailed} {
+		if p := last[jobs[i]]; p.Stage != want {
+			t.Errorf("job %d (%s): %+v, want %s", i, p.File, p, want)
 		}
 	}
-	if refused == nil || refused.Stage != engine.StageFailed || refused.Problem == nil || refused.Problem.Code != message.CourseDamaged {
+	if refused := last[jobs[2]]; refused.File != "classmate.vika" || refused.Problem == nil || refused.Problem.Code != message.CourseDamaged {
 		t.Errorf("the damaged course's row: %+v", refused)
 	}
 	docs, err := s.Documents(t.Context())

@@ -29,6 +29,9 @@ func (memRing) Delete(string, string) error        { return nil }
 type heard struct {
 	mu  sync.Mutex
 	evs []event
+	// hold, when set, is called with each event before it is kept,
+	// outside the lock, from the emitting goroutine (which it may block).
+	hold func(event)
 }
 
 type event struct {
@@ -37,6 +40,9 @@ type event struct {
 }
 
 func (h *heard) emit(name string, payload any) {
+	if h.hold != nil {
+		h.hold(event{name, payload})
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.evs = append(h.evs, event{name, payload})

@@ -5,7 +5,7 @@
 
 import * as App from '../../../wailsjs/go/main/App';
 import { call } from './call.ts';
-import type { CourseResult, FolderBatch } from './types.ts';
+import type { FolderBatch } from './types.ts';
 
 /** Asks where to save the session as a course file and saves it; '' when cancelled. */
 export async function saveCourse(withConversation: boolean): Promise<string> {
@@ -17,9 +17,9 @@ export async function pickCourse(): Promise<string> {
   return (await call(() => App.PickCourse())) ?? '';
 }
 
-/** Checks and opens a course file: its PDFs join the library. */
-export async function openCourse(path: string): Promise<CourseResult> {
-  return (await call(() => App.OpenCourse(path))) as CourseResult;
+/** Starts opening a course file in the background; returns its job id (its progress comes as ingest:progress events, and cancel stops it). */
+export async function openCourse(path: string): Promise<string> {
+  return (await call(() => App.OpenCourse(path))) ?? '';
 }
 
 /** Asks for a folder to add; '' when cancelled. */

@@ -34,8 +34,6 @@ export type FolderBatch = Wire<session.FolderBatch>;
 /** What a drop onto the window started (session.Dropped): a job per file, a batch per folder. */
 export type Dropped = Wire<session.Dropped>;
 
-/** What opening a course file added (engine.CourseResult). */
-export type CourseResult = Wire<engine.CourseResult>;
 
 /** Whether the processed-document cache is on, and what it holds (engine.CacheInfo). */
 export type CacheInfo = Wire<engine.CacheInfo>;

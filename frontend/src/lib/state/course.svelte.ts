@@ -38,6 +38,8 @@ export class CourseFiles {
   batches = $state<Batch[]>([]);
 
   readonly #library: Library;
+  /** The courses being opened from the Open button: job id → file name. */
+  readonly #courses = new Map<string, string>();
 
   constructor(library: Library) {
     this.#library = library;
@@ -47,6 +49,13 @@ export class CourseFiles {
 
   /** Counts a batch job's end; true when the event belongs to a batch (no row of its own unless it failed). */
   apply(p: IngestProgress): boolean {
+    const name = this.#courses.get(p.job_id);
+    if (name !== undefined) {
+      // The course's own row is the library's; its end says it opened.
+      if (isTerminalStage(p.stage)) this.#courses.delete(p.job_id);
+      if (p.stage === 'done') this.opened = name;
+      return false;
+    }
     const b = this.batches.find((batch) => batch.ids.includes(p.job_id));
     if (!b) return false;
     if (isTerminalStage(p.stage)) {
@@ -107,9 +116,16 @@ export class CourseFiles {
     await this.#run(async () => {
       const path = await api.pickCourse();
       if (!path) return;
-      await api.openCourse(path);
-      this.opened = baseName(path);
-      await this.#library.load();
+      // Opened in the background: its row in the library shows its
+      // progress and can cancel it; a refusal ends that row with its reason.
+      this.opened = '';
+      const name = baseName(path);
+      const id = await api.openCourse(path);
+      if (!id) return;
+      const end = this.#library.endedAs(id); // its last event may come before the call returns
+      if (end === 'done') this.opened = name;
+      else if (end === undefined) this.#courses.set(id, name);
+      this.#library.follow(id, name);
     });
   }
 

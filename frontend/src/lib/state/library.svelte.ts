@@ -51,8 +51,8 @@ export class Library {
 
   /** Backend job ids whose document is listed while its vectors are computed. */
   #searchable = new Set<string>();
-  /** Backend job ids that reached a terminal stage; later events for them are stale. */
-  readonly #finished = new Set<string>();
+  /** Backend job ids that reached a terminal stage, with that stage; later events for them are stale. */
+  readonly #finished = new Map<string, string>();
   #nextLocal = 0;
 
   /** Subscribes to the backend's events; returns the function that unsubscribes. */
@@ -90,7 +90,7 @@ export class Library {
   apply(progress: IngestProgress): void {
     const { job_id: id, stage } = progress;
     if (this.#finished.has(id)) return;
-    if (isTerminalStage(stage)) this.#finished.add(id);
+    if (isTerminalStage(stage)) this.#finished.set(id, stage);
     // A describing job that fails or is cancelled keeps what it wrote:
     // the document's passage count has changed, reload it.
     const describing = this.jobs.find((j) => j.id === id)?.stage === 'describing';
@@ -217,7 +217,7 @@ export class Library {
       const cancelled = await api.cancel(id);
       if (!cancelled) {
         // Already over: its last event was missed. Show where it ended up.
-        this.#finished.add(id);
+        this.#finished.set(id, 'done');
         this.#dropJob(id);
         await this.load();
       }
@@ -237,9 +237,19 @@ export class Library {
     }
   }
 
+  /** Shows the row of a job the backend started (a course being opened) until its events take over. */
+  follow(id: string, file: string): void {
+    this.#track(id, file);
+  }
+
   /** Whether a backend job already reached its end (its last event came). */
   hasFinished(id: string): boolean {
     return this.#finished.has(id);
+  }
+
+  /** The stage a backend job ended at ('done', 'failed', 'cancelled'); undefined while it runs. */
+  endedAs(id: string): string | undefined {
+    return this.#finished.get(id);
   }
 
   /** Hides a failed file's row. */

@@ -59,7 +59,7 @@ export const forgetCached = vi.fn<Api['forgetCached']>(async () => {});
 export const clearCache = vi.fn<Api['clearCache']>(async () => {});
 export const saveCourse = vi.fn<Api['saveCourse']>(async () => '');
 export const pickCourse = vi.fn<Api['pickCourse']>(async () => '');
-export const openCourse = vi.fn<Api['openCourse']>(async () => ({ added: [], failed: [] }));
+export const openCourse = vi.fn<Api['openCourse']>(async () => 'job-course');
 export const pickFolder = vi.fn<Api['pickFolder']>(async () => '');
 export const addFolder = vi.fn<Api['addFolder']>(async (dir) => ({ dir, pdfs: [], found: 0, skipped: [], skipped_count: 0, jobs: [], capped: false, max: 300 }));
 export const onCacheNotice = vi.fn<Api['onCacheNotice']>(() => () => {});

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as api from '../../../test/api/fake.ts';
-import { BridgeError, dropPaths, emitProgress, progress, resetFakeApi, sampleDocument } from '../../../test/api/fake.ts';
+import { dropPaths, emitProgress, progress, resetFakeApi, sampleDocument } from '../../../test/api/fake.ts';
 import { CourseFiles } from '../../state/course.svelte.ts';
 import { Library } from '../../state/library.svelte.ts';
 import { Scope } from '../../state/scope.svelte.ts';
@@ -97,10 +97,23 @@ describe('Course files', () => {
     expect(api.saveCourse).toHaveBeenCalledWith(true);
     expect(await screen.findByText('Course saved as stats.vika.')).toBeTruthy();
 
+    // Opened in the background: its row shows its progress, then why it
+    // was refused; the next one ends done and says so.
     api.pickCourse.mockResolvedValue('/home/ana/from-a-classmate.vika');
-    api.openCourse.mockRejectedValue(new BridgeError({ message: 'a PDF of the course file does not match its fingerprint: a.pdf', code: 'course.tampered' }));
+    api.openCourse.mockResolvedValue('job-c1');
     locale.set('fr');
     await userEvent.click(await screen.findByRole('button', { name: 'Ouvrir un cours…' }));
+    emitProgress(progress({ job_id: 'job-c1', file: 'from-a-classmate.vika', stage: 'course', done: 1, total: 3 }));
+    expect(await screen.findByText('Ouverture du cours…')).toBeTruthy();
+    expect(screen.getByText('1 sur 3')).toBeTruthy();
+    emitProgress(progress({ job_id: 'job-c1', file: 'from-a-classmate.vika', stage: 'failed', error: 'a PDF of the course file does not match its fingerprint: a.pdf', problem: { code: 'course.tampered' } }));
     expect(await screen.findByText(/Ce fichier de cours a été modifié après son enregistrement/)).toBeTruthy();
+    expect(screen.queryByText(/Cours from-a-classmate.vika ouvert/)).toBeNull();
+
+    api.pickCourse.mockResolvedValue('/home/ana/term.vika');
+    api.openCourse.mockResolvedValue('job-c2');
+    await userEvent.click(screen.getByRole('button', { name: 'Ouvrir un cours…' }));
+    emitProgress(progress({ job_id: 'job-c2', file: 'term.vika', stage: 'done', done: 1, total: 1 }));
+    expect(await screen.findByText('Cours term.vika ouvert.')).toBeTruthy();
   });
 });
