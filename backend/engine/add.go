@@ -31,10 +31,10 @@ const (
 	StageIndexing   = "indexing"
 	// StageCourse: a course file being opened (its own job): checked,
 	// then its PDFs added, Done of Total, each on a row of its own.
-	StageCourse = "course"
-	StageDone   = "done"
-	StageFailed     = "failed"
-	StageCancelled  = "cancelled"
+	StageCourse    = "course"
+	StageDone      = "done"
+	StageFailed    = "failed"
+	StageCancelled = "cancelled"
 )
 
 // Stages are the values of Progress.Stage in the order a job goes through
