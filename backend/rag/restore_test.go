@@ -1,8 +1,12 @@
 package rag
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"vika/backend/cite"
+	"vika/backend/corpus"
 )
 
 // TestRestoreConversationBounds: a course file's turns join the
@@ -40,4 +44,65 @@ func ids(turns []Answer) string {
 		out = append(out, a.ID)
 	}
 	return strings.Join(out, " ")
+}
+
+// passagesEngine is a session holding the given documents and passages
+// (Chunks and Documents only).
+type passagesEngine struct {
+	Engine
+	docs   []corpus.Document
+	chunks []corpus.Chunk
+}
+
+func (p passagesEngine) Documents(context.Context) ([]corpus.Document, error) { return p.docs, nil }
+
+func (p passagesEngine) Chunks(_ context.Context, docID string) ([]corpus.Chunk, error) {
+	var out []corpus.Chunk
+	for _, c := range p.chunks {
+		if c.DocID == docID {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// TestRestoredCitationsRecomputed: a course file's turns keep no
+// "verified" flag of their own: their sources become the session's
+// passages (by chunk id) and their citations are checked again, so that a
+// citation of invented text, or of a passage the session does not hold,
+// is not verified, while one the real passage supports still is. Fails on
+// main (the flags were restored as given, issue 43).
+func TestRestoredCitationsRecomputed(t *testing.T) {
+	const real = "The mitochondria produce most of the energy of the cell through respiration."
+	d := corpus.Document{ID: "d0c", File: "bio.pdf", Label: "bio.pdf"}
+	eng := passagesEngine{docs: []corpus.Document{d}, chunks: []corpus.Chunk{{ID: "d0c-p3-c1", DocID: "d0c", Page: 3, Text: real}}}
+	s := &Assistant{eng: eng}
+	verified := []cite.Citation{{Raw: "[bio.pdf p.3]", File: "bio.pdf", Page: 3, Verified: true}}
+	invented := "Quantum flux capacitors power every membrane pump."
+	turns := []Answer{
+		{ID: "invented", Answer: invented + " [bio.pdf p.3]", Citations: verified,
+			Sources: []Source{{Index: 1, Hit: corpus.Hit{ChunkID: "d0c-p3-c1", DocID: "d0c", File: "bio.pdf", Page: 3, Text: invented}}}},
+		{ID: "foreign", Answer: invented + " [bio.pdf p.3]", Citations: verified,
+			Sources: []Source{{Index: 1, Hit: corpus.Hit{ChunkID: "zzz-p3-c1", DocID: "zzz", File: "bio.pdf", Page: 3, Text: invented}}}},
+		{ID: "genuine", Answer: "The mitochondria produce most of the energy of the cell [bio.pdf p.3].",
+			Sources: []Source{{Index: 1, Hit: corpus.Hit{ChunkID: "d0c-p3-c1", DocID: "d0c", File: "bio.pdf", Page: 3, Text: "whatever"}}}},
+	}
+	if n := s.RestoreConversation(turns); n != 3 {
+		t.Fatalf("restored %d turns, want 3", n)
+	}
+	want := map[string]bool{"invented": false, "foreign": false, "genuine": true}
+	for _, a := range s.Conversation() {
+		if len(a.Citations) != 1 {
+			t.Fatalf("%s: %d citations, want 1", a.ID, len(a.Citations))
+		}
+		if got := a.Citations[0].Verified; got != want[a.ID] {
+			t.Errorf("%s: verified %v, want %v (%+v)", a.ID, got, want[a.ID], a.Citations[0])
+		}
+		if a.ID != "foreign" && a.Sources[0].Text != real {
+			t.Errorf("%s: source text %q, want the session's passage", a.ID, a.Sources[0].Text)
+		}
+	}
+	if turns[0].Citations[0].Verified != true {
+		t.Error("the caller's turns were changed")
+	}
 }
