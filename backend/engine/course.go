@@ -13,26 +13,20 @@ import (
 
 // A course file (package course) keeps the session's PDFs with what
 // processing them produced (cachedDocument, as JSON) and their vectors
-// (cachedVectors), fingerprinted like the cache's entries: opening it in
-// a session of the same pipeline and models skips the worker and the
-// embedder; otherwise the PDFs are processed again from their bytes.
+// (cachedVectors), fingerprinted like the cache's entries. Opening it reads
+// each PDF again from its bytes in the workers; in a session of the same
+// pipeline and models, the course's OCR text and vectors are reused once
+// checked against the PDF (claims.go), which skips most of the OCR and
+// the embedder; nothing else of the course is taken as given.
 
-// prepared is a document as a course file gives it, checked against its
-// PDF; nil when there is none.
+// prepared is a document as a course file gives it, its claims not
+// checked yet (claims.go checks them against the PDF); nil when there is
+// none.
 type prepared struct {
 	res    ingest.Result
 	models string
 	vecs   cachedVectors
-}
-
-// result returns the given document under name, and whether there is one.
-func (p *prepared) result(name string) (ingest.Result, bool, error) {
-	if p == nil {
-		return ingest.Result{}, false, nil
-	}
-	res := p.res
-	res.Doc.File, res.Doc.Label = name, name
-	return res, true, nil
+	cited  []int // pages the course's conversation cites: their OCR claims are checked
 }
 
 // vectors returns the given vectors when set's models made them.
@@ -116,8 +110,9 @@ type CourseResult struct {
 
 // OpenCourse checks the course file at path (package course: refused
 // whole when it fails a check) and adds its PDFs to the session, each
-// from its processed data when this session's pipeline and models made
-// it, else processed again. A PDF already in the session is reported in
+// read again from its bytes, reusing the OCR text and vectors of its
+// processed data, once checked, when this session's pipeline and models
+// made it (claims.go). A PDF already in the session is reported in
 // Failed; the others are added. Each PDF's progress has its own job id
 // and ends as every add's does, as soon as that PDF is through: done with
 // its document, or failed (and listed in Failed), so that no row is left
