@@ -39,13 +39,12 @@ import (
 // whose OCR text came from a course is not cached, nor are its vectors or
 // study guides (claimed), whether or not they were computed here.
 
-// ocrSample is how many OCR claims of a document are checked at random
-// beyond the cited pages: at least minOCRSample, else ocrSampleShare of
-// them.
-const (
-	minOCRSample   = 2
-	ocrSampleShare = 0.05
-)
+// minOCRSample and ocrSampleShare are how many OCR claims of a document
+// are checked at random beyond the cited pages: at least minOCRSample,
+// else ocrSampleShare of them (a variable: tests set it).
+var minOCRSample = 2
+
+const ocrSampleShare = 0.05
 
 // minVectorCosine is how close a course's vector must be to the one
 // embedded here for the course's vectors to be used.

@@ -112,12 +112,14 @@ type CourseResult struct {
 // whole when it fails a check) and adds its PDFs to the session, each
 // read again from its bytes, reusing the OCR text and vectors of its
 // processed data, once checked, when this session's pipeline and models
-// made it (claims.go). A PDF already in the session is reported in
+// made it (claims.go). cited, when given, names the pages the course's
+// conversation cites (by document id; the caller owns its encoding):
+// their OCR is among the pages checked. A PDF already in the session is reported in
 // Failed; the others are added. Each PDF's progress has its own job id
 // and ends as every add's does, as soon as that PDF is through: done with
 // its document, or failed (and listed in Failed), so that no row is left
 // at its last stage.
-func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Progress)) (CourseResult, error) {
+func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Progress), cited ...func(conversation []byte) map[string][]int) (CourseResult, error) {
 	if e.isClosed() {
 		return CourseResult{}, ErrClosed
 	}
@@ -129,8 +131,15 @@ func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Prog
 	}
 	out := CourseResult{Conversation: c.Conversation}
 	setup := e.setup()
+	var pages map[string][]int
+	if len(cited) > 0 && cited[0] != nil && c.Conversation != nil {
+		pages = cited[0](c.Conversation)
+	}
 	for _, d := range c.Documents {
 		given := decodePrepared(d, setup, e.opts.Limits.MaxPages)
+		if given != nil {
+			given.cited = pages[d.SHA256]
+		}
 		id := e.jobID()
 		r, err := e.addGiven(ctx, id, d.File, d.PDF, given, progress)
 		if err != nil {

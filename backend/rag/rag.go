@@ -253,6 +253,46 @@ func (s *Assistant) RestoreConversation(turns []Answer) int {
 	return len(kept)
 }
 
+// CitedPages reads a saved conversation (the JSON of Conversation, from
+// a course file: untrusted, at most MaxRestoredBytes of it read) and
+// returns the pages its sources and citations name, by document id: the
+// pages whose OCR a course must prove (engine.OpenCourse). Nil when it
+// cannot be read.
+func CitedPages(conversation []byte) map[string][]int {
+	if len(conversation) > MaxRestoredBytes {
+		return nil
+	}
+	var turns []Answer
+	if json.Unmarshal(conversation, &turns) != nil {
+		return nil
+	}
+	seen := map[string]map[int]bool{}
+	add := func(docID string, page int) {
+		if docID == "" || page < 1 {
+			return
+		}
+		if seen[docID] == nil {
+			seen[docID] = map[int]bool{}
+		}
+		seen[docID][page] = true
+	}
+	for _, a := range turns {
+		for _, s := range a.Sources {
+			add(s.DocID, s.Page)
+		}
+		for _, c := range a.Citations {
+			add(c.DocID, c.Page)
+		}
+	}
+	out := make(map[string][]int, len(seen))
+	for id, pages := range seen {
+		for p := range pages {
+			out[id] = append(out[id], p)
+		}
+	}
+	return out
+}
+
 // recheck makes the sources of turns (a course file's: untrusted) the
 // session's passages their chunk ids name, in the session's document's
 // name, and checks their citations again against them (cite.Check, as

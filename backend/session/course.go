@@ -47,7 +47,7 @@ func (s *Session) CourseInfo(ctx context.Context, path string) (entries []engine
 // failed row, and restores the conversation it holds (bounded; shown
 // like any answer).
 func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseResult, error) {
-	res, err := s.eng.OpenCourse(ctx, path, s.progress) // a failed PDF's row included
+	res, err := s.eng.OpenCourse(ctx, path, s.progress, rag.CitedPages) // a failed PDF's row included
 	if err != nil {
 		return res, err
 	}
