@@ -23,7 +23,9 @@ type view struct {
 func newViews(pages []corpus.Page) (views []*view, groups [][]int, skip []bool) {
 	views = make([]*view, len(pages))
 	for i, p := range pages {
-		views[i] = &view{page: p, runes: []rune(p.Text)}
+		v := &view{page: p, runes: []rune(p.Text)}
+		v.page.Lines = inOrder(p.Lines, len(v.runes))
+		views[i] = v
 	}
 	body := bodyStyle(pages)
 	for i, rs := range roles(views, body, nil, false) {
@@ -43,6 +45,32 @@ func newViews(pages []corpus.Page) (views []*view, groups [][]int, skip []bool) 
 		v.toc = listed(v) || tocLike(v, v.roles, len(pages))
 	}
 	return views, groups, skip
+}
+
+// inOrder keeps the lines that lie within a page of n runes in text
+// order (each starting at or after the one before it), as package pdf and
+// OCR make them: everything after reads lines, and the headings they set,
+// in that order. Lines out of order or out of range (a page not made
+// here: a course file's) are left out rather than read backwards.
+func inOrder(lines []corpus.Line, n int) []corpus.Line {
+	ordered := true
+	for i, l := range lines {
+		if l.Start < 0 || l.End > n || l.Start > l.End || i > 0 && l.Start < lines[i-1].Start {
+			ordered = false
+			break
+		}
+	}
+	if ordered {
+		return lines
+	}
+	out := make([]corpus.Line, 0, len(lines))
+	for _, l := range lines {
+		if l.Start < 0 || l.End > n || l.Start > l.End || len(out) > 0 && l.Start < out[len(out)-1].Start {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // lineText returns the text of l, or "" if its offsets are out of range.

@@ -98,8 +98,9 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 	return e.addGiven(ctx, jobID, name, data, nil, progress)
 }
 
-// addGiven is add that takes what given holds (from a course file) instead
-// of computing it, when it was made by the same pipeline and models.
+// addGiven is add that reuses what given holds (from a course file), once
+// checked against the PDF (claims.go), when it was made by the same
+// pipeline and models.
 func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, given *prepared, progress func(Progress)) (Report, error) {
 	name = fileName(name)
 	ctx, cancel := context.WithCancel(ctx)
@@ -128,7 +129,11 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 	// far (interim.go).
 	interim := &interimCommits{e: e, data: data, cancel: cancel, progress: searchable}
 	c := e.cache.Load()
-	res, hit, err := e.extract(ctx, c, given, name, data, report, interim)
+	res, hit, derived, err := e.extract(ctx, c, given, name, data, report, interim)
+	if !derived {
+		c = nil // what a course gave is never cached, nor what is computed from it
+	}
+	e.markClaimed(id, !derived)
 	if err != nil {
 		if interim.doc != nil {
 			err = errors.Join(err, e.undoText(ctx, interim.doc.ID))
@@ -174,17 +179,21 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 	return Report{Doc: doc, Timings: res.Timings, Cached: hit}, nil
 }
 
-// extract reads the document from given, the cache or the PDF workers
+// extract reads the document from the cache or the PDF workers
 // (ingest.Run then waits for its place in the session's reading queue),
-// which give interim what they have read while the OCR runs.
-func (e *Engine) extract(ctx context.Context, c *cache.Cache, given *prepared, name string, data []byte, report func(string, int, int), interim *interimCommits) (ingest.Result, bool, error) {
-	res, hit, err := given.result(name)
-	if !hit {
-		opts := e.ingestOptions()
-		opts.Interim = func(r ingest.Result) { interim.commit(ctx, r) }
-		res, hit, err = e.ingestCached(ctx, c, name, data, opts, func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) })
+// which give interim what they have read while the OCR runs; with given
+// (a course file's claims), the workers read it with the claims' OCR
+// checked and reused (ingestClaimed). derived reports that all of it was
+// read here from the PDF's bytes.
+func (e *Engine) extract(ctx context.Context, c *cache.Cache, given *prepared, name string, data []byte, report func(string, int, int), interim *interimCommits) (res ingest.Result, hit, derived bool, err error) {
+	opts := e.ingestOptions()
+	opts.Interim = func(r ingest.Result) { interim.commit(ctx, r) }
+	progress := func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) }
+	if given != nil {
+		return e.ingestClaimed(ctx, c, given, name, data, opts, progress)
 	}
-	return res, hit, err
+	res, hit, err = e.ingestCached(ctx, c, name, data, opts, progress)
+	return res, hit, true, err
 }
 
 // vectors computes res's passage and figure vectors (from given, the
@@ -200,6 +209,7 @@ func (e *Engine) vectors(ctx context.Context, c *cache.Cache, given *prepared, r
 	set, releaseSet := e.acquire()
 	defer releaseSet()
 	vecs, figs, ok := given.vectors(set, res)
+	ok = ok && claimVectorsChecked(ctx, set, given, res, vecs, figs)
 	var err error
 	if !ok {
 		vecs, figs, err = e.vectorsCached(ctx, c, set, res, func(done, total int) { report(StageEmbedding, done, total) })

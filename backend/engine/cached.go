@@ -291,11 +291,13 @@ const studyVersion = "vika-study-1"
 
 // KeepStudy keeps v (a study guide of the document docID, under key: its
 // section) in the document cache when the student turned it on; nothing
-// otherwise. A cache that fails is logged: the guide stays in the session.
+// otherwise, nor when the document's OCR text came from a course file
+// (claims.go). A cache that fails is logged: the guide stays in the
+// session.
 func (e *Engine) KeepStudy(ctx context.Context, docID, key string, v any) {
 	c := e.cache.Load()
-	if c == nil {
-		return
+	if c == nil || e.isClaimed(docID) {
+		return // a guide of text a course file gave is not kept
 	}
 	k := cache.Key{Doc: docID, Setup: fingerprint(studyVersion, key), Part: cache.PartStudy}
 	if err := c.Put(ctx, k, v); err != nil && !errors.Is(err, cache.ErrOff) {

@@ -13,26 +13,20 @@ import (
 
 // A course file (package course) keeps the session's PDFs with what
 // processing them produced (cachedDocument, as JSON) and their vectors
-// (cachedVectors), fingerprinted like the cache's entries: opening it in
-// a session of the same pipeline and models skips the worker and the
-// embedder; otherwise the PDFs are processed again from their bytes.
+// (cachedVectors), fingerprinted like the cache's entries. Opening it reads
+// each PDF again from its bytes in the workers; in a session of the same
+// pipeline and models, the course's OCR text and vectors are reused once
+// checked against the PDF (claims.go), which skips most of the OCR and
+// the embedder; nothing else of the course is taken as given.
 
-// prepared is a document as a course file gives it, checked against its
-// PDF; nil when there is none.
+// prepared is a document as a course file gives it, its claims not
+// checked yet (claims.go checks them against the PDF); nil when there is
+// none.
 type prepared struct {
 	res    ingest.Result
 	models string
 	vecs   cachedVectors
-}
-
-// result returns the given document under name, and whether there is one.
-func (p *prepared) result(name string) (ingest.Result, bool, error) {
-	if p == nil {
-		return ingest.Result{}, false, nil
-	}
-	res := p.res
-	res.Doc.File, res.Doc.Label = name, name
-	return res, true, nil
+	cited  []int // pages the course's conversation cites: their OCR claims are checked
 }
 
 // vectors returns the given vectors when set's models made them.
@@ -121,11 +115,11 @@ type CourseResult struct {
 // each PDF has its own row as in OpenCourse. opened, when set, is given
 // what was added, from the job's goroutine, before the job's last event
 // (the session restores the conversation there).
-func (e *Engine) StartCourse(path string, progress func(Progress), opened func(CourseResult)) string {
+func (e *Engine) StartCourse(path string, progress func(Progress), cited CitedFunc, opened func(CourseResult)) string {
 	name := fileName(path)
 	return e.start(name, progress, func(ctx context.Context, id string, p func(Progress)) (corpus.Document, error) {
 		p(Progress{JobID: id, File: name, Stage: StageCourse})
-		res, err := e.openCourse(ctx, path, p, func(done, total int) {
+		res, err := e.openCourse(ctx, path, p, cited, func(done, total int) {
 			p(Progress{JobID: id, File: name, Stage: StageCourse, Done: done, Total: total})
 		})
 		if err == nil && opened != nil {
@@ -137,19 +131,27 @@ func (e *Engine) StartCourse(path string, progress func(Progress), opened func(C
 
 // OpenCourse checks the course file at path (package course: refused
 // whole when it fails a check) and adds its PDFs to the session, each
-// from its processed data when this session's pipeline and models made
-// it, else processed again. A PDF already in the session is reported in
+// read again from its bytes, reusing the OCR text and vectors of its
+// processed data, once checked, when this session's pipeline and models
+// made it (claims.go). cited, when given, names the pages the course's
+// conversation cites (by document id; the caller owns its encoding):
+// their OCR is among the pages checked. A PDF already in the session is reported in
 // Failed; the others are added. Each PDF's progress has its own job id
 // and ends as every add's does, as soon as that PDF is through: done with
 // its document, or failed (and listed in Failed), so that no row is left
 // at its last stage.
-func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Progress)) (CourseResult, error) {
-	return e.openCourse(ctx, path, progress, nil)
+func (e *Engine) OpenCourse(ctx context.Context, path string, progress func(Progress), cited CitedFunc) (CourseResult, error) {
+	return e.openCourse(ctx, path, progress, cited, nil)
 }
+
+// CitedFunc reads a course's conversation (the caller's encoding:
+// untrusted) and names the pages it cites, by document id; nil when it
+// cannot.
+type CitedFunc func(conversation []byte) map[string][]int
 
 // openCourse is OpenCourse, telling counted, when set, how many of the
 // course's PDFs are through.
-func (e *Engine) openCourse(ctx context.Context, path string, progress func(Progress), counted func(done, total int)) (CourseResult, error) {
+func (e *Engine) openCourse(ctx context.Context, path string, progress func(Progress), cited CitedFunc, counted func(done, total int)) (CourseResult, error) {
 	if counted == nil {
 		counted = func(int, int) {}
 	}
@@ -168,6 +170,10 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 		return CourseResult{}, err
 	}
 	setup := e.setup()
+	var pages map[string][]int
+	if cited != nil && out.Conversation != nil {
+		pages = cited(out.Conversation)
+	}
 	for i := range cf.Len() {
 		counted(i, cf.Len())
 		d, err := cf.Document(ctx, i)
@@ -175,6 +181,9 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 			return out, err
 		}
 		given := decodePrepared(d, setup, e.opts.Limits.MaxPages)
+		if given != nil {
+			given.cited = pages[d.SHA256]
+		}
 		id := e.jobID()
 		r, err := e.addGiven(ctx, id, d.File, d.PDF, given, progress)
 		if err != nil {

@@ -37,12 +37,12 @@ func TestCourseSaveOpen(t *testing.T) {
 			t.Errorf("a %s event of %s without a job id", p.Stage, p.File)
 		}
 		last[p.JobID] = p
-	})
+	}, nil)
 	if err != nil || len(res.Added) != 2 || len(res.Failed) != 0 || string(res.Conversation) != `["conv"]` {
 		t.Fatalf("OpenCourse = %+v, %v", res, err)
 	}
 	for _, s := range stages {
-		if s == StageExtracting || s == StageEmbedding {
+		if s == StageOCR || s == StageEmbedding { // the PDFs are read again (claims.go), not OCRed nor embedded
 			t.Errorf("opening the course ran the %s stage", s)
 		}
 	}
@@ -83,7 +83,7 @@ func TestCourseSaveOpen(t *testing.T) {
 		if p.Stage == StageFailed {
 			failedRows = append(failedRows, p)
 		}
-	})
+	}, nil)
 	if !cmp.Equal(failedRows, res.Failed) {
 		t.Errorf("failed rows sent %+v, want each failed PDF's as it failed: %+v", failedRows, res.Failed)
 	}
@@ -102,7 +102,7 @@ func TestCourseSaveOpen(t *testing.T) {
 	}
 	db.Close()
 	c := newEngine(t, Config{})
-	_, err = c.OpenCourse(ctx, path, nil)
+	_, err = c.OpenCourse(ctx, path, nil, nil)
 	if !errors.Is(err, course.ErrTampered) || message.Of(err).Code != message.CourseTampered {
 		t.Errorf("tampered course: %v (%s)", err, message.Of(err).Code)
 	}

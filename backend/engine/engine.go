@@ -225,6 +225,9 @@ type Engine struct {
 	// (commitInterim), the pages still to be read.
 	reading      map[string]int
 	vectorsReady *sync.Cond
+	// claimed holds the documents whose OCR text a course file gave
+	// (claims.go); guarded by mu.
+	claimed map[string]bool
 
 	// commitMu serialises changes to the set of documents (commit of an
 	// add, removal) so that labels stay unique and store and index agree.

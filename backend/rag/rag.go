@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"vika/backend/cite"
 	"vika/backend/config"
 	"vika/backend/corpus"
 	"vika/backend/engine"
@@ -37,6 +38,7 @@ type Engine interface {
 	AddMetric(ctx context.Context, rec metrics.Record) (metrics.Record, error)
 	Metrics(ctx context.Context) ([]metrics.Record, error)
 	Documents(ctx context.Context) ([]corpus.Document, error)
+	Chunks(ctx context.Context, docID string) ([]corpus.Chunk, error)
 }
 
 // Config tunes an Assistant. Zero fields take their defaults.
@@ -253,9 +255,13 @@ func Newest(turns []Answer) []Answer { return newest(turns) }
 // ones: the newest of them within MaxRestoredTurns and MaxRestoredBytes,
 // leaving out any turn over MaxRestoredTurnBytes (an answer Vika wrote
 // holds at most llm.DefaultMaxAnswerBytes of text). The last of them become the history of the next question, as the
-// student sees them. It returns how many it took.
+// student sees them. Their sources and citations are not taken as given
+// (recheck): each source is the session's passage its chunk id names, and
+// each citation is checked again against them. It returns how many it
+// took.
 func (s *Assistant) RestoreConversation(turns []Answer) int {
 	kept := newest(turns)
+	s.recheck(context.Background(), kept)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.turns = append(s.turns, kept...)
@@ -279,6 +285,101 @@ func newest(turns []Answer) []Answer {
 	}
 	slices.Reverse(kept)
 	return kept
+}
+
+// CitedPages reads a saved conversation (the JSON of Conversation, from
+// a course file: untrusted, at most MaxRestoredBytes of it read) and
+// returns the pages its sources and citations name, by document id: the
+// pages whose OCR a course must prove (engine.OpenCourse). Nil when it
+// cannot be read within DecodeConversation's bounds.
+func CitedPages(conversation []byte) map[string][]int {
+	if len(conversation) > MaxRestoredBytes {
+		return nil
+	}
+	turns, err := DecodeConversation(conversation)
+	if err != nil {
+		return nil
+	}
+	seen := map[string]map[int]bool{}
+	add := func(docID string, page int) {
+		if docID == "" || page < 1 {
+			return
+		}
+		if seen[docID] == nil {
+			seen[docID] = map[int]bool{}
+		}
+		seen[docID][page] = true
+	}
+	for _, a := range turns {
+		for _, s := range a.Sources {
+			add(s.DocID, s.Page)
+		}
+		for _, c := range a.Citations {
+			add(c.DocID, c.Page)
+		}
+	}
+	out := make(map[string][]int, len(seen))
+	for id, pages := range seen {
+		for p := range pages {
+			out[id] = append(out[id], p)
+		}
+	}
+	return out
+}
+
+// recheck makes the sources of turns (a course file's: untrusted) the
+// session's passages their chunk ids name, in the session's document's
+// name, and checks their citations again against them (cite.Check, as
+// the answer was): a source that is not a passage of the session (another
+// document's, a selection, a passage removed) keeps no text and no page,
+// so that no citation of it is verified.
+func (s *Assistant) recheck(ctx context.Context, turns []Answer) {
+	docs := map[string]corpus.Document{}
+	if s.eng != nil {
+		if ds, err := s.eng.Documents(ctx); err == nil {
+			for _, d := range ds {
+				docs[d.ID] = d
+			}
+		}
+	}
+	passages := map[string]map[string]corpus.Chunk{}
+	passagesOf := func(docID string) map[string]corpus.Chunk {
+		m, ok := passages[docID]
+		if ok {
+			return m
+		}
+		m = map[string]corpus.Chunk{}
+		if _, known := docs[docID]; known {
+			if chunks, err := s.eng.Chunks(ctx, docID); err == nil {
+				for _, c := range chunks {
+					m[c.ID] = c
+				}
+			}
+		}
+		passages[docID] = m
+		return m
+	}
+	for i := range turns {
+		a := &turns[i]
+		a.Sources = slices.Clone(a.Sources)
+		hits := make([]corpus.Hit, len(a.Sources))
+		for j := range a.Sources {
+			h := &a.Sources[j].Hit
+			c, ok := passagesOf(h.DocID)[h.ChunkID]
+			if ok && c.DocID == h.DocID {
+				d := docs[h.DocID]
+				h.File, h.Page, h.Text, h.Kind, h.PageType, h.BBox = d.File, c.Page, c.Text, c.Kind, c.PageType, c.BBox
+				h.Label = corpus.CitationLabel(d.Label, c.Page)
+			} else {
+				h.Page, h.Text, h.BBox = 0, "", nil
+			}
+			hits[j] = *h
+		}
+		a.Citations = cite.Check(a.Answer, hits)
+		if a.Citations == nil {
+			a.Citations = []cite.Citation{}
+		}
+	}
 }
 
 // ClearConversation forgets the turns (the metrics stay in the session) and

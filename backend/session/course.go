@@ -48,7 +48,7 @@ func (s *Session) CourseInfo(ctx context.Context, path string) (entries []engine
 // row, and restores the conversation it holds (bounded; shown like any
 // answer).
 func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseResult, error) {
-	res, err := s.eng.OpenCourse(ctx, path, s.progress) // a failed PDF's row included
+	res, err := s.eng.OpenCourse(ctx, path, s.progress, rag.CitedPages) // a failed PDF's row included
 	if err != nil {
 		return res, err
 	}
@@ -62,7 +62,7 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 // it (the Open button, a double-click, a drop): nothing waits for the
 // course on the window's side.
 func (s *Session) StartCourse(path string) string {
-	return s.eng.StartCourse(path, s.progress, s.restoreConversation)
+	return s.eng.StartCourse(path, s.progress, rag.CitedPages, s.restoreConversation)
 }
 
 // restoreConversation restores the conversation a course held.
