@@ -118,6 +118,8 @@ const en = {
     'This course file was changed after it was saved (a PDF in it does not match its fingerprint): it was not opened.',
   'course.damaged': 'This course file is damaged: it was not opened.',
   'course.too_large': 'This course file is larger than Vika accepts: it was not opened.',
+  'image.too_large':
+    'This image is too large to read ({width} × {height} pixels; at most {limit} pixels, the long side at most {aspect} times the short one).',
   'cache.damaged':
     'A remembered copy of a processed PDF ({doc}) was damaged ({why}): it was deleted and the PDF is processed again.',
   'cache.reset': 'The file of remembered documents was damaged: it was set aside and started afresh.',
@@ -303,6 +305,8 @@ const fr: Record<Key, Message> = {
     'Ce fichier de cours a été modifié après son enregistrement (un PDF ne correspond pas à son empreinte) : il n’a pas été ouvert.',
   'course.damaged': 'Ce fichier de cours est endommagé : il n’a pas été ouvert.',
   'course.too_large': 'Ce fichier de cours dépasse la taille acceptée par Vika : il n’a pas été ouvert.',
+  'image.too_large':
+    'Cette image est trop grande pour être lue ({width} × {height} pixels ; au plus {limit} pixels, le grand côté au plus {aspect} fois le petit).',
   'cache.damaged':
     'Une copie mémorisée d’un PDF traité ({doc}) était endommagée ({why}) : elle a été supprimée et le PDF est traité à nouveau.',
   'cache.reset': 'Le fichier des documents mémorisés était endommagé : il a été mis de côté et recommencé à neuf.',
