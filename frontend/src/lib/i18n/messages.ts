@@ -22,6 +22,7 @@ const en = {
   'error.cancelled': 'Stopped.',
   'error.timeout': 'It took too long and was stopped.',
   'error.session_closed': 'The session is closed: restart Vika.',
+  'error.internal': 'Vika hit an internal error (a bug) and stopped this task; the rest goes on. The details are in the log.',
 
   'ingest.empty': 'This is an empty file (0 bytes): there is nothing to read.',
   'ingest.not_pdf': 'This file is not a PDF{looks}.',
@@ -206,6 +207,7 @@ const fr: Record<Key, Message> = {
   'error.cancelled': 'Arrêté.',
   'error.timeout': 'C’était trop long : arrêté.',
   'error.session_closed': 'La session est fermée : redémarrez Vika.',
+  'error.internal': 'Vika a rencontré une erreur interne (un bug) et a arrêté cette tâche ; le reste continue. Les détails sont dans le journal.',
 
   'ingest.empty': 'C’est un fichier vide (0 octet) : il n’y a rien à lire.',
   'ingest.not_pdf': 'Ce fichier n’est pas un PDF{looks}.',
