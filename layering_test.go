@@ -58,6 +58,7 @@ var onlyVika = map[string][]string{
 	"vika/backend/cite":    {"vika/backend/corpus", "vika/backend/message"}, // a pure citation checker
 	"vika/backend/message": {},                                              // codes and their English, below everything
 	"vika/backend/config":  {},                                              // the VIKA_* table, below everything
+	"vika/backend/crash":   {"vika/backend/message"},                        // a panic as a coded error, for any background task
 }
 
 // TestForbiddenImports checks the tables above and that nothing under

@@ -3,6 +3,7 @@ package clip
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -10,6 +11,8 @@ import (
 	_ "image/png"
 	"math"
 	"os"
+
+	"vika/backend/message"
 )
 
 // Preprocess is CLIP's image preparation, as transformers'
@@ -72,8 +75,38 @@ func side(raw json.RawMessage, key string) int {
 	return 0
 }
 
-// Decode reads a PNG or JPEG image.
+// MaxPixels bounds the images Decode reads. CLIP reads figure crops, which
+// pdf.Crop renders within 2.5 million pixels (a full-page figure comes out
+// at about 1400 x 1800); 4 million leaves room for its rounding and for a
+// crop kept in the cache or brought by a course file, which are not
+// rendered here, while a few bytes declaring 60000 x 60000 would ask for
+// 14 GB of RGBA before anything is read.
+const MaxPixels = 4_000_000
+
+// MaxAspect bounds an image's long side over its short one: Pixels scales
+// the short side to Size first, so a 1 x 4,000,000 strip would resample
+// into 224 x 896 million bytes. A crop that thin shows nothing CLIP can
+// read; its figure is still found by its text.
+const MaxAspect = 100
+
+// ErrTooLarge is an image over MaxPixels or MaxAspect.
+var ErrTooLarge = message.Register(errors.New("clip: image too large"), message.ImageTooLarge)
+
+// Decode reads a PNG or JPEG image, once its header says it is within
+// MaxPixels and MaxAspect (ErrTooLarge, with its size).
 func Decode(data []byte) (image.Image, error) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("clip: decoding the image: %w", err)
+	}
+	w, h := cfg.Width, cfg.Height
+	if w < 1 || h < 1 {
+		return nil, fmt.Errorf("clip: empty image (%dx%d)", w, h)
+	}
+	if int64(w)*int64(h) > MaxPixels || max(w, h)/min(w, h) > MaxAspect {
+		return nil, message.Wrap(fmt.Errorf("%w: %d x %d pixels", ErrTooLarge, w, h), message.ImageTooLarge,
+			"width", w, "height", h, "limit", MaxPixels, "aspect", MaxAspect)
+	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("clip: decoding the image: %w", err)

@@ -1,12 +1,21 @@
 package clip
 
 import (
+	"bytes"
+	"compress/zlib"
 	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
 	"image"
 	"image/color"
+	"image/png"
 	"math"
 	"os"
+	"runtime"
 	"testing"
+
+	"vika/backend/message"
 )
 
 type clipGolden struct {
@@ -168,5 +177,66 @@ func TestLoadPreprocess(t *testing.T) {
 				t.Errorf("%s: accepted %+v", name, p)
 			}
 		}
+	}
+}
+
+// pngHeader is a PNG declaring a w x h gray image whose data stops after
+// a few bytes: its signature, its header chunk and a short data chunk.
+func pngHeader(w, h uint32) []byte {
+	ihdr := binary.BigEndian.AppendUint32(nil, w)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, h)
+	ihdr = append(ihdr, 8, 0, 0, 0, 0) // 8-bit gray, deflate, no filter, not interlaced
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(make([]byte, 64))
+	zw.Close()
+	out := []byte("\x89PNG\r\n\x1a\n")
+	for _, c := range []struct {
+		kind string
+		data []byte
+	}{{"IHDR", ihdr}, {"IDAT", z.Bytes()}} {
+		out = binary.BigEndian.AppendUint32(out, uint32(len(c.data)))
+		chunk := append([]byte(c.kind), c.data...)
+		out = append(out, chunk...)
+		out = binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(chunk))
+	}
+	return out
+}
+
+// TestDecodeRefusesHugeImages gives Decode 60 bytes declaring 60000 x
+// 60000 pixels, and a strip too thin for CLIP: both are refused from their
+// header, with the code and the size, before any pixel is allocated. On
+// main the first went on to image.Decode, which allocates the whole
+// image (3.6 GB, measured) before reading its data: the test fails (on the
+// allocation, or on the error not being ErrTooLarge).
+func TestDecodeRefusesHugeImages(t *testing.T) {
+	for _, c := range []struct{ w, h uint32 }{{60000, 60000}, {2001, 2000}, {1, 101}, {5000, 20}} {
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Decode(pngHeader(c.w, c.h))
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%dx%d: %v, want ErrTooLarge", c.w, c.h, err)
+			continue
+		}
+		if m := message.Of(err); m.Code != message.ImageTooLarge || m.Params["width"] != int(c.w) || m.Params["height"] != int(c.h) {
+			t.Errorf("%dx%d: message %+v", c.w, c.h, m)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+			t.Errorf("%dx%d: %d bytes allocated to refuse it", c.w, c.h, grew)
+		}
+	}
+	// Within the bounds, the header passes and the missing pixels fail
+	// as they did: a decoding error, not ErrTooLarge.
+	if _, err := Decode(pngHeader(2000, 2000)); err == nil || errors.Is(err, ErrTooLarge) {
+		t.Errorf("2000x2000 header only: %v", err)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 3, 300))); err != nil {
+		t.Fatal(err)
+	}
+	if img, err := Decode(buf.Bytes()); err != nil || img.Bounds().Dy() != 300 {
+		t.Errorf("3x300: %v", err)
 	}
 }

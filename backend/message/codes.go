@@ -13,6 +13,7 @@ const (
 	Cancelled     = "error.cancelled"      // the user stopped it
 	TimedOut      = "error.timeout"        // it took too long and was stopped
 	SessionClosed = "error.session_closed" // the session is closed (Vika is quitting)
+	Internal      = "error.internal"       // a bug (a panic) stopped this task, its stack logged; the rest goes on
 )
 
 // Ingest codes: why a PDF could not be added.
@@ -151,6 +152,7 @@ var english = map[string]func(Params) string{
 	Cancelled:     fixed("Stopped."),
 	TimedOut:      fixed("It took too long and was stopped."),
 	SessionClosed: fixed("The session is closed: restart Vika."),
+	Internal:      fixed("Vika hit an internal error (a bug) and stopped this task; the rest goes on. The details are in the log."),
 
 	Empty: fixed("This is an empty file (0 bytes): there is nothing to read."),
 	NotPDF: func(p Params) string {

@@ -88,6 +88,9 @@ type FolderBatch struct {
 	Jobs   []string `json:"jobs"` // one per PDF of Listing.PDFs
 	Capped bool     `json:"capped"`
 	Max    int      `json:"max"`
+	// The walk's bounds, for the window's notes on Truncated and Deep.
+	MaxEntries int `json:"max_entries"`
+	MaxDepth   int `json:"max_depth"`
 }
 
 // AddFolder starts adding every PDF under dir (folder.PDFs) and returns
@@ -102,7 +105,8 @@ func (s *Session) AddFolder(ctx context.Context, dir string) (FolderBatch, error
 
 // startBatch starts adding a folder's PDFs, a job each.
 func (s *Session) startBatch(l folder.Listing) FolderBatch {
-	b := FolderBatch{Listing: l, Jobs: []string{}, Capped: l.Capped(), Max: folder.DefaultMax}
+	b := FolderBatch{Listing: l, Jobs: []string{}, Capped: l.Capped(), Max: folder.DefaultMax,
+		MaxEntries: folder.MaxEntries, MaxDepth: folder.MaxDepth}
 	for _, p := range l.PDFs {
 		b.Jobs = append(b.Jobs, s.StartFile(p))
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sync"
 
+	"vika/backend/crash"
 	"vika/backend/message"
 	"vika/backend/rag"
 )
@@ -143,7 +144,7 @@ func (j *Jobs) start(ctx context.Context, id string, emit func(Event), run func(
 			j.mu.Unlock()
 			cancel()
 		}()
-		ev, err := run(ctx, func(p Progress) { emit(Event{Type: EventProgress, Progress: &p}) })
+		ev, err := runJob(ctx, id, emit, run)
 		if err != nil {
 			m := rag.Problem(err)
 			emit(Event{Type: EventError, Error: &m})
@@ -152,6 +153,14 @@ func (j *Jobs) start(ctx context.Context, id string, emit func(Event), run func(
 		emit(ev)
 	}()
 	return nil
+}
+
+// runJob runs one job. A panic in it (a bug reached by odd input, or in
+// emit) ends this job with message.Internal, its stack logged; the
+// session goes on.
+func runJob(ctx context.Context, id string, emit func(Event), run func(context.Context, func(Progress)) (Event, error)) (ev Event, err error) {
+	defer crash.Recover("study job "+id, &err)
+	return run(ctx, func(p Progress) { emit(Event{Type: EventProgress, Progress: &p}) })
 }
 
 // Cancel stops a job; it reports whether it was running.

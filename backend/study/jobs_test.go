@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"vika/backend/corpus"
 	"vika/backend/llm/llmtest"
 	"vika/backend/message"
 )
@@ -116,5 +117,49 @@ func TestJobsClose(t *testing.T) {
 	}
 	if err := j.StartGuide(context.Background(), "late", Scope{DocID: vaswani}, Options{}, r.emit); !errors.Is(err, ErrClosed) {
 		t.Errorf("a job started after Close: %v, want ErrClosed", err)
+	}
+}
+
+// panicky is Docs whose reads panic while boom is set (a bug reached by
+// odd input), and hold nothing otherwise.
+type panicky struct{ boom atomic.Bool }
+
+func (p *panicky) Documents(context.Context) ([]corpus.Document, error) {
+	if p.boom.Load() {
+		var d *corpus.Document
+		_ = d.ID // a nil pointer: a runtime panic
+	}
+	return nil, nil
+}
+
+func (p *panicky) Chunks(context.Context, string) ([]corpus.Chunk, error) {
+	if p.boom.Load() {
+		panic("chunks")
+	}
+	return nil, nil
+}
+
+// TestJobPanicEndsTheJob: a panic in a study job ends that job with
+// error.internal, and the jobs go on (a later job runs, Close returns).
+// On main the panic was not recovered and ended the test binary (the app).
+func TestJobPanicEndsTheJob(t *testing.T) {
+	docs := &panicky{}
+	docs.boom.Store(true)
+	j := NewJobs(New(docs, nil))
+	defer j.Close()
+	var r recorder
+	if err := j.StartGuide(context.Background(), "boom", Scope{DocID: "d1"}, Options{}, r.emit); err != nil {
+		t.Fatal(err)
+	}
+	if e := r.last(t); e.Type != EventError || e.Error.Code != message.Internal {
+		t.Fatalf("a panicking job ended with %+v, want error.internal", e)
+	}
+	docs.boom.Store(false)
+	var after recorder
+	if err := j.StartCards(context.Background(), "boom", Scope{DocID: "d1"}, Options{}, after.emit); err != nil {
+		t.Fatalf("the id of the panicked job is still held: %v", err)
+	}
+	if e := after.last(t); e.Type != EventError || e.Error.Code == message.Internal {
+		t.Errorf("the next job ended with %+v", e)
 	}
 }

@@ -22,6 +22,7 @@ const en = {
   'error.cancelled': 'Stopped.',
   'error.timeout': 'It took too long and was stopped.',
   'error.session_closed': 'The session is closed: restart Vika.',
+  'error.internal': 'Vika hit an internal error (a bug) and stopped this task; the rest goes on. The details are in the log.',
 
   'ingest.empty': 'This is an empty file (0 bytes): there is nothing to read.',
   'ingest.not_pdf': 'This file is not a PDF{looks}.',
@@ -119,6 +120,8 @@ const en = {
   'course.damaged': 'This course file is damaged: it was not opened.',
   'course.too_large': 'This course file is larger than Vika accepts: it was not opened.',
   'course.too_slow': 'Checking this course file took too long (a slow disk or network drive, or a file made to stall Vika): it was not opened.',
+  'image.too_large':
+    'This image is too large to read ({width} × {height} pixels; at most {limit} pixels, the long side at most {aspect} times the short one).',
   'cache.damaged':
     'A remembered copy of a processed PDF ({doc}) was damaged ({why}): it was deleted and the PDF is processed again.',
   'cache.reset': 'The file of remembered documents was damaged: it was set aside and started afresh.',
@@ -205,6 +208,7 @@ const fr: Record<Key, Message> = {
   'error.cancelled': 'Arrêté.',
   'error.timeout': 'C’était trop long : arrêté.',
   'error.session_closed': 'La session est fermée : redémarrez Vika.',
+  'error.internal': 'Vika a rencontré une erreur interne (un bug) et a arrêté cette tâche ; le reste continue. Les détails sont dans le journal.',
 
   'ingest.empty': 'C’est un fichier vide (0 octet) : il n’y a rien à lire.',
   'ingest.not_pdf': 'Ce fichier n’est pas un PDF{looks}.',
@@ -305,6 +309,8 @@ const fr: Record<Key, Message> = {
   'course.damaged': 'Ce fichier de cours est endommagé : il n’a pas été ouvert.',
   'course.too_large': 'Ce fichier de cours dépasse la taille acceptée par Vika : il n’a pas été ouvert.',
   'course.too_slow': 'La vérification de ce fichier de cours a pris trop de temps (disque ou lecteur réseau lent, ou fichier conçu pour bloquer Vika) : il n’a pas été ouvert.',
+  'image.too_large':
+    'Cette image est trop grande pour être lue ({width} × {height} pixels ; au plus {limit} pixels, le grand côté au plus {aspect} fois le petit).',
   'cache.damaged':
     'Une copie mémorisée d’un PDF traité ({doc}) était endommagée ({why}) : elle a été supprimée et le PDF est traité à nouveau.',
   'cache.reset': 'Le fichier des documents mémorisés était endommagé : il a été mis de côté et recommencé à neuf.',

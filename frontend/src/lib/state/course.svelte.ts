@@ -22,9 +22,15 @@ export interface Batch {
   failed: number;
   skipped: string[];
   skippedCount: number;
-  /** PDFs found beyond the cap, left out. */
-  leftOut: number;
+  /** The folder holds more PDFs than the cap (max): the rest were left out. */
+  capped: boolean;
   max: number;
+  /** The walk stopped after maxEntries files and folders. */
+  truncated: boolean;
+  maxEntries: number;
+  /** Folders not opened, more than maxDepth deep. */
+  deep: number;
+  maxDepth: number;
 }
 
 export class CourseFiles {
@@ -91,8 +97,12 @@ export class CourseFiles {
       failed: 0,
       skipped: r.skipped ?? [],
       skippedCount: r.skipped_count,
-      leftOut: r.found - (r.pdfs ?? []).length,
+      capped: r.capped,
       max: r.max,
+      truncated: r.truncated,
+      maxEntries: r.max_entries,
+      deep: r.deep,
+      maxDepth: r.max_depth,
     };
     // Events that came before the batch was known: counted now, rows
     // dropped, except a failure's, which keeps its row and its reason.

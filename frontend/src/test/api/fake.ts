@@ -61,7 +61,7 @@ export const saveCourse = vi.fn<Api['saveCourse']>(async () => '');
 export const pickCourse = vi.fn<Api['pickCourse']>(async () => '');
 export const openCourse = vi.fn<Api['openCourse']>(async () => 'job-course');
 export const pickFolder = vi.fn<Api['pickFolder']>(async () => '');
-export const addFolder = vi.fn<Api['addFolder']>(async (dir) => ({ dir, pdfs: [], found: 0, skipped: [], skipped_count: 0, jobs: [], capped: false, max: 300 }));
+export const addFolder = vi.fn<Api['addFolder']>(async (dir) => ({ dir, pdfs: [], found: 0, skipped: [], skipped_count: 0, jobs: [], capped: false, max: 300, truncated: false, max_entries: 50000, deep: 0, max_depth: 16 }));
 export const onCacheNotice = vi.fn<Api['onCacheNotice']>(() => () => {});
 /** The listeners of onConversationRestored; restoreConversation(n) calls them. */
 const restoredHandlers = new Set<(turns: number) => void>();

@@ -29,13 +29,16 @@ describe('Add folder', () => {
     setup();
     api.pickFolder.mockResolvedValue('/home/ana/term1');
     api.addFolder.mockResolvedValue({
-      dir: '/home/ana/term1', pdfs: ['/home/ana/term1/a.pdf', '/home/ana/term1/w2/b.pdf'], found: 5,
+      dir: '/home/ana/term1', pdfs: ['/home/ana/term1/a.pdf', '/home/ana/term1/w2/b.pdf'], found: 3,
       skipped: ['notes.txt', 'photo.png'], skipped_count: 2, jobs: ['j1', 'j2'], capped: true, max: 2,
+      truncated: true, max_entries: 50000, deep: 2, max_depth: 16,
     });
     await userEvent.click(screen.getByRole('button', { name: 'Add folder…' }));
     expect(await screen.findByText(/Adding the folder term1: 0 of 2 PDFs/)).toBeTruthy();
     expect(screen.getByText('2 other files skipped: notes.txt, photo.png')).toBeTruthy();
-    expect(screen.getByText('Only the first 2 PDFs were added; 3 more were left out.')).toBeTruthy();
+    expect(screen.getByText('Only the first 2 PDFs were added: the folder holds more. Add its subfolders one by one for the rest.')).toBeTruthy();
+    expect(screen.getByText('Vika stopped looking through this folder after 50,000 files and folders: any PDFs beyond them were not added.')).toBeTruthy();
+    expect(screen.getByText('2 folders nested more than 16 levels deep were not opened.')).toBeTruthy();
 
     emitProgress(progress({ job_id: 'j1', stage: 'extracting', file: 'a.pdf', done: 1, total: 3 }));
     emitProgress(progress({ job_id: 'j1', stage: 'done', file: 'a.pdf', doc: sampleDocument({ doc_id: 'd1', label: 'a.pdf' }) }));
@@ -55,6 +58,7 @@ describe('A folder dropped on the window', () => {
     api.pickFolder.mockResolvedValue('/home/ana/term1');
     api.addFolder.mockResolvedValue({
       dir: '/home/ana/term1', pdfs: ['/home/ana/term1/a.pdf'], found: 1, skipped: [], skipped_count: 0, jobs: ['j1'], capped: false, max: 300,
+      truncated: false, max_entries: 50000, deep: 0, max_depth: 16,
     });
     await userEvent.click(screen.getByRole('button', { name: 'Ajouter un dossier…' }));
     expect(await screen.findByText(/Ajout du dossier term1 : 0 PDF sur 1/)).toBeTruthy();
@@ -69,6 +73,7 @@ describe('A folder dropped on the window', () => {
         folders: [{
           dir: paths[1] ?? '', pdfs: ['c.pdf', 'd.pdf', 'e.pdf'].map((f) => `/home/ana/term2/${f}`), found: 3,
           skipped: ['notes.txt'], skipped_count: 1, jobs: ['k1', 'k2', 'k3'], capped: false, max: 300,
+          truncated: false, max_entries: 50000, deep: 1, max_depth: 16,
         }],
       };
     });
@@ -76,6 +81,7 @@ describe('A folder dropped on the window', () => {
     expect(await screen.findByText(/Ajout du dossier term2 : 1 PDF sur 3/)).toBeTruthy();
     expect(screen.getByText(/1 n’a pas pu être ajouté \(voir sa ligne\)/)).toBeTruthy();
     expect(screen.getByText('1 autre fichier ignoré : notes.txt')).toBeTruthy();
+    expect(screen.getByText('1 dossier imbriqué à plus de 16 niveaux n’a pas été ouvert.')).toBeTruthy();
     expect(screen.getByText(/Ajout du dossier term1 : 0 PDF sur 1/)).toBeTruthy();
     // The loose PDF has its row; of the folder's, only the failed one.
     expect(library.jobs.map((j) => j.id).sort()).toEqual(['k0', 'k2']);
