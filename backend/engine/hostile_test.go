@@ -185,7 +185,7 @@ func TestJobPanicFailsJob(t *testing.T) {
 	})
 	select {
 	case p := <-final:
-		if p.Stage != StageFailed || !strings.Contains(p.Error, "internal error while adding this file (boom in the chunking stage)") {
+		if p.Stage != StageFailed || !strings.Contains(p.Error, "boom in the chunking stage") || p.Problem == nil || p.Problem.Code != message.Internal {
 			t.Errorf("final = %+v", p)
 		}
 	case <-time.After(30 * time.Second):

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log"
 	"path/filepath"
-	"runtime/debug"
 
 	"vika/backend/corpus"
+	"vika/backend/crash"
 	"vika/backend/message"
 )
 
@@ -99,11 +98,6 @@ func (e *Engine) jobID() string {
 // reached by odd input) fails this job with a message and a log line;
 // the session goes on.
 func (e *Engine) runJob(ctx context.Context, id string, progress func(Progress), run addFunc) (doc corpus.Document, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			log.Printf("engine: %s panicked: %v\n%s", id, v, debug.Stack())
-			doc, err = corpus.Document{}, fmt.Errorf("internal error while adding this file (%v); the session is unaffected", v)
-		}
-	}()
+	defer crash.Recover(id, &err) // error.internal; the session is unaffected
 	return run(ctx, id, progress)
 }
