@@ -8,6 +8,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/course"
 	"vika/backend/ingest"
+	"vika/backend/jsonbound"
 	"vika/backend/message"
 )
 
@@ -214,15 +215,31 @@ func decodePrepared(d course.Document, setup string, maxPages int) *prepared {
 		return nil
 	}
 	var cd cachedDocument
-	if err := json.Unmarshal(d.Processed, &cd); err != nil || !belongs(cd, d.SHA256, maxPages) {
+	if err := jsonbound.Unmarshal(d.Processed, &cd, processedBounds); err != nil || !belongs(cd, d.SHA256, maxPages) {
 		return nil
 	}
 	p := &prepared{res: ingest.Result{Doc: cd.Doc, Pages: cd.Pages, Chunks: cd.Chunks}}
-	if d.Vectors != nil && json.Unmarshal(d.Vectors, &p.vecs) == nil {
+	if d.Vectors != nil && jsonbound.Unmarshal(d.Vectors, &p.vecs, vectorsBounds) == nil {
 		p.models = d.Models
 	}
 	return p
 }
+
+// Bounds of a course document's processed data and vectors, checked as
+// they are read before anything is decoded (package jsonbound): "{},"
+// is three bytes of JSON and a whole page or line once decoded, so the
+// file's byte limits alone let 14 MiB become 2.7 GB. A real document
+// sits inside them: a 27-page paper's processed data holds 3,861 objects
+// and arrays and 20,354 values (143 and 754 a page), so a 3,000-page book
+// about 430,000 and 2.3 million; never more than ingest.MaxDocPassages
+// passages. Data past them is not an error: the PDF is read again, as for
+// a course of another pipeline. The worst a file within them can cost is
+// about 200 MB of structs and 130 MB of strings and numbers for the
+// processed data, and 256 MB of floats for the vectors.
+var (
+	processedBounds = jsonbound.Limits{MaxValues: 8 << 20, MaxContainers: 1 << 20, MaxArray: ingest.MaxDocPassages, MaxDepth: 16}
+	vectorsBounds   = jsonbound.Limits{MaxValues: 64 << 20, MaxContainers: 2*ingest.MaxDocPassages + 16, MaxArray: ingest.MaxDocPassages, MaxDepth: 8}
+)
 
 // belongs reports whether every part of cd belongs to the document id and
 // keeps an ingest's budgets (ingest.WithinBudget): processed data that

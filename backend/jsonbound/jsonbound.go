@@ -17,18 +17,21 @@ import (
 var ErrBounds = errors.New("JSON over its bounds")
 
 // Limits bound a JSON text: its values (every object, array, string,
-// number, literal), the elements of any one array, and its nesting.
+// number, literal), its containers (objects and arrays: the values that
+// cost the most once decoded, a struct or a slice each), the elements of
+// any one array, and its nesting.
 type Limits struct {
-	MaxValues int
-	MaxArray  int
-	MaxDepth  int
+	MaxValues     int
+	MaxContainers int
+	MaxArray      int
+	MaxDepth      int
 }
 
 // Check scans data once, without decoding it, and fails with ErrBounds
 // as soon as it passes lim. It does not check that data is valid JSON
 // (json.Unmarshal does, after it).
 func Check(data []byte, lim Limits) error {
-	values, depth := 0, 0
+	values, containers, depth := 0, 0, 0
 	// elems[d] counts the elements of the array open at depth d (0 for
 	// an object, whose members count as values).
 	elems := make([]int, 0, 16)
@@ -56,6 +59,9 @@ func Check(data []byte, lim Limits) error {
 			}
 			if err := count(&values, elems, isArray, lim); err != nil {
 				return err
+			}
+			if containers++; containers > lim.MaxContainers {
+				return fmt.Errorf("%w: more than %d objects and arrays", ErrBounds, lim.MaxContainers)
 			}
 			elems, isArray = append(elems, 0), append(isArray, c == '[')
 			pendingValue = false

@@ -8,7 +8,7 @@ import (
 )
 
 func TestCheckCounts(t *testing.T) {
-	lim := Limits{MaxValues: 100, MaxArray: 10, MaxDepth: 4}
+	lim := Limits{MaxValues: 100, MaxContainers: 20, MaxArray: 10, MaxDepth: 4}
 	cases := []struct {
 		in  string
 		bad bool
@@ -19,7 +19,9 @@ func TestCheckCounts(t *testing.T) {
 		{`[[[[[1]]]]]`, true}, // depth 5
 		{`"a string with \" and \\ and [ { , inside"`, false},
 		{`{"pages":[` + strings.Repeat(`{"t":"`+strings.Repeat("x", 50)+`"},`, 9) + `{}]}`, false},
-		{strings.Repeat(`{"a":1,"b":2},`, 0) + `{` + strings.Repeat(`"k":1,`, 60) + `"z":0}`, true}, // 122 values
+		{`{` + strings.Repeat(`"k":1,`, 60) + `"z":0}`, true}, // 122 values
+		{`[` + strings.Repeat(`[[],{}],`, 7) + `[]]`, true},   // 23 containers in 8 elements
+		{`[` + strings.Repeat(`[[],{}],`, 5) + `[]]`, false},
 	}
 	for _, c := range cases {
 		err := Check([]byte(c.in), lim)
@@ -39,7 +41,7 @@ func TestCheckCounts(t *testing.T) {
 // refused by the array bound after reading a few hundred bytes' worth.
 func TestCheckBoundsABomb(t *testing.T) {
 	bomb := []byte(`{"pages":[` + strings.Repeat(`{},`, 5_000_000) + `{}]}`)
-	err := Check(bomb, Limits{MaxValues: 1 << 20, MaxArray: 10_000, MaxDepth: 32})
+	err := Check(bomb, Limits{MaxValues: 1 << 20, MaxContainers: 1 << 20, MaxArray: 10_000, MaxDepth: 32})
 	if !errors.Is(err, ErrBounds) {
 		t.Fatalf("Check = %v", err)
 	}
