@@ -7,6 +7,7 @@ import (
 
 	"vika/backend/course"
 	"vika/backend/engine"
+	"vika/backend/export"
 	"vika/backend/folder"
 	"vika/backend/message"
 	"vika/backend/rag"
@@ -18,7 +19,9 @@ func (s *Session) SaveCourse(ctx context.Context, path string, withConversation 
 	var conv []byte
 	if withConversation {
 		var err error
-		if conv, err = json.Marshal(s.assistant.Conversation()); err != nil {
+		// Redacted as every export: a key pasted into a question must not
+		// travel in a file the student may hand to someone.
+		if conv, err = json.Marshal(export.Redacted(s.assistant.Conversation())); err != nil {
 			return 0, err
 		}
 	}
