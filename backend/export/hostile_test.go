@@ -68,6 +68,12 @@ func TestMarkdownExportHostile(t *testing.T) {
 		if bad := liveParts(got); len(bad) > 0 {
 			t.Errorf("%s: %q -> %q: a viewer would load or follow %v", name, in, got, bad)
 		}
+		// The same text as a question, a footer or a study guide's line
+		// (text, not Markdown: oneLineMD). Fails on main for the e-mail
+		// address only (checked).
+		if line := oneLineMD(in); len(liveParts(line)) > 0 {
+			t.Errorf("%s as text: %q -> %q: a viewer would load or follow %v", name, in, line, liveParts(line))
+		}
 	}
 }
 
