@@ -32,15 +32,14 @@ type Batch struct {
 	Items     []BatchItem
 }
 
-// WriteJSONL writes each item on one line, redacted as every export.
+// WriteJSONL writes each item on one line, redacted as every export
+// (Redacted).
 func WriteJSONL(w io.Writer, items []BatchItem) error {
 	enc := json.NewEncoder(w)
 	for _, it := range items {
 		it.Question = metrics.Redact(it.Question)
 		if it.Answer != nil {
-			a := *it.Answer
-			a.Question, a.Metrics = metrics.Redact(a.Question), a.Metrics.Redacted()
-			it.Answer = &a
+			it.Answer = &Redacted([]rag.Answer{*it.Answer})[0]
 		}
 		if err := enc.Encode(it); err != nil {
 			return err

@@ -3,8 +3,11 @@ package export
 import (
 	"encoding/csv"
 	"fmt"
+	"html"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"vika/backend/message"
 	"vika/backend/metrics"
@@ -65,14 +68,14 @@ func DeckName(d study.Deck) string {
 	if d.Section != "" {
 		name += " - " + d.Section
 	}
-	return "Vika::" + strings.ReplaceAll(oneLine(name), "::", ":")
+	return "Vika::" + strings.ReplaceAll(oneLine(noControl(name)), "::", ":")
 }
 
 // deckTags are the cards' Anki tags (spaces separate tags).
 func deckTags(d study.Deck) []string {
 	file := strings.Map(func(r rune) rune {
-		if r == ' ' || r == '\t' {
-			return '_'
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return '_' // a line end would end the TSV's #tags header
 		}
 		return r
 	}, strings.TrimSuffix(d.File, ".pdf"))
@@ -81,8 +84,10 @@ func deckTags(d study.Deck) []string {
 
 // cardsTSV writes Anki's text import format: the file headers Anki reads
 // (#separator, #html, #deck, #tags, #columns), then a line per card:
-// front, back, source. Fields are HTML (#html:true), escaped; tabs and
-// line ends inside a field become spaces.
+// front, back, source. Fields are HTML (#html:true), escaped, on one line
+// (ankiField), and a field that a
+// spreadsheet would read as a formula, or Anki as a header line ("#"),
+// starts with a character reference instead (tsvField).
 func cardsTSV(w io.Writer, d study.Deck) error {
 	var b strings.Builder
 	b.WriteString("#separator:tab\n#html:true\n#notetype:Basic\n")
@@ -97,18 +102,66 @@ func cardsTSV(w io.Writer, d study.Deck) error {
 	return err
 }
 
-// cardFields are a card's Anki fields as HTML: front, back (the answer,
-// marked when the checker could not verify it), source.
+// cardFields are a card's Anki fields as HTML (ankiField): front, back
+// (the answer, its formulas as MathML as the window shows them, marked
+// when the checker could not verify it), source. The TSV and the package
+// write the same fields.
 func cardFields(c study.Card) [3]string {
-	back := esc(c.Answer)
+	back := ankiField(c.Answer, true)
 	if !c.Check.Verified {
 		back += " <i>(" + esc(message.New(c.Check.Reason).English()) + ")</i>"
 	}
-	return [3]string{esc(c.Question), back, esc(c.Label)}
+	return [3]string{ankiField(c.Question, false), back, ankiField(c.Label, false)}
 }
 
+// ankiField writes a card's text (a model's, from untrusted course files)
+// as an Anki field: redacted and escaped (esc), on one line (tabs and
+// line ends as spaces), without other control characters (the package's
+// field separator \x1f among them), with the formulas Vika
+// reads (withMath) as the MathML the HTML export writes (formulaHTML), and
+// nothing else Anki would read as markup (ankiInert).
+func ankiField(s string, withMath bool) string {
+	s = noMarkers.Replace(noControl(strings.NewReplacer("\t", " ", "\r", " ", "\n", " ").Replace(s)))
+	if !withMath {
+		return ankiInert.Replace(esc(s))
+	}
+	s = metrics.Redact(s)
+	marked, formulas := markMath(s)
+	h := fillMarkers(html.EscapeString(marked), func(int, bool) string { return "" }, func(n int, _ bool) string {
+		if n >= len(formulas) {
+			return ""
+		}
+		return formulaHTML(formulas[n], s)
+	})
+	return ankiInert.Replace(h)
+}
+
+// ankiInert keeps Anki from reading a field's text as its markup: "[" is
+// written as a character reference, so that no [sound:...], [latex],
+// [$], [$$] or [anki:...] tag matches (Anki matches them on the field's
+// HTML; the card shows "[" all the same), and a zero-width space splits
+// \( \) \[ \], so that Anki's MathJax finds no formula in the text.
+var ankiInert = strings.NewReplacer(`\(`, "\\\u200b(", `\)`, "\\\u200b)", `\[`, "\\\u200b&#91;", `\]`, "\\\u200b]", "[", "&#91;")
+
+// noControl removes s's control characters but tabs and line ends.
+func noControl(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// tsvField writes a field (on one line: ankiField) as a cell; a field a
+// spreadsheet would read as a formula (metrics.StartsFormula) or Anki as a
+// header line ("#") starts with its first character as a reference.
 func tsvField(s string) string {
-	return strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	s = strings.TrimLeft(s, " ")
+	if metrics.StartsFormula(s) || strings.HasPrefix(s, "#") {
+		return "&#" + strconv.Itoa(int(s[0])) + ";" + s[1:]
+	}
+	return s
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

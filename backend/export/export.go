@@ -98,7 +98,7 @@ func exportMarkdown(w io.Writer, turns []rag.Answer) error {
 
 // oneLineMD flattens s (a question, a footer, a label: text, not
 // Markdown) to one line and escapes what would start Markdown emphasis,
-// code, links, images or HTML (mdText).
+// code, links, images or HTML (mdLiteral, noLinks).
 func oneLineMD(s string) string {
-	return noLinks(mdText(strings.Join(strings.Fields(metrics.Redact(s)), " ")))
+	return noLinks(mdLiteral(strings.Join(strings.Fields(metrics.Redact(s)), " ")))
 }

@@ -37,28 +37,40 @@ func markMath(text string) (string, []mathml.Span) {
 	return b.String(), kept
 }
 
-// unmarkMath puts each formula back as MathML, or as its source in a
-// <code class="math-error"> when it does not parse. source is the text
-// markMath was given.
-func unmarkMath(html, source string, spans []mathml.Span) string {
-	return mathMarker.ReplaceAllStringFunc(html, func(m string) string {
-		n, _ := strconv.Atoi(m[len(mathOpen) : len(m)-len(mathClose)])
-		if n >= len(spans) {
-			return ""
-		}
-		s := spans[n]
-		ml, err := mathml.Render(s.TeX, s.Display)
-		if err != nil {
-			return `<code class="math-error" title="This formula could not be read: shown as written">` + esc(source[s.Start:s.End]) + `</code>`
-		}
-		if s.Display {
-			return `<span class="math-display">` + ml + `</span>`
-		}
-		return ml
-	})
+// formulaHTML is a formula of source (the text markMath was given) as
+// MathML, or as its source in a <code class="math-error"> when it does not
+// parse.
+func formulaHTML(s mathml.Span, source string) string {
+	ml, err := mathml.Render(s.TeX, s.Display)
+	if err != nil {
+		return `<code class="math-error" title="This formula could not be read: shown as written">` + esc(source[s.Start:s.End]) + `</code>`
+	}
+	if s.Display {
+		return `<span class="math-display">` + ml + `</span>`
+	}
+	return ml
 }
 
-// texNoHTML writes < and > of a formula's LaTeX as \lt and \gt in the
-// Markdown export ($...$ and $$...$$, the delimiters GitHub, Pandoc,
-// Obsidian and Typora read), so that no Markdown viewer reads them as HTML.
-var texNoHTML = strings.NewReplacer("<", `\lt `, ">", `\gt `)
+// mdFormula writes a formula of text for the Markdown export as LaTeX
+// between $...$ or $$...$$ (the delimiters GitHub, Pandoc, Obsidian and
+// Typora read), neutralised for a viewer that does not read them (plain
+// Markdown, where the LaTeX is text): "<" and ">" become \lt and \gt, so
+// that nothing reads them as HTML; an empty group {} splits "](", "][",
+// "]:" and "![", so that no link, definition or image forms, and wraps
+// "@", so that no e-mail autolink does (TeX reads them all as before). A
+// formula Vika cannot read (mathml.Render: the HTML export shows it as
+// code; a viewer's MathJax might read \href), or holding a backtick (which
+// could pair with a code span's and take the text around it out of the
+// span), is written as its source in a code span on one line instead.
+func mdFormula(s mathml.Span, text string) string {
+	if _, err := mathml.Render(s.TeX, s.Display); err != nil || strings.Contains(s.TeX, "`") {
+		return codeSpan(strings.Join(strings.Fields(text[s.Start:s.End]), " "))
+	}
+	d := "$"
+	if s.Display {
+		d = "$$"
+	}
+	return d + texForMarkdown.Replace(s.TeX) + d
+}
+
+var texForMarkdown = strings.NewReplacer("<", `\lt `, ">", `\gt `, "](", "]{}(", "][", "]{}[", "]:", "]{}:", "![", "!{}[", "@", "{@}")

@@ -5,21 +5,27 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 
 	"vika/backend/rag"
 )
 
-// liveParts parses out as a Markdown viewer would (CommonMark with GFM
-// tables and autolinks, no filter) and lists what it would load or let
-// the reader follow that the window's rules forbid: an image, raw HTML,
-// a link or autolink to anything but an absolute http(s) URL.
+// liveParts parses out as Markdown viewers would (viewers: CommonMark,
+// and with GFM's tables and autolinks; no filter) and lists what they
+// would load or let the reader follow that the window's rules forbid: an
+// image, raw HTML, a link or autolink to anything but an absolute http(s)
+// URL.
 func liveParts(out string) []string {
 	src := []byte(out)
-	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader(src))
+	var bad []string
+	for _, v := range viewers {
+		bad = append(bad, liveIn(v.Parser().Parse(text.NewReader(src)), src)...)
+	}
+	return bad
+}
+
+func liveIn(doc ast.Node, src []byte) []string {
 	var bad []string
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {

@@ -29,7 +29,9 @@ const (
 	citeClose = "\uE001"
 )
 
-var citeMarker = regexp.MustCompile("\uE000([0-9]+)\uE001")
+// marker matches a citation's marker (group 1) or a formula's (group 2,
+// markMath) in the rendered HTML.
+var marker = regexp.MustCompile("\uE000([0-9]+)\uE001|\uE002([0-9]+)\uE003")
 
 // never matches anything: linkify makes links of absolute http(s) URLs
 // only, not of "www." or e-mail addresses (as the window).
@@ -112,14 +114,51 @@ func Markdown(answer string, cits []cite.Citation) string {
 	if err := md.Convert([]byte(marked), &out); err != nil {
 		return "<p>" + esc(answer) + "</p>"
 	}
-	rendered := unmarkMath(out.String(), text, formulas)
-	return citeMarker.ReplaceAllStringFunc(rendered, func(m string) string {
-		n, _ := strconv.Atoi(m[len(citeOpen) : len(m)-len(citeClose)])
-		if n >= len(kept) {
+	return fillMarkers(out.String(), func(n int, inTag bool) string {
+		switch {
+		case n >= len(kept):
 			return ""
+		case inTag:
+			return esc(kept[n].Raw)
 		}
 		return citeSpan(kept[n])
+	}, func(n int, inTag bool) string {
+		switch {
+		case n >= len(formulas):
+			return ""
+		case inTag:
+			return esc(text[formulas[n].Start:formulas[n].End])
+		}
+		return formulaHTML(formulas[n], text)
 	})
+}
+
+// fillMarkers replaces each marker of the rendered HTML h in one pass:
+// citations' by cite(n), formulas' by math(n). inTag says the marker sits
+// inside a tag (a value of an attribute: a link's title, a code block's
+// language), where the replacement must be escaped text, never markup:
+// markup there would close the attribute. The renderer escapes "<" and
+// ">" in text and attributes (raw HTML: rawAsText), so the last of them
+// before a marker says whether it is inside a tag.
+func fillMarkers(h string, cite, math func(n int, inTag bool) string) string {
+	var b strings.Builder
+	inTag, pos := false, 0
+	for _, m := range marker.FindAllStringSubmatchIndex(h, -1) {
+		if i := strings.LastIndexAny(h[pos:m[0]], "<>"); i >= 0 {
+			inTag = h[pos+i] == '<'
+		}
+		b.WriteString(h[pos:m[0]])
+		if m[2] >= 0 {
+			n, _ := strconv.Atoi(h[m[2]:m[3]])
+			b.WriteString(cite(n, inTag))
+		} else {
+			n, _ := strconv.Atoi(h[m[4]:m[5]])
+			b.WriteString(math(n, inTag))
+		}
+		pos = m[1]
+	}
+	b.WriteString(h[pos:])
+	return b.String()
 }
 
 // citeSpan is a citation as the export shows it.

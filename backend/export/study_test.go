@@ -6,14 +6,18 @@ import (
 	"database/sql"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	stdhtml "html"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"vika/backend/cite"
+	"vika/backend/metrics"
 	"vika/backend/study"
 )
 
@@ -46,7 +50,8 @@ func TestCardsCSV(t *testing.T) {
 }
 
 // TestCardsTSV: Anki's headers, then front, back and source per line,
-// HTML escaped, no tab inside a field.
+// HTML escaped ("[" as a reference: Anki reads no tag in it), no tab
+// inside a field, a formula's "=" as a reference.
 func TestCardsTSV(t *testing.T) {
 	var b bytes.Buffer
 	if err := Cards(&b, FormatTSV, testDeck()); err != nil {
@@ -70,7 +75,7 @@ func TestCardsTSV(t *testing.T) {
 		}
 	}
 	if len(body) != 2 || len(body[1]) != 3 || strings.Contains(body[1][0], "<script>") ||
-		!strings.Contains(body[1][1], "<i>(its numbers are not in the cited passage)</i>") || body[0][2] != "[vaswani2017 attention.pdf p.2]" {
+		!strings.Contains(body[1][1], "<i>(its numbers are not in the cited passage)</i>") || body[0][2] != "&#91;vaswani2017 attention.pdf p.2]" || body[1][0] != "&#61;HYPERLINK(&#34;http://x&#34;) &lt;script&gt;alert(1)&lt;/script&gt;" {
 		t.Errorf("body %q", body)
 	}
 }
@@ -163,7 +168,7 @@ print(json.dumps({"ver": ver, "fields": [f["name"] for f in model["flds"]], "mod
 			t.Errorf("note %d %+v, card %+v", i, n, c)
 		}
 	}
-	if got.Notes[0].Flds[0] != "What does the Transformer rely on?" || got.Notes[0].Flds[2] != "[vaswani2017 attention.pdf p.2]" ||
+	if got.Notes[0].Flds[0] != "What does the Transformer rely on?" || got.Notes[0].Flds[2] != "&#91;vaswani2017 attention.pdf p.2]" ||
 		strings.Contains(got.Notes[1].Flds[0], "<script>") || !strings.Contains(got.Notes[1].Flds[1], "not in the cited passage") {
 		t.Errorf("fields %q / %q", got.Notes[0].Flds, got.Notes[1].Flds)
 	}
@@ -247,5 +252,95 @@ func TestAPKGIdsAreStable(t *testing.T) {
 	other.File = "shannon1948.pdf"
 	if _, d3 := ids(other, time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)); d3 == d1 {
 		t.Errorf("another deck has the same id %s", d3)
+	}
+}
+
+// hostileDeck's cards hold what would make Anki play, fetch or typeset
+// something, split a package's fields (\x1f), add a TSV header line, or
+// start a spreadsheet formula.
+func hostileDeck() study.Deck {
+	return study.Deck{DocID: "h", File: "evil\n#html:false\x1f.pdf", Cards: []study.Card{
+		{Question: "#deck:Default", Answer: "[sound:https://tracker.example/a.mp3] [latex]\\input{/etc/passwd}[/latex] [$]x[/$] [$$]y[/$$] [anki:tts lang=en]z[/anki:tts]",
+			Label: "[h.pdf p.1]", Page: 1, Check: study.Check{Verified: true}},
+		{Question: "+1\x1fextra field\x00\x07", Answer: `\(\href{javascript:alert(1)}{x}\) \[\unicode{x}\] and $E = mc^2$`,
+			Label: "@SUM(A1)", Page: 2, Check: study.Check{Verified: true}},
+		{Question: "-2", Answer: "=1+1", Label: "\t=cmd|' /C calc'!A0", Page: 3, Check: study.Check{Verified: true}},
+	}}
+}
+
+// ankiTag matches the tags Anki reads in a field's HTML; mathJaxDelim the
+// formula delimiters its MathJax reads in the text the card shows.
+var (
+	ankiTag      = regexp.MustCompile(`(?i)\[(sound:|/?latex\]|/?\$\$?\]|/?anki:)`)
+	mathJaxDelim = regexp.MustCompile(`\\[()\[\]]`)
+)
+
+// TestAnkiFieldsInert: in the TSV and in the package, no field of a
+// hostile card holds an Anki tag, a MathJax delimiter, a control character
+// or a formula start, each note has its three fields, and the TSV has its
+// own header lines only; the formula Vika reads ($E = mc^2$) is MathML, as
+// in the window. Fails on main (checked by stashing the fix): the tags,
+// the delimiters, \x1f (four fields in the package), the "+", "-", "="
+// and "@" cells and the file name's line end (a second #html header).
+func TestAnkiFieldsInert(t *testing.T) {
+	check := func(where string, flds []string) {
+		if len(flds) != 3 {
+			t.Errorf("%s: %d fields %q", where, len(flds), flds)
+		}
+		for _, f := range flds {
+			if ankiTag.MatchString(f) || mathJaxDelim.MatchString(stdhtml.UnescapeString(f)) {
+				t.Errorf("%s: field %q holds Anki markup", where, f)
+			}
+			if strings.ContainsFunc(f, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+				t.Errorf("%s: field %q holds a control character", where, f)
+			}
+			if strings.HasPrefix(where, "tsv") && (metrics.StartsFormula(f) || strings.HasPrefix(f, "#")) {
+				t.Errorf("%s: field %q starts a formula or a header", where, f)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := Cards(&b, FormatTSV, hostileDeck()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 6+3 {
+		t.Fatalf("%d lines:\n%s", len(lines), b.String())
+	}
+	for i, l := range lines[6:] {
+		check(fmt.Sprintf("tsv card %d", i+1), strings.Split(l, "\t"))
+	}
+	if strings.Count(b.String(), "\n#html:") != 1 {
+		t.Errorf("TSV headers:\n%s", b.String())
+	}
+	if !strings.Contains(lines[7], "<math>") || strings.Contains(lines[7], "$E") {
+		t.Errorf("the formula is not MathML: %s", lines[7])
+	}
+
+	path := filepath.Join(t.TempDir(), "collection.anki2")
+	if err := writeCollection(t.Context(), path, hostileDeck(), exportTime); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("select flds from notes order by id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var flds string
+		if err := rows.Scan(&flds); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		check(fmt.Sprintf("apkg note %d", n), strings.Split(flds, "\x1f"))
+	}
+	if n != 3 {
+		t.Errorf("%d notes", n)
 	}
 }

@@ -84,13 +84,21 @@ func row(r Record) []string {
 }
 
 // csvText keeps a text cell from being read as a formula by a spreadsheet
-// (CSV injection): a cell starting with =, +, -, @, a tab or a carriage
-// return gets a leading apostrophe, which spreadsheets show as text.
+// (CSV injection): a cell that StartsFormula gets a leading apostrophe,
+// which spreadsheets show as text.
 func csvText(s string) string {
-	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+	if StartsFormula(s) {
 		return "'" + s
 	}
 	return s
+}
+
+// StartsFormula says whether a spreadsheet could read a cell holding s as
+// a formula: s starts with =, +, -, @, a tab or a carriage return. The
+// one list of them, for every export's cells (CSVText; the flashcards'
+// Anki TSV, whose HTML fields write the character as a reference).
+func StartsFormula(s string) bool {
+	return s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0
 }
 
 // CSVText is the same guard for the other exports' CSV cells (flashcards).

@@ -7,6 +7,7 @@ import (
 
 	"vika/backend/course"
 	"vika/backend/engine"
+	"vika/backend/export"
 	"vika/backend/folder"
 	"vika/backend/rag"
 )
@@ -17,8 +18,10 @@ func (s *Session) SaveCourse(ctx context.Context, path string, withConversation 
 	var conv []byte
 	if withConversation {
 		var err error
-		// The newest turns a session restores of a course, no more.
-		if conv, err = json.Marshal(rag.Newest(s.assistant.Conversation())); err != nil {
+		// The newest turns a session restores of a course, no more,
+		// redacted as every export: a key pasted into a question must not
+		// travel in a file the student may hand to someone.
+		if conv, err = json.Marshal(export.Redacted(rag.Newest(s.assistant.Conversation()))); err != nil {
 			return 0, err
 		}
 	}
