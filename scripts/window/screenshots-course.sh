@@ -10,7 +10,12 @@
 #                               file: the course saved by `vika course save` is in the library,
 #                               the damaged one refused on its own row
 #   course-11-opened-fr.png     the same in French
-# With the argument "open", only the last two (a course given on the command line).
+#   course-12-progress-en.png   a slow honest course opening in the background (made by a Vika of
+#                               other OCR settings: every PDF is read and OCRed again): its own
+#                               row "Opening the course…, 1 of 3" (cancellable) above its PDFs' rows
+#   course-13-progress-fr.png   the same in French
+# With the argument "open", only course-10 to course-13 (a course given on the command line);
+# with "progress", only course-12 and course-13.
 # The cache lives in the run's own XDG_CACHE_HOME. Needs what
 # scripts/window/lib.sh needs.
 set -euo pipefail
@@ -55,14 +60,34 @@ shots_opened() { # locale png
   stop_app
 }
 
+# A course made with other OCR settings (another pipeline: opening it reads and OCRs every
+# PDF again), opened as a double-click opens it; shot while it is being opened.
+shots_progress() { # locale png
+  settings_on "$1"
+  [[ -f $work/other.vika ]] || VIKA_OCR_LANGUAGES=eng "$bin" course save "$work/other.vika" \
+    "$work/folder/week2/schutz2017_these_p20-22_SCANNED_MADE_fr.pdf" "$work/folder2/flajolet_martin1985_probabilistic_counting_SCANNED.pdf" \
+    "$work/folder/devlin2019_bert.pdf" >>"$work/app.log" 2>&1 || die "vika course save failed: $(tail -n 5 "$work/app.log")"
+  start_app "$work/other.vika"
+  sleep 12 # the page loads, the course is checked and its first scanned PDF is being OCRed
+  import -window root "$shots/$2"
+  stop_app
+}
+
 settings_on() { # locale
   printf '{"routing":"auto","k":8,"history":true,"rerank":true,"multi_query_variants":3,"describe_max":20,"remember":true,"cache_max_mb":2048,"locale":"%s"}\n' "$1" \
     >"$XDG_CONFIG_HOME/vika/settings.json"
 }
 
+if [[ $only == progress ]]; then
+  shots_progress en course-12-progress-en.png
+  shots_progress fr course-13-progress-fr.png
+  exit 0
+fi
 if [[ $only == open ]]; then
   shots_opened en course-10-opened-en.png
   shots_opened fr course-11-opened-fr.png
+  shots_progress en course-12-progress-en.png
+  shots_progress fr course-13-progress-fr.png
   exit 0
 fi
 
@@ -119,3 +144,5 @@ stop_app
 # --- A course file on the command line (a double-click), English and French --
 shots_opened en course-10-opened-en.png
 shots_opened fr course-11-opened-fr.png
+shots_progress en course-12-progress-en.png
+shots_progress fr course-13-progress-fr.png
