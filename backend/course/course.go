@@ -3,13 +3,15 @@
 // them produced and their vectors, so that a student can keep a course
 // pack or give it to a classmate.
 //
-// A course file is untrusted input. Open checks the format name and
-// version, bounds every size before reading it, re-checks each PDF's
-// SHA-256 against its bytes, ignores tables it does not know, and refuses
-// a file that fails any check with a coded error (ErrNotCourse,
-// ErrVersion, ErrTampered, ErrDamaged, ErrTooLarge); it never executes
-// or trusts anything in it. The processed data it returns is still to be
-// checked by its consumer against the PDF it belongs to.
+// A course file is untrusted input. Open (read.go) checks that it is a
+// regular file, its format name and version, that its schema is exactly
+// the one Save writes, bounds every size before reading it, re-checks
+// each PDF's SHA-256 against its bytes and each row against its checksum,
+// and refuses a file that fails any check with a coded error
+// (ErrNotCourse, ErrVersion, ErrTampered, ErrDamaged, ErrTooLarge,
+// ErrTooSlow); it never executes or trusts anything in it. The processed
+// data it returns is still to be checked by its consumer against the PDF
+// it belongs to.
 //
 // Save writes a temporary file beside the target and renames it over the
 // target once it is complete and synced: a crash mid-save leaves the old
