@@ -228,10 +228,7 @@ func vectorsNear(a, b [][]float32) bool {
 // text was taken as given (issue 43). It logs the seconds of an add, of
 // opening the genuine course, and of opening the crafted one.
 func TestCourseOCRClaims(t *testing.T) {
-	if testing.Short() {
-		t.Skip("OCRs a scanned course several times")
-	}
-	ctx := context.Background()
+	ctx := context.Background() // some ten seconds of OCR under -race: run in the short pass too
 	data := scanned.Course(t, "The syllabus of the course is on this first page.",
 		"Markov chains forget their start.", "Martingales keep their mean.",
 		"Brownian motion has continuous paths.", "Poisson processes count arrivals.")
