@@ -136,12 +136,15 @@ func (f *File) Conversation(ctx context.Context) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.lim.CheckTime)
 	defer cancel()
 	var size sql.NullInt64
-	err := f.conn.QueryRowContext(ctx, `SELECT length(data) FROM conversation WHERE id = 1`).Scan(&size)
+	var typ string
+	err := f.conn.QueryRowContext(ctx, `SELECT octet_length(data), typeof(data) FROM conversation WHERE id = 1`).Scan(&size, &typ)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, nil
 	case err != nil:
 		return nil, deadlineErr(ctx, fmt.Errorf("%w: %v", ErrDamaged, err))
+	case typ != "blob":
+		return nil, fmt.Errorf("%w: a conversation of type %s", ErrDamaged, typ)
 	case size.Int64 > f.lim.MaxConversationBytes:
 		return nil, fmt.Errorf("%w: a conversation of %d bytes, at most %d", ErrTooLarge, size.Int64, f.lim.MaxConversationBytes)
 	}
@@ -258,7 +261,7 @@ func readSchema(ctx context.Context, conn *sql.Conn) ([]schemaObject, error) {
 		return nil, err
 	}
 	if len(objs) > 16 {
-		return objs, nil // not ours: no need to read the columns of all
+		return objs, nil // not ours (Save writes 3): no need to read the columns of all
 	}
 	for i, o := range objs {
 		if o.Type != "table" {
@@ -362,8 +365,9 @@ func hasObject(got, want []schemaObject, name string) bool {
 
 // sameSchema says how got differs from want, nil when it does not: the
 // same objects, the same statements, the same columns (none hidden or
-// generated). A view, a trigger, an index or a table Save does not write
-// is refused too: this version of the format has none.
+// generated), each once. A view, a trigger, an index or a table Save does
+// not write is refused too, even one that takes a table's name (a trigger
+// or an index named documents): this version of the format has none.
 func sameSchema(got, want []schemaObject) error {
 	for _, w := range want {
 		g := find(got, w.Name)
@@ -378,6 +382,9 @@ func sameSchema(got, want []schemaObject) error {
 		if find(want, g.Name) == nil {
 			return fmt.Errorf("a %s %.40q that Vika does not write", g.Type, g.Name)
 		}
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("%d schema objects where Vika writes %d", len(got), len(want))
 	}
 	return nil
 }
@@ -406,9 +413,22 @@ func equalObject(a, b schemaObject) bool {
 // checkDocuments checks the documents' count and sizes, then reads each
 // row once, one at a time, checking its PDF's hash and its checksum.
 func (f *File) checkDocuments(ctx context.Context) error {
+	// Types first: the sizes below are in bytes (octet_length, which
+	// SQLite answers from the record's header, without reading the value),
+	// and a column Save writes as a BLOB must be one.
+	var badType int
+	err := f.conn.QueryRowContext(ctx, `SELECT count(*) FROM documents WHERE typeof(pdf) != 'blob'
+		OR typeof(processed) NOT IN ('blob', 'null') OR typeof(vectors) NOT IN ('blob', 'null')
+		OR typeof(file) != 'text' OR typeof(sha256) != 'text' OR typeof(setup) != 'text' OR typeof(models) != 'text' OR typeof(sum) != 'text'`).Scan(&badType)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %v", ErrDamaged, err)
+	case badType > 0:
+		return fmt.Errorf("%w: a PDF's row holds values of other types than Vika writes", ErrDamaged)
+	}
 	var n int
 	var maxPDF, maxData sql.NullInt64
-	err := f.conn.QueryRowContext(ctx, `SELECT count(*), max(length(pdf)), max(max(coalesce(length(processed), 0), coalesce(length(vectors), 0))) FROM documents`).Scan(&n, &maxPDF, &maxData)
+	err = f.conn.QueryRowContext(ctx, `SELECT count(*), max(octet_length(pdf)), max(max(coalesce(octet_length(processed), 0), coalesce(octet_length(vectors), 0))) FROM documents`).Scan(&n, &maxPDF, &maxData)
 	switch {
 	case err != nil:
 		return fmt.Errorf("%w: %v", ErrDamaged, err)
@@ -420,7 +440,7 @@ func (f *File) checkDocuments(ctx context.Context) error {
 		return fmt.Errorf("%w: processed data of %d bytes, at most %d", ErrTooLarge, maxData.Int64, f.lim.MaxDataBytes)
 	}
 	var bad sql.NullString
-	err = f.conn.QueryRowContext(ctx, `SELECT file FROM documents WHERE length(file) > ? OR length(sha256) != 64 OR length(setup) > ? OR length(models) > ? OR length(sum) != 64 LIMIT 1`,
+	err = f.conn.QueryRowContext(ctx, `SELECT seq FROM documents WHERE octet_length(file) > ? OR octet_length(sha256) != 64 OR octet_length(setup) > ? OR octet_length(models) > ? OR octet_length(sum) != 64 LIMIT 1`,
 		maxFileName, maxFingerprint, maxFingerprint).Scan(&bad)
 	switch {
 	case err == nil:

@@ -114,6 +114,9 @@ func (e *Engine) ingestClaimed(ctx context.Context, c *cache.Cache, given *prepa
 	co := &claimOpener{inner: inner, claims: claims, check: check}
 	o := opts
 	o.Opener = co
+	// No interim commits: the course's OCR text is searchable only once
+	// its sample has read as claimed (after Run), never while it is read.
+	o.Interim = nil
 	res, err = ingest.Run(ctx, name, data, o, progress)
 	if err != nil {
 		return res, false, false, err
@@ -219,7 +222,7 @@ func claimedWords(p corpus.Page) []pdf.Word {
 func wordSpans(line []rune) [][2]int {
 	var out [][2]int
 	start := -1
-	for i, c := range append(line, ' ') {
+	for i, c := range append(line[:len(line):len(line)], ' ') { // a copy: line shares its runes with the next
 		switch {
 		case c == ' ' || c == '\n' || c == '\t':
 			if start >= 0 {

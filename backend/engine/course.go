@@ -3,10 +3,13 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log"
 
 	"vika/backend/corpus"
 	"vika/backend/course"
+	"vika/backend/crash"
 	"vika/backend/ingest"
 	"vika/backend/jsonbound"
 	"vika/backend/message"
@@ -167,7 +170,9 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 	}
 	defer cf.Close()
 	var out CourseResult
-	if out.Conversation, err = cf.Conversation(ctx); err != nil {
+	if out.Conversation, err = cf.Conversation(ctx); errors.Is(err, course.ErrTooLarge) {
+		log.Printf("course: %s: conversation left out: %v", fileName(path), err)
+	} else if err != nil {
 		return CourseResult{}, err
 	}
 	setup := e.setup()
@@ -185,16 +190,23 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 		if given != nil {
 			given.cited = pages[d.SHA256]
 		}
+		d.Processed, d.Vectors = nil, nil // decoded: not held through the add
 		id := e.jobID()
-		r, err := e.addGiven(ctx, id, d.File, d.PDF, given, progress)
+		r, err := e.addCourseDocument(ctx, id, d, given, progress)
 		if err != nil {
+			// Its row ends now, not when the whole course has: cancelled
+			// with the course, or failed with its problem.
+			name := fileName(d.File)
 			if ctx.Err() != nil {
+				if progress != nil {
+					progress(Progress{JobID: id, File: name, Stage: StageCancelled, Error: "cancelled"})
+				}
 				return out, ctx.Err()
 			}
 			m := message.Of(err)
-			failed := Progress{JobID: id, File: fileName(d.File), Stage: StageFailed, Error: err.Error(), Problem: &m}
+			failed := Progress{JobID: id, File: name, Stage: StageFailed, Error: err.Error(), Problem: &m}
 			if progress != nil {
-				progress(failed) // its row ends now, not when the whole course has
+				progress(failed)
 			}
 			out.Failed = append(out.Failed, failed)
 			continue
@@ -205,6 +217,13 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 		out.Added = append(out.Added, r.Doc)
 	}
 	return out, nil
+}
+
+// addCourseDocument adds one PDF of a course; a panic in it fails that PDF
+// alone (error.internal), and the course goes on with the next.
+func (e *Engine) addCourseDocument(ctx context.Context, id string, d course.Document, given *prepared, progress func(Progress)) (r Report, err error) {
+	defer crash.Recover(id+" ("+fileName(d.File)+")", &err)
+	return e.addGiven(ctx, id, d.File, d.PDF, given, progress)
 }
 
 // decodePrepared decodes and checks a course document's processed data

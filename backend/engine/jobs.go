@@ -73,8 +73,9 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 		cancel()
 		final := Progress{JobID: id, File: name, Stage: StageDone, Done: 1, Total: 1}
 		switch {
-		case err == nil:
+		case err == nil && doc.ID != "":
 			final.Doc = &doc
+		case err == nil: // a job that adds no document of its own (a course)
 		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			final.Stage, final.Error = StageCancelled, "cancelled"
 		default:

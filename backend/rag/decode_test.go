@@ -26,6 +26,19 @@ func TestDecodeConversationBounded(t *testing.T) {
 	if grew := int64(after.TotalAlloc - before.TotalAlloc); grew > 64<<20 {
 		t.Errorf("allocated %d MiB decoding it", grew>>20)
 	}
+	// A megabyte a turn of empty sources, 32 turns: within the turn
+	// bounds, 4.2 GB of heap once decoded (the reviewer's case).
+	sources := []byte("[" + strings.Repeat(`{"sources":[`+strings.Repeat("{},", 300_000)+`{}]},`, 31) + `{}]`)
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	turns, err = DecodeConversation(sources)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, jsonbound.ErrBounds) || turns != nil {
+		t.Fatalf("empty sources: %d turns, %v", len(turns), err)
+	}
+	if grew := int64(after.TotalAlloc - before.TotalAlloc); grew > 64<<20 {
+		t.Errorf("allocated %d MiB on the empty sources", grew>>20)
+	}
 	big := []byte(`[{"question":"` + strings.Repeat("x", MaxRestoredTurnBytes) + `"}]`)
 	if _, err := DecodeConversation(big); !errors.Is(err, jsonbound.ErrBounds) {
 		t.Errorf("a turn over MaxRestoredTurnBytes: %v", err)

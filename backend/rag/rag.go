@@ -231,6 +231,12 @@ const (
 // of empty turns never become gigabytes of them. A course Vika saved
 // never holds more (session.SaveCourse keeps the newest within them).
 func DecodeConversation(data []byte) ([]Answer, error) {
+	// The whole text first, counted without decoding: the turn bounds
+	// alone let a turn of a megabyte of empty sources ("{},") become
+	// gigabytes of structs.
+	if err := jsonbound.Check(data, conversationBounds); err != nil {
+		return nil, fmt.Errorf("the conversation kept: %w", err)
+	}
 	var turns []Answer
 	err := jsonbound.Array(data, MaxRestoredTurns, MaxRestoredTurnBytes, func(raw json.RawMessage) error {
 		var a Answer
@@ -245,6 +251,13 @@ func DecodeConversation(data []byte) ([]Answer, error) {
 	}
 	return turns, nil
 }
+
+// conversationBounds bound a saved conversation as a whole before it is
+// decoded: a real turn holds some hundred objects and arrays (its
+// sources, their boxes, its citations, its metrics), so a thousand turns
+// fit; the worst a conversation within them costs is about 120 MB of
+// structs and 64 MB of strings and numbers.
+var conversationBounds = jsonbound.Limits{MaxValues: 4 << 20, MaxContainers: 400_000, MaxArray: MaxRestoredTurns, MaxDepth: 16}
 
 // Newest returns the newest of turns that RestoreConversation would take:
 // what a course file keeps of a conversation.
@@ -288,18 +301,17 @@ func newest(turns []Answer) []Answer {
 }
 
 // CitedPages reads a saved conversation (the JSON of Conversation, from
-// a course file: untrusted, at most MaxRestoredBytes of it read) and
-// returns the pages its sources and citations name, by document id: the
+// a course file: untrusted; decoded as DecodeConversation does, and of it
+// the turns a restore takes) and returns the pages its sources and
+// citations name, by document id: the
 // pages whose OCR a course must prove (engine.OpenCourse). Nil when it
 // cannot be read within DecodeConversation's bounds.
 func CitedPages(conversation []byte) map[string][]int {
-	if len(conversation) > MaxRestoredBytes {
-		return nil
-	}
 	turns, err := DecodeConversation(conversation)
 	if err != nil {
 		return nil
 	}
+	turns = newest(turns) // the turns a restore takes, and only those
 	seen := map[string]map[int]bool{}
 	add := func(docID string, page int) {
 		if docID == "" || page < 1 {
@@ -366,7 +378,10 @@ func (s *Assistant) recheck(ctx context.Context, turns []Answer) {
 		for j := range a.Sources {
 			h := &a.Sources[j].Hit
 			c, ok := passagesOf(h.DocID)[h.ChunkID]
-			if ok && c.DocID == h.DocID {
+			// The page a source states is the one whose OCR was checked
+			// (CitedPages): a source naming another page than its
+			// passage's is not taken.
+			if ok && c.DocID == h.DocID && h.Page == c.Page {
 				d := docs[h.DocID]
 				h.File, h.Page, h.Text, h.Kind, h.PageType, h.BBox = d.File, c.Page, c.Text, c.Kind, c.PageType, c.BBox
 				h.Label = corpus.CitationLabel(d.Label, c.Page)

@@ -86,11 +86,16 @@ func TestRestoredCitationsRecomputed(t *testing.T) {
 			Sources: []Source{{Index: 1, Hit: corpus.Hit{ChunkID: "zzz-p3-c1", DocID: "zzz", File: "bio.pdf", Page: 3, Text: invented}}}},
 		{ID: "genuine", Answer: "The mitochondria produce most of the energy of the cell [bio.pdf p.3].",
 			Sources: []Source{{Index: 1, Hit: corpus.Hit{ChunkID: "d0c-p3-c1", DocID: "d0c", File: "bio.pdf", Page: 3, Text: "whatever"}}}},
+		// A source stating page 7 for a passage of page 3: the stated page
+		// is the one whose OCR a course open checked (CitedPages), so the
+		// passage's own page was not; not taken (the reviewer's case).
+		{ID: "other-page", Answer: "The mitochondria produce most of the energy of the cell [bio.pdf p.3].",
+			Sources: []Source{{Index: 1, Hit: corpus.Hit{ChunkID: "d0c-p3-c1", DocID: "d0c", File: "bio.pdf", Page: 7, Text: real}}}},
 	}
-	if n := s.RestoreConversation(turns); n != 3 {
-		t.Fatalf("restored %d turns, want 3", n)
+	if n := s.RestoreConversation(turns); n != 4 {
+		t.Fatalf("restored %d turns, want 4", n)
 	}
-	want := map[string]bool{"invented": false, "foreign": false, "genuine": true}
+	want := map[string]bool{"invented": false, "foreign": false, "genuine": true, "other-page": false}
 	for _, a := range s.Conversation() {
 		if len(a.Citations) != 1 {
 			t.Fatalf("%s: %d citations, want 1", a.ID, len(a.Citations))
@@ -98,7 +103,7 @@ func TestRestoredCitationsRecomputed(t *testing.T) {
 		if got := a.Citations[0].Verified; got != want[a.ID] {
 			t.Errorf("%s: verified %v, want %v (%+v)", a.ID, got, want[a.ID], a.Citations[0])
 		}
-		if a.ID != "foreign" && a.Sources[0].Text != real {
+		if a.ID != "foreign" && a.ID != "other-page" && a.Sources[0].Text != real {
 			t.Errorf("%s: source text %q, want the session's passage", a.ID, a.Sources[0].Text)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"vika/backend/course"
@@ -75,32 +76,58 @@ func TestCourseOpensInTheBackground(t *testing.T) {
 		t.Fatalf("Documents = %d, %v; want the course's 3", len(docs), err)
 	}
 
-	// Cancelled while held: the job ends cancelled, the session goes on.
+	// Cancelled while its first PDF is being read (held at that PDF's
+	// first step): the course's job ends cancelled, and so does the PDF's
+	// row (on main it stayed at its last step), every row ending once;
+	// the session goes on.
 	inside2 := make(chan struct{}, 1)
 	release2 := make(chan struct{})
+	var once sync.Once
 	h2 := &heard{}
 	h2.hold = func(ev event) {
-		if p, ok := ev.payload.(engine.Progress); ok && p.Stage == engine.StageCourse && p.Total > 0 && p.Done == 0 {
-			inside2 <- struct{}{}
-			<-release2
+		p, ok := ev.payload.(engine.Progress)
+		if ok && p.File != "term.vika" && p.Stage == engine.StageValidating { // a PDF's row, not the course's
+			once.Do(func() {
+				inside2 <- struct{}{}
+				<-release2
+			})
 		}
 	}
 	s2 := open(t, "", h2)
-	id := s2.StartCourse(path)
+	courseID := s2.StartCourse(path)
 	<-inside2
-	if !s2.Cancel(id) {
+	if !s2.Cancel(courseID) {
 		t.Fatal("Cancel: the course's job is not running")
 	}
 	close(release2)
 	evs = h2.wait(t, "the cancelled course's end", func(ev event) bool {
 		p, ok := ev.payload.(engine.Progress)
-		return ok && p.JobID == id && slices.Contains(engine.TerminalStages, p.Stage)
+		return ok && p.JobID == courseID && slices.Contains(engine.TerminalStages, p.Stage)
 	})
-	if last := lastOf(evs, id); last.Stage != engine.StageCancelled {
+	if last := lastOf(evs, courseID); last.Stage != engine.StageCancelled {
 		t.Errorf("cancelled course ended %+v", last)
 	}
-	if _, err := s2.Documents(context.Background()); err != nil {
-		t.Errorf("the session after a cancelled course: %v", err)
+	ends := map[string]int{}
+	for _, ev := range evs {
+		if p, ok := ev.payload.(engine.Progress); ok {
+			if _, seen := ends[p.JobID]; !seen {
+				ends[p.JobID] = 0
+			}
+			if slices.Contains(engine.TerminalStages, p.Stage) {
+				ends[p.JobID]++
+			}
+		}
+	}
+	if len(ends) < 2 {
+		t.Fatalf("rows %v: want the course's and its first PDF's", ends)
+	}
+	for id, n := range ends {
+		if n != 1 {
+			t.Errorf("row %s ended %d times, want once", id, n)
+		}
+	}
+	if docs, err := s2.Documents(context.Background()); err != nil || len(docs) != 0 {
+		t.Errorf("the session after a cancelled course: %d documents, %v; want none", len(docs), err)
 	}
 }
 

@@ -96,6 +96,19 @@ func Files(t testing.TB, dir string, pdf []byte, setup string) []Crafted {
 	Edit(t, p, `CREATE TABLE extra (x BLOB); CREATE TRIGGER t AFTER INSERT ON extra BEGIN SELECT 1; END`)
 	out = append(out, Crafted{"extra-objects", p, course.ErrNotCourse})
 
+	// A trigger that takes the documents table's name (an index of that
+	// name, written into the schema, could answer the size checks from
+	// stale small values while the table holds large ones).
+	p = save(t, dir, "same-name-trigger.vika", honest)
+	Edit(t, p, `CREATE TRIGGER documents AFTER INSERT ON about BEGIN SELECT 1; END`)
+	out = append(out, Crafted{"same-name-trigger", p, course.ErrNotCourse})
+
+	// Processed data stored as TEXT of multi-byte characters: length()
+	// counts characters, so 2.4 times the byte limit passed it.
+	p = save(t, dir, "text-values.vika", course.Course{Documents: []course.Document{Doc("lecture.pdf", pdf, setup, []byte(strings.Repeat("€", 1000)))}})
+	Edit(t, p, `UPDATE documents SET processed = CAST(processed AS TEXT)`)
+	out = append(out, Crafted{"text-values", p, course.ErrDamaged})
+
 	// A conversation of 2.9 MiB of empty turns: 1.8 GB once decoded whole
 	// on main (no setup needed, no PDF).
 	bomb := "[" + strings.Repeat("{},", 1_000_000) + "{}]"
