@@ -11,6 +11,7 @@ import (
 
 	"vika/backend/atomicfile"
 	"vika/backend/export"
+	"vika/backend/llm"
 	"vika/backend/message"
 	"vika/backend/retrieve"
 	"vika/backend/session"
@@ -88,12 +89,14 @@ func runStudy(ctx context.Context, args []string, out, errOut io.Writer) error {
 		return printPlan(out, p, f.asJSON)
 	case "guide":
 		g, err := eng.StudyGuide(ctx, sc, o, progress)
+		printNotices(errOut, g.Notices)
 		if err != nil {
 			return err
 		}
 		return f.emit(out, g, func(w io.Writer) error { return export.Guide(w, f.format, g, time.Now()) }, func() { printGuide(out, g) })
 	}
 	d, err := eng.StudyCards(ctx, sc, o, progress)
+	printNotices(errOut, d.Notices)
 	if err != nil {
 		return err
 	}
@@ -101,6 +104,15 @@ func runStudy(ctx context.Context, args []string, out, errOut io.Writer) error {
 		fmt.Fprintf(errOut, "vika study: %s\n", r.Why.English())
 	}
 	return f.emit(out, d, func(w io.Writer) error { return export.Cards(w, f.format, d) }, func() { printCards(out, d) })
+}
+
+// printNotices tells on stderr the router's and fallback's notices of a
+// guide or deck (a model rate limited, a reply not in the format asked
+// for and the next model asked), also when the job failed.
+func printNotices(errOut io.Writer, ns []llm.Notice) {
+	for _, n := range ns {
+		fmt.Fprintf(errOut, "vika study: %s\n", noticeText(n))
+	}
 }
 
 func (f *studyFlags) check(what string) error {

@@ -92,3 +92,65 @@ func TestStudyWithoutModel(t *testing.T) {
 		t.Errorf("a guide exported as pdf: exit %d", code)
 	}
 }
+
+// cliProse is a reply in no format (no SUMMARY:, TERM: or Q:/A: line),
+// as Gemini's and as Groq's stream.
+const cliProse = "Sure! This document explains unit propagation and the DPLL algorithm in some detail."
+
+var (
+	geminiProse = llmtest.Reply{Chunks: llmtest.GeminiStream("gemini-2.5-flash-lite", cliProse)}
+	groqProse   = llmtest.Reply{Chunks: llmtest.OpenAIStream("llama-3.1-8b-instant", cliProse)}
+)
+
+// TestStudyUnformattedFallsBack: Gemini replies prose, Groq in the
+// format: the guide and the cards are Groq's, and stderr tells that
+// Gemini's reply was not in the format asked for and Groq was asked.
+// Fails on main: Gemini's prose made an empty guide and an empty deck,
+// exit 0.
+func TestStudyUnformattedFallsBack(t *testing.T) {
+	pdf := askEnv(t, func(llmtest.Request) llmtest.Reply { return geminiProse }, func(llmtest.Request) llmtest.Reply { return satLines })
+	for _, what := range []string{"guide", "cards"} {
+		var out, errOut bytes.Buffer
+		if code := Run(context.Background(), []string{"study", what, "--json", "--pdf", pdf}, &out, &errOut); code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", what, code, out.String(), errOut.String())
+		}
+		var v struct {
+			Summary []study.Line `json:"summary"`
+			Cards   []study.Card `json:"cards"`
+			Models  []string     `json:"models"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		if len(v.Summary)+len(v.Cards) == 0 || len(v.Models) != 1 || v.Models[0] != "groq/llama-3.1-8b-instant" {
+			t.Errorf("%s: %s", what, out.String())
+		}
+		if !strings.Contains(errOut.String(), "vika study: Gemini 2.5 Flash-Lite is unavailable (reply not in the format asked for). Trying Llama 3.1 8B (Groq)") {
+			t.Errorf("%s: stderr %s", what, errOut.String())
+		}
+	}
+}
+
+// TestStudyUnformattedFails: every model replies prose: vika study guide
+// and vika study cards exit 1 with the reason naming the models whose
+// replies were refused (Mistral and OpenRouter, not running, failed
+// before answering), print nothing on stdout and write no export. Fails on main: both exited 0 with an empty guide
+// or deck (an exported file with no card).
+func TestStudyUnformattedFails(t *testing.T) {
+	pdf := askEnv(t, func(llmtest.Request) llmtest.Reply { return geminiProse }, func(llmtest.Request) llmtest.Reply { return groqProse })
+	out := filepath.Join(t.TempDir(), "cards.tsv")
+	for _, args := range [][]string{
+		{"study", "guide", "--pdf", pdf},
+		{"study", "guide", "--json", "--pdf", pdf},
+		{"study", "cards", "--pdf", pdf, "--export", "tsv", "--out", out},
+	} {
+		var stdout, errOut bytes.Buffer
+		code := Run(context.Background(), args, &stdout, &errOut)
+		if code != 1 || stdout.Len() != 0 || !strings.Contains(errOut.String(), "the model's reply did not follow the format asked for: no "+map[string]string{"guide": "SUMMARY:, TERM: or Q:/A: line", "cards": "Q:/A: pair"}[args[1]]+" in the reply of Gemini 2.5 Flash-Lite, Llama 3.1 8B (Groq), Gemini 2.5 Flash") {
+			t.Errorf("%v: exit %d\nstdout: %s\nstderr: %s", args[1:3], code, stdout.String(), errOut.String())
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("an export was written: %v", err)
+	}
+}

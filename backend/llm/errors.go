@@ -17,13 +17,18 @@ import (
 // Kinds of failure. A *ProviderError wraps exactly one of them; callers use
 // errors.Is.
 var (
-	ErrRateLimited   = errors.New("rate limited")
-	ErrQuota         = errors.New("quota or credits exhausted")
-	ErrUnavailable   = errors.New("temporarily unavailable")
-	ErrAuth          = errors.New("API key rejected")
-	ErrTimeout       = errors.New("timed out")
-	ErrStream        = errors.New("stream interrupted")
-	ErrBadResponse   = errors.New("malformed response")
+	ErrRateLimited = errors.New("rate limited")
+	ErrQuota       = errors.New("quota or credits exhausted")
+	ErrUnavailable = errors.New("temporarily unavailable")
+	ErrAuth        = errors.New("API key rejected")
+	ErrTimeout     = errors.New("timed out")
+	ErrStream      = errors.New("stream interrupted")
+	ErrBadResponse = errors.New("malformed response")
+	// ErrUnformatted is a reply that arrived whole but that the caller's
+	// Sink.Accept refused: it does not follow the format the request
+	// asked for (a study guide's SUMMARY:/TERM:/Q: lines). The next model
+	// is asked; the model is not marked unavailable.
+	ErrUnformatted   = errors.New("reply not in the format asked for")
 	ErrModelNotFound = errors.New("model not found")
 	ErrBadRequest    = errors.New("request rejected")
 	ErrBlocked       = errors.New("blocked by the provider's content filter")
@@ -42,6 +47,7 @@ var kindNames = []struct {
 	{ErrTimeout, "timeout"},
 	{ErrStream, "stream"},
 	{ErrBadResponse, "bad_response"},
+	{ErrUnformatted, "unformatted"},
 	{ErrModelNotFound, "model_not_found"},
 	{ErrBadRequest, "bad_request"},
 	{ErrBlocked, "blocked"},
@@ -51,8 +57,9 @@ var kindNames = []struct {
 
 // KindOf names the kind of err for data (events, the session record):
 // "rate_limited", "quota", "unavailable", "auth", "timeout", "stream",
-// "bad_response", "model_not_found", "bad_request", "blocked", "no_key",
-// "no_model", "canceled", or "error" for anything else.
+// "bad_response", "unformatted", "model_not_found", "bad_request",
+// "blocked", "no_key", "no_model", "canceled", or "error" for anything
+// else.
 func KindOf(err error) string {
 	if err == nil {
 		return ""

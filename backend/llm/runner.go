@@ -17,6 +17,13 @@ import (
 type Sink struct {
 	Delta  func(Delta) error
 	Notice func(Notice)
+	// Accept, when set, judges a reply that arrived whole (or reached
+	// the cap on text held) before it is kept: an error refuses it as
+	// not in the format the request asked for (ErrUnformatted), and the
+	// next model is asked as after a failure before the first token. Its
+	// text was already given to Delta: a caller that sets Accept buffers
+	// and reads Result.Answer. A reply that broke off is not judged.
+	Accept func(text string) error
 }
 
 // Attempt is one model tried for an answer.
@@ -47,7 +54,8 @@ type Result struct {
 
 // Runner streams an answer along a plan, falling back to the next model
 // when one fails before its first token with a rate limit, an exhausted
-// quota, an outage, a timeout, an unknown model or a rejected key. A
+// quota, an outage, a timeout, an unknown model or a rejected key, or
+// when the sink's Accept refuses its whole reply (ErrUnformatted). A
 // failure after the first token is not retried: the text that arrived is
 // kept, a notice says the answer broke off, and the error wraps ErrStream.
 //
@@ -133,6 +141,12 @@ func (r *Runner) RunFor(ctx context.Context, plan Plan, build Builder, sink Sink
 				return res, &ExhaustedError{Chain: res.Chain, Last: err}
 			}
 		}
+		if (err == nil || o.capped) && sink.Accept != nil {
+			if aerr := sink.Accept(text); aerr != nil {
+				err = &ProviderError{Provider: m.Provider, Model: m.ID, Kind: ErrUnformatted, Message: aerr.Error(), cause: aerr}
+				a.ErrorKind, a.Error, o.capped = KindOf(err), err.Error(), false
+			}
+		}
 		res.Chain = append(res.Chain, a)
 		switch {
 		case err == nil || o.capped:
@@ -146,6 +160,12 @@ func (r *Runner) RunFor(ctx context.Context, plan Plan, build Builder, sink Sink
 			res.Answer, res.ModelUsed, res.ModelName, res.Partial = text, m.Key(), m.Name, text != ""
 			res.Duration = now().Sub(start)
 			return res, err
+		case errors.Is(err, ErrUnformatted):
+			// The model answered, in its own way: it stays available for
+			// the next request (no MarkError), the next model gets this one.
+			lastErr = err
+			notify(fallbackNotice(m, err, remaining(down, plan.Order[i+1:])))
+			continue
 		case text != "": // broke off after the first token: keep it, no retry
 			res.Answer, res.ModelUsed, res.ModelName, res.Partial = text, m.Key(), m.Name, true
 			notify(Notice{Kind: NoticeInterrupted, Model: m.Key(), Reason: reasonOf(err), ErrorKind: a.ErrorKind}.

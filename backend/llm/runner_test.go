@@ -385,3 +385,52 @@ func TestRunnerSinkError(t *testing.T) {
 		t.Errorf("err %v, calls %v, notices %+v, result %+v", err, calls, rec.notices, res)
 	}
 }
+
+// TestRunnerAcceptRefuses: a whole reply the sink's Accept refuses moves
+// on to the next model with a fallback notice of kind "unformatted", and
+// the refused model stays available; when every reply is refused the
+// chain is exhausted with that kind. (New with Sink.Accept: on main a
+// reply in no format was the answer.)
+func TestRunnerAcceptRefuses(t *testing.T) {
+	var calls []string
+	r := newRunner(map[string]func(context.Context, Request, func(Delta) error) (Usage, error){
+		"pa": answers("Sure! Here is a summary in prose."),
+		"pb": answers("SUMMARY: a line"),
+	}, &calls)
+	accept := func(text string) error {
+		if !strings.HasPrefix(text, "SUMMARY:") {
+			return errors.New("no SUMMARY: line")
+		}
+		return nil
+	}
+	var rec recorder
+	sink := rec.sink()
+	sink.Accept = accept
+	res, err := r.Run(t.Context(), Plan{Order: []Model{modelA, modelB}}, Request{}, sink)
+	if err != nil || res.Answer != "SUMMARY: a line" || res.ModelUsed != "pb/b" || len(calls) != 2 {
+		t.Fatalf("res %+v, err %v, calls %v", res, err, calls)
+	}
+	if len(rec.notices) != 1 || rec.notices[0].Kind != NoticeFallback || rec.notices[0].ErrorKind != "unformatted" ||
+		!strings.Contains(rec.notices[0].Message, "Model A is unavailable (reply not in the format asked for). Trying Model B") {
+		t.Errorf("notices %+v", rec.notices)
+	}
+	if len(res.Chain) != 2 || res.Chain[0].ErrorKind != "unformatted" || !strings.Contains(res.Chain[0].Error, "no SUMMARY: line") {
+		t.Errorf("chain %+v", res.Chain)
+	}
+	if why := r.Down.Why(modelA); why != "" {
+		t.Errorf("model A marked unavailable: %s", why)
+	}
+
+	calls = nil
+	r = newRunner(map[string]func(context.Context, Request, func(Delta) error) (Usage, error){
+		"pa": answers("prose"), "pb": answers("more prose"),
+	}, &calls)
+	rec = recorder{}
+	sink = rec.sink()
+	sink.Accept = accept
+	_, err = r.Run(t.Context(), Plan{Order: []Model{modelA, modelB}}, Request{}, sink)
+	var ex *ExhaustedError
+	if !errors.As(err, &ex) || !errors.Is(err, ErrUnformatted) || len(ex.Chain) != 2 || ex.Chain[1].ErrorKind != "unformatted" {
+		t.Errorf("err %v", err)
+	}
+}

@@ -60,7 +60,7 @@ const (
 // Reasons a model failed (llm.KindOf), the "reason" parameter of notices
 // and of Exhausted's attempts: "reason." + kind.
 var Reasons = []string{
-	"rate_limited", "quota", "unavailable", "auth", "timeout", "stream", "bad_response",
+	"rate_limited", "quota", "unavailable", "auth", "timeout", "stream", "bad_response", "unformatted",
 	"model_not_found", "bad_request", "blocked", "no_key", "no_model", "canceled", "error",
 	"keyring", // the system keyring could not be read for the provider's key
 }
@@ -104,6 +104,7 @@ var reasons = map[string]string{
 	"timeout":         "no answer in time",
 	"stream":          "broke off",
 	"bad_response":    "malformed answer",
+	"unformatted":     "reply not in the format asked for",
 	"model_not_found": "model does not exist at the provider",
 	"bad_request":     "request rejected",
 	"blocked":         "blocked by the content filter",

@@ -9,6 +9,11 @@ const (
 	StudyCardNoPage     = "study.card_no_page"     // label, page: a card cites a page the document does not have
 	StudyCardNoCitation = "study.card_no_citation" // a card's answer cites no page
 	StudyUncited        = "study.uncited"          // a guide line cites no page
+	// StudyUnformatted: models (names, in the order asked) replied to a
+	// request of a guide or of flashcards with no line in the format asked
+	// for (SUMMARY:, TERM:, Q:/A:), and no other model answered it;
+	// nothing is shown as done.
+	StudyUnformatted = "study.unformatted"
 )
 
 func init() {
@@ -22,4 +27,7 @@ func init() {
 	}
 	english[StudyUncited] = fixed("cites no page")
 	english[StudyCardNoCitation] = fixed("A card's answer cited no page: it was refused.")
+	english[StudyUnformatted] = func(p Params) string {
+		return "The model's reply did not follow the format asked for (no SUMMARY:, TERM: or Q:/A: line; tried: " + str(p, "models") + "), so nothing was made. Try again, or pick another model."
+	}
 }

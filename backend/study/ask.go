@@ -21,12 +21,15 @@ const (
 type asked struct {
 	text  string
 	model string // "provider/id" that answered
+	name  string // its display name
 	usage llm.Usage
 }
 
 // ask runs req through the router and its fallback, as answers do, and
-// waits out rate limits that leave no model to ask.
-func (s *Studier) ask(ctx context.Context, req llm.Request, o Options, notice func(llm.Notice), wait func(time.Duration)) (asked, error) {
+// waits out rate limits that leave no model to ask. accept (may be nil)
+// judges a whole reply: one it refuses moves on to the next model, as a
+// failure does (llm.Sink.Accept, llm.ErrUnformatted).
+func (s *Studier) ask(ctx context.Context, req llm.Request, o Options, accept func(string) error, notice func(llm.Notice), wait func(time.Duration)) (asked, error) {
 	q := llm.Query{Question: "study guide", Model: o.Model}
 	for waits := 0; ; waits++ {
 		var b strings.Builder
@@ -35,9 +38,9 @@ func (s *Studier) ask(ctx context.Context, req llm.Request, o Options, notice fu
 				b.WriteString(d.Text)
 			}
 			return nil
-		}, Notice: notice}
+		}, Notice: notice, Accept: accept}
 		res, err := s.svc.AskFor(ctx, q, llm.Fixed(req), sink)
-		a := asked{text: res.Answer, model: res.ModelUsed, usage: res.Usage}
+		a := asked{text: res.Answer, model: res.ModelUsed, name: res.ModelName, usage: res.Usage}
 		if a.text == "" {
 			a.text = b.String()
 		}

@@ -68,12 +68,12 @@ func (s *Studier) Cards(ctx context.Context, sc Scope, o Options, progress func(
 	g := &Guide{}
 	j := &job{s: s, o: o, g: g, total: len(batches), progress: progress}
 	for _, b := range batches {
-		text, err := j.run(ctx, "cards", prompt.StudyInput{Task: prompt.StudyCards, Sources: b, Lang: d.Lang, Count: o.Cards})
+		p, err := j.run(ctx, "cards", prompt.StudyInput{Task: prompt.StudyCards, Sources: b, Lang: d.Lang, Count: o.Cards})
 		if err != nil {
 			d.Models, d.Notices = g.Models, g.Notices
 			return d, err
 		}
-		for _, qa := range parseLines(text).qas {
+		for _, qa := range p.qas {
 			if qa[1] == "" {
 				continue
 			}

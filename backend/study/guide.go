@@ -1,6 +1,7 @@
 package study
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -78,11 +79,11 @@ func (s *Studier) Guide(ctx context.Context, sc Scope, o Options, progress func(
 	j := &job{s: s, o: o, g: &g, total: plan.Requests, progress: progress}
 	notes := make([]string, 0, len(batches))
 	for _, b := range batches {
-		text, err := j.run(ctx, "map", prompt.StudyInput{Task: prompt.StudyNotes, Sources: b, Lang: g.Lang})
+		p, err := j.run(ctx, "map", prompt.StudyInput{Task: prompt.StudyNotes, Sources: b, Lang: g.Lang})
 		if err != nil {
 			return g, err
 		}
-		notes = append(notes, parseLines(text).format())
+		notes = append(notes, p.format())
 	}
 	for len(notes) > 1 {
 		group := groupSize(plan.BatchTokens)
@@ -92,11 +93,11 @@ func (s *Studier) Guide(ctx context.Context, sc Scope, o Options, progress func(
 				next = append(next, notes[i])
 				break
 			}
-			text, err := j.run(ctx, "reduce", prompt.StudyInput{Task: prompt.StudyMerge, Notes: notes[i:min(i+group, len(notes))], Lang: g.Lang})
+			p, err := j.run(ctx, "reduce", prompt.StudyInput{Task: prompt.StudyMerge, Notes: notes[i:min(i+group, len(notes))], Lang: g.Lang})
 			if err != nil {
 				return g, err
 			}
-			next = append(next, parseLines(text).format())
+			next = append(next, p.format())
 		}
 		notes = next
 	}
@@ -114,10 +115,24 @@ type job struct {
 	progress func(Progress)
 }
 
-func (j *job) run(ctx context.Context, stage string, in prompt.StudyInput) (string, error) {
+// run asks one request and reads its reply's lines. A reply with no line
+// in the format asked for (prose, a refusal, a format of the model's own)
+// is refused (llm.Sink.Accept): the next model is asked for the same
+// request, with a fallback notice. When no model's reply has a line (the
+// models that answered wrote none, the others failed), the job fails
+// with ErrUnformatted rather than going on without that batch:
+// a guide or deck silently thinner than its plan, or empty, would be
+// shown as done. A reply with some lines is kept as it is.
+func (j *job) run(ctx context.Context, stage string, in prompt.StudyInput) (parsed, error) {
 	req := prompt.Study(in)
 	req.MaxTokens = NoteTokens
-	a, err := j.s.ask(ctx, req, j.o, func(n llm.Notice) { j.g.Notices = append(j.g.Notices, n) },
+	accept := func(text string) error {
+		if !parseLines(text).holds(in.Task) {
+			return errNoLines(in.Task)
+		}
+		return nil
+	}
+	a, err := j.s.ask(ctx, req, j.o, accept, func(n llm.Notice) { j.g.Notices = append(j.g.Notices, n) },
 		func(d time.Duration) {
 			j.progress(Progress{Stage: stage, Done: j.done, Total: j.total, Waiting: int(d.Round(time.Second) / time.Second)})
 		})
@@ -126,12 +141,17 @@ func (j *job) run(ctx context.Context, stage string, in prompt.StudyInput) (stri
 	if a.model != "" && !slices.Contains(j.g.Models, a.model) {
 		j.g.Models = append(j.g.Models, a.model)
 	}
+	if err == nil && accept(a.text) != nil { // a reply that broke off is not judged by the fallback
+		err = unformatted(in.Task, []string{cmp.Or(a.name, a.model)})
+	} else if names, ok := unformattedIn(err); ok {
+		err = unformatted(in.Task, names)
+	}
 	if err != nil {
-		return "", fmt.Errorf("study guide, request %d of %d: %w", j.done+1, j.total, err)
+		return parsed{}, fmt.Errorf("study guide, request %d of %d: %w", j.done+1, j.total, err)
 	}
 	j.done++
 	j.progress(Progress{Stage: stage, Done: j.done, Total: j.total})
-	return a.text, nil
+	return parseLines(a.text), nil
 }
 
 // fill checks each line of the merged guide against the passages.

@@ -5,7 +5,9 @@
 // notes (reduce), and checks every line with the citation checker the
 // answers use (package cite): a line whose citation is not verified is
 // kept and marked. Requests go through the model service's router and
-// fallback (package llm), paced by the rate limits' Retry-After. Without
+// fallback (package llm), paced by the rate limits' Retry-After; a reply
+// with no line in the format asked for goes to the next model too, and
+// when no model gives one the job fails (ErrUnformatted). Without
 // a model a guide is an extractive outline; cards and quizzes say that
 // they need one.
 //

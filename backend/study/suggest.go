@@ -59,7 +59,7 @@ func (s *Studier) Suggest(ctx context.Context, docID, lang string) ([]string, er
 	}
 	req := prompt.StudySuggest(in)
 	req.MaxTokens = suggestTokens
-	a, err := s.ask(ctx, req, o, nil, nil)
+	a, err := s.ask(ctx, req, o, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}

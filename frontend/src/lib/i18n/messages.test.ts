@@ -69,6 +69,18 @@ group('messages from Go', () => {
     expect(describe('fr', m)).toContain('Gemini (limite de débit atteinte) ; Groq (échec)');
   });
 
+  it('says a study reply followed no format, naming the models in the language, and the fallback it caused', () => {
+    const m = { code: 'study.unformatted', params: { models: ['Gemini 2.5 Flash-Lite', 'Llama 3.1 8B (Groq)'] } };
+    expect(describe('en', m)).toBe(
+      'The model’s reply did not follow the format asked for (no SUMMARY:, TERM: or Q:/A: line; tried: Gemini 2.5 Flash-Lite and Llama 3.1 8B (Groq)), so nothing was made. Try again, or pick another model.',
+    );
+    expect(describe('fr', m)).toBe(
+      'La réponse du modèle ne suivait pas le format demandé (aucune ligne SUMMARY:, TERM: ou Q:/A: ; essayé : Gemini 2.5 Flash-Lite et Llama 3.1 8B (Groq)) : rien n’a été fait. Réessayez, ou choisissez un autre modèle.',
+    );
+    const n = { code: 'notice.fallback', params: { model: 'Gemini 2.5 Flash-Lite', reason: 'unformatted', next: 'Llama 3.1 8B (Groq)' } };
+    expect(describe('fr', n)).toBe('Gemini 2.5 Flash-Lite est indisponible (réponse hors du format demandé). Essai de Llama 3.1 8B (Groq).');
+  });
+
   it('says which describing model failed and how, and why a description was refused', () => {
     const m = { code: 'describe.failed', params: { model: 'Gemini 2.5 Flash', reason: 'rate_limited' } };
     expect(describe('fr', m)).toBe(

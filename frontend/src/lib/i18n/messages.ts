@@ -112,6 +112,8 @@ const en = {
   'study.card_no_page': 'A card cited {label}, a page the document does not have: it was refused.',
   'study.card_no_citation': 'A card’s answer cited no page: it was refused.',
   'study.uncited': 'cites no page',
+  'study.unformatted':
+    'The model’s reply did not follow the format asked for (no SUMMARY:, TERM: or Q:/A: line; tried: {models}), so nothing was made. Try again, or pick another model.',
   'describe.not_vision': '{model} cannot describe figures: it reads no images. Pick a vision model in Settings.',
   'course.not_course': 'This file is not a Vika course file.',
   'course.version': 'This course file was saved by a newer Vika: update Vika to open it.',
@@ -172,6 +174,7 @@ const en = {
   'reason.timeout': 'no answer in time',
   'reason.stream': 'broke off',
   'reason.bad_response': 'malformed answer',
+  'reason.unformatted': 'reply not in the format asked for',
   'reason.model_not_found': 'model does not exist at the provider',
   'reason.bad_request': 'request rejected',
   'reason.blocked': 'blocked by the content filter',
@@ -300,6 +303,8 @@ const fr: Record<Key, Message> = {
   'study.card_no_page': 'Une fiche citait {label}, une page que le document n’a pas : elle a été refusée.',
   'study.card_no_citation': 'La réponse d’une fiche ne citait aucune page : elle a été refusée.',
   'study.uncited': 'ne cite aucune page',
+  'study.unformatted':
+    'La réponse du modèle ne suivait pas le format demandé (aucune ligne SUMMARY:, TERM: ou Q:/A: ; essayé : {models}) : rien n’a été fait. Réessayez, ou choisissez un autre modèle.',
   'describe.not_vision':
     '{model} ne peut pas décrire les figures : il ne lit pas les images. Choisissez un modèle qui voit les images dans les Réglages.',
   'course.not_course': 'Ce fichier n’est pas un fichier de cours Vika.',
@@ -361,6 +366,7 @@ const fr: Record<Key, Message> = {
   'reason.timeout': 'pas de réponse à temps',
   'reason.stream': 'interrompu',
   'reason.bad_response': 'réponse mal formée',
+  'reason.unformatted': 'réponse hors du format demandé',
   'reason.model_not_found': 'modèle inconnu du fournisseur',
   'reason.bad_request': 'requête refusée',
   'reason.blocked': 'bloqué par le filtre de contenu',
@@ -415,6 +421,7 @@ export function describe(lang: Lang, m: BridgeMessage): string {
     if (typeof value === 'string' || typeof value === 'number') params[name] = value;
   }
   if ('reason' in raw) params.reason = reasonText(lang, raw.reason);
+  if (Array.isArray(raw.models)) params.models = listOf(lang, raw.models);
   if (Array.isArray(raw.attempts)) {
     params.attempts = (raw.attempts as Attempt[])
       .map((a) => fill(lang, text(lang, 'answer.attempt')!, { model: a.model, reason: reasonText(lang, a.reason) }))

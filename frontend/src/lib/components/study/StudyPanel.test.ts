@@ -57,6 +57,20 @@ describe('the Study view', () => {
     expect(screen.getByRole('button', { name: 'Make the study guide' })).toBeTruthy();
   });
 
+  it('ends a guide whose replies followed no format with the reason and no guide', async () => {
+    const { study } = await setup();
+    const error = { code: 'study.unformatted', params: { models: ['Gemini 2.5 Flash-Lite', 'Llama 3.1 8B (Groq)'] } };
+    await fireEvent.click(screen.getByRole('button', { name: 'Make the study guide' }));
+    fake.emitStudy('study-1', { type: 'error', error });
+    await flush();
+    expect(study.job).toBeNull();
+    expect(study.guide).toBeNull();
+    expect(screen.queryByText('Summary')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain(
+      'The model’s reply did not follow the format asked for (no SUMMARY:, TERM: or Q:/A: line; tried: Gemini 2.5 Flash-Lite and Llama 3.1 8B (Groq)), so nothing was made.',
+    );
+  });
+
   it('shows the guide with the chat’s chips, the unverified line marked, a chip opening the viewer', async () => {
     const { onOpen } = await setup();
     await fireEvent.click(screen.getByRole('button', { name: 'Make the study guide' }));
