@@ -60,7 +60,7 @@ func TestCourseSaveInfoOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`UPDATE documents SET pdf = pdf || CAST('x' AS BLOB) WHERE seq = 1`); err != nil {
+	if _, err := db.Exec(`UPDATE documents SET pdf = CAST(pdf || CAST('x' AS BLOB) AS BLOB) WHERE seq = 1`); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

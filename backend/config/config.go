@@ -161,6 +161,7 @@ var Vars = []Var{
 	{"VIKA_CACHE_TEST_WRITER_NAME", String, "", "test: the entry name a writer child process writes", true},
 	{"VIKA_CACHE_TEST_WRITER_N", Int, "", "test: how many entries a writer child process writes", true},
 	{"VIKA_COURSE_TEST_SAVE", Path, "", "test: the course file a saving child process writes (killed mid-save)", true},
+	{"VIKA_ENGINE_TEST_ALONE", Flag, "", "test: this engine test process runs one memory-measuring test alone", true},
 }
 
 // Lookup returns the variable named name.

@@ -97,7 +97,7 @@ func TestCourseSaveOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`UPDATE documents SET pdf = CAST(? AS BLOB) || pdf WHERE seq = 2`, "%PDF-1.4 "); err != nil {
+	if _, err := db.Exec(`UPDATE documents SET pdf = CAST(CAST(? AS BLOB) || pdf AS BLOB) WHERE seq = 2`, "%PDF-1.4 "); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
