@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
 	"runtime"
@@ -155,7 +156,7 @@ func runAlone(t *testing.T) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "-test.run=^"+t.Name()+"$", "-test.v", "-test.short="+strconv.FormatBool(testing.Short()))
+	cmd := exec.Command(exe, "-test.run=^"+t.Name()+"$", "-test.v", "-test.short="+flag.Lookup("test.short").Value.String())
 	cmd.Env = append(os.Environ(), env+"=1")
 	out, err := cmd.CombinedOutput()
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
