@@ -1,5 +1,7 @@
 // Package backend holds all of Vika's logic, one package per job (corpus,
-// pdf, chunk, index, store, ingest, retrieve, engine, rag, cli, ...). Nothing under
-// backend/ imports Wails: the window is main.go and app.go's business, and
-// the root package's layering_test.go enforces it.
+// pdf, chunk, index, store, ingest, retrieve, engine, rag, study, cli, ...),
+// composed by session: the one composition root that both the window and
+// every CLI command open. Nothing under backend/ imports Wails: the window
+// is main.go and app.go's business, and the root package's layering_test.go
+// enforces it.
 package backend
