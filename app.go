@@ -21,6 +21,7 @@ type App struct {
 	ctx          context.Context
 	s            *session.Session
 	initialFiles []string // from the command line, added once the page is ready
+	quit         quitGate // whether closing the window asks first (app_quit.go)
 }
 
 // NewApp opens the window's session; its events go to the page.

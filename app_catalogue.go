@@ -79,6 +79,8 @@ type events struct {
 	CacheNotice    string `json:"cache_notice"`
 	// ConversationRestored: a course file's turns were added.
 	ConversationRestored string `json:"conversation_restored"`
+	// QuitRequested: closing the window waits for the quit question.
+	QuitRequested string `json:"quit_requested"`
 }
 
 func buildCatalogue() (catalogue, error) {
@@ -104,6 +106,7 @@ func buildCatalogue() (catalogue, error) {
 			StudyPrefix:          session.EventStudyPrefix,
 			CacheNotice:          session.EventCacheNotice,
 			ConversationRestored: session.EventConversationRestored,
+			QuitRequested:        session.EventQuitRequested,
 		},
 		FlushMS: int(rag.FlushInterval.Milliseconds()),
 		Viewer:  docserve.Viewer,

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"path/filepath"
+
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"vika/backend/course"
+	"vika/backend/session"
 )
 
 // courseFilter is the dialogs' filter of course files.
@@ -11,11 +14,13 @@ var courseFilter = []runtime.FileFilter{{DisplayName: "Vika course (*" + course.
 
 // SaveCourse asks where to save the session as a course file (with the
 // conversation when withConversation) and saves it; "" when the student
-// cancels.
+// cancels. The dialog starts at the course file last saved or opened.
 func (a *App) SaveCourse(withConversation bool) (string, error) {
-	path, err := runtime.SaveFileDialog(a.ctx, runtime.SaveDialogOptions{
-		Title: "Save course", DefaultFilename: "course" + course.Ext, Filters: courseFilter,
-	})
+	o := runtime.SaveDialogOptions{Title: "Save course", DefaultFilename: "course" + course.Ext, Filters: courseFilter}
+	if last := a.s.CoursePath(); last != "" {
+		o.DefaultDirectory, o.DefaultFilename = filepath.Dir(last), filepath.Base(last)
+	}
+	path, err := runtime.SaveFileDialog(a.ctx, o)
 	if err != nil || path == "" {
 		return "", err
 	}
@@ -38,3 +43,7 @@ func (a *App) PickCourse() (string, error) {
 func (a *App) OpenCourse(path string) string {
 	return a.s.StartCourse(path)
 }
+
+// RecentCourses lists the course files saved or opened before, most
+// recent first, each said missing when no file is there any more.
+func (a *App) RecentCourses() []session.RecentCourse { return a.s.RecentCourses() }

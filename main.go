@@ -89,6 +89,8 @@ func runWindow(files []string) error {
 		OnStartup:  app.startup,
 		OnDomReady: app.domReady,
 		OnShutdown: app.shutdown,
+		// Unsaved work keeps the window open for the page's quit question.
+		OnBeforeClose: app.beforeClose,
 		DragAndDrop: &options.DragAndDrop{
 			EnableFileDrop:     true,
 			DisableWebViewDrop: false, // true breaks native drops in Wails 2.9.2 on Linux (wails#3563)

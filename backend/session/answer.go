@@ -13,7 +13,7 @@ import (
 // Ask answers question and waits (the command line's ask); emit, when
 // set, sees the answer's events as they happen.
 func (s *Session) Ask(ctx context.Context, question string, o rag.Options, emit func(rag.Event)) (rag.Answer, error) {
-	return s.assistant.Ask(ctx, question, o, emit)
+	return s.assistant.Ask(ctx, question, o, s.turnKept(emit))
 }
 
 // StartAnswer starts answering question under id, which the listener
@@ -24,7 +24,7 @@ func (s *Session) StartAnswer(ctx context.Context, id, question string, o rag.Op
 		return "", errors.New("an answer started in the background needs the id its listener hears")
 	}
 	channel := EventAnswerPrefix + id
-	return s.assistant.StartID(ctx, id, question, o, func(ev rag.Event) { s.emit(channel, ev) })
+	return s.assistant.StartID(ctx, id, question, o, s.turnKept(func(ev rag.Event) { s.emit(channel, ev) }))
 }
 
 // CancelAnswer stops an answer; what arrived is kept. It reports whether

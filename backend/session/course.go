@@ -13,8 +13,12 @@ import (
 )
 
 // SaveCourse saves the session's documents to the course file at path,
-// with the conversation when withConversation.
+// with the conversation when withConversation. Saved, the session holds no
+// unsaved work (what changed while it was being written excepted: the
+// student chose what to keep), and the course goes first among the
+// recent ones.
 func (s *Session) SaveCourse(ctx context.Context, path string, withConversation bool) (int, error) {
+	mark := s.mark()
 	var conv []byte
 	if withConversation {
 		var err error
@@ -25,7 +29,13 @@ func (s *Session) SaveCourse(ctx context.Context, path string, withConversation 
 			return 0, err
 		}
 	}
-	return s.eng.SaveCourse(ctx, path, conv)
+	n, err := s.eng.SaveCourse(ctx, path, conv)
+	if err != nil {
+		return n, err
+	}
+	s.matched(mark, path)
+	s.addRecent(path)
+	return n, nil
 }
 
 // CourseInfo reads the course file at path without adding anything to the
@@ -49,14 +59,16 @@ func (s *Session) CourseInfo(ctx context.Context, path string) (entries []engine
 // command line's `vika course open`), each step going out as
 // EventIngestProgress, a PDF not added (a duplicate) on its own failed
 // row, and restores the conversation it holds (bounded; shown like any
-// answer).
+// answer). Opened into an empty session, the course leaves it saved
+// (Unsaved).
 func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseResult, error) {
-	res, err := s.eng.OpenCourse(ctx, path, s.progress, rag.CitedPages) // a failed PDF's row included
-	if err != nil {
-		return res, err
+	o := s.startOpening(path, false)
+	res, err := s.eng.OpenCourse(ctx, path, s.courseProgress(o), rag.CitedPages) // a failed PDF's row included
+	if err == nil {
+		o.restoredTurns(s.restoreConversation(res))
 	}
-	s.restoreConversation(res)
-	return res, nil
+	s.opened(o, err == nil)
+	return res, err
 }
 
 // StartCourse opens the course file at path in the background, as a job
@@ -65,24 +77,30 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 // it (the Open button, a double-click, a drop): nothing waits for the
 // course on the window's side.
 func (s *Session) StartCourse(path string) string {
-	return s.eng.StartCourse(path, s.progress, rag.CitedPages, s.restoreConversation)
+	o := s.startOpening(path, true)
+	return s.eng.StartCourse(path, s.courseProgress(o), rag.CitedPages, func(res engine.CourseResult) {
+		o.restoredTurns(s.restoreConversation(res))
+	})
 }
 
-// restoreConversation restores the conversation a course held.
-func (s *Session) restoreConversation(res engine.CourseResult) {
+// restoreConversation restores the conversation a course held and
+// returns how many turns it took.
+func (s *Session) restoreConversation(res engine.CourseResult) int {
 	if res.Conversation == nil {
-		return
+		return 0
 	}
 	// Decoded a turn at a time within the bounds of a restore; a
 	// conversation past them was not written by Vika and is left out.
 	turns, err := rag.DecodeConversation(res.Conversation)
 	if err != nil {
 		log.Printf("session: course conversation left out: %v", err)
-		return
+		return 0
 	}
-	if n := s.assistant.RestoreConversation(turns); n > 0 {
+	n := s.assistant.RestoreConversation(turns)
+	if n > 0 {
 		s.emit(EventConversationRestored, n)
 	}
+	return n
 }
 
 // FolderBatch is a folder being added: one job per PDF, and what was left.

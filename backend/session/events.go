@@ -25,4 +25,8 @@ const (
 	// EventConversationRestored carries the number of turns a course file
 	// brought into the conversation (OpenCourse), for the chat to show.
 	EventConversationRestored = "conversation:restored"
+	// EventQuitRequested carries nothing: the window was asked to close
+	// while the session holds unsaved work (Unsaved), and stays open for
+	// the page to ask Save course / Don't save / Cancel.
+	EventQuitRequested = "app:quit-requested"
 )

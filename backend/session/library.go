@@ -25,15 +25,29 @@ func (s *Session) StartBytes(name string, data []byte) string {
 // Ingest adds the PDF at path and waits, reporting what was extracted
 // (the command line's add); progress, when set, sees every step.
 func (s *Session) Ingest(ctx context.Context, path string, progress func(engine.Progress)) (engine.Report, error) {
-	return s.eng.Ingest(ctx, path, progress)
+	r, err := s.eng.Ingest(ctx, path, progress)
+	if err == nil {
+		s.changed()
+	}
+	return r, err
 }
 
 // Cancel stops an add or a description; it reports whether it was running.
 func (s *Session) Cancel(jobID string) bool { return s.eng.Cancel(jobID) }
 
-// progress emits an add's step and applies the describe-after-add and
-// summarise-after-add rules.
+// progress emits an add's step, applies the describe-after-add and
+// summarise-after-add rules and counts a document added as a change
+// (before its event goes out: whoever hears it sees the change).
 func (s *Session) progress(p engine.Progress) {
+	if p.Stage == engine.StageDone && p.Doc != nil {
+		s.changed()
+	}
+	s.emitProgress(p)
+}
+
+// emitProgress emits an add's step and applies the describe-after-add
+// and summarise-after-add rules.
+func (s *Session) emitProgress(p engine.Progress) {
 	s.emit(EventIngestProgress, p)
 	s.describeAfterAdd(p)
 	s.summarizeAfterAdd(p)
@@ -47,7 +61,11 @@ func (s *Session) Documents(ctx context.Context) ([]corpus.Document, error) {
 // RemoveDocument forgets a document and its passages.
 func (s *Session) RemoveDocument(ctx context.Context, docID string) error {
 	s.study.Forget(docID)
-	return s.eng.RemoveDocument(ctx, docID)
+	err := s.eng.RemoveDocument(ctx, docID)
+	if err == nil {
+		s.changed()
+	}
+	return err
 }
 
 // DocumentFile returns a document and its PDF bytes (for the viewer).
@@ -115,7 +133,11 @@ func (s *Session) WaitVectors(ctx context.Context) error { return s.eng.WaitVect
 // Rechunk cuts a document already added into passages again with the
 // chunking of the settings in force (engine.Rechunk).
 func (s *Session) Rechunk(ctx context.Context, docID string) (corpus.Document, error) {
-	return s.eng.Rechunk(ctx, docID)
+	d, err := s.eng.Rechunk(ctx, docID)
+	if err == nil {
+		s.changed()
+	}
+	return d, err
 }
 
 // SetChunking sets how the documents added afterwards are cut into

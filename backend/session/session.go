@@ -13,7 +13,12 @@
 //     at once: the session's passages are embedded again (DownloadModel);
 //   - accepting the model offer downloads its models (AnswerModelOffer);
 //   - the settings' switches apply at Open and as soon as they are saved:
-//     the local Ollama server, the document cache (SetSettings).
+//     the local Ollama server, the document cache (SetSettings);
+//   - work no course file holds (documents added or removed, turns, study
+//     material) makes the session unsaved until it is saved to a course
+//     file, and a course opened into an empty session leaves it saved
+//     (Unsaved, unsaved.go); the courses saved or opened are remembered
+//     in the settings file (RecentCourses).
 //
 // The window (package main's app_*.go) and the command line (package cli)
 // are adapters over a Session: they convert, call and print or emit. The
@@ -91,6 +96,8 @@ type Session struct {
 	bgMu       sync.Mutex
 	settings   Settings // guarded by mu: as last loaded or saved
 	loadErr    error    // guarded by mu: why the file could not be read
+	// saved tells the work no course file holds (unsaved.go).
+	saved savedState
 }
 
 // Open opens a session. Only the engine failing to open is an error; a

@@ -47,12 +47,18 @@ func LoadSettings(path string) (Settings, error) {
 }
 
 // SaveSettings validates s and writes it to path (creating its directory),
-// replacing the previous file atomically.
+// replacing the previous file atomically; the recent course files the file
+// holds are kept (recent.go).
 func SaveSettings(path string, s Settings) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(s, "", "  ")
+	file := struct {
+		Settings
+		Recent []string `json:"recent_courses,omitempty"` // recentKey
+	}{Settings: s}
+	file.Recent, _ = readRecent(path)
+	data, err := json.MarshalIndent(file, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,7 @@ func (s *Session) StudyCards(ctx context.Context, sc study.Scope, o study.Option
 
 // StartStudyGuide makes the guide of sc in the background under the id
 // the window chose; its study.Event values go out on EventStudyPrefix+id.
+// The guide or cards made are unsaved work (Unsaved).
 // The guide is kept with the document for the session (StudyGuideKept).
 func (s *Session) StartStudyGuide(ctx context.Context, id string, sc study.Scope, o study.Options) error {
 	return s.study.StartGuide(ctx, id, sc, o, s.studyEmit(id))
@@ -41,7 +42,7 @@ func (s *Session) StartStudyCards(ctx context.Context, id string, sc study.Scope
 }
 
 func (s *Session) studyEmit(id string) func(study.Event) {
-	return func(e study.Event) { s.emit(EventStudyPrefix+id, e) }
+	return s.studyMade(func(e study.Event) { s.emit(EventStudyPrefix+id, e) })
 }
 
 // CancelStudy stops a study job; it reports whether it was running.

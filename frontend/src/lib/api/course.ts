@@ -5,7 +5,7 @@
 
 import * as App from '../../../wailsjs/go/main/App';
 import { call } from './call.ts';
-import type { FolderBatch } from './types.ts';
+import type { FolderBatch, RecentCourse } from './types.ts';
 
 /** Asks where to save the session as a course file and saves it; '' when cancelled. */
 export async function saveCourse(withConversation: boolean): Promise<string> {
@@ -20,6 +20,11 @@ export async function pickCourse(): Promise<string> {
 /** Starts opening a course file in the background; returns its job id (its progress comes as ingest:progress events, and cancel stops it). */
 export async function openCourse(path: string): Promise<string> {
   return (await call(() => App.OpenCourse(path))) ?? '';
+}
+
+/** The course files saved or opened before, most recent first (none without a settings file). */
+export async function recentCourses(): Promise<RecentCourse[]> {
+  return ((await call(() => App.RecentCourses())) ?? []) as RecentCourse[];
 }
 
 /** Asks for a folder to add; '' when cancelled. */

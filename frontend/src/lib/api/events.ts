@@ -9,6 +9,8 @@ export const Events = {
   modelReembed: catalogue.events.model_reembed,
   cacheNotice: catalogue.events.cache_notice,
   conversationRestored: catalogue.events.conversation_restored,
+  /** The window was asked to close while the session holds unsaved work. */
+  quitRequested: catalogue.events.quit_requested,
   /** Prefix of the per-answer channel: prefix + ask id. */
   answerPrefix: catalogue.events.answer_prefix,
   /** Prefix of the per-job channel of a study guide or flashcards: prefix + job id. */

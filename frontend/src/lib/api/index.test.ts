@@ -18,6 +18,8 @@ const App = {
   Conversation: vi.fn(),
   ClearConversation: vi.fn(),
   ExportConversation: vi.fn(),
+  ListenQuit: vi.fn(),
+  Quit: vi.fn(),
 };
 const runtime = {
   EventsOnMultiple: vi.fn(),
@@ -25,6 +27,7 @@ const runtime = {
   OnFileDrop: vi.fn(),
   OnFileDropOff: vi.fn(),
   BrowserOpenURL: vi.fn(),
+  Quit: vi.fn(),
 };
 
 beforeEach(() => {
@@ -158,6 +161,22 @@ describe('api answers', () => {
   it('rejects readably when Ask refuses the question', async () => {
     App.Ask.mockRejectedValue('empty question');
     await expect(api.ask('ask-8', '  ', { provider: '', model: '', mode: '', k: 0, history: true, hyde: false, multi_query: false, rerank: true, scope: {} })).rejects.toThrow(new Error('empty question'));
+  });
+
+  it('listens for the quit question, tells Go the page asks it, and quits', async () => {
+    App.ListenQuit.mockResolvedValue(undefined);
+    App.Quit.mockResolvedValue(undefined);
+    let asked = 0;
+    api.onQuitRequested(() => asked++);
+    expect(runtime.EventsOnMultiple).toHaveBeenCalledWith('app:quit-requested', expect.any(Function), -1);
+    expect(App.ListenQuit).toHaveBeenCalled();
+    const deliver = runtime.EventsOnMultiple.mock.calls[0]?.[1] as () => void;
+    deliver();
+    expect(asked).toBe(1);
+    api.closeWindow();
+    expect(runtime.Quit).toHaveBeenCalled();
+    await api.quit();
+    expect(App.Quit).toHaveBeenCalled();
   });
 
   it('subscribes to one answer’s channel', () => {

@@ -31,6 +31,9 @@ export type Document = Wire<corpus.Document>;
 /** A folder being added (session.FolderBatch): one job per PDF, what was skipped. */
 export type FolderBatch = Wire<session.FolderBatch>;
 
+/** A course file saved or opened before (session.RecentCourse); missing when no file is there any more. */
+export type RecentCourse = Wire<session.RecentCourse>;
+
 /** What a drop onto the window started (session.Dropped): a job per file, a batch per folder. */
 export type Dropped = Wire<session.Dropped>;
 

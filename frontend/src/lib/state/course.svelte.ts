@@ -1,13 +1,14 @@
 // Course files and folders, the library's other ways in: "Save course…"
-// (with the conversation when ticked), "Open course…", "Add folder…" or a
-// folder dropped on the window, and one progress line for each folder.
+// (with the conversation when ticked), "Open course…" or a recent course
+// (listed while the library is empty), "Add folder…" or a folder dropped
+// on the window, and one progress line for each folder.
 //
 // App.svelte builds the window's one instance over the library:
 //   const course = new CourseFiles(library);
 //   course.apply(progress)  // from the library's progress events (batch counts)
 
 import * as api from '../api/index.ts';
-import type { FolderBatch, IngestProgress } from '../api/types.ts';
+import type { FolderBatch, IngestProgress, RecentCourse } from '../api/types.ts';
 import { isTerminalStage } from '../api/types.ts';
 import { handleError } from '../errors.ts';
 import { baseName } from '../path.ts';
@@ -42,6 +43,8 @@ export class CourseFiles {
   error = $state<string | null>(null);
   /** The folders being added (or added, until dismissed), oldest first. */
   batches = $state<Batch[]>([]);
+  /** The course files saved or opened before, most recent first. */
+  recent = $state<RecentCourse[]>([]);
 
   readonly #library: Library;
   /** The courses being opened from the Open button: job id → file name. */
@@ -59,7 +62,10 @@ export class CourseFiles {
     if (name !== undefined) {
       // The course's own row is the library's; its end says it opened.
       if (isTerminalStage(p.stage)) this.#courses.delete(p.job_id);
-      if (p.stage === 'done') this.opened = name;
+      if (p.stage === 'done') {
+        this.opened = name;
+        void this.loadRecent();
+      }
       return false;
     }
     const b = this.batches.find((batch) => batch.ids.includes(p.job_id));
@@ -115,28 +121,54 @@ export class CourseFiles {
     this.batches.push(batch);
   }
 
-  async save(): Promise<void> {
+  /** Saves the session as a course file (the native dialog first); true once saved. */
+  async save(): Promise<boolean> {
+    let path = '';
     await this.#run(async () => {
-      const path = await api.saveCourse(this.withConversation);
-      if (path) this.saved = baseName(path);
+      path = await api.saveCourse(this.withConversation);
+      if (path) {
+        this.saved = baseName(path);
+        void this.loadRecent();
+      }
     });
+    return path !== '' && this.error === null;
   }
 
   async open(): Promise<void> {
     await this.#run(async () => {
       const path = await api.pickCourse();
-      if (!path) return;
-      // Opened in the background: its row in the library shows its
-      // progress and can cancel it; a refusal ends that row with its reason.
-      this.opened = '';
-      const name = baseName(path);
-      const id = await api.openCourse(path);
-      if (!id) return;
-      const end = this.#library.endedAs(id); // its last event may come before the call returns
-      if (end === 'done') this.opened = name;
-      else if (end === undefined) this.#courses.set(id, name);
-      this.#library.follow(id, name);
+      if (path) await this.#open(path);
     });
+  }
+
+  /** Opens a recent course file. */
+  async openRecent(course: RecentCourse): Promise<void> {
+    if (course.missing) return;
+    await this.#run(() => this.#open(course.path));
+  }
+
+  /** Reads the recent course files (none when they cannot be read). */
+  async loadRecent(): Promise<void> {
+    try {
+      this.recent = await api.recentCourses();
+    } catch {
+      this.recent = [];
+    }
+  }
+
+  async #open(path: string): Promise<void> {
+    // Opened in the background: its row in the library shows its
+    // progress and can cancel it; a refusal ends that row with its reason.
+    this.opened = '';
+    const name = baseName(path);
+    const id = await api.openCourse(path);
+    if (!id) return;
+    const end = this.#library.endedAs(id); // its last event may come before the call returns
+    if (end === 'done') {
+      this.opened = name;
+      void this.loadRecent();
+    } else if (end === undefined) this.#courses.set(id, name);
+    this.#library.follow(id, name);
   }
 
   async #run(fn: () => Promise<void>): Promise<void> {

@@ -60,6 +60,19 @@ export const clearCache = vi.fn<Api['clearCache']>(async () => {});
 export const saveCourse = vi.fn<Api['saveCourse']>(async () => '');
 export const pickCourse = vi.fn<Api['pickCourse']>(async () => '');
 export const openCourse = vi.fn<Api['openCourse']>(async () => 'job-course');
+export const recentCourses = vi.fn<Api['recentCourses']>(async () => []);
+/** The listeners of onQuitRequested; requestQuit() calls them (the window's close button). */
+const quitHandlers = new Set<() => void>();
+export const onQuitRequested = vi.fn<Api['onQuitRequested']>((fn) => {
+  quitHandlers.add(fn);
+  return () => quitHandlers.delete(fn);
+});
+export const quit = vi.fn<Api['quit']>(async () => {});
+export const closeWindow = vi.fn<Api['closeWindow']>(() => {});
+/** Emits the window's close request with unsaved work. */
+export function requestQuit(): void {
+  for (const fn of quitHandlers) fn();
+}
 export const pickFolder = vi.fn<Api['pickFolder']>(async () => '');
 export const addFolder = vi.fn<Api['addFolder']>(async (dir) => ({ dir, pdfs: [], found: 0, skipped: [], skipped_count: 0, jobs: [], capped: false, max: 300, truncated: false, max_entries: 50000, deep: 0, max_depth: 16 }));
 export const onCacheNotice = vi.fn<Api['onCacheNotice']>(() => () => {});
@@ -110,6 +123,7 @@ export function resetFakeApi(): void {
   dropHandlers.clear();
   answerHandlers.clear();
   restoredHandlers.clear();
+  quitHandlers.clear();
   resetStudyFake();
   nextJob = 0;
   nextAsk = 0;

@@ -123,3 +123,37 @@ describe('Course files', () => {
     expect(await screen.findByText('Cours term.vika ouvert.')).toBeTruthy();
   });
 });
+
+describe('Recent courses', () => {
+  it('lists them while the library is empty, opens one, shows a missing one greyed, in French too', async () => {
+    api.recentCourses.mockResolvedValue([
+      { path: '/home/ana/stats.vika', name: 'stats.vika', missing: false },
+      { path: '/media/usb/old.vika', name: 'old.vika', missing: true },
+    ]);
+    const { course } = setup();
+    await course.loadRecent();
+    expect(await screen.findByRole('heading', { name: 'Recent courses' })).toBeTruthy();
+    const missing = screen.getByRole('button', { name: 'old.vika (not found)' }) as HTMLButtonElement;
+    expect(missing.disabled).toBe(true);
+    api.openCourse.mockResolvedValue('job-r1');
+    await userEvent.click(screen.getByRole('button', { name: 'stats.vika' }));
+    expect(api.openCourse).toHaveBeenCalledWith('/home/ana/stats.vika');
+    expect(api.openCourse).toHaveBeenCalledTimes(1);
+    emitProgress(progress({ job_id: 'job-r1', file: 'stats.vika', stage: 'done', done: 1, total: 1 }));
+    expect(await screen.findByText('Course stats.vika opened.')).toBeTruthy();
+
+    locale.set('fr');
+    expect(await screen.findByRole('heading', { name: 'Cours récents' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'old.vika (introuvable)' })).toBeTruthy();
+  });
+
+  it('is not shown once the library holds documents', async () => {
+    api.recentCourses.mockResolvedValue([{ path: '/home/ana/stats.vika', name: 'stats.vika', missing: false }]);
+    api.documents.mockResolvedValue([sampleDocument({ doc_id: 'd1', label: 'a.pdf' })]);
+    const { library, course } = setup();
+    await library.load();
+    await course.loadRecent();
+    expect(await screen.findByRole('button', { name: 'Save course…' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Recent courses' })).toBeNull();
+  });
+});
