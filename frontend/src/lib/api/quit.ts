@@ -15,7 +15,12 @@ import { Events } from './events.ts';
  */
 export function onQuitRequested(fn: () => void): () => void {
   if (!runtimeReady()) return () => {};
-  const stop = EventsOn(Events.quitRequested, () => fn());
+  const stop = EventsOn(Events.quitRequested, () => {
+    fn();
+    // Shown: Go keeps the window open for the answer (a page that never
+    // says so, frozen, lets a second close through).
+    void call(() => App.QuitShown()).catch(() => {});
+  });
   void call(() => App.ListenQuit()).catch(() => {});
   return stop;
 }
