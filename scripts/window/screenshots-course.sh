@@ -15,7 +15,11 @@
 #                               row "Opening the course…, 1 of 3" (cancellable) above its PDFs' rows
 #   course-13-progress-fr.png   the same in French
 # With the argument "open", only course-10 to course-13 (a course given on the command line);
-# with "progress", only course-12 and course-13.
+#   course-14-quit-LANG.png     Ctrl+Q with a PDF added and no course saved: the quit question
+#                               (Save course… / Don't save / Cancel), en then fr
+#   course-15-recent-LANG.png   the window started with nothing, a course saved earlier listed
+#                               under recent courses, en then fr
+# with "progress", only course-12 and course-13; with "quit", only course-14 and course-15.
 # The cache lives in the run's own XDG_CACHE_HOME. Needs what
 # scripts/window/lib.sh needs.
 set -euo pipefail
@@ -73,11 +77,37 @@ shots_progress() { # locale png
   stop_app
 }
 
+# The quit question (a PDF added, nothing saved: Ctrl+Q), then recent courses (the window
+# started with nothing, the course saved by the CLI listed in settings.json).
+shots_quit() { # locale
+  printf '{"locale":"%s"}\n' "$1" >"$XDG_CONFIG_HOME/vika/settings.json"
+  start_app "$work/docs/he2015_resnet.pdf"
+  sleep 10
+  settle 120 "$work/quit-ready.png" 4
+  click 800 300 # the page has the focus
+  key ctrl+q
+  sleep 2
+  settle 20 "$shots/course-14-quit-$1.png" 2
+  stop_app
+  [[ -f $work/term.vika ]] || "$bin" course save "$work/term.vika" "$work/docs/he2015_resnet.pdf" >>"$work/app.log" 2>&1 ||
+    die "vika course save failed: $(tail -n 5 "$work/app.log")"
+  printf '{"locale":"%s","recent_courses":["%s","%s"]}\n' "$1" "$work/term.vika" "$work/gone.vika" >"$XDG_CONFIG_HOME/vika/settings.json"
+  start_app
+  sleep 8
+  settle 60 "$shots/course-15-recent-$1.png" 3
+  stop_app
+}
+
 settings_on() { # locale
   printf '{"routing":"auto","k":8,"history":true,"rerank":true,"multi_query_variants":3,"describe_max":20,"remember":true,"cache_max_mb":2048,"locale":"%s"}\n' "$1" \
     >"$XDG_CONFIG_HOME/vika/settings.json"
 }
 
+if [[ $only == quit ]]; then
+  shots_quit en
+  shots_quit fr
+  exit 0
+fi
 if [[ $only == progress ]]; then
   shots_progress en course-12-progress-en.png
   shots_progress fr course-13-progress-fr.png
@@ -146,3 +176,5 @@ shots_opened en course-10-opened-en.png
 shots_opened fr course-11-opened-fr.png
 shots_progress en course-12-progress-en.png
 shots_progress fr course-13-progress-fr.png
+shots_quit en
+shots_quit fr
