@@ -21,6 +21,8 @@ func cpuTime() time.Duration { return 0 }
 
 func residentBytes() int64 { return 0 }
 
+func peakBytes() int64 { return 0 }
+
 func supervise(cmd *exec.Cmd) {}
 
 func maxRSS(st *os.ProcessState) int64 { return 0 }

@@ -100,8 +100,9 @@ func New(cfg Config) *Opener {
 	return &Opener{cfg: cfg}
 }
 
-// PeakWorkerRSS is the largest peak resident set, in bytes, of the workers
-// that have ended so far (0 where the system does not report it).
+// PeakWorkerRSS is the largest peak resident set, in bytes, of the
+// workers: as each reported it after each request, and for one killed or
+// crashed the kernel's figure (0 where the system reports neither).
 func (o *Opener) PeakWorkerRSS() int64 {
 	o.cfg.peak.mu.Lock()
 	defer o.cfg.peak.mu.Unlock()

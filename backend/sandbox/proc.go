@@ -25,6 +25,7 @@ type proc struct {
 	stderr *headBuffer   // the first lines it printed, for crash reports
 	cpu    time.Duration // CPU time it reported last
 	rss    int64         // resident bytes it reported last
+	peak   *peakRSS      // the opener's record of the workers' peaks
 }
 
 // errOverBudget and errCrashed describe a worker that failed a call.
@@ -50,7 +51,7 @@ func startProc(cfg Config, faults bool) (*proc, error) {
 		cmd.Env = append(cmd.Env, envFaults+"=1")
 	}
 	supervise(cmd)
-	p := &proc{cmd: cmd, exited: make(chan struct{}), stderr: &headBuffer{max: 2048}}
+	p := &proc{cmd: cmd, exited: make(chan struct{}), stderr: &headBuffer{max: 2048}, peak: cfg.peak}
 	cmd.Stderr = p.stderr
 	if p.stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
@@ -64,7 +65,12 @@ func startProc(cfg Config, faults bool) (*proc, error) {
 	}
 	go func() {
 		cmd.Wait()
-		if cfg.peak != nil && cmd.ProcessState != nil {
+		// A worker that ended on its own reported its peak with each
+		// answer (call). One killed or crashed may have grown after its
+		// last answer: the kernel's figure stands in, which for a vfork'd
+		// child also counts the app's resident set when it started (an
+		// upper bound).
+		if cfg.peak != nil && cmd.ProcessState != nil && !cmd.ProcessState.Success() {
 			cfg.peak.record(maxRSS(cmd.ProcessState))
 		}
 		close(p.exited)
@@ -105,6 +111,9 @@ func (p *proc) call(ctx context.Context, req request, budget time.Duration) (res
 			return response{}, fmt.Errorf("%w (%s)", errCrashed, reason)
 		}
 		p.cpu, p.rss = r.resp.CPU, r.resp.RSS
+		if p.peak != nil {
+			p.peak.record(r.resp.Peak)
+		}
 		return r.resp, nil
 	case <-timeout:
 		p.kill()
@@ -152,7 +161,8 @@ func (p *proc) exitReason() string {
 	return reason
 }
 
-// peakRSS records the largest peak resident set of the ended workers.
+// peakRSS records the largest peak resident set of the workers: as each
+// reported it, and the kernel's figure for one that was killed.
 type peakRSS struct {
 	mu  sync.Mutex
 	max int64

@@ -63,6 +63,11 @@ type response struct {
 	// where the system does not say), to retire a worker a document
 	// bloated.
 	RSS int64
+	// Peak is the worker's own peak resident memory so far (VmHWM), in
+	// bytes (0 where the system does not say): the figure the kernel
+	// gives for an ended worker (ru_maxrss) also counts the app's
+	// resident set when the worker was started (vfork).
+	Peak int64
 }
 
 // wireError carries an error across the pipe with the sentinel it wraps.

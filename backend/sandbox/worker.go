@@ -130,7 +130,7 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 		if faults && req.Fault == "lie" {
 			lie(&resp)
 		}
-		resp.CPU, resp.RSS = cpuTime(), residentBytes()
+		resp.CPU, resp.RSS, resp.Peak = cpuTime(), residentBytes(), peakBytes()
 		if err := enc.Encode(&resp); err != nil {
 			return fmt.Errorf("writing a response: %w", err)
 		}
