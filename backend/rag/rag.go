@@ -300,18 +300,12 @@ func newest(turns []Answer) []Answer {
 	return kept
 }
 
-// CitedPages reads a saved conversation (the JSON of Conversation, from
-// a course file: untrusted; decoded as DecodeConversation does, and of it
-// the turns a restore takes) and returns the pages its sources and
-// citations name, by document id: the
-// pages whose OCR a course must prove (engine.OpenCourse). Nil when it
-// cannot be read within DecodeConversation's bounds.
-func CitedPages(conversation []byte) map[string][]int {
-	turns, err := DecodeConversation(conversation)
-	if err != nil {
-		return nil
-	}
-	turns = newest(turns) // the turns a restore takes, and only those
+// CitedPages returns the pages that the turns of a saved conversation (a
+// course file's, as DecodeConversation gives them) name in their sources
+// and citations, by document id, of the turns a restore takes and only
+// those: the pages whose OCR a course must prove (engine.OpenCourse).
+func CitedPages(turns []Answer) map[string][]int {
+	turns = newest(turns)
 	seen := map[string]map[int]bool{}
 	add := func(docID string, page int) {
 		if docID == "" || page < 1 {

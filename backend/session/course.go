@@ -63,9 +63,10 @@ func (s *Session) CourseInfo(ctx context.Context, path string) (entries []engine
 // (Unsaved).
 func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseResult, error) {
 	o := s.startOpening(path, false)
-	res, err := s.eng.OpenCourse(ctx, path, s.courseProgress(o), rag.CitedPages) // a failed PDF's row included
+	var conv courseConversation
+	res, err := s.eng.OpenCourse(ctx, path, s.courseProgress(o), conv.cited) // a failed PDF's row included
 	if err == nil {
-		o.restoredTurns(s.restoreConversation(res))
+		o.restoredTurns(s.restoreConversation(&conv))
 	}
 	s.opened(o, err == nil)
 	return res, err
@@ -78,25 +79,39 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 // course on the window's side.
 func (s *Session) StartCourse(path string) string {
 	o := s.startOpening(path, true)
-	return s.eng.StartCourse(path, s.courseProgress(o), rag.CitedPages, func(res engine.CourseResult) {
-		o.restoredTurns(s.restoreConversation(res))
+	conv := &courseConversation{}
+	return s.eng.StartCourse(path, s.courseProgress(o), conv.cited, func(engine.CourseResult) {
+		o.restoredTurns(s.restoreConversation(conv))
 	})
+}
+
+// courseConversation is a course's conversation decoded once, when the
+// engine asks for the pages it cites (before the PDFs are added), and
+// restored after them.
+type courseConversation struct {
+	turns []rag.Answer
+}
+
+// cited decodes the conversation (a turn at a time within the bounds of
+// a restore: one past them was not written by Vika and is left out) and
+// names the pages it cites (engine.CitedFunc).
+func (c *courseConversation) cited(conversation []byte) map[string][]int {
+	turns, err := rag.DecodeConversation(conversation)
+	if err != nil {
+		log.Printf("session: course conversation left out: %v", err)
+		return nil
+	}
+	c.turns = turns
+	return rag.CitedPages(turns)
 }
 
 // restoreConversation restores the conversation a course held and
 // returns how many turns it took.
-func (s *Session) restoreConversation(res engine.CourseResult) int {
-	if res.Conversation == nil {
+func (s *Session) restoreConversation(c *courseConversation) int {
+	if len(c.turns) == 0 {
 		return 0
 	}
-	// Decoded a turn at a time within the bounds of a restore; a
-	// conversation past them was not written by Vika and is left out.
-	turns, err := rag.DecodeConversation(res.Conversation)
-	if err != nil {
-		log.Printf("session: course conversation left out: %v", err)
-		return 0
-	}
-	n := s.assistant.RestoreConversation(turns)
+	n := s.assistant.RestoreConversation(c.turns)
 	if n > 0 {
 		s.emit(EventConversationRestored, n)
 	}

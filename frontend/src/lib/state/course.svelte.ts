@@ -10,10 +10,9 @@
 import * as api from '../api/index.ts';
 import type { FolderBatch, IngestProgress, RecentCourse } from '../api/types.ts';
 import { isTerminalStage } from '../api/types.ts';
-import { handleError } from '../errors.ts';
+import { whileBusy } from './busy.ts';
 import { baseName } from '../path.ts';
 import type { Library } from './library.svelte.ts';
-import { t } from './locale.svelte.ts';
 
 /** A folder being added. */
 export interface Batch {
@@ -172,14 +171,6 @@ export class CourseFiles {
   }
 
   async #run(fn: () => Promise<void>): Promise<void> {
-    this.busy = true;
-    this.error = null;
-    try {
-      await fn();
-    } catch (err) {
-      this.error = handleError(err, t('error.generic'));
-    } finally {
-      this.busy = false;
-    }
+    await whileBusy(this, fn);
   }
 }

@@ -9,9 +9,8 @@
 //   onMount(() => quit.start());
 
 import * as api from '../api/index.ts';
-import { handleError } from '../errors.ts';
+import { whileBusy } from './busy.ts';
 import type { CourseFiles } from './course.svelte.ts';
-import { t } from './locale.svelte.ts';
 
 export class QuitQuestion {
   /** The question is shown. */
@@ -57,14 +56,6 @@ export class QuitQuestion {
   }
 
   async #run(fn: () => Promise<void>): Promise<void> {
-    this.busy = true;
-    this.error = null;
-    try {
-      await fn();
-    } catch (err) {
-      this.error = handleError(err, t('error.generic'));
-    } finally {
-      this.busy = false;
-    }
+    await whileBusy(this, fn);
   }
 }
