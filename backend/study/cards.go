@@ -2,6 +2,8 @@ package study
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -21,6 +23,9 @@ func init() { message.Register(ErrNeedsModel, message.StudyNeedsModel) }
 // Card is a flashcard: a question, its answer, the page it cites and the
 // checker's verdict on the answer.
 type Card struct {
+	// ID names the card for its reviews (CardID): the same question on
+	// the same page of the same document is the same card.
+	ID       string `json:"id"`
 	Question string `json:"question"`
 	Answer   string `json:"answer"`
 	Label    string `json:"label"` // the cited page, "[file.pdf p.N]"
@@ -89,6 +94,13 @@ func (s *Studier) Cards(ctx context.Context, sc Scope, o Options, progress func(
 	return d, nil
 }
 
+// CardID is a card's stable id: a hash of its document, its page and its
+// question (case and spacing aside), 32 hex digits.
+func CardID(docID string, page int, question string) string {
+	h := sha256.Sum256([]byte(docID + "\x00" + strconv.Itoa(page) + "\x00" + norm(question)))
+	return hex.EncodeToString(h[:16])
+}
+
 // card checks one card: its answer must cite a page of doc.
 func card(q, a string, doc corpus.Document, hits []corpus.Hit) (Card, *message.Message) {
 	refs := cite.Parse(a)
@@ -103,6 +115,7 @@ func card(q, a string, doc corpus.Document, hits []corpus.Hit) (Card, *message.M
 		}
 	}
 	c := Card{Question: q, Answer: a, Check: checkLine(a, hits), DocID: doc.ID, Page: refs[0].Page}
+	c.ID = CardID(c.DocID, c.Page, q)
 	c.Label = corpus.CitationLabel(doc.Label, c.Page)
 	return c, nil
 }
