@@ -14,7 +14,8 @@ import (
 // Unsaved work. The session lives in memory; a course file (.vika) is the
 // student's explicit save. The session counts every change to the work it
 // holds (a document added, removed or cut into passages again, a
-// conversation turn kept, a study guide or flashcards made) and remembers
+// conversation turn kept, a study guide or flashcards made, a card graded,
+// a quiz question answered) and remembers
 // the count at which it last matched a course file: when it was saved to
 // one, or when one was opened into an empty session. The window asks
 // before quitting while the two differ (Unsaved).
@@ -170,10 +171,14 @@ func (s *Session) opened(o *opening, ok bool) {
 	}
 }
 
-// studyMade wraps a study job's emit to count the guide or cards it made.
+// studyMade wraps a study job's emit to count the guide or cards it made,
+// and to put the cards made under review before the window hears of them.
 func (s *Session) studyMade(emit func(study.Event)) func(study.Event) {
 	return func(e study.Event) {
 		if e.Type == study.EventDone {
+			if e.Deck != nil {
+				s.deckMade(s.life, *e.Deck)
+			}
 			s.changed()
 		}
 		emit(e)
