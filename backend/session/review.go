@@ -150,3 +150,15 @@ func (s *Session) restoreReviews(ctx context.Context, data []byte) int {
 	}
 	return s.reviews.Restore(dec)
 }
+
+// ReviewQuiz is a quiz on the cards of sc under review (a weak section
+// studied again): study.Quiz over them, in the order they were made.
+// Their citations are not checked again here: the quiz shows them as
+// cited, unchecked.
+func (s *Session) ReviewQuiz(sc review.Scope) []study.QuizItem {
+	var cards []study.Card
+	for _, d := range s.reviews.Cards(sc, s.now()) {
+		cards = append(cards, study.Card{ID: d.ID, Question: d.Question, Answer: d.Answer, Label: d.Label, DocID: d.DocID, Page: d.Page})
+	}
+	return study.Quiz(cards)
+}

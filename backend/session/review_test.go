@@ -119,6 +119,10 @@ func TestReviewsThroughCourseFile(t *testing.T) {
 	if p.Total.Reviewed != 2 || p.Total.Missed != 1 || p.Total.QuizWrong != 1 || len(p.Weak) != 2 {
 		t.Errorf("progress %+v", p)
 	}
+	quiz := other.ReviewQuiz(review.Scope{DocID: docID, Section: "méthodes"})
+	if len(quiz) != 1 || quiz[0].Card.ID != q[1].ID || quiz[0].Question != "What does page 3 say?" {
+		t.Errorf("quiz on Méthodes %+v", quiz)
+	}
 	if other.Unsaved() {
 		t.Error("a course opened into an empty session is unsaved")
 	}

@@ -18,3 +18,4 @@ export * from './course.ts';
 export * from './quit.ts';
 export { BackendUnavailableError, BridgeError } from './call.ts';
 export * from './study.ts';
+export * from './review.ts';
