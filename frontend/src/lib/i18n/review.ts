@@ -25,8 +25,8 @@ export const en = {
   'review.grade.4': 'Easy',
   'review.grade.next': 'next in {interval}',
   'review.done': {
-    one: 'Done for today: {count} card reviewed.',
-    other: 'Done for today: {count} cards reviewed.',
+    one: 'Done for today: {count} review.',
+    other: 'Done for today: {count} reviews.',
   },
   'review.doneAgain': 'You went through every card of this section.',
   'review.none': 'No card is due today. Make flashcards from a document or a section: they join your reviews.',
@@ -83,8 +83,8 @@ export const fr: Record<keyof typeof en, Message> = {
   'review.grade.4': 'Facile',
   'review.grade.next': 'revient dans {interval}',
   'review.done': {
-    one: 'Terminé pour aujourd’hui : {count} carte révisée.',
-    other: 'Terminé pour aujourd’hui : {count} cartes révisées.',
+    one: 'Terminé pour aujourd’hui : {count} révision.',
+    other: 'Terminé pour aujourd’hui : {count} révisions.',
   },
   'review.doneAgain': 'Vous avez revu toutes les cartes de cette section.',
   'review.none': 'Aucune carte à réviser aujourd’hui. Faites des cartes d’un document ou d’une section : elles rejoignent vos révisions.',

@@ -226,7 +226,7 @@ describe('the review', () => {
     await fireEvent.keyDown(window, { key: '1' });
     await flush();
     expect(fake.gradeCard).toHaveBeenLastCalledWith('c2', 1);
-    expect(screen.getByRole('status').textContent).toContain('Done for today: 2 cards reviewed.');
+    expect(screen.getByRole('status').textContent).toContain('Done for today: 2 reviews.');
   });
 
   it('lists the progress with the weak sections, and studies one again: its cards, its section, a quiz on it', async () => {
