@@ -72,7 +72,7 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 	var conv courseConversation
 	res, err := s.eng.OpenCourse(ctx, path, s.courseProgress(o), conv.cited) // a failed PDF's row included
 	if err == nil {
-		o.restoredTurns(s.restoreConversation(&conv) + s.restoreReviews(ctx, res.Reviews))
+		o.addRestored(s.restoreConversation(&conv) + s.restoreReviews(ctx, res.Reviews))
 	}
 	s.opened(o, err == nil)
 	return res, err
@@ -87,7 +87,7 @@ func (s *Session) StartCourse(path string) string {
 	o := s.startOpening(path, true)
 	conv := &courseConversation{}
 	return s.eng.StartCourse(path, s.courseProgress(o), conv.cited, func(res engine.CourseResult) {
-		o.restoredTurns(s.restoreConversation(conv) + s.restoreReviews(s.life, res.Reviews))
+		o.addRestored(s.restoreConversation(conv) + s.restoreReviews(s.life, res.Reviews))
 	})
 }
 

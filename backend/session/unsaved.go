@@ -110,7 +110,7 @@ type opening struct {
 	mu       sync.Mutex
 	job      string // guarded by mu: the course job's id (its first event)
 	added    int    // guarded by mu: PDFs added
-	restored int    // guarded by mu: conversation turns restored
+	restored int    // guarded by mu: conversation turns and cards under review restored
 }
 
 // startOpening records the session as a course starts opening.
@@ -141,8 +141,9 @@ func (s *Session) courseProgress(o *opening) func(engine.Progress) {
 	}
 }
 
-// restoredTurns counts the turns a course brought.
-func (o *opening) restoredTurns(n int) {
+// addRestored counts the conversation turns and the cards under review a
+// course brought.
+func (o *opening) addRestored(n int) {
 	o.mu.Lock()
 	o.restored += n
 	o.mu.Unlock()
