@@ -76,12 +76,12 @@ type Limits struct {
 // DefaultLimits are generous for a term's course pack and small enough
 // that a hostile file cannot exhaust memory: Open holds one PDF with its
 // data at a time. The conversation's bound is twice what a session
-// restores of one (rag.MaxRestoredBytes); the reviews' is four times the
-// encoding of the most cards and log rows a session keeps (package
-// review). CheckTime allows reading 8 GB
+// restores of one (rag.MaxRestoredBytes); the reviews' holds the largest
+// deck a session keeps (package review: 20,000 cards and 200,000 log
+// rows encode to about 76 MiB, TestFullDeckFitsACourse). CheckTime allows reading 8 GB
 // from a slow disk (30 MB/s).
 var DefaultLimits = Limits{MaxDocuments: 500, MaxPDFBytes: 200 << 20, MaxDataBytes: 512 << 20,
-	MaxConversationBytes: 64 << 20, MaxReviewBytes: 64 << 20, MaxTotal: 8 << 30, CheckTime: 5 * time.Minute}
+	MaxConversationBytes: 64 << 20, MaxReviewBytes: 128 << 20, MaxTotal: 8 << 30, CheckTime: 5 * time.Minute}
 
 // Document is one PDF of a course.
 type Document struct {
