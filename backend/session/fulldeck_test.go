@@ -27,7 +27,7 @@ func TestFullDeckFitsACourse(t *testing.T) {
 		cards[i] = review.Card{ID: study.CardID(doc, 1+i%400, q), DocID: doc, File: "statistique_inferentielle_cours_complet.pdf", Page: 1 + i%400,
 			Section: "Chapitre 3 : Estimation ponctuelle et intervalles de confiance", Question: q,
 			Answer: strings.Repeat("The standard error of the mean falls as the square root of the sample size grows. ", 3) + "[statistique_inferentielle_cours_complet.pdf p.12]",
-			Label: "[statistique_inferentielle_cours_complet.pdf p.12]"}
+			Label:  "[statistique_inferentielle_cours_complet.pdf p.12]"}
 	}
 	if n, err := d.Add(cards, now); err != nil || n != review.MaxCards {
 		t.Fatalf("Add = %d, %v", n, err)
