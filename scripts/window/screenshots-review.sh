@@ -12,7 +12,8 @@
 #   review-04-progress-LANG.png  the Progress tab: weak sections first (Study again), then
 #                                the table per document and section
 #   review-05-again-LANG.png     the first weak section studied again: its cards
-#   review-05b-quiz-LANG.png     the quiz on that section's cards
+#   review-05b-quiz-LANG.png     the quiz on that section's cards, an answer revealed: the
+#                                student says whether theirs was right (recorded)
 #   review-06-dashboard-LANG.png the dashboard's flashcards: due today, the weak sections
 # The tabs are found by their text, read from the screen with Tesseract
 # (click_text, as screenshots-study.sh does). Same tools as screenshots.sh,
@@ -73,11 +74,11 @@ grade() {
   xdotool mousemove --sync 1200 780 # no hover on the buttons
 }
 
-# shoot LANG STUDY CARDS DUE PROGRESS AGAIN DASHBOARD: the window's words in LANG for the
-# Study tab, the flashcards button, the Due today tab, the Progress tab, the first Study
-# again button and the Dashboard tab.
+# shoot LANG STUDY CARDS DUE PROGRESS AGAIN TYPED DASHBOARD: the window's words in LANG for
+# the Study tab, the flashcards button, the Due today tab, the Progress tab, the first Study
+# again button, the quiz's answer box label and the Dashboard tab.
 shoot() {
-  local lang=$1 study=$2 cards=$3 due=$4 progress=$5 again=$6 dashboard=$7 g
+  local lang=$1 study=$2 cards=$3 due=$4 progress=$5 again=$6 typed=$7 dashboard=$8
   printf '{"locale": "%s"}\n' "$lang" >"$XDG_CONFIG_HOME/vika/settings.json"
   start_app "$pdf"
   sleep 15 # the page loads, then main.go adds the PDF
@@ -94,13 +95,16 @@ shoot() {
   settle 30 "$shots/review-02-grades-$lang.png" 2
   grade 1 4 1 # Again, Easy (due in days), Again: two cards left, the missed ones
   settle 30 "$shots/review-03-after-$lang.png" 2
-  grade 3 1 3 3 3 # until none is due
+  grade 1 3 3 3 3 # until none is due
   settle 30 "$shots/review-03b-done-$lang.png" 2
   click_text "$progress" 1 320
   settle 30 "$shots/review-04-progress-$lang.png" 2
   click_text "$again" 1 320
   settle 30 "$shots/review-05-again-$lang.png" 2
   click_text Quiz 1 320
+  settle 30 "$work/quiz-$lang.png" 2
+  click_text "$typed" 1 320 40 # into the answer box under its label
+  key Tab Return               # Reveal the answer
   settle 30 "$shots/review-05b-quiz-$lang.png" 2
   click_text "$dashboard" 1 320
   settle 60 "$shots/review-06-dashboard-$lang.png" 3
@@ -109,9 +113,9 @@ shoot() {
 
 for lang in ${REVIEW_LANGS:-en fr}; do
   case $lang in
-  en) shoot en Study flashcards Due Progress again Dashboard ;;
+  en) shoot en Study flashcards Due Progress again answer Dashboard ;;
   # awk (mawk) matches bytes: é is two, ’ three
-  fr) shoot fr 'R.+viser' cartes 'aujourd.+hui' 'Progr.+s' nouveau Tableau ;;
+  fr) shoot fr 'R.+viser' cartes 'aujourd.+hui' 'Progr.+s' nouveau Votre Tableau ;;
   *) die "REVIEW_LANGS: en or fr, not $lang" ;;
   esac
 done
