@@ -103,8 +103,7 @@ shoot() {
   settle 30 "$shots/review-05-again-$lang.png" 2
   click_text Quiz 1 320
   settle 30 "$work/quiz-$lang.png" 2
-  click_text "$typed" 1 320 40 # into the answer box under its label
-  key Tab Return               # Reveal the answer
+  click_text "$typed" 1 320 96 # Reveal the answer, under the answer box under its label
   settle 30 "$shots/review-05b-quiz-$lang.png" 2
   click_text "$dashboard" 1 320
   settle 60 "$shots/review-06-dashboard-$lang.png" 3
