@@ -60,6 +60,7 @@ export const en = {
 
   'dashboard.review.title': 'Flashcards',
   'dashboard.review.due': { one: '{count} card due today', other: '{count} cards due today' },
+  'dashboard.review.none': 'No card is due today',
   'dashboard.review.goStudy': 'Review them',
 };
 
@@ -118,5 +119,6 @@ export const fr: Record<keyof typeof en, Message> = {
 
   'dashboard.review.title': 'Cartes',
   'dashboard.review.due': { one: '{count} carte à réviser aujourd’hui', other: '{count} cartes à réviser aujourd’hui' },
+  'dashboard.review.none': 'Aucune carte à réviser aujourd’hui',
   'dashboard.review.goStudy': 'Les réviser',
 };
