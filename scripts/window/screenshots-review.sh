@@ -112,7 +112,7 @@ shoot() {
 
 for lang in ${REVIEW_LANGS:-en fr}; do
   case $lang in
-  en) shoot en Study flashcards Due Progress again answer Dashboard ;;
+  en) shoot en Study flashcards Due Progress again Your Dashboard ;;
   # awk (mawk) matches bytes: é is two, ’ three
   fr) shoot fr 'R.+viser' cartes 'aujourd.+hui' 'Progr.+s' nouveau Votre Tableau ;;
   *) die "REVIEW_LANGS: en or fr, not $lang" ;;
