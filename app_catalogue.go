@@ -1,6 +1,7 @@
 package main
 
 import (
+	"vika/backend/corpus"
 	"vika/backend/docserve"
 	"vika/backend/engine"
 	"vika/backend/llm"
@@ -26,10 +27,10 @@ type catalogue struct {
 	// MaxSummarize bounds the passages summarised a document.
 	MaxSummarize int `json:"max_summarize"`
 	// MaxSelection bounds a passage selected in the viewer and asked
-	// about, in characters (rag.MaxSelectionRunes).
+	// about, in characters (corpus.MaxSelectionRunes).
 	MaxSelection int `json:"max_selection"`
 	// SelectionID is the chunk id of a selection among an answer's
-	// sources (rag.SelectionID).
+	// sources (corpus.SelectionID).
 	SelectionID string `json:"selection_id"`
 	// The per-pipeline controls' bounds: the rerank depth (from 1), the
 	// figures from the image list (from 0, off), the passage size; the
@@ -91,8 +92,8 @@ func buildCatalogue() (catalogue, error) {
 		MaxMultiQueryVariants: prompt.MaxRephrasings,
 		MaxDescribe:           session.MaxDescribe,
 		MaxSummarize:          session.MaxSummarize,
-		MaxSelection:          rag.MaxSelectionRunes,
-		SelectionID:           rag.SelectionID,
+		MaxSelection:          corpus.MaxSelectionRunes,
+		SelectionID:           corpus.SelectionID,
 		MaxRerankDepth:        retrieve.MaxRerankDepth,
 		MaxFigureDepth:        retrieve.MaxFigureDepth,
 		MinChunkSize:          session.MinChunkSize,

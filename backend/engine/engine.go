@@ -41,7 +41,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/index"
 	"vika/backend/ingest"
-	"vika/backend/job"
+	"vika/backend/jobs"
 	"vika/backend/message"
 	"vika/backend/models"
 	"vika/backend/ocr"
@@ -210,7 +210,7 @@ type Engine struct {
 	ctx    context.Context    // cancelled by Close: stops every add in flight
 	cancel context.CancelFunc //
 	wg     sync.WaitGroup     // adds in flight, background or not
-	jobs   job.Runner         // the background adds (jobs.go)
+	jobs   jobs.Runner        // the background adds (jobs.go)
 
 	// mu guards the small bookkeeping maps and flags below; it is never
 	// held during I/O longer than a duplicate lookup.
@@ -277,6 +277,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		store:      store,
 		lex:        lex,
 		embedSlots: make(chan struct{}, MaxJobs),
+		jobs:       jobs.Runner{Prefix: "job-"},
 		now:        time.Now,
 		pending:    map[string]string{},
 		embedding:  map[string]bool{},

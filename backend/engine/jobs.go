@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 
 	"vika/backend/corpus"
@@ -45,7 +44,7 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 	if progress == nil {
 		progress = func(Progress) {}
 	}
-	id := e.jobID()
+	id := e.jobs.NewID()
 	var doc corpus.Document
 	_, err := e.jobs.Start(e.ctx, id, func(ctx context.Context) error {
 		progress(Progress{JobID: id, File: name, Stage: StageQueued})
@@ -70,12 +69,4 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 		progress(Progress{JobID: id, File: name, Stage: StageFailed, Error: ErrClosed.Error(), Problem: &message.Message{Code: message.SessionClosed}})
 	}
 	return id
-}
-
-// jobID returns a new job id ("job-N"), unique in the session.
-func (e *Engine) jobID() string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.nextJob++
-	return fmt.Sprintf("job-%d", e.nextJob)
 }

@@ -7,7 +7,6 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/message"
-	"vika/backend/rag"
 )
 
 // material is a resolved scope: the document, its pages kept and the
@@ -36,14 +35,14 @@ func (s *Studier) resolve(ctx context.Context, sc Scope) (material, error) {
 		if sc.Page < 1 || sc.Page > doc.Pages {
 			return material{}, cardNoPage(doc, sc.Page)
 		}
-		// A selection is the chat's (rag.Selection): the same bounds, the same source id.
-		sel := rag.Selection{DocID: doc.ID, Page: sc.Page, Text: sc.Text}
+		// A selection is the chat's (corpus.Selection): the same bounds, the same source id.
+		sel := corpus.Selection{DocID: doc.ID, Page: sc.Page, Text: sc.Text}
 		if err := sel.Validate(); err != nil {
 			return material{}, err
 		}
 		m.from, m.to = sc.Page, sc.Page
 		text := strings.Join(strings.Fields(sel.Text), " ")
-		m.hits = []corpus.Hit{hitOf(doc, corpus.Chunk{ID: rag.SelectionID, DocID: doc.ID, Page: sc.Page, Text: text, Kind: corpus.ChunkBody})}
+		m.hits = []corpus.Hit{hitOf(doc, corpus.Chunk{ID: corpus.SelectionID, DocID: doc.ID, Page: sc.Page, Text: text, Kind: corpus.ChunkBody})}
 		return m, nil
 	}
 	chunks, err := s.docs.Chunks(ctx, doc.ID)

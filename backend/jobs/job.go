@@ -1,4 +1,4 @@
-// Package job runs background tasks by id: the bookkeeping every long
+// Package jobs runs background tasks by id: the bookkeeping every long
 // operation of a session shares (document adds, answers, study jobs,
 // model downloads). A Runner starts a task in its own goroutine with a
 // context that Cancel(id) or Close cancels, checks a caller-chosen id,
@@ -8,8 +8,8 @@
 //
 // Call sites read:
 //
-//	id, err := r.Start(ctx, id, func(ctx context.Context) error { ... }, func(ctx context.Context, err error) { ... })
-package job
+//	_, err := r.Start(ctx, r.NewID(), func(ctx context.Context) error { ... }, func(ctx context.Context, err error) { ... })
+package jobs
 
 import (
 	"context"
@@ -32,35 +32,39 @@ var (
 	ErrBadID = message.Register(errors.New("invalid job id"), message.BadID)
 )
 
-var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var validID = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
-// ValidID reports whether id may name a task chosen by the caller (the
-// window subscribes to its events before it starts): 1 to 64 letters,
-// digits, - or _.
+// ValidID reports whether id may name a task: 1 to 64 letters, digits,
+// ".", "-" or "_" (the window picks the ids of answers and study jobs, to
+// subscribe to their events before they start; a model's name is the id
+// of its download).
 func ValidID(id string) bool { return validID.MatchString(id) }
 
-// Runner runs tasks by id. The zero value is ready; its ids must pass
-// ValidID unless AnyID is set.
+// Runner runs tasks by id. The zero value is ready.
 type Runner struct {
-	// Prefix starts the ids Start picks for a task given none ("job-":
-	// job-1, job-2, ...).
+	// Prefix starts the ids NewID picks ("job-": job-1, job-2, ...).
 	Prefix string
-	// AnyID accepts any non-empty id (a model's name, which may hold a
-	// dot), not only those ValidID accepts.
-	AnyID bool
 
 	wg      sync.WaitGroup // the tasks running, for Close to wait for
 	mu      sync.Mutex
 	closed  bool                          // guarded by mu
 	running map[string]context.CancelFunc // guarded by mu
-	next    int                           // guarded by mu: the last id picked
+	next    int                           // guarded by mu: the last number NewID gave
 }
 
-// Start runs task in its own goroutine under id ("" picks Prefix and the
-// next number) and returns the id. task's context derives from ctx and is
-// cancelled by Cancel(id), CancelAll or Close. A panic in task becomes its
-// error (crash.ErrInternal, the stack logged). end, when not nil, then
-// receives task's context and error, after the task left the running set
+// NewID returns an id no task of r had: Prefix and the next number.
+func (r *Runner) NewID() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.next++
+	return r.Prefix + strconv.Itoa(r.next)
+}
+
+// Start runs task in its own goroutine under id (NewID's, or the
+// caller's). task's context derives from ctx and is cancelled by
+// Cancel(id), CancelAll or Close. A panic in task becomes its error
+// (crash.ErrInternal, the stack logged). end, when not nil, then receives
+// task's context and error, after the task left the running set
 // (Cancel(id) is false from then on) and before Close returns; a panic in
 // end is logged and contained too. Start fails with ErrBadID for an id
 // malformed or running, and ErrClosed after Close.
@@ -70,12 +74,8 @@ func (r *Runner) Start(ctx context.Context, id string, task func(context.Context
 	if r.closed {
 		return id, ErrClosed
 	}
-	switch {
-	case id == "":
-		r.next++
-		id = r.Prefix + strconv.Itoa(r.next)
-	case !r.AnyID && !ValidID(id):
-		return id, fmt.Errorf("%w: %q (want 1 to 64 letters, digits, - or _)", ErrBadID, id)
+	if !ValidID(id) {
+		return id, fmt.Errorf("%w: %q (want 1 to 64 letters, digits, ., - or _)", ErrBadID, id)
 	}
 	if _, busy := r.running[id]; busy {
 		return id, fmt.Errorf("%w: %q is already running", ErrBadID, id)

@@ -1,4 +1,4 @@
-package job
+package jobs
 
 import (
 	"context"
@@ -40,8 +40,8 @@ func TestStartRunsAndEnds(t *testing.T) {
 func TestPickedIDs(t *testing.T) {
 	r := Runner{Prefix: "job-"}
 	defer r.Close()
-	a, _ := r.Start(context.Background(), "", func(context.Context) error { return nil }, nil)
-	b, _ := r.Start(context.Background(), "", func(context.Context) error { return nil }, nil)
+	a, _ := r.Start(context.Background(), r.NewID(), func(context.Context) error { return nil }, nil)
+	b, _ := r.Start(context.Background(), r.NewID(), func(context.Context) error { return nil }, nil)
 	if a != "job-1" || b != "job-2" {
 		t.Errorf("picked ids %q, %q, want job-1, job-2", a, b)
 	}
@@ -53,7 +53,7 @@ func TestBadIDs(t *testing.T) {
 	if _, err := r.Start(context.Background(), "busy", func(ctx context.Context) error { <-block; return nil }, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"busy", "answer:../x", "a b", string(make([]byte, 65))} {
+	for _, id := range []string{"busy", "", "answer:../x", "a b", string(make([]byte, 65))} {
 		_, err := r.Start(context.Background(), id, func(context.Context) error { return nil }, nil)
 		if !errors.Is(err, ErrBadID) || message.Of(err).Code != message.BadID {
 			t.Errorf("Start(%q) = %v, want ErrBadID with its code", id, err)
@@ -62,9 +62,9 @@ func TestBadIDs(t *testing.T) {
 	close(block)
 	r.Close()
 
-	named := Runner{AnyID: true}
+	var named Runner
 	if _, err := named.Start(context.Background(), "bge-small-en-v1.5", func(context.Context) error { return nil }, nil); err != nil {
-		t.Errorf("AnyID refused a model's name: %v", err)
+		t.Errorf("a model's name refused: %v", err)
 	}
 	named.Close()
 }
