@@ -55,7 +55,6 @@ import (
 var (
 	ErrDuplicate = errors.New("already added")
 	ErrClosed    = errors.New("the session is closed")
-	ErrNotFound  = store.ErrNotFound
 	ErrEmpty     = pdf.ErrEmpty
 	ErrNotPDF    = pdf.ErrNotPDF
 	ErrEncrypted = pdf.ErrEncrypted
