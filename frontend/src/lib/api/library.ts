@@ -7,16 +7,11 @@ import { EventsOn, OnFileDrop, OnFileDropOff } from '../../../wailsjs/runtime/ru
 import { fileToBase64 } from './base64.ts';
 import { allOf, call, runtimeReady } from './call.ts';
 import { Events } from './events.ts';
-import type { Chunk, Document, Dropped, Fusion, IngestProgress, Page, RetrievalMode, SearchResult } from './types.ts';
+import type { Chunk, Document, Fusion, IngestProgress, Page, RetrievalMode, SearchResult } from './types.ts';
 
 /** Starts ingesting files by absolute path; returns one job id per path. */
 export async function addFiles(paths: string[]): Promise<string[]> {
   return (await call(() => App.AddFiles(paths))) ?? [];
-}
-
-/** Starts adding what was dropped on the native window: files, and every PDF of a folder. */
-export async function addDropped(paths: string[]): Promise<Dropped> {
-  return (await call(() => App.AddDropped(paths))) as Dropped;
 }
 
 /** Starts ingesting a file the page holds (browser drop or file input). */
