@@ -41,9 +41,13 @@ type catalogue struct {
 	MaxChunkSize   int `json:"max_chunk_size"`
 	// Fusions are the fusion methods a search may ask for besides ""
 	// (the embedding model's profile): retrieve.Fusions.
-	Fusions   []retrieve.Fusion `json:"fusions"`
-	Providers []provider        `json:"providers"`
-	Events    events            `json:"events"`
+	Fusions []retrieve.Fusion `json:"fusions"`
+	// Modes are the retrieval modes a search may ask for besides ""
+	// (the embedding model's profile), in the order the page offers them.
+	Modes     []retrieve.Mode `json:"modes"`
+	Kinds     kinds           `json:"kinds"`
+	Providers []provider      `json:"providers"`
+	Events    events          `json:"events"`
 	// FlushMS is how often streamed answer text is shown, in
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
@@ -65,6 +69,14 @@ type stages struct {
 	Answer   []string `json:"answer"`
 }
 
+// kinds are the kinds of passages (corpus.TextKinds, LayoutKinds and
+// MarkKinds): the page names them, and has a tab for each layout kind.
+type kinds struct {
+	Text   []corpus.ChunkKind `json:"text"`
+	Layout []corpus.ChunkKind `json:"layout"`
+	Marks  []corpus.ChunkKind `json:"marks"`
+}
+
 type provider struct {
 	ID    string `json:"id"`
 	Name  string `json:"name"`
@@ -78,6 +90,7 @@ type events struct {
 	AnswerPrefix   string `json:"answer_prefix"` // + the answer's id
 	StudyPrefix    string `json:"study_prefix"`  // + a study job's id
 	CacheNotice    string `json:"cache_notice"`
+	Rechunk        string `json:"rechunk"` // RechunkAll's progress
 	// ConversationRestored: a course file's turns were added.
 	ConversationRestored string `json:"conversation_restored"`
 	// QuitRequested: closing the window waits for the quit question.
@@ -99,6 +112,8 @@ func buildCatalogue() (catalogue, error) {
 		MinChunkSize:          session.MinChunkSize,
 		MaxChunkSize:          session.MaxChunkSize,
 		Fusions:               retrieve.Fusions,
+		Modes:                 []retrieve.Mode{retrieve.ModeDense, retrieve.ModeBM25, retrieve.ModeHybrid},
+		Kinds:                 kinds{Text: corpus.TextKinds, Layout: corpus.LayoutKinds, Marks: corpus.MarkKinds},
 		Events: events{
 			IngestProgress:       session.EventIngestProgress,
 			ModelProgress:        session.EventModelProgress,
@@ -106,6 +121,7 @@ func buildCatalogue() (catalogue, error) {
 			AnswerPrefix:         session.EventAnswerPrefix,
 			StudyPrefix:          session.EventStudyPrefix,
 			CacheNotice:          session.EventCacheNotice,
+			Rechunk:              session.EventRechunk,
 			ConversationRestored: session.EventConversationRestored,
 			QuitRequested:        session.EventQuitRequested,
 		},

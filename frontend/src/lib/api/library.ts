@@ -36,9 +36,18 @@ export async function removeDocument(docID: string): Promise<void> {
   await call(() => App.RemoveDocument(docID));
 }
 
-/** Cuts a document into passages again with the saved chunk size and overlap; the document with its new count. */
-export async function rechunk(docID: string): Promise<Document> {
-  return call(() => App.Rechunk(docID));
+/**
+ * Cuts every document into passages again with the saved chunk size and
+ * overlap, one after the other in Go; progress(done, total) from its
+ * "library:rechunk" events. Resolves to how many were cut again.
+ */
+export async function rechunkAll(progress: (done: number, total: number) => void): Promise<number> {
+  const off = EventsOn(Events.rechunk, (p: { done: number; total: number }) => progress(p.done, p.total));
+  try {
+    return (await call(() => App.RechunkAll())) ?? 0;
+  } finally {
+    off();
+  }
 }
 
 /** Cancels a running job; false when it had already finished. */
