@@ -8,6 +8,7 @@ import (
 
 	"vika/backend/chunk"
 	"vika/backend/corpus"
+	"vika/backend/message"
 	"vika/backend/rag"
 	"vika/backend/retrieve"
 )
@@ -72,8 +73,8 @@ func TestPipelineSettings(t *testing.T) {
 		"overlap over a third": func() Settings { s := d; s.ChunkSize, s.ChunkOverlap = 300, 101; return s }(),
 		"negative overlap":     func() Settings { s := d; s.ChunkOverlap = -1; return s }(),
 	} {
-		if err := s.Validate(); !errors.Is(err, corpus.ErrInvalid) {
-			t.Errorf("%s: %v, want ErrInvalid", name, err)
+		if err := s.Validate(); !errors.Is(err, corpus.ErrInvalid) || message.Of(err).Code != message.Invalid {
+			t.Errorf("%s: %v, want ErrInvalid with its code (a French window shows it in French)", name, err)
 		}
 	}
 	path := filepath.Join(t.TempDir(), "settings.json")
