@@ -45,6 +45,11 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 		progress = func(Progress) {}
 	}
 	id := e.jobs.NewID()
+	closed := Progress{JobID: id, File: name, Stage: StageFailed, Error: ErrClosed.Error(), Problem: &message.Message{Code: message.SessionClosed}}
+	if e.isClosed() { // Close has begun: its jobs are being cancelled
+		progress(closed)
+		return id
+	}
 	var doc corpus.Document
 	_, err := e.jobs.Start(e.ctx, id, func(ctx context.Context) error {
 		progress(Progress{JobID: id, File: name, Stage: StageQueued})
@@ -65,8 +70,8 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 		}
 		progress(final)
 	})
-	if err != nil { // closed
-		progress(Progress{JobID: id, File: name, Stage: StageFailed, Error: ErrClosed.Error(), Problem: &message.Message{Code: message.SessionClosed}})
+	if err != nil { // closed meanwhile
+		progress(closed)
 	}
 	return id
 }
