@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 	"sync"
 
 	"vika/backend/crash"
@@ -45,7 +47,7 @@ type Jobs struct {
 	mu      sync.Mutex
 	closed  bool                          // guarded by mu: Close was called
 	running map[string]context.CancelFunc // guarded by mu
-	guides  map[[2]string]Guide           // guarded by mu: by document id and section
+	guides  map[[2]string]Guide           // guarded by mu: by document ids (guideDocs) and section
 	store   Store                         // guarded by mu: nil keeps guides for the session only
 }
 
@@ -96,10 +98,10 @@ func (j *Jobs) StartGuide(ctx context.Context, id string, sc Scope, o Options, e
 			return Event{}, err
 		}
 		j.mu.Lock()
-		j.guides[[2]string{sc.DocID, normTitle(sc.Section)}] = g
+		j.guides[[2]string{guideDocs(g.Docs), normTitle(sc.Section)}] = g
 		st := j.store
 		j.mu.Unlock()
-		if st != nil {
+		if st != nil && g.DocID != "" { // a guide of several documents is kept for the session only
 			st.KeepStudy(ctx, g.DocID, guideKey(sc.Section), g)
 		}
 		return Event{Type: EventDone, Guide: &g}, nil
@@ -174,17 +176,28 @@ func (j *Jobs) Cancel(id string) bool {
 	return ok
 }
 
-// Kept returns the last guide made of a document's section ("" for the
-// whole document) this session.
-func (j *Jobs) Kept(ctx context.Context, docID, section string) (Guide, bool) {
-	k := [2]string{docID, normTitle(section)}
+// Kept returns the last guide made of sc (a document's section, a
+// document, several documents or all of them, as they are now) this
+// session.
+func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
+	docs, err := j.s.scopeDocs(ctx, sc)
+	if err != nil {
+		return Guide{}, false
+	}
+	ids := make([]Studied, len(docs))
+	for i, d := range docs {
+		ids[i].DocID = d.ID
+	}
+	section := sc.Section
+	k := [2]string{guideDocs(ids), normTitle(section)}
 	j.mu.Lock()
 	g, ok := j.guides[k]
 	st := j.store
 	j.mu.Unlock()
-	if ok || st == nil {
+	if ok || st == nil || len(docs) != 1 {
 		return g, ok
 	}
+	docID := docs[0].ID
 	var kept Guide
 	if !st.KeptStudy(ctx, docID, guideKey(section), &kept) || kept.DocID != docID {
 		return Guide{}, false
@@ -195,15 +208,25 @@ func (j *Jobs) Kept(ctx context.Context, docID, section string) (Guide, bool) {
 	return kept, true
 }
 
+// guideDocs is the key of a guide's documents: their ids, in order.
+func guideDocs(docs []Studied) string {
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.DocID
+	}
+	return strings.Join(ids, "+")
+}
+
 // guideKey is the key a guide of section is stored under.
 func guideKey(section string) string { return "guide:" + normTitle(section) }
 
-// Forget drops the guides of a document removed from the session.
+// Forget drops the guides of a document removed from the session, those
+// of several documents among them too.
 func (j *Jobs) Forget(docID string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for k := range j.guides {
-		if k[0] == docID {
+		if slices.Contains(strings.Split(k[0], "+"), docID) {
 			delete(j.guides, k)
 		}
 	}
