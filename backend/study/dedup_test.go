@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"vika/backend/assets/assetstest"
@@ -109,5 +110,78 @@ func TestDuplicateCosine(t *testing.T) {
 					name, lang, threshold, caught, len(dups), wrong, len(others), dups, others)
 			}
 		})
+	}
+}
+
+// TestCardsMerge: the English duplicate pairs of the fixture, one card
+// citing a.pdf and its twin b.pdf, among the distinct neighbours (from
+// c.pdf), merged with bge-small-en-v1.5: no neighbour is lost, most twins
+// fold into their first card, which then also cites the twin's page; an
+// unverified card gives its place to a verified twin.
+func TestCardsMerge(t *testing.T) {
+	eng := modelEngine(t, "bge-small-en-v1.5")
+	s := New(eng, nil)
+	mk := func(doc string, page int, qa [2]string, verified bool) Card {
+		label := "[" + doc + ".pdf p." + strconv.Itoa(page) + "]"
+		return Card{Question: qa[0], Answer: qa[1] + " " + label, Label: label, DocID: doc, Page: page, Check: Check{Verified: verified}}
+	}
+	var cards []Card
+	twins := 0
+	for i, p := range cardPairs(t) {
+		switch {
+		case p.Lang != "en":
+		case p.Dup:
+			twins++
+			cards = append(cards, mk("a", i+1, p.A, i != 0), mk("b", i+1, p.B, true))
+		default:
+			cards = append(cards, mk("c", i+1, p.B, true))
+		}
+	}
+	out, merged, how, model, err := s.merge(context.Background(), cards, "en")
+	if err != nil || how != DedupEmbedding || model != "bge-small-en-v1.5" {
+		t.Fatalf("merge: %s %q %v", how, model, err)
+	}
+	if merged != len(cards)-len(out) || merged*3 < twins*2 {
+		t.Errorf("%d of %d twins merged, %d cards left of %d", merged, twins, len(out), len(cards))
+	}
+	for _, c := range cards {
+		kept := slices.ContainsFunc(out, func(o Card) bool {
+			return (o.DocID == c.DocID && o.Page == c.Page) || (c.DocID == "a" && slices.Contains(o.Also, Cited{Label: c.Label, DocID: c.DocID, Page: c.Page}))
+		})
+		if c.DocID != "b" && !kept {
+			t.Errorf("card %s p.%d lost", c.DocID, c.Page)
+		}
+	}
+	for _, c := range out {
+		switch {
+		case len(c.Also) == 0:
+		case len(c.Also) == 1 && c.Also[0].Page == c.Page && c.Also[0].DocID != c.DocID:
+		default:
+			t.Errorf("card %s p.%d also cites %+v", c.DocID, c.Page, c.Also)
+		}
+		if c.Page == 1 && len(c.Also) > 0 && (c.DocID != "b" || c.Also[0].DocID != "a") {
+			t.Errorf("the unverified card kept its place over its verified twin: %+v", c)
+		}
+	}
+	t.Logf("%d cards: %d twins of %d merged", len(cards), merged, twins)
+}
+
+// TestCardsMergeText: without an embedding model only cards with the same
+// question and answer merge, whatever page each cites; the deck says so.
+func TestCardsMergeText(t *testing.T) {
+	eng, _, _ := twoPDFs(t)
+	s := New(eng, nil)
+	qa := [2]string{"What is self-attention?", "An attention mechanism relating different positions of a single sequence."}
+	cards := []Card{
+		{Question: qa[0], Answer: qa[1] + " [a.pdf p.2]", DocID: "a", Page: 2, Label: "[a.pdf p.2]"},
+		{Question: "Define self-attention.", Answer: qa[1] + " [a.pdf p.3]", DocID: "a", Page: 3, Label: "[a.pdf p.3]"},
+		{Question: " what is  SELF-attention", Answer: qa[1] + " [b.pdf p.5]", DocID: "b", Page: 5, Label: "[b.pdf p.5]"},
+	}
+	out, merged, how, model, err := s.merge(context.Background(), cards, "en")
+	if err != nil || how != DedupText || model != "" || merged != 1 || len(out) != 2 {
+		t.Fatalf("merge: %d merged, %d left, %s %q %v", merged, len(out), how, model, err)
+	}
+	if len(out[0].Also) != 1 || out[0].Also[0].DocID != "b" || out[0].Also[0].Page != 5 {
+		t.Errorf("first card also cites %+v", out[0].Also)
 	}
 }
