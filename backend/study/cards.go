@@ -33,11 +33,13 @@ type Card struct {
 	Also []Cited `json:"also,omitempty"`
 }
 
-// Cited is a page a card cites.
+// Cited is a page a card cites, and whether the checker verified the
+// card's answer on it.
 type Cited struct {
-	Label string `json:"label"`
-	DocID string `json:"doc_id"`
-	Page  int    `json:"page"`
+	Label    string `json:"label"`
+	DocID    string `json:"doc_id"`
+	Page     int    `json:"page"`
+	Verified bool   `json:"verified"`
 }
 
 // Refusal is a card the model wrote that was not kept: why (a message).

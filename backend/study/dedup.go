@@ -96,7 +96,7 @@ func (s *Studier) merge(ctx context.Context, cards []Card, lang string) (out []C
 
 // absorb adds dup's pages to c's Also, those c does not cite already.
 func absorb(c *Card, dup Card) {
-	for _, p := range append([]Cited{{Label: dup.Label, DocID: dup.DocID, Page: dup.Page}}, dup.Also...) {
+	for _, p := range append([]Cited{{Label: dup.Label, DocID: dup.DocID, Page: dup.Page, Verified: dup.Check.Verified}}, dup.Also...) {
 		if (p.DocID == c.DocID && p.Page == c.Page) ||
 			slices.ContainsFunc(c.Also, func(a Cited) bool { return a.DocID == p.DocID && a.Page == p.Page }) {
 			continue

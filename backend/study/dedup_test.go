@@ -146,7 +146,7 @@ func TestCardsMerge(t *testing.T) {
 	}
 	for _, c := range cards {
 		kept := slices.ContainsFunc(out, func(o Card) bool {
-			return (o.DocID == c.DocID && o.Page == c.Page) || (c.DocID == "a" && slices.Contains(o.Also, Cited{Label: c.Label, DocID: c.DocID, Page: c.Page}))
+			return (o.DocID == c.DocID && o.Page == c.Page) || (c.DocID == "a" && slices.Contains(o.Also, Cited{Label: c.Label, DocID: c.DocID, Page: c.Page, Verified: c.Check.Verified}))
 		})
 		if c.DocID != "b" && !kept {
 			t.Errorf("card %s p.%d lost", c.DocID, c.Page)

@@ -6,10 +6,17 @@ import type { Message } from './lookup.ts';
 
 export const en = {
   'study.title': 'Study',
-  'study.intro': 'A study guide, flashcards and a quiz from one document, every line cited and checked against its pages.',
+  'study.intro':
+    'A study guide, flashcards and a quiz from one document, several or the whole library, every line cited and checked against its pages.',
   'study.empty': 'Add a PDF to the library to study it.',
   'study.document': 'Document',
   'study.pickDocument': 'Choose a document',
+  'study.several': 'Several documents…',
+  'study.all': { one: 'The whole library ({count} document)', other: 'The whole library ({count} documents)' },
+  'study.pickDocuments': 'Documents studied together',
+  'study.planDocuments': { one: '{count} document, {pages} pages.', other: '{count} documents, {pages} pages.' },
+  'study.ofDocuments': { one: '{count} document', other: '{count} documents, each line citing its own' },
+  'study.courseGuide': 'Course-wide study guide',
   'study.section': 'Section',
   'study.wholeDocument': 'The whole document',
   'study.fromSelection': 'Flashcards from your selection on p.{page}: “{text}”',
@@ -59,6 +66,16 @@ export const en = {
     one: '{count} card was refused: it cited no page, or a page the document does not have.',
     other: '{count} cards were refused: they cited no page, or a page the document does not have.',
   },
+  'study.cards.merged': {
+    one: '{count} near-duplicate card was merged into another (embedding similarity, {model}): the card kept also cites its page.',
+    other: '{count} near-duplicate cards were merged (embedding similarity, {model}): each card kept also cites its duplicates’ pages.',
+  },
+  'study.cards.mergedText': {
+    one: '{count} duplicate card was merged (same question and answer: no embedding model to find near duplicates).',
+    other: '{count} duplicate cards were merged (same question and answer: no embedding model to find near duplicates).',
+  },
+  'study.cards.noEmbedding': 'No embedding model: only cards with the same question and answer are merged, not near duplicates.',
+  'study.card.also': 'Also:',
   'study.card.verified': 'Verified by its page',
   'study.card.unverified': 'Not verified: {reason}',
   'study.quiz.of': 'Question {n} of {total}',
@@ -80,10 +97,17 @@ export const en = {
 
 export const fr: Record<keyof typeof en, Message> = {
   'study.title': 'Réviser',
-  'study.intro': 'Une fiche de révision, des cartes et un quiz tirés d’un document, chaque ligne citée et vérifiée sur ses pages.',
+  'study.intro':
+    'Une fiche de révision, des cartes et un quiz tirés d’un document, de plusieurs ou de toute la bibliothèque, chaque ligne citée et vérifiée sur ses pages.',
   'study.empty': 'Ajoutez un PDF à la bibliothèque pour le réviser.',
   'study.document': 'Document',
   'study.pickDocument': 'Choisir un document',
+  'study.several': 'Plusieurs documents…',
+  'study.all': { one: 'Toute la bibliothèque ({count} document)', other: 'Toute la bibliothèque ({count} documents)' },
+  'study.pickDocuments': 'Documents révisés ensemble',
+  'study.planDocuments': { one: '{count} document, {pages} pages.', other: '{count} documents, {pages} pages.' },
+  'study.ofDocuments': { one: '{count} document', other: '{count} documents, chaque ligne citant le sien' },
+  'study.courseGuide': 'Fiche de révision du cours',
   'study.section': 'Section',
   'study.wholeDocument': 'Tout le document',
   'study.fromSelection': 'Fiches tirées de votre sélection, p.{page} : « {text} »',
@@ -133,6 +157,16 @@ export const fr: Record<keyof typeof en, Message> = {
     one: '{count} carte a été refusée : elle ne citait aucune page, ou une page que le document n’a pas.',
     other: '{count} cartes ont été refusées : elles ne citaient aucune page, ou une page que le document n’a pas.',
   },
+  'study.cards.merged': {
+    one: '{count} carte quasi identique a été fusionnée avec une autre (similarité des plongements, {model}) : la carte gardée cite aussi sa page.',
+    other: '{count} cartes quasi identiques ont été fusionnées (similarité des plongements, {model}) : chaque carte gardée cite aussi les pages de ses doublons.',
+  },
+  'study.cards.mergedText': {
+    one: '{count} carte en double a été fusionnée (même question et même réponse : aucun modèle de plongement pour trouver les quasi-doublons).',
+    other: '{count} cartes en double ont été fusionnées (même question et même réponse : aucun modèle de plongement pour trouver les quasi-doublons).',
+  },
+  'study.cards.noEmbedding': 'Aucun modèle de plongement : seules les cartes de même question et même réponse sont fusionnées, pas les quasi-doublons.',
+  'study.card.also': 'Aussi :',
   'study.card.verified': 'Vérifiée par sa page',
   'study.card.unverified': 'Non vérifiée : {reason}',
   'study.quiz.of': 'Question {n} sur {total}',
