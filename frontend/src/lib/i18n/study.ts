@@ -64,8 +64,8 @@ export const en = {
   'study.export.apkg': 'Anki package',
   'study.cards.count': { one: '{count} flashcard', other: '{count} flashcards' },
   'study.cards.refused': {
-    one: '{count} card was refused: it cited no page, or a page the document does not have.',
-    other: '{count} cards were refused: they cited no page, or a page the document does not have.',
+    one: '{count} card was refused: it cited no page, a document not studied, or a page its document does not have.',
+    other: '{count} cards were refused: they cited no page, a document not studied, or a page their document does not have.',
   },
   'study.cards.merged': {
     one: '{count} near-duplicate card was merged into another (embedding similarity, {model}): the card kept also cites its page.',
