@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"vika/backend/corpus"
 	"vika/backend/crash"
 	"vika/backend/message"
 	"vika/backend/rag"
@@ -47,7 +48,7 @@ type Jobs struct {
 	mu      sync.Mutex
 	closed  bool                          // guarded by mu: Close was called
 	running map[string]context.CancelFunc // guarded by mu
-	guides  map[[2]string]Guide           // guarded by mu: by document ids (guideDocs) and section
+	guides  map[[2]string]Guide           // guarded by mu: by document ids and section (key)
 	store   Store                         // guarded by mu: nil keeps guides for the session only
 }
 
@@ -97,8 +98,12 @@ func (j *Jobs) StartGuide(ctx context.Context, id string, sc Scope, o Options, e
 		if err != nil {
 			return Event{}, err
 		}
+		k, _, err := j.key(ctx, sc)
+		if err != nil {
+			return Event{}, err
+		}
 		j.mu.Lock()
-		j.guides[[2]string{guideDocs(g.Docs), normTitle(sc.Section)}] = g
+		j.guides[k] = g
 		st := j.store
 		j.mu.Unlock()
 		if st != nil && g.DocID != "" { // a guide of several documents is kept for the session only
@@ -180,16 +185,11 @@ func (j *Jobs) Cancel(id string) bool {
 // document, several documents or all of them, as they are now) this
 // session.
 func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
-	docs, err := j.s.scopeDocs(ctx, sc)
+	k, docs, err := j.key(ctx, sc)
 	if err != nil {
 		return Guide{}, false
 	}
-	ids := make([]Studied, len(docs))
-	for i, d := range docs {
-		ids[i].DocID = d.ID
-	}
 	section := sc.Section
-	k := [2]string{guideDocs(ids), normTitle(section)}
 	j.mu.Lock()
 	g, ok := j.guides[k]
 	st := j.store
@@ -208,13 +208,18 @@ func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
 	return kept, true
 }
 
-// guideDocs is the key of a guide's documents: their ids, in order.
-func guideDocs(docs []Studied) string {
+// key is the key a guide of sc is kept under: its documents' ids, in the
+// library's order, and its section; and those documents.
+func (j *Jobs) key(ctx context.Context, sc Scope) ([2]string, []corpus.Document, error) {
+	docs, err := j.s.scopeDocs(ctx, sc)
+	if err != nil {
+		return [2]string{}, nil, err
+	}
 	ids := make([]string, len(docs))
 	for i, d := range docs {
-		ids[i] = d.DocID
+		ids[i] = d.ID
 	}
-	return strings.Join(ids, "+")
+	return [2]string{strings.Join(ids, "+"), normTitle(sc.Section)}, docs, nil
 }
 
 // guideKey is the key a guide of section is stored under.
