@@ -2,8 +2,11 @@ package study
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 
+	"vika/backend/corpus"
 	"vika/backend/jobs"
 	"vika/backend/llm"
 	"vika/backend/message"
@@ -35,7 +38,7 @@ type Jobs struct {
 	jobs jobs.Runner // the jobs running, by the id the caller chose
 
 	mu     sync.Mutex
-	guides map[[2]string]Guide // guarded by mu: by document id and section
+	guides map[[2]string]Guide // guarded by mu: by document ids and section (key)
 	store  Store               // guarded by mu: nil keeps guides for the session only
 }
 
@@ -74,11 +77,15 @@ func (j *Jobs) StartGuide(ctx context.Context, id string, sc Scope, o Options, e
 		if err != nil {
 			return Event{}, err
 		}
+		k, _, err := j.key(ctx, sc)
+		if err != nil {
+			return Event{}, err
+		}
 		j.mu.Lock()
-		j.guides[[2]string{sc.DocID, normTitle(sc.Section)}] = g
+		j.guides[k] = g
 		st := j.store
 		j.mu.Unlock()
-		if st != nil {
+		if st != nil && g.DocID != "" { // a guide of several documents is kept for the session only
 			st.KeepStudy(ctx, g.DocID, guideKey(sc.Section), g)
 		}
 		return Event{Type: EventDone, Guide: &g}, nil
@@ -120,17 +127,23 @@ func (j *Jobs) start(ctx context.Context, id string, emit func(Event), run func(
 // Cancel stops a job; it reports whether it was running.
 func (j *Jobs) Cancel(id string) bool { return j.jobs.Cancel(id) }
 
-// Kept returns the last guide made of a document's section ("" for the
-// whole document) this session.
-func (j *Jobs) Kept(ctx context.Context, docID, section string) (Guide, bool) {
-	k := [2]string{docID, normTitle(section)}
+// Kept returns the last guide made of sc (a document's section, a
+// document, several documents or all of them, as they are now) this
+// session.
+func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
+	k, docs, err := j.key(ctx, sc)
+	if err != nil {
+		return Guide{}, false
+	}
+	section := sc.Section
 	j.mu.Lock()
 	g, ok := j.guides[k]
 	st := j.store
 	j.mu.Unlock()
-	if ok || st == nil {
+	if ok || st == nil || len(docs) != 1 {
 		return g, ok
 	}
+	docID := docs[0].ID
 	var kept Guide
 	if !st.KeptStudy(ctx, docID, guideKey(section), &kept) || kept.DocID != docID {
 		return Guide{}, false
@@ -141,15 +154,30 @@ func (j *Jobs) Kept(ctx context.Context, docID, section string) (Guide, bool) {
 	return kept, true
 }
 
+// key is the key a guide of sc is kept under: its documents' ids, in the
+// library's order, and its section; and those documents.
+func (j *Jobs) key(ctx context.Context, sc Scope) ([2]string, []corpus.Document, error) {
+	docs, err := j.s.scopeDocs(ctx, sc)
+	if err != nil {
+		return [2]string{}, nil, err
+	}
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+	}
+	return [2]string{strings.Join(ids, "+"), normTitle(sc.Section)}, docs, nil
+}
+
 // guideKey is the key a guide of section is stored under.
 func guideKey(section string) string { return "guide:" + normTitle(section) }
 
-// Forget drops the guides of a document removed from the session.
+// Forget drops the guides of a document removed from the session, those
+// of several documents among them too.
 func (j *Jobs) Forget(docID string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for k := range j.guides {
-		if k[0] == docID {
+		if slices.Contains(strings.Split(k[0], "+"), docID) {
 			delete(j.guides, k)
 		}
 	}

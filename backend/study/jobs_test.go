@@ -61,7 +61,7 @@ func TestJobs(t *testing.T) {
 	if e := r.last(t); e.Type != EventDone || e.Guide == nil || r.evs[0].Type != EventProgress {
 		t.Fatalf("events %+v", r.evs)
 	}
-	if g, ok := j.Kept(context.Background(), vaswani, ""); !ok || len(g.QAs) == 0 {
+	if g, ok := j.Kept(context.Background(), Scope{DocID: vaswani}); !ok || len(g.QAs) == 0 {
 		t.Error("the guide is not kept")
 	}
 	var c recorder
@@ -84,7 +84,7 @@ func TestJobs(t *testing.T) {
 		t.Errorf("cancelled job ended with %+v", e)
 	}
 	j.Forget(vaswani)
-	if _, ok := j.Kept(context.Background(), vaswani, ""); ok {
+	if _, ok := j.Kept(context.Background(), Scope{DocID: vaswani}); ok {
 		t.Error("a removed document's guide is still kept")
 	}
 }
@@ -140,6 +140,10 @@ func (p *panicky) Chunks(context.Context, string) ([]corpus.Chunk, error) {
 	return nil, nil
 }
 
+func (p *panicky) Embed(context.Context, string, []string) (string, [][]float32, error) {
+	return "", nil, nil
+}
+
 // TestJobPanicEndsTheJob: a panic in a study job ends that job with
 // error.internal, and the jobs go on (a later job runs, Close returns).
 // On main the panic was not recovered and ended the test binary (the app).
@@ -188,7 +192,7 @@ func TestJobParserPanicReported(t *testing.T) {
 	if e.Type != EventError || e.Error == nil || e.Error.Code != message.Internal {
 		t.Fatalf("a job whose parser panicked ended with %+v, want an error event coded %s", e, message.Internal)
 	}
-	if _, ok := j.Kept(context.Background(), vaswani, ""); ok {
+	if _, ok := j.Kept(context.Background(), Scope{DocID: vaswani}); ok {
 		t.Error("the guide of a job that panicked is kept")
 	}
 	var again recorder
