@@ -93,23 +93,30 @@ func (s *Session) ReviewProgress() review.Progress {
 }
 
 // deckMade puts the cards of a deck just made under review, each in the
-// section it was made for, else the outline section of its page.
+// section it was made for (a deck of one document's section), else the
+// outline section of its page in its own document (a deck may span
+// several).
 func (s *Session) deckMade(ctx context.Context, d study.Deck) {
-	var doc corpus.Document
-	if docs, err := s.eng.Documents(ctx); err == nil {
-		for _, x := range docs {
-			if x.ID == d.DocID {
-				doc = x
-			}
+	docs := map[string]corpus.Document{}
+	if all, err := s.eng.Documents(ctx); err == nil {
+		for _, x := range all {
+			docs[x.ID] = x
 		}
 	}
 	cards := make([]review.Card, 0, len(d.Cards))
 	for _, c := range d.Cards {
-		section := d.Section
-		if section == "" {
+		doc := docs[c.DocID]
+		section := ""
+		if d.Section != "" && d.DocID == c.DocID {
+			section = d.Section
+		} else {
 			section = doc.SectionAt(c.Page)
 		}
-		cards = append(cards, review.Card{ID: c.ID, DocID: c.DocID, File: d.File, Page: c.Page, Section: section,
+		file := doc.File
+		if file == "" {
+			file = d.File
+		}
+		cards = append(cards, review.Card{ID: c.ID, DocID: c.DocID, File: file, Page: c.Page, Section: section,
 			Question: c.Question, Answer: c.Answer, Label: c.Label})
 	}
 	if _, err := s.reviews.Add(cards, s.now()); err != nil {
