@@ -14,6 +14,7 @@ import (
 	"vika/backend/config"
 	"vika/backend/corpus"
 	"vika/backend/ingest"
+	"vika/backend/kept"
 	"vika/backend/message"
 	"vika/backend/models"
 	"vika/backend/ocr"
@@ -23,9 +24,9 @@ import (
 // on, holds what an add computes: the ingest result, keyed by the PDF's
 // SHA-256 and the pipeline's fingerprint (setup), and the passages'
 // vectors and figures' image vectors, keyed also by the models that made
-// them (their pinned file hashes). A hit skips the PDF worker and the
-// embedder. A document with failed pages is not kept (a page over its
-// time budget may read next time).
+// them (their pinned file hashes); and the models' outputs about the
+// document (outputs.go) and its study guides. A hit skips the PDF worker
+// and the embedder (kept.go: cacheSource).
 
 // PipelineVersion names the ingest pipeline's output: change it whenever
 // a change of ingest, chunk, pdf or ocr changes what an add produces, so
@@ -66,77 +67,9 @@ func fingerprint(parts ...any) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// cachedDocument is the document part of an entry.
-type cachedDocument struct {
-	Doc    corpus.Document
-	Pages  []corpus.Page
-	Chunks []corpus.Chunk
-}
-
-// ingestCached returns the processed document from c when it holds it (a
-// hit, true), else runs the ingest and keeps its result. A cache that
-// fails is logged and left out: the add goes on.
-func (e *Engine) ingestCached(ctx context.Context, c *cache.Cache, name string, data []byte, opts ingest.Options, progress func(ingest.Progress)) (ingest.Result, bool, error) {
-	if c == nil {
-		res, err := ingest.Run(ctx, name, data, opts, progress)
-		return res, false, err
-	}
-	k := cache.Key{Doc: ingest.DocID(data), Setup: e.setup(), Part: cache.PartDocument}
-	var cd cachedDocument
-	if ok, err := c.Get(ctx, k, &cd); ok && belongs(cd, k.Doc, e.opts.Limits.MaxPages) {
-		cd.Doc.File, cd.Doc.Label = name, name
-		return ingest.Result{Doc: cd.Doc, Pages: cd.Pages, Chunks: cd.Chunks}, true, nil
-	} else if err != nil && !errors.Is(err, cache.ErrOff) {
-		log.Printf("document cache: %v", err)
-	}
-	res, err := ingest.Run(ctx, name, data, opts, progress)
-	if err != nil || len(res.Doc.FailedPages) > 0 {
-		return res, false, err
-	}
-	if err := c.Put(ctx, k, cachedDocument{Doc: res.Doc, Pages: res.Pages, Chunks: res.Chunks}); err != nil && !errors.Is(err, cache.ErrOff) {
-		log.Printf("document cache: keep %s: %v", name, err)
-	}
-	return res, false, nil
-}
-
-// cachedVectors are the vectors part of an entry.
-type cachedVectors struct {
-	Vecs       [][]float32
-	FigChunks  []string // ids of the figure passages with an image vector
-	FigVectors [][]float32
-}
-
-// vectorsCached returns the passages' and figures' vectors by set's
-// models from c when it holds them, else computes and keeps them.
-func (e *Engine) vectorsCached(ctx context.Context, c *cache.Cache, set *modelSet, res ingest.Result, progress func(done, total int)) ([][]float32, figureVecs, error) {
-	mk := set.modelsKey()
-	if c == nil || mk == "" {
-		return computeVectors(ctx, set, res, progress)
-	}
-	k := cache.Key{Doc: res.Doc.ID, Setup: fingerprint(e.setup(), mk), Part: cache.PartVectors}
-	var cv cachedVectors
-	if ok, _ := c.Get(ctx, k, &cv); ok && len(cv.Vecs) == len(res.Chunks) {
-		if figs, ok := cv.figures(res.Chunks); ok {
-			return cv.Vecs, figs, nil
-		}
-	}
-	vecs, figs, err := computeVectors(ctx, set, res, progress)
-	if err != nil {
-		return nil, figs, err
-	}
-	cv = cachedVectors{Vecs: vecs, FigVectors: figs.vecs}
-	for _, ch := range figs.chunks {
-		cv.FigChunks = append(cv.FigChunks, ch.ID)
-	}
-	if err := c.Put(ctx, k, cv); err != nil && !errors.Is(err, cache.ErrOff) {
-		log.Printf("document cache: keep the vectors of %s: %v", res.Doc.File, err)
-	}
-	return vecs, figs, nil
-}
-
-// figures finds the cached figure vectors' passages among chunks.
-func (cv cachedVectors) figures(chunks []corpus.Chunk) (figureVecs, bool) {
-	if len(cv.FigChunks) != len(cv.FigVectors) || len(cv.FigChunks) > len(chunks) {
+// keptFigures finds the kept figure vectors' passages among chunks.
+func keptFigures(kv kept.Vectors, chunks []corpus.Chunk) (figureVecs, bool) {
+	if len(kv.FigChunks) != len(kv.FigVectors) || len(kv.FigChunks) > len(chunks) {
 		return figureVecs{}, false
 	}
 	at := make(map[string]int, len(chunks))
@@ -144,13 +77,13 @@ func (cv cachedVectors) figures(chunks []corpus.Chunk) (figureVecs, bool) {
 		at[c.ID] = j
 	}
 	var out figureVecs
-	for i, id := range cv.FigChunks {
+	for i, id := range kv.FigChunks {
 		j, ok := at[id]
 		if !ok {
 			return figureVecs{}, false
 		}
 		out.chunks = append(out.chunks, chunks[j])
-		out.vecs = append(out.vecs, cv.FigVectors[i])
+		out.vecs = append(out.vecs, kv.FigVectors[i])
 	}
 	return out, true
 }

@@ -12,6 +12,7 @@ import (
 
 	"vika/backend/cache"
 	"vika/backend/ingest"
+	"vika/backend/kept"
 	"vika/backend/message"
 	"vika/backend/testfs"
 )
@@ -158,15 +159,15 @@ func TestCacheEntryOutOfBoundsIsAMiss(t *testing.T) {
 	e.SetCache(c)
 	addReport(t, e, "stats.pdf", paperA)
 	k := cache.Key{Doc: ingest.DocID(paperA), Setup: e.setup(), Part: cache.PartDocument}
-	var good cachedDocument
+	var good kept.Document
 	if ok, err := c.Get(ctx, k, &good); !ok || err != nil {
 		t.Fatalf("no entry to forge from: %v", err)
 	}
-	for name, forge := range map[string]func(cd *cachedDocument){
-		"a page over its characters": func(cd *cachedDocument) {
+	for name, forge := range map[string]func(cd *kept.Document){
+		"a page over its characters": func(cd *kept.Document) {
 			cd.Pages[0].Text = strings.Repeat("x", ingest.MaxPageChars+1)
 		},
-		"a page of another document": func(cd *cachedDocument) { cd.Pages[1].DocID = "another" },
+		"a page of another document": func(cd *kept.Document) { cd.Pages[1].DocID = "another" },
 	} {
 		cd := good
 		cd.Pages = slices.Clone(good.Pages)

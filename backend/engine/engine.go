@@ -41,6 +41,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/index"
 	"vika/backend/ingest"
+	"vika/backend/kept"
 	"vika/backend/message"
 	"vika/backend/models"
 	"vika/backend/ocr"
@@ -228,6 +229,10 @@ type Engine struct {
 	// claimed holds the documents whose OCR text a course file gave
 	// (claims.go); guarded by mu.
 	claimed map[string]bool
+	// outputs holds the models' outputs about each document, made this
+	// session or given by a course file, by key (outputs.go); guarded
+	// by mu.
+	outputs map[string]map[string]kept.Output
 
 	// commitMu serialises changes to the set of documents (commit of an
 	// add, removal) so that labels stay unique and store and index agree.
@@ -381,6 +386,7 @@ func (e *Engine) RemoveDocument(ctx context.Context, docID string) error {
 	if err := e.models.Load().ret.DeleteDoc(ctx, docID); err != nil {
 		return err
 	}
+	e.forgetOutputs(docID)
 	return e.store.DeleteDocument(ctx, docID)
 }
 

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"vika/backend/corpus"
+	"vika/backend/kept"
 	"vika/backend/message"
 	"vika/backend/store"
 )
@@ -33,6 +34,10 @@ type SummarizeOptions struct {
 	// the router's first choice). A passage whose summary by that model
 	// was refused is not asked again; with another model it is.
 	Model string
+	// Prompt is the version of the summarising prompt (the caller's). A
+	// summary kept of a passage by Model and that version (outputs.go)
+	// answers without a request.
+	Prompt string
 	// Progress, when set, is told each passage done, out of the total.
 	Progress func(done, total int)
 }
@@ -50,6 +55,10 @@ type SummarizeReport struct {
 	Already       int `json:"already"`  // passages summarised before, left as they are
 	Short         int `json:"short"`    // passages under MinSummaryChars, left out
 	OverCap       int `json:"over_cap"` // passages left out by Max
+	// Reused counts the passages (among Summarized) whose summary by
+	// Model and Prompt was kept (this session, the cache or a course
+	// file): no request was made for them.
+	Reused int `json:"reused"`
 }
 
 // Summarizer writes the summary of a passage and names the model that
@@ -139,10 +148,19 @@ func (e *Engine) Summarize(ctx context.Context, docID string, s Summarizer, o Su
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		text, model, err := s(ctx, c)
-		text = strings.TrimSpace(text)
-		if model == "" {
-			model = o.Model
+		key := passageOutputKey(o.Prompt, o.Model, c)
+		prior, reused := e.reused(ctx, docID, key)
+		text, model := strings.TrimSpace(prior.Text), prior.Model
+		var err error
+		if reused && text != "" {
+			rep.Reused++
+		} else {
+			reused = false
+			text, model, err = s(ctx, c)
+			text = strings.TrimSpace(text)
+			if model == "" {
+				model = o.Model
+			}
 		}
 		if err == nil && text == "" {
 			err = message.Wrap(fmt.Errorf("%w: the model wrote no summary of the passage on page %d", ErrRefused, c.Page), message.RefusedEmpty)
@@ -157,6 +175,11 @@ func (e *Engine) Summarize(ctx context.Context, docID string, s Summarizer, o Su
 		default:
 			if err = e.addSummary(ctx, c, text); err == nil {
 				rep.Summarized++
+			}
+			if err == nil && !reused {
+				// Kept under the model that wrote it: a fallback's summary
+				// answers a later run that starts with that model.
+				e.keepOutput(ctx, docID, kept.Output{Key: passageOutputKey(o.Prompt, model, c), Model: model, Text: text})
 			}
 		}
 		if err != nil {
