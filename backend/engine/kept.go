@@ -54,7 +54,9 @@ func (noSource) vectors(context.Context, *modelSet, ingest.Result) ([][]float32,
 	return nil, figureVecs{}, false
 }
 
-func (noSource) output(context.Context, string, string) (kept.Output, bool) { return kept.Output{}, false }
+func (noSource) output(context.Context, string, string) (kept.Output, bool) {
+	return kept.Output{}, false
+}
 
 // cacheSource is the processed-document cache's entries of document id
 // made with the pipeline setup.
