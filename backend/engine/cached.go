@@ -11,7 +11,6 @@ import (
 
 	"vika/backend/assets"
 	"vika/backend/cache"
-	"vika/backend/config"
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/kept"
@@ -48,7 +47,7 @@ func (e *Engine) SetCache(c *cache.Cache) (previous *cache.Cache) {
 // result: the pipeline version, chunking, region detection, the OCR's
 // languages and image settings, the page limit.
 func (e *Engine) setup() string {
-	o, _ := ocr.ConfigFromEnv(ocr.Config{}, config.Getenv)
+	o := e.cfg.OCR
 	langs := o.Languages
 	if len(langs) == 0 {
 		langs = ocr.DefaultLanguages

@@ -111,6 +111,11 @@ type Config struct {
 	// NoRegions skips the detection of tables, figures and formulas
 	// (VIKA_REGIONS=off).
 	NoRegions bool
+	// OCR holds the VIKA_OCR_* settings (ocr.ConfigFromEnv): the pages
+	// OCRed at once (Workers), and what changes an OCR's result (its
+	// Languages), part of the pipeline's fingerprint (setup). The PDF
+	// workers, processes of their own, read the same variables.
+	OCR ocr.Config
 }
 
 func (c Config) modelsRoot() string {
@@ -131,9 +136,13 @@ func DefaultConfig() Config {
 // environment variables VIKA_MAX_FILE_MB, VIKA_MAX_PAGES,
 // VIKA_PAGE_TIMEOUT_S, VIKA_OCR_PAGE_TIMEOUT_S, VIKA_WORKER_MEMORY_MB and
 // VIKA_WORKER_CPU_S (positive integers; VIKA_REGIONS=off sets NoRegions)
+// and VIKA_OCR_WORKERS, VIKA_OCR_TIMEOUT and VIKA_OCR_LANGUAGES (OCR)
 // read from getenv (the process environment when nil). A bad value takes
 // its default and is reported in the error, with the others.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	if getenv == nil {
+		getenv = config.Getenv
+	}
 	var errs []error
 	num := func(v config.Var, def, hi int64) int64 {
 		n, err := v.Int(getenv, def, 1, hi)
@@ -152,7 +161,12 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		MaxOCRPages:  int(num(config.MaxOCRPages, ingest.MaxOCRPages, 1<<31-1)),
 		NoRegions:    config.Regions.Get(getenv) == "off",
 	}
-	return cfg, errors.Join(errs...)
+	var err error
+	cfg.OCR, err = ocr.ConfigFromEnv(ocr.Config{}, getenv)
+	if err != nil {
+		cfg.OCR = ocr.Config{} // every VIKA_OCR_* setting takes its default, as the workers' OCR would fail on it
+	}
+	return cfg, errors.Join(append(errs, err)...)
 }
 
 // withDefaults fills cfg's zero fields from def.
@@ -183,6 +197,9 @@ func (c Config) withDefaults(def Config) Config {
 	}
 	if c.MaxOCRPages <= 0 {
 		c.MaxOCRPages = def.MaxOCRPages
+	}
+	if c.OCR.Workers <= 0 && c.OCR.Timeout == 0 && len(c.OCR.Languages) == 0 {
+		c.OCR = def.OCR
 	}
 	return c
 }
@@ -256,12 +273,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	lm := newRetriever(lex, cfg)
 	// VIKA_OCR_WORKERS, when set, is the number of pages OCRed at once
-	// (workers per document); an invalid value is reported by the workers.
-	ocrCfg, _ := ocr.ConfigFromEnv(ocr.Config{}, config.Getenv)
+	// (workers per document).
 	reader := sandbox.New(sandbox.Config{
 		PageTimeout: cfg.PageTimeout, OCRTimeout: cfg.OCRTimeout,
 		MemoryBytes: cfg.WorkerMemory, CPUTime: cfg.WorkerCPU,
-		Workers: ocrCfg.Workers,
+		Workers: cfg.OCR.Workers,
 	})
 	e := &Engine{
 		cfg: cfg,
