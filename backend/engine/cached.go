@@ -14,7 +14,6 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/kept"
-	"vika/backend/message"
 	"vika/backend/models"
 	"vika/backend/ocr"
 )
@@ -37,8 +36,9 @@ import (
 const PipelineVersion = "vika-ingest-4"
 
 // SetCache turns the processed-document cache on (c) or off (nil) for the
-// adds that start from now, and returns the one it replaces (for the
-// caller to close).
+// adds and model outputs that start from now, and returns the one it
+// replaces. The cache is the caller's to open and close (the session's,
+// as its settings say).
 func (e *Engine) SetCache(c *cache.Cache) (previous *cache.Cache) {
 	return e.cache.Swap(c)
 }
@@ -140,41 +140,6 @@ func modelHash(name string) (string, bool) {
 	return fmt.Sprint(sums), true
 }
 
-// Remember turns the document cache in the user's cache directory
-// (cache.Dir) on, with the cap maxBytes and notice for what it reports,
-// or off; the engine closes it with the session. A cache that cannot be
-// opened leaves it off (the error says why; adds go on without it). The
-// same settings saved again change nothing, so a cache that turned itself
-// off (a full disk) stays off until the student turns it off and on or
-// Vika restarts, as its notice says.
-func (e *Engine) Remember(ctx context.Context, on bool, maxBytes int64, notice func(message.Message)) error {
-	e.rememberMu.Lock()
-	defer e.rememberMu.Unlock()
-	cur := e.remembered
-	if cur != nil && on && cur.MaxBytes() == maxBytes {
-		return nil
-	}
-	if cur != nil {
-		e.cache.CompareAndSwap(cur, nil)
-		cur.Close()
-		e.remembered = nil
-	}
-	if !on || e.isClosed() {
-		return nil
-	}
-	dir, err := cache.Dir()
-	if err != nil {
-		return err
-	}
-	c, err := cache.Open(ctx, dir, cache.Options{MaxBytes: maxBytes, Notice: notice})
-	if err != nil {
-		return message.Wrap(err, message.CacheOpen, "detail", err.Error())
-	}
-	e.remembered = c
-	e.cache.Store(c)
-	return nil
-}
-
 // CacheInfo says whether the document cache is on and what it holds (zero
 // counts when it is off).
 type CacheInfo struct {
@@ -222,14 +187,14 @@ func (e *Engine) ClearCache(ctx context.Context) error {
 const studyVersion = "vika-study-1"
 
 // KeepStudy keeps v (a study guide of the document docID, under key: its
-// section) in the document cache when the student turned it on; nothing
-// otherwise, nor when the document's OCR text came from a course file
-// (claims.go). A cache that fails is logged: the guide stays in the
-// session.
+// section and the prompt's version) in the document cache when one is
+// set; nothing otherwise. Whether a guide is kept is the caller's rule
+// (the session keeps none of a document a course file gave text to:
+// Claimed). A cache that fails is logged: the guide stays in the session.
 func (e *Engine) KeepStudy(ctx context.Context, docID, key string, v any) {
 	c := e.cache.Load()
-	if c == nil || e.isClaimed(docID) {
-		return // a guide of text a course file gave is not kept
+	if c == nil {
+		return
 	}
 	k := cache.Key{Doc: docID, Setup: fingerprint(studyVersion, key), Part: cache.PartStudy}
 	if err := c.Put(ctx, k, v); err != nil && !errors.Is(err, cache.ErrOff) {
@@ -238,7 +203,7 @@ func (e *Engine) KeepStudy(ctx context.Context, docID, key string, v any) {
 }
 
 // KeptStudy decodes into v (a pointer) what KeepStudy kept under docID and
-// key, and reports whether the cache held it; false when it is off.
+// key, and reports whether the cache held it; false when none is set.
 func (e *Engine) KeptStudy(ctx context.Context, docID, key string, v any) bool {
 	c := e.cache.Load()
 	if c == nil {

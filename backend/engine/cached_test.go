@@ -186,27 +186,3 @@ func TestCacheEntryOutOfBoundsIsAMiss(t *testing.T) {
 		}
 	}
 }
-
-// TestRememberKeepsACacheThatTurnedOff: saving the same settings again
-// (a change of K, say) leaves a cache that turned itself off (a full
-// disk; closing it stands for that here) off, as its notice promises; a
-// new cap opens it again.
-func TestRememberKeepsACacheThatTurnedOff(t *testing.T) {
-	ctx := context.Background()
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	e := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
-	if err := e.Remember(ctx, true, 1<<30, nil); err != nil {
-		t.Fatal(err)
-	}
-	off := e.cache.Load()
-	off.Close()
-	if err := e.Remember(ctx, true, 1<<30, nil); err != nil {
-		t.Fatal(err)
-	}
-	if e.cache.Load() != off {
-		t.Error("the same settings saved again reopened a cache that had turned off")
-	}
-	if err := e.Remember(ctx, true, 2<<30, nil); err != nil || e.cache.Load() == off || e.cache.Load().Off() {
-		t.Errorf("a new cap did not open the cache again: %v", err)
-	}
-}

@@ -18,9 +18,10 @@
 //     began to use, embedding the passages again in the background.
 //   - describing figures, tables and formulas with a vision model:
 //     Describe waits, StartDescribe is a job.
-//   - the processed-document cache: Remember (the user's cache directory,
-//     per the settings) or SetCache (a cache the caller opened), CacheInfo,
-//     ForgetCached, ClearCache.
+//   - the processed-document cache: SetCache (a cache the caller opened:
+//     the session, as its settings say), CacheInfo, ForgetCached,
+//     ClearCache; what is kept of a PDF, and where it comes from (kept.go,
+//     outputs.go).
 //   - course files: SaveCourse, OpenCourse, ReadCourse, and Setup (the
 //     pipeline's fingerprint a course entry is checked against).
 //   - the metrics of answers: AddMetric, Metrics.
@@ -213,15 +214,12 @@ type Engine struct {
 	// models holds the retriever over lex and the loaded embedding
 	// models' dense indexes; switchModels replaces it whole (a search
 	// holds the one it started with: acquire).
-	models   atomic.Pointer[modelSet]
-	switchMu sync.Mutex // one switchModels at a time
-	rr       *lazyReranker
-	cache    atomic.Pointer[cache.Cache] // the processed-document cache, nil when off (SetCache)
-	// rememberMu serialises Remember's opening and closing of the cache.
-	rememberMu sync.Mutex
-	remembered *cache.Cache    // the cache Remember opened, closed with the session; guarded by rememberMu
-	reader     *sandbox.Opener // the PDF workers
-	embedSlots chan struct{}   // semaphore of MaxJobs embeddings
+	models     atomic.Pointer[modelSet]
+	switchMu   sync.Mutex // one switchModels at a time
+	rr         *lazyReranker
+	cache      atomic.Pointer[cache.Cache] // the processed-document cache, nil when off (SetCache)
+	reader     *sandbox.Opener             // the PDF workers
+	embedSlots chan struct{}               // semaphore of MaxJobs embeddings
 	now        func() time.Time
 
 	ctx    context.Context    // cancelled by Close: stops every add in flight
@@ -327,15 +325,8 @@ func (e *Engine) Close() error {
 	set := e.models.Load()
 	set.use.Lock() // and so do the searches
 	defer set.use.Unlock()
-	e.rememberMu.Lock()
-	defer e.rememberMu.Unlock()
-	var cacheErr error
-	if e.remembered != nil {
-		e.cache.CompareAndSwap(e.remembered, nil)
-		cacheErr = e.remembered.Close()
-		e.remembered = nil
-	}
-	return errors.Join(set.close(), e.lex.Close(), e.store.Close(), e.reader.Close(), e.rr.Close(), cacheErr)
+	e.cache.Store(nil) // the caller closes it
+	return errors.Join(set.close(), e.lex.Close(), e.store.Close(), e.reader.Close(), e.rr.Close())
 }
 
 func (e *Engine) isClosed() bool {

@@ -278,3 +278,11 @@ func (e *Engine) StartSummarize(docID string, s Summarizer, o SummarizeOptions, 
 		return err
 	})
 }
+
+// SummaryKept reports whether a summary of passage c of document docID by
+// o.Model and o.Prompt is kept (this session, the cache or a course
+// file): a Summarize run would make no request for it.
+func (e *Engine) SummaryKept(ctx context.Context, docID string, o SummarizeOptions, c corpus.Chunk) bool {
+	k, ok := e.reused(ctx, docID, passageOutputKey(o.Prompt, o.Model, c))
+	return ok && strings.TrimSpace(k.Text) != ""
+}

@@ -9,6 +9,7 @@ import (
 
 	"vika/backend/crash"
 	"vika/backend/message"
+	"vika/backend/prompt"
 	"vika/backend/rag"
 )
 
@@ -195,8 +196,11 @@ func (j *Jobs) Kept(ctx context.Context, docID, section string) (Guide, bool) {
 	return kept, true
 }
 
-// guideKey is the key a guide of section is stored under.
-func guideKey(section string) string { return "guide:" + normTitle(section) }
+// guideKey is the key a guide of section is stored under, with the study
+// prompts' version (a guide of older prompts is not read as this one's).
+// The model is not part of it: a guide names the models that wrote it
+// (Guide.Models), and the one kept is the last made.
+func guideKey(section string) string { return "guide:" + prompt.StudyVersion + ":" + normTitle(section) }
 
 // Forget drops the guides of a document removed from the session.
 func (j *Jobs) Forget(docID string) {
