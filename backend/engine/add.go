@@ -134,9 +134,6 @@ func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, s
 		sink = &s
 	}
 	e.markClaimed(id, !derived)
-	if !derived {
-		e.keepCourseOutputs(id, src)
-	}
 	if err != nil {
 		if interim.doc != nil {
 			err = errors.Join(err, e.undoText(ctx, interim.doc.ID))
@@ -175,6 +172,8 @@ func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, s
 	if err != nil {
 		return Report{}, errors.Join(err, e.undoText(ctx, doc.ID))
 	}
+	// A course's models' outputs answer for this session's (outputs.go).
+	e.keepCourseOutputs(id, src)
 	doc.Embedding = false
 	// The document as a listing gives it, vectors counted: the window
 	// shows the add's report (the "done" event) without listing again.
