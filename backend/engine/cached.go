@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log"
 
 	"vika/backend/assets"
 	"vika/backend/cache"
@@ -180,38 +179,4 @@ func (e *Engine) ClearCache(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// studyVersion names the shape of the study material kept: change it when
-// a study guide's fields change, so that guides kept before are not read.
-const studyVersion = "vika-study-1"
-
-// KeepStudy keeps v (a study guide of the document docID, under key: its
-// section and the prompt's version) in the document cache when one is
-// set; nothing otherwise. Whether a guide is kept is the caller's rule
-// (the session keeps none of a document a course file gave text to:
-// Claimed). A cache that fails is logged: the guide stays in the session.
-func (e *Engine) KeepStudy(ctx context.Context, docID, key string, v any) {
-	c := e.cache.Load()
-	if c == nil {
-		return
-	}
-	k := cache.Key{Doc: docID, Setup: fingerprint(studyVersion, key), Part: cache.PartStudy}
-	if err := c.Put(ctx, k, v); err != nil && !errors.Is(err, cache.ErrOff) {
-		log.Printf("document cache: keep a study guide: %v", err)
-	}
-}
-
-// KeptStudy decodes into v (a pointer) what KeepStudy kept under docID and
-// key, and reports whether the cache held it; false when none is set.
-func (e *Engine) KeptStudy(ctx context.Context, docID, key string, v any) bool {
-	c := e.cache.Load()
-	if c == nil {
-		return false
-	}
-	ok, err := c.Get(ctx, cache.Key{Doc: docID, Setup: fingerprint(studyVersion, key), Part: cache.PartStudy}, v)
-	if err != nil && !errors.Is(err, cache.ErrOff) {
-		log.Printf("document cache: read a study guide: %v", err)
-	}
-	return ok
 }

@@ -297,10 +297,6 @@ func (e *Engine) markClaimed(id string, claimed bool) {
 	}
 }
 
-// Claimed reports whether document id holds OCR text a course file gave
-// (claims.go): nothing made from it is kept in the cache.
-func (e *Engine) Claimed(id string) bool { return e.isClaimed(id) }
-
 func (e *Engine) isClaimed(id string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()

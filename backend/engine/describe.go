@@ -197,7 +197,7 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 				err = message.Wrap(fmt.Errorf("%w: the model wrote no description of the %s on page %d", ErrRefused, t.r.Kind, t.r.Page), message.RefusedEmpty)
 			}
 			if err == nil {
-				e.keepOutput(ctx, docID, kept.Output{Key: key, Model: o.Model, Text: text})
+				e.keepOutput(ctx, docID, kept.Output{Kind: outputRegion, Key: key, Model: o.Model, Text: text})
 			}
 		}
 		switch {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"log"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"vika/backend/corpus"
+	"vika/backend/jsonbound"
 	"vika/backend/kept"
 )
 
@@ -23,6 +25,13 @@ import (
 // checked as a fresh answer is (latex.Check for a formula), reused and
 // saved again with the course, never copied into the student's cache.
 
+// Kinds of kept outputs (kept.Output.Kind).
+const (
+	outputRegion  = "region"  // a figure's description, a table's summary, a formula's LaTeX
+	outputPassage = "passage" // a passage's summary
+	outputStudy   = "study"   // a study guide, in kept's encoding
+)
+
 // outputKey names a model's output: the task, the prompt version and the
 // model ("provider/id"), and what it is of.
 func outputKey(task, prompt, model string, of ...any) string {
@@ -33,22 +42,29 @@ func outputKey(task, prompt, model string, of ...any) string {
 // or LaTeX (formula) of region r in a passage of language lang.
 func regionOutputKey(prompt, model string, r corpus.Region, lang string) string {
 	img := sha256.Sum256(r.Image)
-	return outputKey("region", prompt, model, r.Kind, r.Page, r.BBox, r.Caption, r.Text, hex.EncodeToString(img[:]), lang)
+	return outputKey(outputRegion, prompt, model, r.Kind, r.Page, r.BBox, r.Caption, r.Text, hex.EncodeToString(img[:]), lang)
 }
 
 // passageOutputKey is the key of model's summary of passage c.
 func passageOutputKey(prompt, model string, c corpus.Chunk) string {
-	return outputKey("passage", prompt, model, c.Kind, c.Lang, c.Text)
+	return outputKey(outputPassage, prompt, model, c.Kind, c.Lang, c.Text)
 }
 
 // Bounds of the outputs a course file gives of one document: as many as
 // it may have passages, each as long as the longest answer a describing
-// or summarising model is allowed (a few hundred tokens) many times over.
+// or summarising model is allowed (a few hundred tokens) many times over,
+// a study guide (map and reduce notes of a whole book, checked) within
+// maxStudyBytes.
 const (
 	maxCourseOutputs    = 100_000
 	maxOutputBytes      = 16 << 10
+	maxStudyBytes       = 4 << 20
 	maxOutputModelBytes = 256
 )
+
+// studyBounds bound the decoding of a kept study guide (a few thousand
+// lines with their citations).
+var studyBounds = jsonbound.Limits{MaxValues: 1 << 20, MaxContainers: 1 << 18, MaxArray: 1 << 16, MaxDepth: 16}
 
 // courseOutputs are the outputs of a course's document that may be
 // reused, by key: valid UTF-8 text within the bounds above, not empty,
@@ -60,7 +76,15 @@ func courseOutputs(list []kept.Output) map[string]kept.Output {
 	out := make(map[string]kept.Output, min(len(list), maxCourseOutputs))
 	for _, o := range list[:min(len(list), maxCourseOutputs)] {
 		o.Text = strings.TrimSpace(o.Text)
-		if len(o.Key) != 64 || !isHex(o.Key) || o.Text == "" || len(o.Text) > maxOutputBytes || len(o.Model) > maxOutputModelBytes ||
+		limit := maxOutputBytes
+		switch o.Kind {
+		case outputStudy:
+			limit = maxStudyBytes
+		case outputRegion, outputPassage:
+		default:
+			continue
+		}
+		if len(o.Key) != 64 || !isHex(o.Key) || o.Text == "" || len(o.Text) > limit || len(o.Model) > maxOutputModelBytes ||
 			!utf8.ValidString(o.Text) || !utf8.ValidString(o.Model) {
 			continue
 		}
@@ -151,4 +175,42 @@ func (e *Engine) forgetOutputs(docID string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	delete(e.outputs, docID)
+}
+
+// studyVersion names the shape of the study material kept: change it when
+// a study guide's fields change, so that guides kept before are not read.
+const studyVersion = "vika-study-1"
+
+// studyOutputKey is the key of a study guide kept under key (its section
+// and the study prompts' version: study.guideKey).
+func studyOutputKey(key string) string { return outputKey(outputStudy, studyVersion, "", key) }
+
+// KeepStudy keeps v (a study guide of the document docID, under key) as
+// the models' other outputs are: for the session (a course file saved
+// carries it), and in the document cache when it is on, unless a course
+// gave the document's text. An encoding that fails is logged: the guide
+// stays with the study jobs.
+func (e *Engine) KeepStudy(ctx context.Context, docID, key string, v any) {
+	b, err := kept.Marshal(v)
+	if err != nil {
+		log.Printf("keep a study guide: %v", err)
+		return
+	}
+	e.keepOutput(ctx, docID, kept.Output{Kind: outputStudy, Key: studyOutputKey(key), Text: string(b)})
+}
+
+// KeptStudy decodes into v (a pointer) the guide kept under docID and key
+// (this session's, a course file's or the cache's), within bounds, and
+// reports whether there was one. A guide from a course is a claim: the
+// caller checks its lines again (study.Jobs.Kept).
+func (e *Engine) KeptStudy(ctx context.Context, docID, key string, v any) bool {
+	o, ok := e.reused(ctx, docID, studyOutputKey(key))
+	if !ok || o.Kind != outputStudy {
+		return false
+	}
+	if err := kept.Unmarshal([]byte(o.Text), v, studyBounds); err != nil {
+		log.Printf("read a kept study guide: %v", err)
+		return false
+	}
+	return true
 }

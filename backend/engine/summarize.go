@@ -179,7 +179,7 @@ func (e *Engine) Summarize(ctx context.Context, docID string, s Summarizer, o Su
 			if err == nil && !reused {
 				// Kept under the model that wrote it: a fallback's summary
 				// answers a later run that starts with that model.
-				e.keepOutput(ctx, docID, kept.Output{Key: passageOutputKey(o.Prompt, model, c), Model: model, Text: text})
+				e.keepOutput(ctx, docID, kept.Output{Kind: outputPassage, Key: passageOutputKey(o.Prompt, model, c), Model: model, Text: text})
 			}
 		}
 		if err != nil {

@@ -96,10 +96,14 @@ type Vectors struct {
 
 // Output is a model's output about a document, kept so that it is not
 // asked for again: a figure's description, a table's or a passage's
-// summary, a formula's LaTeX. Key names what it is of, the model that
-// wrote it and the prompt's version (the engine's fingerprint of them);
-// Model is that model ("provider/id"), shown with it.
+// summary, a formula's LaTeX (Kind "region" or "passage": Text is the
+// output), or a study guide (Kind "study": Text is the guide in this
+// encoding). Key names what it is of, the model that wrote it and the
+// prompt's version (the engine's fingerprint of them); Model is that
+// model ("provider/id"), shown with it ("" for a guide, which names its
+// models itself).
 type Output struct {
+	Kind  string `json:"kind"`
 	Key   string `json:"key"`
 	Model string `json:"model"`
 	Text  string `json:"text"`

@@ -12,9 +12,9 @@ import (
 // one in the user's cache directory when the settings say (Remember) and
 // closes it with the session, or uses the one the command line opened
 // (UseCache). While one is in use, adds read and fill it (the engine:
-// what an add reads, its vectors, the models' outputs about its PDF), and
-// the study guides made are kept in it (studyKeeper), except those of a
-// document a course file gave text to.
+// what an add reads, its vectors, the models' outputs about its PDF, the
+// study guides made: Open hands the study jobs the engine as their
+// store), except what is made of a document a course file gave text to.
 
 // remember turns the document cache in the user's cache directory on or
 // off as the settings say (with the cap maxBytes); its notices go out as
@@ -55,29 +55,7 @@ func (s *Session) remember(ctx context.Context, st Settings) error {
 // none), in place of the settings' cache; the caller closes it.
 func (s *Session) UseCache(c *cache.Cache) { s.useCache(c) }
 
-func (s *Session) useCache(c *cache.Cache) {
-	s.eng.SetCache(c)
-	if c == nil {
-		s.study.SetStore(nil)
-	} else {
-		s.study.SetStore(studyKeeper{s.eng})
-	}
-}
-
-// studyKeeper keeps study guides in the document cache in use, but none
-// of a document a course file gave text to (engine.Claimed): a guide of
-// the classmate's text is not the student's to remember.
-type studyKeeper struct{ eng *engine.Engine }
-
-func (k studyKeeper) KeepStudy(ctx context.Context, docID, key string, v any) {
-	if !k.eng.Claimed(docID) {
-		k.eng.KeepStudy(ctx, docID, key, v)
-	}
-}
-
-func (k studyKeeper) KeptStudy(ctx context.Context, docID, key string, v any) bool {
-	return k.eng.KeptStudy(ctx, docID, key, v)
-}
+func (s *Session) useCache(c *cache.Cache) { s.eng.SetCache(c) }
 
 // CacheInfo reports whether the document cache is on and its size.
 func (s *Session) CacheInfo(ctx context.Context) (engine.CacheInfo, error) {

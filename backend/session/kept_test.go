@@ -80,6 +80,13 @@ func paid(n map[string]int) int {
 // study guide made, unless a guide is kept (as the window shows a kept
 // guide rather than making one), and returns the requests by work.
 func studySession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdfs []string) map[string]int {
+	return courseSession(t, fake, url, c, pdfs, "", "")
+}
+
+// courseSession is studySession that opens the course file from (when
+// not "") in place of adding pdfs, and saves the session's documents to
+// the course file to (when not "") at the end.
+func courseSession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdfs []string, from, to string) map[string]int {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "settings.json")
@@ -92,12 +99,28 @@ func studySession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdfs
 	s := openWith(t, path, h, map[string]string{"GEMINI_API_KEY": "AIzaSyFAKE-kept-0123456789abcdef", "VIKA_GEMINI_BASE_URL": url})
 	defer s.Close()
 	s.UseCache(c)
-	for i, pdf := range pdfs {
+	var docs []string
+	if from != "" {
+		res, err := s.OpenCourse(ctx, from)
+		if err != nil || len(res.Failed) > 0 {
+			t.Fatalf("OpenCourse = %+v, %v", res, err)
+		}
+		for _, d := range res.Added {
+			docs = append(docs, d.ID)
+		}
+	}
+	for _, pdf := range pdfs {
+		if from != "" {
+			break
+		}
 		r, err := s.Ingest(ctx, pdf, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		job, err := s.Describe(ctx, r.Doc.ID)
+		docs = append(docs, r.Doc.ID)
+	}
+	for i, doc := range docs {
+		job, err := s.Describe(ctx, doc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,20 +128,25 @@ func studySession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdfs
 			p, ok := ev.payload.(engine.Progress)
 			return ok && p.JobID == job && (p.Stage == engine.StageDone || p.Stage == engine.StageFailed)
 		})
-		if _, err := s.SummarizeNow(ctx, r.Doc.ID); err != nil {
+		if _, err := s.SummarizeNow(ctx, doc); err != nil {
 			t.Fatal(err)
 		}
-		if _, kept := s.StudyGuideKept(ctx, r.Doc.ID, ""); kept {
+		if _, kept := s.StudyGuideKept(ctx, doc, ""); kept {
 			continue
 		}
 		id := fmt.Sprintf("guide%d", i)
-		if err := s.StartStudyGuide(ctx, id, study.Scope{DocID: r.Doc.ID}, study.Options{}); err != nil {
+		if err := s.StartStudyGuide(ctx, id, study.Scope{DocID: doc}, study.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		h.wait(t, "guide", func(ev event) bool {
 			e, ok := ev.payload.(study.Event)
 			return ok && ev.name == EventStudyPrefix+id && (e.Type == study.EventDone || e.Type == study.EventError)
 		})
+	}
+	if to != "" {
+		if _, err := s.SaveCourse(ctx, to, false); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return fake.take()
 }
@@ -129,7 +157,8 @@ func studySession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdfs
 // summarised, a study guide) makes no request for it: the descriptions,
 // summaries, LaTeX and guides of the first are kept, keyed by document,
 // model and prompt version. Without the cache, the same work is paid
-// again; "Forget this PDF" forgets them too.
+// again, unless the session opens a course file saved with it; "Forget
+// this PDF" forgets them too.
 func TestNothingPaidTwice(t *testing.T) {
 	pdfs := []string{testpdf.SharedPDF(t, "he2015_resnet.pdf"), testpdf.SharedPDF(t, "vaswani2017_attention_is_all_you_need.pdf")}
 	fake := &paidWork{n: map[string]int{}}
@@ -155,6 +184,16 @@ func TestNothingPaidTwice(t *testing.T) {
 	}
 	if paid(off) != paid(first) {
 		t.Errorf("a session without the cache paid %d requests, the first %d", paid(off), paid(first))
+	}
+
+	// A course file carries the same work to a session without the cache:
+	// a classmate's, opening it, pays nothing for it either.
+	course := filepath.Join(t.TempDir(), "papers.vika")
+	courseSession(t, fake, gemini.URL, nil, pdfs, "", course)
+	fromCourse := courseSession(t, fake, gemini.URL, nil, nil, course, "")
+	t.Logf("requests by work in a session opening the course file: %v", fromCourse)
+	if paid(fromCourse) != 0 {
+		t.Errorf("a session opening the course paid again: %v", fromCourse)
 	}
 
 	// Forget this PDF: its outputs go with it.

@@ -136,6 +136,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.svc, answerCfg, s.problem = configure(s.keys, o.LLM, o.Answer, limitsErr)
 	s.assistant = rag.New(eng, s.svc, answerCfg)
 	s.study = study.NewJobs(study.New(eng, s.svc))
+	// Guides are kept with the documents' other model outputs: in a course
+	// file saved, and in the document cache while it is on (cache.go).
+	s.study.SetStore(eng)
 	s.openSettings(o)
 	st, _ := s.Settings()
 	s.useLocal(o.Ollama || st.Ollama)
