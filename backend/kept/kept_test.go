@@ -2,12 +2,15 @@ package kept
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"vika/backend/corpus"
 	"vika/backend/ingest"
@@ -64,5 +67,45 @@ func TestUnmarshalBounds(t *testing.T) {
 	d.Pages = make([]corpus.Page, 1)
 	if r := d.Result(); len(r.Pages[0].Regions) != 0 {
 		t.Errorf("crops naming no region were placed: %+v", r.Pages)
+	}
+}
+
+// TestVectorsRoundTrip: vectors come back bit for bit (an infinity and the
+// smallest subnormal included), half the size of decimal numbers; those
+// saved as arrays of numbers (course files before) are read too.
+func TestVectorsRoundTrip(t *testing.T) {
+	v := Vectors{Vecs: [][]float32{{1, -0.5, float32(math.SmallestNonzeroFloat32), 0.123456789}, {}}, FigChunks: []string{"c1"},
+		FigVectors: [][]float32{{float32(math.Inf(1)), 2}}}
+	b, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Vectors
+	if err := Unmarshal(b, &back, Trusted); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(v, back, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("vectors (-kept +read):\n%s", diff)
+	}
+	old := []byte(`{"Vecs":[[1,-0.5],[0.25]],"FigChunks":null,"FigVectors":null}`)
+	if err := Unmarshal(old, &back, Trusted); err != nil || !cmp.Equal(back.Vecs, [][]float32{{1, -0.5}, {0.25}}) {
+		t.Errorf("vectors saved as numbers: %v, %v", back, err)
+	}
+	if err := Unmarshal([]byte(`{"Vecs":["AAA="]}`), &back, Trusted); err == nil {
+		t.Error("a vector of 2 bytes was read")
+	}
+	big := Vectors{}
+	for range 100 {
+		x := make([]float32, 384)
+		for i := range x {
+			x[i] = float32(math.Sin(float64(i))) / 20
+		}
+		big.Vecs = append(big.Vecs, x)
+	}
+	packed, _ := Marshal(big)
+	numbers, _ := json.Marshal(struct{ Vecs [][]float32 }{big.Vecs})
+	t.Logf("100 vectors of 384: %d bytes packed, %d as numbers", len(packed), len(numbers))
+	if len(packed)*3 > len(numbers)*2 {
+		t.Errorf("packed vectors take %d bytes, numbers %d", len(packed), len(numbers))
 	}
 }
