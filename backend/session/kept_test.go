@@ -79,14 +79,14 @@ func paid(n map[string]int) int {
 // figures, tables and formulas described, its passages summarised and a
 // study guide made, unless a guide is kept (as the window shows a kept
 // guide rather than making one), and returns the requests by work.
-func studySession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdfs []string) map[string]int {
-	return courseSession(t, fake, url, c, pdfs, "", "")
+func studySession(t *testing.T, label string, fake *paidWork, url string, c *cache.Cache, pdfs []string) map[string]int {
+	return courseSession(t, label, fake, url, c, pdfs, "", "")
 }
 
 // courseSession is studySession that opens the course file from (when
 // not "") in place of adding pdfs, and saves the session's documents to
 // the course file to (when not "") at the end.
-func courseSession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdfs []string, from, to string) map[string]int {
+func courseSession(t *testing.T, label string, fake *paidWork, url string, c *cache.Cache, pdfs []string, from, to string) map[string]int {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "settings.json")
@@ -99,14 +99,14 @@ func courseSession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdf
 	s := openWith(t, path, h, map[string]string{"GEMINI_API_KEY": "AIzaSyFAKE-kept-0123456789abcdef", "VIKA_GEMINI_BASE_URL": url})
 	defer s.Close()
 	s.UseCache(c)
-	var docs []string
+	var docs, names []string
 	if from != "" {
 		res, err := s.OpenCourse(ctx, from)
 		if err != nil || len(res.Failed) > 0 {
 			t.Fatalf("OpenCourse = %+v, %v", res, err)
 		}
 		for _, d := range res.Added {
-			docs = append(docs, d.ID)
+			docs, names = append(docs, d.ID), append(names, d.File)
 		}
 	}
 	for _, pdf := range pdfs {
@@ -117,8 +117,9 @@ func courseSession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdf
 		if err != nil {
 			t.Fatal(err)
 		}
-		docs = append(docs, r.Doc.ID)
+		docs, names = append(docs, r.Doc.ID), append(names, r.Doc.File)
 	}
+	total := map[string]int{}
 	for i, doc := range docs {
 		job, err := s.Describe(ctx, doc)
 		if err != nil {
@@ -131,24 +132,33 @@ func courseSession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdf
 		if _, err := s.SummarizeNow(ctx, doc); err != nil {
 			t.Fatal(err)
 		}
-		if _, kept := s.StudyGuideKept(ctx, doc, ""); kept {
-			continue
+		if _, kept := s.StudyGuideKept(ctx, doc, ""); !kept {
+			makeGuide(t, s, h, fmt.Sprintf("guide%d", i), doc)
 		}
-		id := fmt.Sprintf("guide%d", i)
-		if err := s.StartStudyGuide(ctx, id, study.Scope{DocID: doc}, study.Options{}); err != nil {
-			t.Fatal(err)
+		n := fake.take()
+		t.Logf("%s, %s: %d paid requests %v", label, names[i], paid(n), n)
+		for w, k := range n {
+			total[w] += k
 		}
-		h.wait(t, "guide", func(ev event) bool {
-			e, ok := ev.payload.(study.Event)
-			return ok && ev.name == EventStudyPrefix+id && (e.Type == study.EventDone || e.Type == study.EventError)
-		})
 	}
 	if to != "" {
 		if _, err := s.SaveCourse(ctx, to, false); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return fake.take()
+	return total
+}
+
+// makeGuide makes the study guide of document doc in s and waits for it.
+func makeGuide(t *testing.T, s *Session, h *heard, id, doc string) {
+	t.Helper()
+	if err := s.StartStudyGuide(context.Background(), id, study.Scope{DocID: doc}, study.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	h.wait(t, "guide", func(ev event) bool {
+		e, ok := ev.payload.(study.Event)
+		return ok && ev.name == EventStudyPrefix+id && (e.Type == study.EventDone || e.Type == study.EventError)
+	})
 }
 
 // TestNothingPaidTwice: with the document cache on, a second session that
@@ -160,7 +170,9 @@ func courseSession(t *testing.T, fake *paidWork, url string, c *cache.Cache, pdf
 // again, unless the session opens a course file saved with it; "Forget
 // this PDF" forgets them too.
 func TestNothingPaidTwice(t *testing.T) {
-	pdfs := []string{testpdf.SharedPDF(t, "he2015_resnet.pdf"), testpdf.SharedPDF(t, "vaswani2017_attention_is_all_you_need.pdf")}
+	// Three real papers with figures, tables and formulas.
+	pdfs := []string{testpdf.SharedPDF(t, "he2015_resnet.pdf"), testpdf.SharedPDF(t, "vaswani2017_attention_is_all_you_need.pdf"),
+		testpdf.SharedPDF(t, "devlin2019_bert.pdf")}
 	fake := &paidWork{n: map[string]int{}}
 	gemini := llmtest.NewServer(t, "text/event-stream", fake.reply)
 	c, err := cache.Open(context.Background(), t.TempDir(), cache.Options{})
@@ -169,9 +181,9 @@ func TestNothingPaidTwice(t *testing.T) {
 	}
 	defer c.Close()
 
-	first := studySession(t, fake, gemini.URL, c, pdfs)
-	second := studySession(t, fake, gemini.URL, c, pdfs)
-	off := studySession(t, fake, gemini.URL, nil, pdfs)
+	first := studySession(t, "session 1, cache on", fake, gemini.URL, c, pdfs)
+	second := studySession(t, "session 2, cache on", fake, gemini.URL, c, pdfs)
+	off := studySession(t, "a session, cache off", fake, gemini.URL, nil, pdfs)
 	t.Logf("requests by work: session 1 %v; session 2, cache on %v; a session with the cache off %v", first, second, off)
 	t.Logf("paid requests: session 1 %d, session 2 %d (cache on), cache off %d", paid(first), paid(second), paid(off))
 	for _, w := range []string{"figure", "table", "formula", "passage", "guide"} {
@@ -189,8 +201,8 @@ func TestNothingPaidTwice(t *testing.T) {
 	// A course file carries the same work to a session without the cache:
 	// a classmate's, opening it, pays nothing for it either.
 	course := filepath.Join(t.TempDir(), "papers.vika")
-	courseSession(t, fake, gemini.URL, nil, pdfs, "", course)
-	fromCourse := courseSession(t, fake, gemini.URL, nil, nil, course, "")
+	courseSession(t, "a session saving a course, cache off", fake, gemini.URL, nil, pdfs, "", course)
+	fromCourse := courseSession(t, "a session opening the course, cache off", fake, gemini.URL, nil, nil, course, "")
 	t.Logf("requests by work in a session opening the course file: %v", fromCourse)
 	if paid(fromCourse) != 0 {
 		t.Errorf("a session opening the course paid again: %v", fromCourse)
@@ -208,7 +220,7 @@ func TestNothingPaidTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	again := studySession(t, fake, gemini.URL, c, pdfs[:1])
+	again := studySession(t, "after Forget this PDF, cache on", fake, gemini.URL, c, pdfs[:1])
 	for _, w := range []string{"figure", "table", "passage", "guide"} {
 		if again[w] == 0 {
 			t.Errorf("after Forget, the PDF's %s work was not asked again: %v", w, again)
