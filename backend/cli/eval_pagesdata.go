@@ -52,7 +52,7 @@ func (d *pagesDoc) close() {
 type pagesCache struct {
 	Document kept.Document
 	Model    string
-	Vecs     [][]float32
+	Vectors  kept.Vectors // Vecs only: the page evaluation embeds no figure
 }
 
 // cachePath is where dir caches file; "" without a cache. The name
@@ -138,13 +138,13 @@ func loadPagesDocs(ctx context.Context, dir, cacheDir string, given map[string]i
 			}
 			c = pagesCache{Document: kept.NewDocument(res), Model: model}
 		}
-		d := &pagesDoc{res: c.Document.Result(), vecs: c.Vecs}
+		d := &pagesDoc{res: c.Document.Result(), vecs: c.Vectors.Vecs}
 		docs[file] = d
 		if err := d.index(ctx, emb, opts, errOut); err != nil {
 			return fail(fmt.Errorf("%s: %w", file, err))
 		}
 		if !ok {
-			c.Vecs = d.vecs
+			c.Vectors.Vecs = d.vecs
 			if err := writeCache(path, c); err != nil {
 				return fail(fmt.Errorf("eval pages: cache: %w", err))
 			}
