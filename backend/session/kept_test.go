@@ -68,7 +68,7 @@ func (p *paidWork) take() map[string]int {
 func paid(n map[string]int) int {
 	total := 0
 	for w, k := range n {
-		if w != "probe" {
+		if w != "probe" && w != describedWork && w != summarisedWork {
 			total += k
 		}
 	}
@@ -120,6 +120,7 @@ func courseSession(t *testing.T, label string, fake *paidWork, url string, c *ca
 		docs, names = append(docs, r.Doc.ID), append(names, r.Doc.File)
 	}
 	total := map[string]int{}
+	var done [2]int // regions described, passages summarised
 	for i, doc := range docs {
 		job, err := s.Describe(ctx, doc)
 		if err != nil {
@@ -129,25 +130,46 @@ func courseSession(t *testing.T, label string, fake *paidWork, url string, c *ca
 			p, ok := ev.payload.(engine.Progress)
 			return ok && p.JobID == job && (p.Stage == engine.StageDone || p.Stage == engine.StageFailed)
 		})
-		if _, err := s.SummarizeNow(ctx, doc); err != nil {
+		sum, err := s.SummarizeNow(ctx, doc)
+		if err != nil {
 			t.Fatal(err)
+		}
+		regions, err := s.Regions(ctx, doc, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		described := 0
+		for _, r := range regions {
+			if r.Description != "" {
+				described++
+			}
 		}
 		if _, kept := s.StudyGuideKept(ctx, doc, ""); !kept {
 			makeGuide(t, s, h, fmt.Sprintf("guide%d", i), doc)
 		}
 		n := fake.take()
-		t.Logf("%s, %s: %d paid requests %v", label, names[i], paid(n), n)
+		t.Logf("%s, %s: %d paid requests %v; %d regions described, %d passages summarised", label, names[i], paid(n), n, described, sum.Summarized)
 		for w, k := range n {
 			total[w] += k
 		}
+		// What the student gets, paid or not (not requests: left out of paid).
+		done[0] += described
+		done[1] += sum.Summarized
 	}
 	if to != "" {
 		if _, err := s.SaveCourse(ctx, to, false); err != nil {
 			t.Fatal(err)
 		}
 	}
+	total[describedWork], total[summarisedWork] = done[0], done[1]
 	return total
 }
+
+// Counts of what a session got, beside its requests.
+const (
+	describedWork  = "described regions"
+	summarisedWork = "summarised passages"
+)
 
 // makeGuide makes the study guide of document doc in s and waits for it.
 func makeGuide(t *testing.T, s *Session, h *heard, id, doc string) {
@@ -194,6 +216,13 @@ func TestNothingPaidTwice(t *testing.T) {
 	if paid(second) != 0 {
 		t.Errorf("session 2 with the cache on paid again: %v", second)
 	}
+	for _, got := range []map[string]int{second, off} {
+		for _, w := range []string{describedWork, summarisedWork} {
+			if got[w] != first[w] || first[w] == 0 {
+				t.Errorf("%s: %d, the first session %d: the same work must be done, paid or not", w, got[w], first[w])
+			}
+		}
+	}
 	if paid(off) != paid(first) {
 		t.Errorf("a session without the cache paid %d requests, the first %d", paid(off), paid(first))
 	}
@@ -204,8 +233,8 @@ func TestNothingPaidTwice(t *testing.T) {
 	courseSession(t, "a session saving a course, cache off", fake, gemini.URL, nil, pdfs, "", course)
 	fromCourse := courseSession(t, "a session opening the course, cache off", fake, gemini.URL, nil, nil, course, "")
 	t.Logf("requests by work in a session opening the course file: %v", fromCourse)
-	if paid(fromCourse) != 0 {
-		t.Errorf("a session opening the course paid again: %v", fromCourse)
+	if paid(fromCourse) != 0 || fromCourse[describedWork] != first[describedWork] || fromCourse[summarisedWork] != first[summarisedWork] {
+		t.Errorf("a session opening the course: %v, the first %v", fromCourse, first)
 	}
 
 	// Forget this PDF: its outputs go with it.
