@@ -18,8 +18,7 @@ const (
 	PartDocument = "document" // the processed document: pages, chunks, regions
 	PartVectors  = "vectors"  // the passages' vectors by one set of embedding models
 	PartFigures  = "figures"  // the figures' image vectors by one CLIP
-	PartStudy    = "study"    // a study guide of the document or of one section
-	PartOutput   = "output"   // a model's description, summary or LaTeX of one region or passage
+	PartOutput   = "output"   // a model's output: a description, summary or LaTeX of one region or passage, a study guide
 )
 
 // Key names an entry: the PDF's SHA-256, the fingerprint of what produced

@@ -235,7 +235,7 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 func (e *Engine) reusedRegion(ctx context.Context, docID, key string, r corpus.Region) (string, bool) {
 	o, ok := e.reused(ctx, docID, key)
 	text := strings.TrimSpace(o.Text)
-	if !ok || text == "" {
+	if !ok || o.Kind != outputRegion || text == "" {
 		return "", false
 	}
 	if r.Kind == corpus.ChunkFormula {

@@ -98,8 +98,9 @@ func TestCourseCarriesOutputs(t *testing.T) {
 }
 
 // TestCourseOutputsAreClaims: outputs a course file gives are text within
-// bounds, checked as a fresh answer is: too long, empty, or under a key
-// of another shape, they are not used and the model is asked (bytes that
+// bounds, checked as a fresh answer is: too long, empty, under a key of
+// another shape or of another kind, they are not used and the model is
+// asked (bytes that
 // are not UTF-8 do not survive the encoding: JSON reads them as U+FFFD). Markup in a figure's description or a table's summary is the
 // classmate's model's words, reused as text; as a formula's LaTeX it is
 // refused (latex.Check), and the formula is transcribed again.
@@ -122,15 +123,19 @@ func TestCourseOutputsAreClaims(t *testing.T) {
 		askedWant, reuse int64
 	}{
 		"spoilt": {func(i int, o *kept.Output) {
-			switch i % 4 {
+			switch i % 6 {
 			case 0:
 				o.Text = strings.Repeat("long ", maxOutputBytes)
 			case 1:
 				o.Text = " \n "
 			case 2:
 				o.Key = strings.Repeat("Z", len(o.Key))
-			default:
+			case 3:
 				o.Key = o.Key[:40]
+			case 4:
+				o.Kind = outputStudy // a guide's bound, under a region's key
+			default:
+				o.Kind = "script"
 			}
 		}, asked, 0},
 		"markup": {func(_ int, o *kept.Output) { o.Text = markup }, int64(rep.Formulas), asked - int64(rep.Formulas)},

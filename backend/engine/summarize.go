@@ -152,7 +152,7 @@ func (e *Engine) Summarize(ctx context.Context, docID string, s Summarizer, o Su
 		prior, reused := e.reused(ctx, docID, key)
 		text, model := strings.TrimSpace(prior.Text), prior.Model
 		var err error
-		if reused && text != "" {
+		if reused && prior.Kind == outputPassage && text != "" {
 			rep.Reused++
 		} else {
 			reused = false
@@ -284,5 +284,5 @@ func (e *Engine) StartSummarize(docID string, s Summarizer, o SummarizeOptions, 
 // file): a Summarize run would make no request for it.
 func (e *Engine) SummaryKept(ctx context.Context, docID string, o SummarizeOptions, c corpus.Chunk) bool {
 	k, ok := e.reused(ctx, docID, passageOutputKey(o.Prompt, o.Model, c))
-	return ok && strings.TrimSpace(k.Text) != ""
+	return ok && k.Kind == outputPassage && strings.TrimSpace(k.Text) != ""
 }
