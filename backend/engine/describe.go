@@ -170,6 +170,17 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 		// The key of a formula is made without its crop, which is made
 		// only when the model is to be asked.
 		key := regionOutputKey(o.Prompt, o.Model, t.r, t.c.Lang)
+		if reason, ok := e.keptRefusal(ctx, docID, key, outputRegion); ok {
+			// The same model refused it in an earlier session: not asked again.
+			rep.RefusedBefore++
+			if err := e.store.SetRefusal(ctx, docID, t.r, corpus.Refusal{Model: o.Model, Reason: reason}); err != nil {
+				return rep, err
+			}
+			if o.Progress != nil {
+				o.Progress(i+1, len(todo))
+			}
+			continue
+		}
 		text, reused := e.reusedRegion(ctx, docID, key, t.r)
 		var err error
 		switch {
@@ -205,7 +216,9 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 			// The region keeps its text; the others go on.
 			rep.Refused++
 			log.Printf("engine: the %s on page %d: %s refused: %v", t.r.Kind, t.r.Page, o.Model, err)
-			err = e.store.SetRefusal(ctx, docID, t.r, corpus.Refusal{Model: o.Model, Reason: message.Of(err)})
+			reason := message.Of(err)
+			e.keepOutput(ctx, docID, kept.Output{Kind: outputRegion, Key: key, Model: o.Model, Refusal: &reason})
+			err = e.store.SetRefusal(ctx, docID, t.r, corpus.Refusal{Model: o.Model, Reason: reason})
 		case err != nil:
 			return rep, err
 		default:

@@ -12,10 +12,12 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/jsonbound"
 	"vika/backend/kept"
+	"vika/backend/message"
 )
 
 // A model's output about a document (a figure's description, a table's
-// summary, a formula's LaTeX, a passage's summary) is paid for once: it is
+// summary, a formula's LaTeX, a passage's summary, or its refusal to
+// write one) is paid for once: it is
 // kept by what it is of (the model's input), the model that wrote it and
 // the prompt's version (outputKey), for the session (Engine.outputs),
 // in the processed-document cache when the student turned it on, and in
@@ -84,7 +86,9 @@ func courseOutputs(list []kept.Output) map[string]kept.Output {
 		default:
 			continue
 		}
-		if len(o.Key) != 64 || !isHex(o.Key) || o.Text == "" || len(o.Text) > limit || len(o.Model) > maxOutputModelBytes ||
+		// A course's refusals are not taken: believed, they would keep the
+		// student from asking that model at all.
+		if len(o.Key) != 64 || !isHex(o.Key) || o.Text == "" || o.Refusal != nil || len(o.Text) > limit || len(o.Model) > maxOutputModelBytes ||
 			!utf8.ValidString(o.Text) || !utf8.ValidString(o.Model) {
 			continue
 		}
@@ -132,6 +136,16 @@ func (e *Engine) reused(ctx context.Context, docID, key string) (kept.Output, bo
 	return o, ok
 }
 
+// keptRefusal returns why the model's answer under key, of the kind, was
+// refused when that refusal is kept (this session, the cache).
+func (e *Engine) keptRefusal(ctx context.Context, docID, key, kind string) (message.Message, bool) {
+	o, ok := e.reused(ctx, docID, key)
+	if !ok || o.Kind != kind || o.Refusal == nil {
+		return message.Message{}, false
+	}
+	return *o.Refusal, true
+}
+
 // keepOutput keeps an output made now about document docID: for the
 // session, and in the cache when it is on, unless a course gave the
 // document's text (claims.go).
@@ -164,7 +178,9 @@ func (e *Engine) outputsOf(docID string) []kept.Output {
 	defer e.mu.Unlock()
 	var out []kept.Output
 	for _, o := range e.outputs[docID] {
-		out = append(out, o)
+		if o.Refusal == nil { // a course carries none (courseOutputs)
+			out = append(out, o)
+		}
 	}
 	slices.SortFunc(out, func(a, b kept.Output) int { return strings.Compare(a.Key, b.Key) })
 	return out

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/course"
 	"vika/backend/kept"
+	"vika/backend/message"
 	"vika/backend/testpdf"
 )
 
@@ -166,5 +168,68 @@ func TestCourseOutputsAreClaims(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRefusalsKeptInTheCache: a model's refusal is kept in the cache like
+// its answers: a later session with the same cache and model asks
+// neither for the description or summary written nor for the one refused
+// (recorded again on its region or passage, with its reason); another
+// model is asked for both.
+func TestRefusalsKeptInTheCache(t *testing.T) {
+	ctx := context.Background()
+	c, err := cache.Open(ctx, t.TempDir(), cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	type asked struct{ regions, passages int }
+	session := func(model string) (asked, DescribeReport, SummarizeReport, *Engine, string) {
+		t.Helper()
+		e := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+		e.SetCache(c)
+		var n asked
+		id := describedPaper(t, e)
+		d := func(ctx context.Context, r corpus.Region, lang string) (string, error) {
+			n.regions++
+			if r.Kind == corpus.ChunkFigure {
+				return "", message.Wrap(fmt.Errorf("%w: blocked", ErrRefused), message.RefusedBlocked)
+			}
+			return "Both architectures start with a seven by seven convolution.", nil
+		}
+		drep, err := e.Describe(ctx, id, d, DescribeOptions{Max: 10, Tables: true, Model: model, Prompt: "describe-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := mustAdd(t, e, "paper.pdf", summaryPaper)
+		s := func(ctx context.Context, ch corpus.Chunk) (string, string, error) {
+			n.passages++
+			if ch.Page == 1 {
+				return "", model, message.Wrap(fmt.Errorf("%w: blocked", ErrRefused), message.RefusedBlocked)
+			}
+			return "Channel capacity bounds reliable throughput.", model, nil
+		}
+		srep, err := e.Summarize(ctx, doc.ID, s, SummarizeOptions{Max: 10, Model: model, Prompt: "summary-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n, drep, srep, e, id
+	}
+	first, d1, s1, _, _ := session("gemini/a")
+	if first != (asked{2, 2}) || d1.Refused != 1 || d1.Tables != 1 || s1.Refused != 1 || s1.Summarized != 1 {
+		t.Fatalf("first session: asked %+v, %+v, %+v", first, d1, s1)
+	}
+	second, d2, s2, e, id := session("gemini/a")
+	if second != (asked{}) || d2.RefusedBefore != 1 || d2.Reused != 1 || s2.RefusedBefore != 1 || s2.Reused != 1 {
+		t.Errorf("second session: asked %+v, %+v, %+v; want nothing asked", second, d2, s2)
+	}
+	regions, _ := e.Regions(ctx, id, false)
+	for _, r := range regions {
+		if r.Kind == corpus.ChunkFigure && (r.Refusal == nil || r.Refusal.Model != "gemini/a" || r.Refusal.Reason.Code != message.RefusedBlocked) {
+			t.Errorf("the figure's kept refusal is not recorded: %+v", r.Refusal)
+		}
+	}
+	if other, _, _, _, _ := session("mistral/b"); other != first {
+		t.Errorf("another model was asked %+v, want %+v", other, first)
 	}
 }

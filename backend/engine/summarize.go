@@ -149,6 +149,17 @@ func (e *Engine) Summarize(ctx context.Context, docID string, s Summarizer, o Su
 			return rep, err
 		}
 		key := passageOutputKey(o.Prompt, o.Model, c)
+		if reason, ok := e.keptRefusal(ctx, docID, key, outputPassage); ok {
+			// o.Model refused it in an earlier session: not asked again.
+			rep.RefusedBefore++
+			if err := e.store.SetSummaryRefusal(ctx, docID, c.ID, corpus.Refusal{Model: o.Model, Reason: reason}); err != nil {
+				return rep, err
+			}
+			if o.Progress != nil {
+				o.Progress(i+1, len(todo))
+			}
+			continue
+		}
 		prior, reused := e.reused(ctx, docID, key)
 		text, model := strings.TrimSpace(prior.Text), prior.Model
 		var err error
@@ -169,7 +180,9 @@ func (e *Engine) Summarize(ctx context.Context, docID string, s Summarizer, o Su
 		case errors.Is(err, ErrRefused):
 			rep.Refused++
 			log.Printf("engine: the summary of the passage on page %d: %s refused: %v", c.Page, model, err)
-			err = e.store.SetSummaryRefusal(ctx, docID, c.ID, corpus.Refusal{Model: model, Reason: message.Of(err)})
+			reason := message.Of(err)
+			e.keepOutput(ctx, docID, kept.Output{Kind: outputPassage, Key: passageOutputKey(o.Prompt, model, c), Model: model, Refusal: &reason})
+			err = e.store.SetSummaryRefusal(ctx, docID, c.ID, corpus.Refusal{Model: model, Reason: reason})
 		case err != nil:
 			return rep, err
 		default:

@@ -5,6 +5,7 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/ingest"
+	"vika/backend/message"
 )
 
 // Document is a processed document as kept: what an add read of the PDF,
@@ -107,4 +108,8 @@ type Output struct {
 	Key   string `json:"key"`
 	Model string `json:"model"`
 	Text  string `json:"text"`
+	// Refusal is why the model's answer was not kept (a message.Refused*
+	// code), Text then empty: the cache keeps refusals too, so that the
+	// same model is not asked the same question again.
+	Refusal *message.Message `json:"refusal,omitempty"`
 }
