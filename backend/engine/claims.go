@@ -35,8 +35,10 @@ import (
 //     embedded again agrees (claimVectorsChecked).
 //
 // Nothing reused from a course enters the document cache: a document
-// whose OCR text came from a course is not cached, nor are its vectors or
-// study guides (claimed), whether or not they were computed here.
+// whose OCR text came from a course is not cached, nor are its vectors,
+// the models' outputs about it or its study guides (claimed), whether or
+// not they were computed here; nor are the outputs a course gives of any
+// document (outputs.go).
 
 // minOCRSample and ocrSampleShare are how many OCR claims of a document
 // are checked at random beyond the cited pages: at least minOCRSample,
@@ -282,8 +284,8 @@ func near(a, b []float32) bool {
 	return aa > 0 && bb > 0 && ab/math.Sqrt(aa*bb) >= minVectorCosine
 }
 
-// markClaimed records whether document id holds text a course claimed (its
-// study guides are then not cached).
+// markClaimed records whether document id holds text a course claimed (the
+// models' outputs about it and its study guides are then not cached).
 func (e *Engine) markClaimed(id string, claimed bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
