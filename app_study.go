@@ -32,11 +32,11 @@ func (a *App) StudyCards(id string, sc study.Scope, o study.Options) error {
 // CancelStudy stops a study job; it reports whether it was running.
 func (a *App) CancelStudy(id string) (bool, error) { return a.s.CancelStudy(id), nil }
 
-// StudyGuideKept returns the guide made of a document's section this
-// session (or kept in the document cache when it is on); a guide with no
-// doc_id when there is none.
-func (a *App) StudyGuideKept(docID, section string) (study.Guide, error) {
-	g, _ := a.s.StudyGuideKept(a.ctx, docID, section)
+// StudyGuideKept returns the guide made of sc this session (or kept in
+// the document cache when it is on); a guide with no docs when there is
+// none.
+func (a *App) StudyGuideKept(sc study.Scope) (study.Guide, error) {
+	g, _ := a.s.StudyGuideKept(a.ctx, sc)
 	return g, nil
 }
 
@@ -45,10 +45,10 @@ func (a *App) StudySections(docID string) ([]corpus.OutlineEntry, error) {
 	return a.s.StudySections(a.ctx, docID)
 }
 
-// ExportStudyGuide saves the kept guide of a document's section as "html"
-// or "md" where the user picks; it returns the path, "" when cancelled.
-func (a *App) ExportStudyGuide(docID, section, format string) (string, error) {
-	g, _ := a.s.StudyGuideKept(a.ctx, docID, section)
+// ExportStudyGuide saves the kept guide of sc as "html" or "md" where the
+// user picks; it returns the path, "" when cancelled.
+func (a *App) ExportStudyGuide(sc study.Scope, format string) (string, error) {
+	g, _ := a.s.StudyGuideKept(a.ctx, sc)
 	var b bytes.Buffer
 	if err := export.Guide(&b, format, g, time.Now()); err != nil {
 		return "", err

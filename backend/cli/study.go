@@ -20,11 +20,11 @@ import (
 
 // studyFlags are the flags of vika study guide|cards|plan.
 type studyFlags struct {
-	pdfs               stringList
-	doc, section, lang string
+	pdfs, docs         stringList
+	section, lang      string
 	provider, model    string
 	format, out        string
-	asJSON, local      bool
+	asJSON, local, all bool
 	batchTokens, cards int
 }
 
@@ -35,9 +35,10 @@ func runStudy(ctx context.Context, args []string, out, errOut io.Writer) error {
 	what := args[0]
 	fs := newFlagSet("study "+what, errOut)
 	var f studyFlags
-	fs.Var(&f.pdfs, "pdf", "a PDF to add to the session (repeatable); the first is studied unless --doc names another")
-	fs.StringVar(&f.doc, "doc", "", "the document to study: its file name, without .pdf, or a part of it that names one")
-	fs.StringVar(&f.section, "section", "", "study only this section of the document's outline (its title)")
+	fs.Var(&f.pdfs, "pdf", "a PDF to add to the session (repeatable); the first is studied unless --doc or --all says otherwise")
+	fs.Var(&f.docs, "doc", "a document to study: its file name, without .pdf, or a part of it that names one (repeatable: several are studied as one, citations naming each)")
+	fs.BoolVar(&f.all, "all", false, "study every document added, as one")
+	fs.StringVar(&f.section, "section", "", "study only this section of the document's outline (its title; one document)")
 	fs.StringVar(&f.lang, "lang", "", "the language to write in (en, fr...); the document's by default")
 	fs.StringVar(&f.provider, "provider", "", "the provider of a manual model choice (gemini, mistral, groq, openrouter, ollama)")
 	fs.StringVar(&f.model, "model", "", "the model of a manual choice")
@@ -48,7 +49,7 @@ func runStudy(ctx context.Context, args []string, out, errOut io.Writer) error {
 	fs.IntVar(&f.batchTokens, "batch-tokens", 0, "cap the passages' tokens of one request below the model's (0: the model's)")
 	fs.IntVar(&f.cards, "cards", 0, "flashcards asked for per request (0: 10)")
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "Usage: vika study guide|cards|plan --pdf FILE [--pdf FILE...] [--doc NAME] [--section TITLE] [--json] [--export csv|tsv|apkg|html|md --out FILE]")
+		fmt.Fprintln(errOut, "Usage: vika study guide|cards|plan --pdf FILE [--pdf FILE...] [--doc NAME...|--all] [--section TITLE] [--json] [--export csv|tsv|apkg|html|md --out FILE]")
 		fs.PrintDefaults()
 	}
 	if _, err := parse(fs, args[1:]); err != nil {
@@ -103,7 +104,19 @@ func runStudy(ctx context.Context, args []string, out, errOut io.Writer) error {
 	for _, r := range d.Refused {
 		fmt.Fprintf(errOut, "vika study: %s\n", r.Why.English())
 	}
+	printMerged(errOut, d)
 	return f.emit(out, d, func(w io.Writer) error { return export.Cards(w, f.format, d) }, func() { printCards(out, d) })
+}
+
+// printMerged tells on stderr how many near-duplicate cards were merged,
+// and how they were found.
+func printMerged(errOut io.Writer, d study.Deck) {
+	switch {
+	case d.Dedup == study.DedupEmbedding:
+		fmt.Fprintf(errOut, "vika study: %d near-duplicate cards merged (embedding similarity, %s)\n", d.Merged, d.DedupModel)
+	case d.Merged > 0:
+		fmt.Fprintf(errOut, "vika study: %d duplicate cards merged (same question and answer; no embedding model)\n", d.Merged)
+	}
 }
 
 // printNotices tells on stderr the router's and fallback's notices of a
@@ -119,6 +132,10 @@ func (f *studyFlags) check(what string) error {
 	switch {
 	case len(f.pdfs) == 0:
 		return fmt.Errorf("%w: no --pdf given", errUsage)
+	case f.all && len(f.docs) > 0:
+		return fmt.Errorf("%w: --all or --doc, not both", errUsage)
+	case f.section != "" && (f.all || len(f.docs) > 1):
+		return fmt.Errorf("%w: --section is of one document", errUsage)
 	case (f.provider == "") != (f.model == ""):
 		return fmt.Errorf("%w: --provider and --model go together", errUsage)
 	case (f.format == "") != (f.out == ""):
@@ -133,19 +150,31 @@ func (f *studyFlags) check(what string) error {
 	return nil
 }
 
-// scope is the document studied: --doc, or the first --pdf added.
+// scope is what is studied: every document (--all), the documents --doc
+// names, or the first --pdf added.
 func (f *studyFlags) scope(ctx context.Context, eng *session.Session) (study.Scope, error) {
 	docs, err := eng.Documents(ctx)
 	if err != nil || len(docs) == 0 {
 		return study.Scope{}, err
 	}
-	d := docs[0]
-	if f.doc != "" {
-		if d, err = findDoc(docs, f.doc); err != nil {
+	switch {
+	case f.all:
+		return study.Scope{All: true}, nil
+	case len(f.docs) == 0:
+		return study.Scope{DocID: docs[0].ID, Section: f.section}, nil
+	}
+	var sc study.Scope
+	for _, name := range f.docs {
+		d, err := findDoc(docs, name)
+		if err != nil {
 			return study.Scope{}, err
 		}
+		sc.Docs = append(sc.Docs, d.ID)
 	}
-	return study.Scope{DocID: d.ID, Section: f.section}, nil
+	if len(sc.Docs) == 1 {
+		sc = study.Scope{DocID: sc.Docs[0], Section: f.section}
+	}
+	return sc, nil
 }
 
 // emit writes v as JSON, or exports it to --out (atomically), or prints
@@ -173,8 +202,8 @@ func printPlan(out io.Writer, p study.Plan, asJSON bool) error {
 		fmt.Fprintf(out, "No model is available: an extractive outline of %d passages (%d pages), no request.\n", p.Passages, p.Pages)
 		return nil
 	}
-	fmt.Fprintf(out, "%d requests (%d batches + %d merges) to %s, about %d tokens sent, at most %d written (%d passages, %d pages, %d tokens a batch)\n",
-		p.Requests, p.Batches, p.Reduces, p.ModelName, p.InputTokens, p.OutputTokens, p.Passages, p.Pages, p.BatchTokens)
+	fmt.Fprintf(out, "%d requests (%d batches + %d merges) to %s, about %d tokens sent, at most %d written (%d passages, %d pages of %d documents, %d tokens a batch)\n",
+		p.Requests, p.Batches, p.Reduces, p.ModelName, p.InputTokens, p.OutputTokens, p.Passages, p.Pages, p.Documents, p.BatchTokens)
 	return nil
 }
 
@@ -192,7 +221,14 @@ func printGuide(out io.Writer, g study.Guide) {
 	if g.Section != "" {
 		fmt.Fprintf(&b, " - %s", g.Section)
 	}
-	fmt.Fprintf(&b, " (pages %d-%d)\n", g.From, g.To)
+	if g.DocID != "" {
+		fmt.Fprintf(&b, " (pages %d-%d)\n", g.From, g.To)
+	} else {
+		b.WriteString("\n")
+		for _, d := range g.Docs {
+			fmt.Fprintf(&b, "  %s: pages %d-%d, %d passages\n", d.Label, d.From, d.To, d.Passages)
+		}
+	}
 	if len(g.Outline) > 0 {
 		b.WriteString("\nNo model was available: an extractive outline.\n")
 		for _, it := range g.Outline {
@@ -229,5 +265,8 @@ func printGuide(out io.Writer, g study.Guide) {
 func printCards(out io.Writer, d study.Deck) {
 	for i, c := range d.Cards {
 		fmt.Fprintf(out, "%d. Q: %s\n   A: %s\n", i+1, c.Question, lineText(study.Line{Text: c.Answer, Check: c.Check}))
+		for _, a := range c.Also {
+			fmt.Fprintf(out, "   Also %s\n", a.Label)
+		}
 	}
 }

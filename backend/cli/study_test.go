@@ -12,6 +12,7 @@ import (
 
 	"vika/backend/llm/llmtest"
 	"vika/backend/study"
+	"vika/backend/testpdf"
 )
 
 // satLines is a Groq stream of study lines and cards about sat.pdf
@@ -152,5 +153,53 @@ func TestStudyUnformattedFails(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("an export was written: %v", err)
+	}
+}
+
+// TestStudyCourseCLI: --doc twice studies both documents as one, --all
+// every document added: one map request whose sources are both files',
+// and the guide's lines cite each; --section with several is refused.
+func TestStudyCourseCLI(t *testing.T) {
+	var prompts []string
+	pdf := askEnv(t, func(r llmtest.Request) llmtest.Reply {
+		prompts = append(prompts, r.Body)
+		return llmtest.Reply{Chunks: llmtest.GeminiStream("gemini-2.5-flash-lite",
+			"SUMMARY: Unit propagation assigns the only remaining literal of a unit clause [sat.pdf p.1]\n",
+			"SUMMARY: The chemical potential of a species is the partial derivative of the Gibbs energy [thermo.pdf p.1]\n")}
+	}, func(llmtest.Request) llmtest.Reply { return satLines })
+	other := filepath.Join(t.TempDir(), "thermo.pdf")
+	if err := os.WriteFile(other, testpdf.Text("The chemical potential of a species is the partial derivative of the Gibbs energy with respect to its amount."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--doc", "sat", "--doc", "thermo"}, {"--all"}} {
+		prompts = nil
+		var out, errOut bytes.Buffer
+		argv := append([]string{"study", "guide", "--json", "--pdf", pdf, "--pdf", other}, args...)
+		if code := Run(context.Background(), argv, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errOut.String())
+		}
+		var g study.Guide
+		if err := json.Unmarshal(out.Bytes(), &g); err != nil {
+			t.Fatal(err)
+		}
+		if len(prompts) != 1 || !strings.Contains(prompts[0], `cite=\"[sat.pdf p.1]\"`) || !strings.Contains(prompts[0], `cite=\"[thermo.pdf p.1]\"`) {
+			t.Errorf("%v: %d requests: %.600s", args, len(prompts), prompts)
+		}
+		if len(g.Docs) != 2 || g.DocID != "" || len(g.Summary) != 2 || g.Unverified() != 0 {
+			t.Fatalf("%v: guide %+v", args, g)
+		}
+		for i, file := range []string{"sat.pdf", "thermo.pdf"} {
+			d := g.Docs[0]
+			if d.File != file {
+				d = g.Docs[1]
+			}
+			if c := g.Summary[i].Check; c.DocID != d.DocID || d.File != file {
+				t.Errorf("%v: line %d cites %s, %+v", args, i, c.Label, d)
+			}
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := Run(context.Background(), []string{"study", "plan", "--pdf", pdf, "--pdf", other, "--all", "--section", "Intro"}, &out, &errOut); code != 2 {
+		t.Errorf("--all --section: exit %d, %s", code, errOut.String())
 	}
 }

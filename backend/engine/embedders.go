@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"sync"
 
 	"vika/backend/clip"
+	"vika/backend/corpus"
 	"vika/backend/embed"
 	"vika/backend/index"
 	"vika/backend/models"
@@ -171,4 +173,25 @@ func (e *Engine) EmbedderNames() []string {
 		names = append(names, m.Name())
 	}
 	return names
+}
+
+// Embed returns the vectors of texts computed by the embedding model that
+// passages of lang are routed to (as passages), with that model's name;
+// "" and no vectors when dense retrieval is unavailable. Study uses it to
+// find near-duplicate flashcards.
+func (e *Engine) Embed(ctx context.Context, lang string, texts []string) (string, [][]float32, error) {
+	s, release := e.acquire()
+	defer release()
+	if !s.ret.HasEmbedder() {
+		return "", nil, nil
+	}
+	chunks := make([]corpus.Chunk, len(texts))
+	for i, t := range texts {
+		chunks[i] = corpus.Chunk{Text: t, Lang: lang}
+	}
+	vecs, err := s.ret.Embed(ctx, chunks, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	return s.ret.EmbedderFor(lang), vecs, nil
 }

@@ -33,6 +33,19 @@ func guideTitle(g study.Guide) string {
 	return oneLine(t)
 }
 
+// guidePages says the pages studied: "Pages 1-15", or each document's for
+// a guide of several.
+func guidePages(g study.Guide) string {
+	if g.DocID != "" || len(g.Docs) == 0 {
+		return fmt.Sprintf("Pages %d-%d", g.From, g.To)
+	}
+	parts := make([]string, len(g.Docs))
+	for i, d := range g.Docs {
+		parts[i] = fmt.Sprintf("%s pages %d-%d", d.Label, d.From, d.To)
+	}
+	return strings.Join(parts, "; ")
+}
+
 // unverifiedNote is the mark of a line the checker could not verify.
 func unverifiedNote(c study.Check) string {
 	if c.Verified {
@@ -51,7 +64,7 @@ func guideHTML(w io.Writer, g study.Guide, now time.Time) error {
 		return s
 	}
 	writeHead(&b, g.Lang, guideTitle(g))
-	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"meta\">Pages %d-%d. Exported %s.</p>\n", esc(guideTitle(g)), g.From, g.To, now.UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"meta\">%s. Exported %s.</p>\n", esc(guideTitle(g)), esc(guidePages(g)), now.UTC().Format("2006-01-02 15:04 UTC"))
 	if len(g.Outline) > 0 {
 		b.WriteString("<p class=\"kind\">Extractive outline: no language model was available.</p>\n<h2>Outline</h2>\n<ol>\n")
 		for _, it := range g.Outline {
@@ -106,7 +119,7 @@ func guideMarkdown(w io.Writer, g study.Guide) error {
 		}
 		return s
 	}
-	fmt.Fprintf(&b, "# %s\n\nPages %d-%d.\n", md(guideTitle(g)), g.From, g.To)
+	fmt.Fprintf(&b, "# %s\n\n%s.\n", md(guideTitle(g)), md(guidePages(g)))
 	if len(g.Outline) > 0 {
 		b.WriteString("\n*Extractive outline: no language model was available.*\n\n## Outline\n\n")
 		for _, it := range g.Outline {

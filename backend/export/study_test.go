@@ -344,3 +344,19 @@ func TestAnkiFieldsInert(t *testing.T) {
 		t.Errorf("%d notes", n)
 	}
 }
+
+// TestGuideExportSeveral: a guide of several documents names each with
+// its pages, in HTML and Markdown.
+func TestGuideExportSeveral(t *testing.T) {
+	g := study.Guide{File: "v.pdf, b.pdf", Docs: []study.Studied{{DocID: "1", File: "v.pdf", Label: "v.pdf", From: 1, To: 15}, {DocID: "2", File: "b.pdf", Label: "b.pdf", From: 1, To: 16}},
+		Summary: []study.Line{{Text: "BERT builds on the Transformer [b.pdf p.3]", Check: study.Check{Verified: true}}}}
+	for _, format := range []string{FormatHTML, FormatMarkdown} {
+		var b bytes.Buffer
+		if err := Guide(&b, format, g, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "Study guide: v.pdf, b.pdf") || !strings.Contains(b.String(), "v.pdf pages 1-15; b.pdf pages 1-16.") || strings.Contains(b.String(), "Pages 0-0") {
+			t.Errorf("%s:\n%s", format, b.String())
+		}
+	}
+}

@@ -261,6 +261,15 @@ func (r *Retriever) Embedders() []string {
 	return out
 }
 
+// EmbedderFor names the embedding model chunks of lang are routed to
+// ("" without an embedder).
+func (r *Retriever) EmbedderFor(lang string) string {
+	if len(r.spaces) == 0 {
+		return ""
+	}
+	return r.spaces[r.route(lang)].emb.Name()
+}
+
 // Vectors counts the vectors held by each embedding model's index.
 func (r *Retriever) Vectors() map[string]int {
 	out := make(map[string]int, len(r.spaces))

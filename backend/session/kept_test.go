@@ -144,7 +144,7 @@ func courseSession(t *testing.T, label string, fake *paidWork, url string, c *ca
 				described++
 			}
 		}
-		if _, kept := s.StudyGuideKept(ctx, doc, ""); !kept {
+		if _, kept := s.StudyGuideKept(ctx, study.Scope{DocID: doc}); !kept {
 			makeGuide(t, s, h, fmt.Sprintf("guide%d", i), doc)
 		}
 		n := fake.take()

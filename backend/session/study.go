@@ -48,11 +48,12 @@ func (s *Session) studyEmit(id string) func(study.Event) {
 // CancelStudy stops a study job; it reports whether it was running.
 func (s *Session) CancelStudy(id string) bool { return s.study.Cancel(id) }
 
-// StudyGuideKept returns the last guide made of a document's section (""
-// for the whole document) this session, or kept in the processed-document
-// cache when the student turned it on (Remember).
-func (s *Session) StudyGuideKept(ctx context.Context, docID, section string) (study.Guide, bool) {
-	return s.study.Kept(ctx, docID, section)
+// StudyGuideKept returns the last guide made of sc (a document, one of its
+// sections, several documents or all of them) this session, or, for one
+// document, kept in the processed-document cache when the student turned
+// it on (Remember).
+func (s *Session) StudyGuideKept(ctx context.Context, sc study.Scope) (study.Guide, bool) {
+	return s.study.Kept(ctx, sc)
 }
 
 // StudySections lists a document's outline entries that point to a page.

@@ -41,7 +41,7 @@ func TestStudyJobs(t *testing.T) {
 	if g == nil || !g.Plan.Extractive || len(g.Outline) != 1 || g.Outline[0].Label != "[sat.pdf p.1]" {
 		t.Fatalf("guide %+v", g)
 	}
-	if kept, ok := s.StudyGuideKept(context.Background(), doc.ID, ""); !ok || len(kept.Outline) != 1 {
+	if kept, ok := s.StudyGuideKept(context.Background(), study.Scope{DocID: doc.ID}); !ok || len(kept.Outline) != 1 {
 		t.Error("the guide is not kept with the document")
 	}
 	s.StartStudyCards(context.Background(), "c1", study.Scope{DocID: doc.ID}, study.Options{})
@@ -56,7 +56,7 @@ func TestStudyJobs(t *testing.T) {
 	if err := s.RemoveDocument(context.Background(), doc.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.StudyGuideKept(context.Background(), doc.ID, ""); ok {
+	if _, ok := s.StudyGuideKept(context.Background(), study.Scope{DocID: doc.ID}); ok {
 		t.Error("a removed document's guide is kept")
 	}
 }
@@ -82,7 +82,7 @@ func TestStudyGuideCached(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := s.StudyGuideKept(ctx, r.Doc.ID, ""); ok {
+		if _, ok := s.StudyGuideKept(ctx, study.Scope{DocID: r.Doc.ID}); ok {
 			t.Fatal("a guide before any was made")
 		}
 		if err := s.StartStudyGuide(ctx, "g1", study.Scope{DocID: r.Doc.ID}, study.Options{}); err != nil {
@@ -92,7 +92,7 @@ func TestStudyGuideCached(t *testing.T) {
 			ev, ok := e.payload.(study.Event)
 			return ok && e.name == EventStudyPrefix+"g1" && ev.Type == study.EventDone
 		})
-		_, made = s.StudyGuideKept(ctx, r.Doc.ID, "")
+		_, made = s.StudyGuideKept(ctx, study.Scope{DocID: r.Doc.ID})
 		s.Close()
 
 		var h2 heard
@@ -103,7 +103,7 @@ func TestStudyGuideCached(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, found := s2.StudyGuideKept(ctx, r2.Doc.ID, "")
+		g, found := s2.StudyGuideKept(ctx, study.Scope{DocID: r2.Doc.ID})
 		if found && (g.DocID != r2.Doc.ID || len(g.Outline) != 1 || g.Outline[0].Label != "[sat.pdf p.1]") {
 			t.Errorf("the guide read back: %+v", g)
 		}

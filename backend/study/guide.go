@@ -12,17 +12,22 @@ import (
 	"vika/backend/prompt"
 )
 
-// Guide is a study guide of a document or one of its sections.
+// Guide is a study guide of a document or one of its sections, or of
+// several documents.
 type Guide struct {
-	DocID   string `json:"doc_id"`
-	File    string `json:"file"`
-	Section string `json:"section,omitempty"`
-	From    int    `json:"from"` // pages studied, inclusive
-	To      int    `json:"to"`
-	Lang    string `json:"lang,omitempty"`
-	Summary []Line `json:"summary"`
-	Terms   []Term `json:"terms"`
-	QAs     []QA   `json:"questions"`
+	// DocID, File, From and To are the document and pages studied when
+	// there is one document; for several, DocID is "", File lists their
+	// names and From and To are 0: Docs says what was read of each.
+	DocID   string    `json:"doc_id"`
+	File    string    `json:"file"`
+	Section string    `json:"section,omitempty"`
+	From    int       `json:"from"` // pages studied, inclusive
+	To      int       `json:"to"`
+	Docs    []Studied `json:"docs"`
+	Lang    string    `json:"lang,omitempty"`
+	Summary []Line    `json:"summary"`
+	Terms   []Term    `json:"terms"`
+	QAs     []QA      `json:"questions"`
 	// Outline is the extractive outline made without a model (each
 	// section's title and its most central passage); nil otherwise.
 	Outline []OutlineItem `json:"outline,omitempty"`
@@ -71,7 +76,8 @@ func (s *Studier) Guide(ctx context.Context, sc Scope, o Options, progress func(
 		return Guide{}, err
 	}
 	plan, batches := s.plan(ctx, m, o)
-	g := Guide{DocID: m.doc.ID, File: m.doc.File, Section: m.section, From: m.from, To: m.to, Lang: m.lang(o), Plan: plan}
+	g := Guide{Section: m.section, Docs: m.studied(), Lang: m.lang(o), Plan: plan}
+	g.DocID, g.File, g.From, g.To = m.head()
 	if plan.Extractive {
 		g.Outline = s.outline(m)
 		return g, nil
@@ -202,6 +208,8 @@ func (s *Studier) Recheck(ctx context.Context, g Guide) (Guide, error) {
 	if g.Outline != nil {
 		g.Outline = s.outline(m)
 	}
-	g.DocID, g.File = m.doc.ID, m.doc.File
+	if len(m.docs) == 1 {
+		g.DocID, g.File = m.docs[0].doc.ID, m.docs[0].doc.File
+	}
 	return g, nil
 }

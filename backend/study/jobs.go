@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 	"sync"
 
+	"vika/backend/corpus"
 	"vika/backend/crash"
 	"vika/backend/message"
 	"vika/backend/prompt"
@@ -46,7 +49,7 @@ type Jobs struct {
 	mu      sync.Mutex
 	closed  bool                          // guarded by mu: Close was called
 	running map[string]context.CancelFunc // guarded by mu
-	guides  map[[2]string]Guide           // guarded by mu: by document id and section
+	guides  map[[2]string]Guide           // guarded by mu: by document ids and section (key)
 	store   Store                         // guarded by mu: nil keeps guides for the session only
 }
 
@@ -97,11 +100,15 @@ func (j *Jobs) StartGuide(ctx context.Context, id string, sc Scope, o Options, e
 		if err != nil {
 			return Event{}, err
 		}
+		k, _, err := j.key(ctx, sc)
+		if err != nil {
+			return Event{}, err
+		}
 		j.mu.Lock()
-		j.guides[[2]string{sc.DocID, normTitle(sc.Section)}] = g
+		j.guides[k] = g
 		st := j.store
 		j.mu.Unlock()
-		if st != nil {
+		if st != nil && g.DocID != "" { // a guide of several documents is kept for the session only
 			st.KeepStudy(ctx, g.DocID, guideKey(sc.Section), g)
 		}
 		return Event{Type: EventDone, Guide: &g}, nil
@@ -176,24 +183,30 @@ func (j *Jobs) Cancel(id string) bool {
 	return ok
 }
 
-// Kept returns the last guide made of a document's section ("" for the
-// whole document) this session.
-func (j *Jobs) Kept(ctx context.Context, docID, section string) (Guide, bool) {
-	k := [2]string{docID, normTitle(section)}
+// Kept returns the last guide made of sc (a document's section, a
+// document, several documents or all of them, as they are now) this
+// session.
+func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
+	k, docs, err := j.key(ctx, sc)
+	if err != nil {
+		return Guide{}, false
+	}
+	section := sc.Section
 	j.mu.Lock()
 	g, ok := j.guides[k]
 	st := j.store
 	j.mu.Unlock()
-	if ok || st == nil {
+	if ok || st == nil || len(docs) != 1 {
 		return g, ok
 	}
+	docID := docs[0].ID
 	var kept Guide
 	if !st.KeptStudy(ctx, docID, guideKey(section), &kept) || kept.DocID != docID {
 		return Guide{}, false
 	}
 	// Kept outside the session (a course file's may be anyone's): its
 	// verdicts are this session's checker's, not the file's.
-	kept, err := j.s.Recheck(ctx, kept)
+	kept, err = j.s.Recheck(ctx, kept)
 	if err != nil {
 		return Guide{}, false
 	}
@@ -201,6 +214,20 @@ func (j *Jobs) Kept(ctx context.Context, docID, section string) (Guide, bool) {
 	j.guides[k] = kept
 	j.mu.Unlock()
 	return kept, true
+}
+
+// key is the key a guide of sc is kept under: its documents' ids, in the
+// library's order, and its section; and those documents.
+func (j *Jobs) key(ctx context.Context, sc Scope) ([2]string, []corpus.Document, error) {
+	docs, err := j.s.scopeDocs(ctx, sc)
+	if err != nil {
+		return [2]string{}, nil, err
+	}
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+	}
+	return [2]string{strings.Join(ids, "+"), normTitle(sc.Section)}, docs, nil
 }
 
 // guideKey is the key a guide of section is stored under, with the study
@@ -211,12 +238,13 @@ func guideKey(section string) string {
 	return "guide:" + prompt.StudyVersion + ":" + normTitle(section)
 }
 
-// Forget drops the guides of a document removed from the session.
+// Forget drops the guides of a document removed from the session, those
+// of several documents among them too.
 func (j *Jobs) Forget(docID string) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for k := range j.guides {
-		if k[0] == docID {
+		if slices.Contains(strings.Split(k[0], "+"), docID) {
 			delete(j.guides, k)
 		}
 	}

@@ -60,7 +60,7 @@ func TestJobs(t *testing.T) {
 	if e := r.last(t); e.Type != EventDone || e.Guide == nil || r.evs[0].Type != EventProgress {
 		t.Fatalf("events %+v", r.evs)
 	}
-	if g, ok := j.Kept(context.Background(), vaswani, ""); !ok || len(g.QAs) == 0 {
+	if g, ok := j.Kept(context.Background(), Scope{DocID: vaswani}); !ok || len(g.QAs) == 0 {
 		t.Error("the guide is not kept")
 	}
 	var c recorder
@@ -83,7 +83,7 @@ func TestJobs(t *testing.T) {
 		t.Errorf("cancelled job ended with %+v", e)
 	}
 	j.Forget(vaswani)
-	if _, ok := j.Kept(context.Background(), vaswani, ""); ok {
+	if _, ok := j.Kept(context.Background(), Scope{DocID: vaswani}); ok {
 		t.Error("a removed document's guide is still kept")
 	}
 }
@@ -137,6 +137,10 @@ func (p *panicky) Chunks(context.Context, string) ([]corpus.Chunk, error) {
 		panic("chunks")
 	}
 	return nil, nil
+}
+
+func (p *panicky) Embed(context.Context, string, []string) (string, [][]float32, error) {
+	return "", nil, nil
 }
 
 // TestJobPanicEndsTheJob: a panic in a study job ends that job with
@@ -196,7 +200,7 @@ func TestKeptGuideIsCheckedAgain(t *testing.T) {
 		Outline: []OutlineItem{{Title: "Forged", Quote: "Nothing of the PDF.", Label: label, DocID: vaswani, Page: 1}},
 	}
 	j.SetStore(heldGuide{forged})
-	g, ok := j.Kept(context.Background(), vaswani, "")
+	g, ok := j.Kept(context.Background(), Scope{DocID: vaswani})
 	if !ok {
 		t.Fatal("the kept guide was not read back")
 	}

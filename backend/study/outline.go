@@ -18,6 +18,7 @@ type OutlineItem struct {
 	Quote string `json:"quote"` // the passage, cut at MaxQuote runes
 	Label string `json:"label"` // its citation, "[file.pdf p.N]"
 	DocID string `json:"doc_id"`
+	File  string `json:"file"` // its document's name
 	Page  int    `json:"page"`
 }
 
@@ -25,38 +26,44 @@ type OutlineItem struct {
 const (
 	MaxQuote       = 400 // runes of a quoted passage
 	maxOutlineRows = 60
+	minOutlineRows = 6 // a document's rows when many share the 60
 	outlineDepth   = 1 // deepest outline level listed (0 is the top)
 	pagesPerRun    = 10
 )
 
-// outline picks, for each section of the scope (the outline's entries
-// down to outlineDepth, or runs of pagesPerRun pages when the document has
-// no outline), the passage that shares the most terms with the others of
-// its section.
+// outline picks, for each section of each document of the scope (the
+// outline's entries down to outlineDepth, or runs of pagesPerRun pages
+// when the document has no outline), the passage that shares the most
+// terms with the others of its section. Each document has its share of
+// the rows (maxOutlineRows over the documents, at least minOutlineRows).
 func (s *Studier) outline(m material) []OutlineItem {
 	var out []OutlineItem
-	for _, sec := range sections(m) {
-		var in []corpus.Hit
-		for _, h := range m.hits {
-			if h.Page >= sec.From && h.Page <= sec.To {
-				in = append(in, h)
+	rows := max(maxOutlineRows/max(len(m.docs), 1), minOutlineRows)
+	for _, sp := range m.docs {
+		n := 0
+		for _, sec := range sections(sp) {
+			var in []corpus.Hit
+			for _, h := range m.hits {
+				if h.DocID == sp.doc.ID && h.Page >= sec.From && h.Page <= sec.To {
+					in = append(in, h)
+				}
 			}
-		}
-		if len(in) == 0 {
-			continue
-		}
-		h := central(in)
-		sec.Quote, sec.Label, sec.DocID, sec.Page = clip(h.Text), h.Label, h.DocID, h.Page
-		out = append(out, sec)
-		if len(out) == maxOutlineRows {
-			break
+			if len(in) == 0 {
+				continue
+			}
+			h := central(in)
+			sec.Quote, sec.Label, sec.DocID, sec.File, sec.Page = clip(h.Text), h.Label, h.DocID, h.File, h.Page
+			out = append(out, sec)
+			if n++; n == rows {
+				break
+			}
 		}
 	}
 	return out
 }
 
-// sections cuts the scope's pages into the outline's sections.
-func sections(m material) []OutlineItem {
+// sections cuts a document's pages kept into its outline's sections.
+func sections(m span) []OutlineItem {
 	var out []OutlineItem
 	for i, e := range m.doc.Outline {
 		if e.Depth > outlineDepth || e.Page < m.from || e.Page > m.to {

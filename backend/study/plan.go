@@ -28,6 +28,7 @@ type Plan struct {
 	ModelName   string `json:"model_name,omitempty"`
 	Context     int    `json:"context,omitempty"` // the model's context window, tokens
 	BatchTokens int    `json:"batch_tokens"`      // passages' tokens a batch may hold
+	Documents   int    `json:"documents"`         // documents read (those with passages)
 	Passages    int    `json:"passages"`
 	Pages       int    `json:"pages"`
 	Batches     int    `json:"batches"`  // map requests
@@ -69,7 +70,7 @@ func (s *Studier) PlanGuide(ctx context.Context, sc Scope, o Options) (Plan, err
 
 // plan sizes the batches of m and counts the requests.
 func (s *Studier) plan(ctx context.Context, m material, o Options) (Plan, [][]corpus.Hit) {
-	p := Plan{Passages: len(m.hits), Pages: m.to - m.from + 1}
+	p := Plan{Documents: len(m.docs), Passages: len(m.hits), Pages: m.pages()}
 	model, ok := s.route(ctx, o)
 	if !ok {
 		p.Extractive, p.BatchTokens = true, MaxBatchTokens

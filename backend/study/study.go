@@ -1,8 +1,9 @@
-// Package study makes study material from one document of the session, or
-// one section of its outline: a study guide (summary, key terms, likely
+// Package study makes study material from one document of the session, one
+// section of its outline, several documents or the whole library: a study guide (summary, key terms, likely
 // exam questions), flashcards and a quiz. It reads every passage of that
-// scope in batches sized to the routed model's context (map), merges the
-// notes (reduce), and checks every line with the citation checker the
+// scope in batches sized to the routed model's context (map; a batch may
+// hold passages of several documents, each labelled with its own), merges
+// the notes (reduce), and checks every line with the citation checker the
 // answers use (package cite): a line whose citation is not verified is
 // kept and marked. Requests go through the model service's router and
 // fallback (package llm), paced by the rate limits' Retry-After; a reply
@@ -26,6 +27,10 @@ import (
 type Docs interface {
 	Documents(ctx context.Context) ([]corpus.Document, error)
 	Chunks(ctx context.Context, docID string) ([]corpus.Chunk, error)
+	// Embed returns the vectors of texts by the embedding model that
+	// passages of lang go to, and its name; "" and no vectors without an
+	// embedding model (flashcards then merge on equal text only).
+	Embed(ctx context.Context, lang string, texts []string) (model string, vecs [][]float32, err error)
 }
 
 // Studier makes study material. Its methods are safe for concurrent use.
@@ -39,12 +44,16 @@ func New(docs Docs, svc *llm.Service) *Studier { return &Studier{docs: docs, svc
 
 // Scope is what to study: a document, optionally one section of its
 // outline (matched by title, case and spacing aside), or a selection of
-// text from the viewer (Text on Page).
+// text from the viewer (Text on Page); or several documents (Docs, with
+// DocID if set) or every document of the session (All), read as one: a
+// section or a selection belongs to one document.
 type Scope struct {
-	DocID   string `json:"doc_id"`
-	Section string `json:"section,omitempty"`
-	Text    string `json:"text,omitempty"` // a selection: cards from it alone
-	Page    int    `json:"page,omitempty"` // the selection's page
+	DocID   string   `json:"doc_id"`
+	Docs    []string `json:"docs,omitempty"`
+	All     bool     `json:"all,omitempty"`
+	Section string   `json:"section,omitempty"`
+	Text    string   `json:"text,omitempty"` // a selection: cards from it alone
+	Page    int      `json:"page,omitempty"` // the selection's page
 }
 
 // Options tune a request. Zero fields take their defaults.

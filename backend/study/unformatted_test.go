@@ -106,7 +106,7 @@ func TestGuideUnformattedEverywhere(t *testing.T) {
 	if e := r.last(t); e.Type != EventError || e.Guide != nil || e.Error.Code != message.StudyUnformatted {
 		t.Errorf("job ended with %+v", e)
 	}
-	if _, ok := j.Kept(context.Background(), vaswani, ""); ok {
+	if _, ok := j.Kept(context.Background(), Scope{DocID: vaswani}); ok {
 		t.Error("a failed guide is kept")
 	}
 }

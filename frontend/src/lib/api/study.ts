@@ -36,10 +36,10 @@ export async function cancelStudy(id: string): Promise<boolean> {
   return call(() => App.CancelStudy(id));
 }
 
-/** The guide made of a document's section this session; null when there is none. */
-export async function studyGuideKept(docID: string, section: string): Promise<StudyGuide | null> {
-  const g = (await call(() => App.StudyGuideKept(docID, section))) as StudyGuide;
-  return g.doc_id ? g : null;
+/** The guide made of scope (a document, a section, several documents or all) this session; null when there is none. */
+export async function studyGuideKept(scope: StudyScope): Promise<StudyGuide | null> {
+  const g = (await call(() => App.StudyGuideKept({ ...scope } as study.Scope))) as StudyGuide;
+  return g.doc_id || (g.docs ?? []).length > 0 ? g : null;
 }
 
 /** A document's outline entries that point to a page. */
@@ -56,9 +56,9 @@ export async function suggestQuestions(docID: string, lang: string): Promise<str
   return ((await call(() => App.SuggestQuestions(docID, lang))) ?? []) as string[];
 }
 
-/** Saves the kept guide as HTML or Markdown; the path, '' when cancelled. */
-export async function exportStudyGuide(docID: string, section: string, format: 'html' | 'md'): Promise<string> {
-  return (await call(() => App.ExportStudyGuide(docID, section, format))) ?? '';
+/** Saves the kept guide of scope as HTML or Markdown; the path, '' when cancelled. */
+export async function exportStudyGuide(scope: StudyScope, format: 'html' | 'md'): Promise<string> {
+  return (await call(() => App.ExportStudyGuide({ ...scope } as study.Scope, format))) ?? '';
 }
 
 /** Saves flashcards as CSV, Anki's TSV or an Anki package; the path, '' when cancelled. */

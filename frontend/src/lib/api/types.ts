@@ -116,6 +116,8 @@ export type StudyLine = Wire<study.Line>;
 export type StudyDeck = Wire<study.Deck>;
 /** One flashcard (study.Card). */
 export type StudyCard = Wire<study.Card>;
+/** A page a merged duplicate of a card cited (study.Cited). */
+export type StudyCited = Wire<study.Cited>;
 /** One quiz question (study.QuizItem, sent only in events): multiple choice or short answer. */
 export interface QuizItem {
   kind: 'choice' | 'short';

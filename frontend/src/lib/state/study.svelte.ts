@@ -1,5 +1,6 @@
-// The Study view's state: the document (and outline section) studied, the
-// plan announced before a guide starts, the running job's progress and its
+// The Study view's state: the document (and outline section) studied, or
+// several documents, or the whole library; the plan announced before a
+// guide starts, the running job's progress and its
 // cancel, the guide (kept by Go for the session), the flashcards and the
 // quiz, and the exports. Jobs report on study:<id> (api.onStudy).
 
@@ -21,6 +22,8 @@ import { t, tm } from './locale.svelte.ts';
 import type { PassageSelection } from './selection.ts';
 
 export type StudyTab = 'guide' | 'cards' | 'quiz';
+/** What is studied: one document (docID), the documents picked, or every document. */
+export type StudyWidth = 'one' | 'several' | 'all';
 export type JobKind = 'guide' | 'cards';
 export type GuideFormat = 'html' | 'md';
 export type CardsFormat = 'csv' | 'tsv' | 'apkg';
@@ -42,6 +45,9 @@ export interface QuizAttempt {
 export class Study {
   docID = $state('');
   section = $state('');
+  width = $state<StudyWidth>('one');
+  /** The documents studied together when width is 'several', in the order ticked. */
+  picked = $state<string[]>([]);
   /** A passage selected in the viewer: flashcards are made from it alone while it is set. */
   selection = $state<PassageSelection | null>(null);
   sections = $state<OutlineEntry[]>([]);
@@ -66,27 +72,76 @@ export class Study {
     return this.plan?.extractive ?? false;
   }
 
-  /** The document or its section: what the plan and the guide cover. */
+  /** The document or its section, the documents picked, or all: what the plan and the guide cover. */
   get scope(): StudyScope {
+    if (this.width === 'all') return { doc_id: '', all: true };
+    if (this.width === 'several') return { doc_id: '', docs: [...this.picked] };
     return this.section ? { doc_id: this.docID, section: this.section } : { doc_id: this.docID };
+  }
+
+  /** Something to study is chosen. */
+  get ready(): boolean {
+    return this.width === 'all' || (this.width === 'several' ? this.picked.length > 0 : this.docID !== '');
   }
 
   /** What flashcards are made from: the selection when one is set, else the scope. */
   get cardsScope(): StudyScope {
     const sel = this.selection;
-    return sel && sel.doc_id === this.docID ? { doc_id: sel.doc_id, page: sel.page, text: sel.text } : this.scope;
+    return this.width === 'one' && sel && sel.doc_id === this.docID ? { doc_id: sel.doc_id, page: sel.page, text: sel.text } : this.scope;
+  }
+
+  /**
+   * Studies several documents together ('several': the document studied
+   * and the next of the library ticked to begin with) or the whole library
+   * ('all'), or one document again ('one').
+   */
+  async widen(width: StudyWidth, library: string[]): Promise<void> {
+    if (this.job || width === this.width) return;
+    if (width === 'one') {
+      await this.choose(this.docID || (library[0] ?? ''));
+      return;
+    }
+    this.width = width;
+    this.section = '';
+    this.selection = null;
+    if (width === 'several') {
+      const next = library.find((id) => id !== this.docID);
+      this.picked = [this.docID || library[0], next].filter((id): id is string => !!id);
+    }
+    this.#clearDeck();
+    await this.#refresh(++this.#seq);
+  }
+
+  /** Ticks or unticks a document of several studied together. */
+  async toggleDoc(id: string, on: boolean): Promise<void> {
+    if (this.job || this.width !== 'several' || this.picked.includes(id) === on) return;
+    this.picked = on ? [...this.picked, id] : this.picked.filter((x) => x !== id);
+    await this.#refresh(++this.#seq);
+  }
+
+  /** Follows the library: a document removed is dropped from those picked; the whole library's plan is made again. */
+  async libraryChanged(library: string[]): Promise<void> {
+    if (this.job || this.width === 'one') return;
+    if (this.width === 'several') this.picked = this.picked.filter((id) => library.includes(id));
+    await this.#refresh(++this.#seq);
+  }
+
+  #clearDeck(): void {
+    this.deck = null;
+    this.quiz = [];
+    this.attempts = [];
   }
 
   /** Picks the document studied: its sections, the plan, the guide kept this session. */
   async choose(docID: string): Promise<void> {
     if (this.job) return;
+    this.width = 'one';
+    this.picked = [];
     this.docID = docID;
     this.section = '';
     this.selection = null;
     this.sections = [];
-    this.deck = null;
-    this.quiz = [];
-    this.attempts = [];
+    this.#clearDeck();
     if (!docID) {
       this.plan = null;
       this.guide = null;
@@ -113,11 +168,13 @@ export class Study {
 
   async #refresh(seq: number): Promise<void> {
     this.error = null;
+    if (!this.ready) {
+      this.plan = null;
+      this.guide = null;
+      return;
+    }
     try {
-      const [plan, kept] = await Promise.all([
-        api.studyPlan(this.scope, {}),
-        api.studyGuideKept(this.docID, this.section),
-      ]);
+      const [plan, kept] = await Promise.all([api.studyPlan(this.scope, {}), api.studyGuideKept(this.scope)]);
       if (seq !== this.#seq) return;
       this.plan = plan;
       this.guide = kept;
@@ -160,7 +217,7 @@ export class Study {
   }
 
   async #start(kind: JobKind): Promise<void> {
-    if (this.job || !this.docID) return;
+    if (this.job || !this.ready) return;
     const id = api.newStudyID();
     this.error = null;
     this.exported = null;
@@ -250,8 +307,13 @@ export class Study {
   }
 
   async exportGuide(format: GuideFormat): Promise<void> {
-    if (!this.guide) return;
-    await this.#export(format, () => api.exportStudyGuide(this.guide!.doc_id, this.guide!.section ?? '', format));
+    const g = this.guide;
+    if (!g) return;
+    // The guide's own documents: the library may have changed since it was made.
+    const scope: StudyScope = g.doc_id
+      ? { doc_id: g.doc_id, section: g.section ?? '' }
+      : { doc_id: '', docs: (g.docs ?? []).map((d) => d.doc_id) };
+    await this.#export(format, () => api.exportStudyGuide(scope, format));
   }
 
   async exportCards(format: CardsFormat): Promise<void> {

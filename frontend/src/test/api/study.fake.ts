@@ -55,6 +55,7 @@ export function samplePlan(overrides: Partial<StudyPlan> = {}): StudyPlan {
     model_name: 'Gemini 2.5 Flash',
     context: 1_048_576,
     batch_tokens: 12_000,
+    documents: 1,
     passages: 40,
     pages: 42,
     batches: 2,
@@ -104,6 +105,7 @@ export function sampleGuide(overrides: Partial<StudyGuide> = {}): StudyGuide {
     file: 'lecture_sat.pdf',
     from: 1,
     to: 42,
+    docs: [{ doc_id: 'a3f1c9', file: 'lecture_sat.pdf', label: 'lecture_sat.pdf', from: 1, to: 42, passages: 40 }],
     lang: 'en',
     summary: [sampleLine('SAT is the problem of deciding whether a formula is satisfiable'), sampleLine('DPLL solves 12 of 10 cases', false)],
     terms: [{ term: 'Clause', definition: sampleLine('a disjunction of literals') }],
@@ -120,7 +122,17 @@ export function sampleCard(question: string, answer: string, verified = true): S
 }
 
 export function sampleDeck(cards: StudyCard[]): StudyDeck {
-  return { doc_id: 'a3f1c9', file: 'lecture_sat.pdf', lang: 'en', cards, refused: [] } as StudyDeck;
+  return {
+    doc_id: 'a3f1c9',
+    file: 'lecture_sat.pdf',
+    docs: [{ doc_id: 'a3f1c9', file: 'lecture_sat.pdf', label: 'lecture_sat.pdf', from: 1, to: 42, passages: 40 }],
+    lang: 'en',
+    cards,
+    refused: [],
+    merged: 0,
+    dedup: 'embedding',
+    dedup_model: 'bge-small-en-v1.5',
+  } as StudyDeck;
 }
 
 export function sampleQuiz(cards: StudyCard[]): QuizItem[] {

@@ -88,7 +88,7 @@ describe('the Study view', () => {
     fake.exportStudyGuide.mockResolvedValueOnce('/tmp/guide.html');
     await fireEvent.click(screen.getByRole('button', { name: 'HTML' }));
     await flush();
-    expect(fake.exportStudyGuide).toHaveBeenCalledWith('a3f1c9', '', 'html');
+    expect(fake.exportStudyGuide).toHaveBeenCalledWith({ doc_id: 'a3f1c9', section: '' }, 'html');
     expect(screen.getByRole('status').textContent).toContain('/tmp/guide.html');
   });
 
@@ -109,7 +109,7 @@ describe('the Study view', () => {
         summary: [],
         terms: [],
         questions: [],
-        outline: [{ title: '2 Background', depth: 0, from: 2, to: 5, quote, label: '[lecture_sat.pdf p.3]', doc_id: 'a3f1c9', page: 3 }],
+        outline: [{ title: '2 Background', depth: 0, from: 2, to: 5, quote, label: '[lecture_sat.pdf p.3]', doc_id: 'a3f1c9', file: 'lecture_sat.pdf', page: 3 }],
       }),
     });
     await flush();
@@ -153,7 +153,7 @@ describe('the Study view', () => {
 
   it('shows the guide kept this session for the document and section chosen', async () => {
     fake.studySections.mockResolvedValue([{ title: '2 Background', page: 2, depth: 0 }]);
-    fake.studyGuideKept.mockImplementation(async (_doc, section) => (section === '2 Background' ? fake.sampleGuide({ section }) : null));
+    fake.studyGuideKept.mockImplementation(async (scope) => (scope.section === '2 Background' ? fake.sampleGuide({ section: scope.section }) : null));
     await setup();
     expect(screen.getByText('No guide yet for this document or section.')).toBeTruthy();
     await fireEvent.change(screen.getByRole('combobox', { name: 'Section' }), { target: { value: '2 Background' } });
@@ -182,6 +182,59 @@ describe('the Study view', () => {
     expect(screen.queryByText(/Flashcards from your selection/)).toBeNull();
     await fireEvent.click(screen.getByRole('button', { name: 'Make flashcards and a quiz' }));
     expect(fake.startStudyCards).toHaveBeenLastCalledWith('study-3', { doc_id: 'a3f1c9' }, {});
+  });
+
+  it('studies several documents or the whole library: the plan, the guide citing each, the cards merged', async () => {
+    const study = new Study();
+    const onOpen = vi.fn();
+    const docs = [
+      fake.sampleDocument(),
+      fake.sampleDocument({ doc_id: 'b7e2', file: 'graphs.pdf', label: 'graphs.pdf' }),
+      fake.sampleDocument({ doc_id: 'c9d4', file: 'logic.pdf', label: 'logic.pdf' }),
+    ];
+    render(StudyPanel, { study, documents: docs, onOpen, onSettings: vi.fn() });
+    await flush();
+    const pick = screen.getByRole('combobox', { name: 'Document' });
+    expect(within(pick).getByRole('option', { name: 'The whole library (3 documents)' })).toBeTruthy();
+    await fireEvent.change(pick, { target: { value: '\u0000several' } });
+    await flush();
+    expect(fake.studyPlan).toHaveBeenLastCalledWith({ doc_id: '', docs: ['a3f1c9', 'b7e2'] }, {});
+    expect(fake.studyGuideKept).toHaveBeenLastCalledWith({ doc_id: '', docs: ['a3f1c9', 'b7e2'] });
+    expect(screen.queryByRole('combobox', { name: 'Section' })).toBeNull();
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'logic.pdf' }));
+    await flush();
+    expect(fake.studyPlan).toHaveBeenLastCalledWith({ doc_id: '', docs: ['a3f1c9', 'b7e2', 'c9d4'] }, {});
+    fake.studyPlan.mockResolvedValue(fake.samplePlan({ documents: 3, pages: 120, requests: 5 }));
+    await fireEvent.change(pick, { target: { value: '\u0000all' } });
+    await flush();
+    expect(fake.studyPlan).toHaveBeenLastCalledWith({ doc_id: '', all: true }, {});
+    expect(screen.getByText(/3 documents, 120 pages\. 5 requests to Gemini 2\.5 Flash/)).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Make the study guide' }));
+    expect(fake.startStudyGuide).toHaveBeenCalledWith('study-1', { doc_id: '', all: true }, {});
+    const twoDocs = [
+      { doc_id: 'a3f1c9', file: 'lecture_sat.pdf', label: 'lecture_sat.pdf', from: 1, to: 42, passages: 40 },
+      { doc_id: 'b7e2', file: 'graphs.pdf', label: 'graphs.pdf', from: 1, to: 12, passages: 20 },
+    ];
+    fake.emitStudy('study-1', { type: 'done', guide: fake.sampleGuide({ doc_id: '', file: 'lecture_sat.pdf, graphs.pdf', from: 0, to: 0, docs: twoDocs }) });
+    await flush();
+    expect(screen.getByRole('heading', { name: 'Course-wide study guide' })).toBeTruthy();
+    expect(screen.getByText(/2 documents, each line citing its own/)).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'HTML' }));
+    expect(fake.exportStudyGuide).toHaveBeenCalledWith({ doc_id: '', docs: ['a3f1c9', 'b7e2'] }, 'html');
+    // Flashcards: two near duplicates merged, the card kept citing the other document's page too.
+    const [first, ...rest] = cards();
+    const merged = { ...first!, also: [{ label: '[graphs.pdf p.7]', doc_id: 'b7e2', page: 7, verified: true }] };
+    await fireEvent.click(screen.getByRole('button', { name: 'Make flashcards and a quiz' }));
+    fake.emitStudy('study-2', { type: 'done', deck: { ...fake.sampleDeck([merged, ...rest]), doc_id: '', docs: twoDocs, merged: 2 }, quiz: [] });
+    await flush();
+    expect(screen.getByText(/2 near-duplicate cards were merged \(embedding similarity, bge-small-en-v1\.5\)/)).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'graphs.pdf p.7' }));
+    expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ doc_id: 'b7e2', page: 7, file: 'graphs.pdf', state: 'verified' }));
+    // Back to one document: its sections and its own scope again.
+    await fireEvent.change(pick, { target: { value: 'b7e2' } });
+    await flush();
+    expect(fake.studyPlan).toHaveBeenLastCalledWith({ doc_id: 'b7e2' }, {});
+    expect(study.width).toBe('one');
   });
 
   it('speaks French', async () => {
