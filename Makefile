@@ -16,7 +16,7 @@ export CGO_ENABLED := 1
 # make test requires ../shared/data (scripts/setup/shared-data.sh) unless VIKA_NO_SHARED_DATA=1.
 REQUIRE_SHARED := $(if $(filter 1,$(VIKA_NO_SHARED_DATA)),0,1)
 
-.PHONY: help deps assets bindings frontend build run test shared-data test-go fuzz test-overhead test-keyring test-frontend test-e2e test-window screenshots package test-package package-windows test-windows clean
+.PHONY: help deps assets generate bindings catalogue frontend build run test shared-data test-go fuzz test-overhead test-keyring test-frontend test-e2e test-window screenshots package test-package package-windows test-windows clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -27,9 +27,16 @@ deps: ## install missing Debian packages, Go modules and npm packages
 assets: ## fetch and verify the runtime assets (ONNX Runtime, default embedding model)
 	@scripts/setup/assets.sh
 
-bindings: deps ## generate the frontend's Wails bindings (frontend/wailsjs)
+generate: bindings catalogue ## regenerate the generated files: the Wails bindings, the API catalogue and the message codes
+
+bindings: deps ## generate the frontend's Wails bindings (frontend/wailsjs, not committed)
 	@mkdir -p frontend/dist && touch frontend/dist/.gitkeep
 	go tool wails generate module -tags $(TAGS)
+
+catalogue: ## rewrite frontend/src/lib/api/catalogue.json and i18n/codes.json from Go (both committed; their tests fail when stale)
+	@mkdir -p frontend/dist && touch frontend/dist/.gitkeep
+	go test -tags $(TAGS) -count=1 -run '^TestCatalogue' . -update-catalogue
+	go test -tags $(TAGS) -count=1 -run '^TestCodesFileIsCurrent$$' ./backend/message -update
 
 frontend: bindings ## build the frontend into frontend/dist
 	cd frontend && npm run build

@@ -2,14 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"vika/backend/corpus"
-	"vika/backend/docserve"
-	"vika/backend/engine"
 	"vika/backend/session"
 )
 
@@ -53,12 +48,3 @@ func (a *App) domReady(context.Context) {
 }
 
 func (a *App) shutdown(context.Context) { _ = a.s.Close() }
-
-// documentFile is the viewer's source of PDF bytes (served at /docs/<id>).
-func (a *App) documentFile(ctx context.Context, docID string) (corpus.Document, []byte, error) {
-	doc, data, err := a.s.DocumentFile(ctx, docID)
-	if errors.Is(err, engine.ErrNotFound) {
-		err = fmt.Errorf("%w: %w", docserve.ErrNotFound, err)
-	}
-	return doc, data, err
-}

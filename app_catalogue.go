@@ -1,6 +1,7 @@
 package main
 
 import (
+	"vika/backend/corpus"
 	"vika/backend/docserve"
 	"vika/backend/engine"
 	"vika/backend/llm"
@@ -26,10 +27,10 @@ type catalogue struct {
 	// MaxSummarize bounds the passages summarised a document.
 	MaxSummarize int `json:"max_summarize"`
 	// MaxSelection bounds a passage selected in the viewer and asked
-	// about, in characters (rag.MaxSelectionRunes).
+	// about, in characters (corpus.MaxSelectionRunes).
 	MaxSelection int `json:"max_selection"`
 	// SelectionID is the chunk id of a selection among an answer's
-	// sources (rag.SelectionID).
+	// sources (corpus.SelectionID).
 	SelectionID string `json:"selection_id"`
 	// The per-pipeline controls' bounds: the rerank depth (from 1), the
 	// figures from the image list (from 0, off), the passage size; the
@@ -40,9 +41,13 @@ type catalogue struct {
 	MaxChunkSize   int `json:"max_chunk_size"`
 	// Fusions are the fusion methods a search may ask for besides ""
 	// (the embedding model's profile): retrieve.Fusions.
-	Fusions   []retrieve.Fusion `json:"fusions"`
-	Providers []provider        `json:"providers"`
-	Events    events            `json:"events"`
+	Fusions []retrieve.Fusion `json:"fusions"`
+	// Modes are the retrieval modes a search may ask for besides ""
+	// (the embedding model's profile), in the order the page offers them.
+	Modes     []retrieve.Mode `json:"modes"`
+	Kinds     kinds           `json:"kinds"`
+	Providers []provider      `json:"providers"`
+	Events    events          `json:"events"`
 	// FlushMS is how often streamed answer text is shown, in
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
@@ -64,6 +69,14 @@ type stages struct {
 	Answer   []string `json:"answer"`
 }
 
+// kinds are the kinds of passages (corpus.TextKinds, LayoutKinds and
+// MarkKinds): the page names them, and has a tab for each layout kind.
+type kinds struct {
+	Text   []corpus.ChunkKind `json:"text"`
+	Layout []corpus.ChunkKind `json:"layout"`
+	Marks  []corpus.ChunkKind `json:"marks"`
+}
+
 type provider struct {
 	ID    string `json:"id"`
 	Name  string `json:"name"`
@@ -77,6 +90,7 @@ type events struct {
 	AnswerPrefix   string `json:"answer_prefix"` // + the answer's id
 	StudyPrefix    string `json:"study_prefix"`  // + a study job's id
 	CacheNotice    string `json:"cache_notice"`
+	Rechunk        string `json:"rechunk"` // RechunkAll's progress
 	// ConversationRestored: a course file's turns were added.
 	ConversationRestored string `json:"conversation_restored"`
 	// QuitRequested: closing the window waits for the quit question.
@@ -91,13 +105,15 @@ func buildCatalogue() (catalogue, error) {
 		MaxMultiQueryVariants: prompt.MaxRephrasings,
 		MaxDescribe:           session.MaxDescribe,
 		MaxSummarize:          session.MaxSummarize,
-		MaxSelection:          rag.MaxSelectionRunes,
-		SelectionID:           rag.SelectionID,
+		MaxSelection:          corpus.MaxSelectionRunes,
+		SelectionID:           corpus.SelectionID,
 		MaxRerankDepth:        retrieve.MaxRerankDepth,
 		MaxFigureDepth:        retrieve.MaxFigureDepth,
 		MinChunkSize:          session.MinChunkSize,
 		MaxChunkSize:          session.MaxChunkSize,
 		Fusions:               retrieve.Fusions,
+		Modes:                 []retrieve.Mode{retrieve.ModeDense, retrieve.ModeBM25, retrieve.ModeHybrid},
+		Kinds:                 kinds{Text: corpus.TextKinds, Layout: corpus.LayoutKinds, Marks: corpus.MarkKinds},
 		Events: events{
 			IngestProgress:       session.EventIngestProgress,
 			ModelProgress:        session.EventModelProgress,
@@ -105,6 +121,7 @@ func buildCatalogue() (catalogue, error) {
 			AnswerPrefix:         session.EventAnswerPrefix,
 			StudyPrefix:          session.EventStudyPrefix,
 			CacheNotice:          session.EventCacheNotice,
+			Rechunk:              session.EventRechunk,
 			ConversationRestored: session.EventConversationRestored,
 			QuitRequested:        session.EventQuitRequested,
 		},

@@ -48,10 +48,10 @@ func (a *App) Documents() ([]corpus.Document, error) { return a.s.Documents(a.ct
 // RemoveDocument removes a document and its passages from the session.
 func (a *App) RemoveDocument(docID string) error { return a.s.RemoveDocument(a.ctx, docID) }
 
-// Rechunk cuts a document into passages again with the chunk size and
-// overlap of the saved settings; it returns the document with its new
-// passage count.
-func (a *App) Rechunk(docID string) (corpus.Document, error) { return a.s.Rechunk(a.ctx, docID) }
+// RechunkAll cuts every document into passages again with the chunk size
+// and overlap of the saved settings, one after the other (its progress on
+// the "library:rechunk" event); it returns how many it cut again.
+func (a *App) RechunkAll() (int, error) { return a.s.RechunkAll(a.ctx) }
 
 // Search returns the k passages that best match question in mode ("",
 // "dense", "bm25" or "hybrid"), hybrid mode fusing as fusion says ("", the

@@ -1,13 +1,8 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-
 	"vika/backend/corpus"
 	"vika/backend/docserve"
-	"vika/backend/engine"
 )
 
 // RegionView is a table, figure or display formula as the window shows it:
@@ -87,14 +82,4 @@ func (a *App) SourceRegion(chunkID string) (RegionView, error) {
 		image = docserve.CropURL(docID, page, n)
 	}
 	return regionView(r, image), nil
-}
-
-// figureCrop is the window's source of figure crops (served at
-// docserve.CropPrefix).
-func (a *App) figureCrop(ctx context.Context, docID string, page, n int) ([]byte, error) {
-	png, err := a.s.CropAt(ctx, docID, page, n)
-	if errors.Is(err, engine.ErrNotFound) {
-		err = fmt.Errorf("%w: %w", docserve.ErrNotFound, err)
-	}
-	return png, err
 }

@@ -84,7 +84,7 @@ func runWindow(files []string) error {
 		MinHeight: 700,
 		AssetServer: &assetserver.Options{
 			Assets:  assets,
-			Handler: docserve.Serve(app.documentFile, app.figureCrop), // /docs/<id>: the PDFs, for the viewer; /crops/<id>/<page>/<n>: figure crops
+			Handler: docserve.Serve(app.s.DocumentFile, app.s.CropAt), // /docs/<id>: the PDFs, for the viewer; /crops/<id>/<page>/<n>: figure crops
 		},
 		OnStartup:  app.startup,
 		OnDomReady: app.domReady,

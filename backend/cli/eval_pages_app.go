@@ -92,14 +92,14 @@ func (a *appPages) models() string {
 }
 
 // retriever searches each question's PDF through engine.Search, reranked
-// or not.
-func (a *appPages) retriever(rerank bool) eval.PageRetriever {
+// (the first depth candidates; 0: the app's depth) or not.
+func (a *appPages) retriever(rerank bool, depth int) eval.PageRetriever {
 	return func(ctx context.Context, file, question string, k int) ([]eval.PageHit, error) {
 		e := a.engines[file]
 		if e == nil {
 			return nil, fmt.Errorf("%w: %s", errNoDoc, file)
 		}
-		res, err := e.Search(ctx, retrieve.Query{Question: question}, engine.SearchOptions{K: k, Rerank: rerank})
+		res, err := e.Search(ctx, retrieve.Query{Question: question}, engine.SearchOptions{K: k, Rerank: rerank, RerankDepth: depth})
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -164,10 +165,20 @@ const (
 	ChunkNote ChunkKind = "note"
 )
 
+// The kinds of passages, each list in the order the window shows them:
+// the running text's, the regions found on a page's layout (a table, a
+// figure, a display formula), and the marks a page holds besides its
+// drawn text (a form's fields, a note written in another reader).
+var (
+	TextKinds   = []ChunkKind{ChunkBody, ChunkFront, ChunkReferences}
+	LayoutKinds = []ChunkKind{ChunkTable, ChunkFigure, ChunkFormula}
+	MarkKinds   = []ChunkKind{ChunkForm, ChunkNote}
+)
+
 // IsRegion reports whether k is the kind of a region's passage: a table,
 // a figure, a display formula, a form or a note.
 func (k ChunkKind) IsRegion() bool {
-	return k == ChunkTable || k == ChunkFigure || k == ChunkFormula || k == ChunkForm || k == ChunkNote
+	return slices.Contains(LayoutKinds, k) || slices.Contains(MarkKinds, k)
 }
 
 // Region is a table, figure or display formula found on a page. Its

@@ -18,13 +18,9 @@ import (
 // Prefix is the path under which documents are served.
 const Prefix = "/docs/"
 
-// Source returns a document and its bytes; an error wrapping ErrNotFound
+// Source returns a document and its bytes; an error wrapping corpus.ErrNotFound
 // means there is no such document.
 type Source func(ctx context.Context, docID string) (corpus.Document, []byte, error)
-
-// ErrNotFound is what a Source wraps for an unknown document
-// (corpus.ErrNotFound).
-var ErrNotFound = corpus.ErrNotFound
 
 // Handler serves Prefix+id from src. Anything else is 404, any method but
 // GET and HEAD 405. Responses are never cached and never sniffed.
@@ -42,7 +38,7 @@ func Handler(src Source) http.Handler {
 		}
 		doc, data, err := src(r.Context(), id)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, corpus.ErrNotFound):
 			http.Error(w, "This document is no longer in the session.", http.StatusNotFound)
 			return
 		case err != nil:

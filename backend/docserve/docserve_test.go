@@ -15,7 +15,7 @@ func source(docs map[string][]byte) Source {
 	return func(_ context.Context, id string) (corpus.Document, []byte, error) {
 		data, ok := docs[id]
 		if !ok {
-			return corpus.Document{}, nil, fmt.Errorf("%w: %s", ErrNotFound, id)
+			return corpus.Document{}, nil, fmt.Errorf("%w: %s", corpus.ErrNotFound, id)
 		}
 		return corpus.Document{ID: id, File: "cours d’été.pdf"}, data, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"vika/backend/corpus"
 )
 
 // CropPrefix is the path under which figure crops are served:
@@ -18,7 +19,7 @@ import (
 const CropPrefix = "/crops/"
 
 // CropSource returns the n-th crop of a document's page (PNG bytes); an
-// error wrapping ErrNotFound means there is none.
+// error wrapping corpus.ErrNotFound means there is none.
 type CropSource func(ctx context.Context, docID string, page, n int) ([]byte, error)
 
 // CropURL is the address of the n-th crop of a document's page, for an
@@ -51,7 +52,7 @@ func Crops(src CropSource) http.Handler {
 		}
 		png, err := src(r.Context(), parts[0], page, n)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, corpus.ErrNotFound):
 			http.Error(w, "This figure is no longer in the session.", http.StatusNotFound)
 			return
 		case err != nil:

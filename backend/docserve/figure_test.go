@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"vika/backend/corpus"
 )
 
 // TestCrops: a crop is served by document, page and index as image/png,
@@ -26,7 +27,7 @@ func TestCrops(t *testing.T) {
 		if doc == "abc" && page == 2 && n == 1 {
 			return buf.Bytes(), nil
 		}
-		return nil, fmt.Errorf("%w: no such crop", ErrNotFound)
+		return nil, fmt.Errorf("%w: no such crop", corpus.ErrNotFound)
 	})
 	srv := httptest.NewServer(Serve(source(map[string][]byte{"abc": []byte("%PDF-1.4\n%%EOF\n")}), crops))
 	defer srv.Close()

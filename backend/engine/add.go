@@ -147,7 +147,7 @@ func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, s
 		doc, err = e.commitText(ctx, res, data)
 	} else {
 		doc, err = e.replaceText(ctx, *interim.doc, res)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, corpus.ErrNotFound) {
 			err = context.Canceled // removed while it was read
 		}
 		if err != nil {
@@ -251,7 +251,7 @@ func (e *Engine) checkNew(ctx context.Context, id string) error {
 	switch {
 	case err == nil:
 		return message.Wrap(fmt.Errorf("%w as %s", ErrDuplicate, d.Label), message.Duplicate, "label", d.Label)
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, corpus.ErrNotFound):
 		return nil
 	case e.isClosed():
 		return ErrClosed

@@ -208,7 +208,7 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 			given.cited = pages[d.SHA256]
 		}
 		d.Processed, d.Vectors = nil, nil // decoded: not held through the add
-		id := e.jobID()
+		id := e.jobs.NewID()
 		r, err := e.addCourseDocument(ctx, id, d, given, progress)
 		if err != nil {
 			// Its row ends now, not when the whole course has: cancelled

@@ -116,7 +116,7 @@ func TestDescribeCapAndFailure(t *testing.T) {
 	if _, err := e.Describe(cctx, id, nil, DescribeOptions{Max: 5, Tables: true}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	if _, err := e.Describe(ctx, "nope", nil, DescribeOptions{Max: 5}); !errors.Is(err, ErrNotFound) {
+	if _, err := e.Describe(ctx, "nope", nil, DescribeOptions{Max: 5}); !errors.Is(err, corpus.ErrNotFound) {
 		t.Errorf("unknown document: %v", err)
 	}
 	if rep, err := e.Describe(ctx, id, nil, DescribeOptions{Max: 5}); err != nil || rep != (DescribeReport{Already: 1}) {

@@ -7,7 +7,7 @@ import (
 )
 
 // DocumentFile returns a document and its original bytes, for the viewer;
-// ErrNotFound when the document is not in the session.
+// corpus.ErrNotFound when the document is not in the session.
 func (e *Engine) DocumentFile(ctx context.Context, docID string) (corpus.Document, []byte, error) {
 	if e.isClosed() {
 		return corpus.Document{}, nil, ErrClosed

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"vika/backend/corpus"
 )
 
 func TestDocumentFileAndChunks(t *testing.T) {
@@ -27,10 +28,10 @@ func TestDocumentFileAndChunks(t *testing.T) {
 	if err := e.RemoveDocument(ctx, doc.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := e.DocumentFile(ctx, doc.ID); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("after removal: %v, want ErrNotFound", err)
+	if _, _, err := e.DocumentFile(ctx, doc.ID); !errors.Is(err, corpus.ErrNotFound) {
+		t.Fatalf("after removal: %v, want corpus.ErrNotFound", err)
 	}
-	if _, err := e.Chunks(ctx, doc.ID); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("Chunks after removal: %v, want ErrNotFound", err)
+	if _, err := e.Chunks(ctx, doc.ID); !errors.Is(err, corpus.ErrNotFound) {
+		t.Fatalf("Chunks after removal: %v, want corpus.ErrNotFound", err)
 	}
 }

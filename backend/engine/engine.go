@@ -42,6 +42,7 @@ import (
 	"vika/backend/corpus"
 	"vika/backend/index"
 	"vika/backend/ingest"
+	"vika/backend/jobs"
 	"vika/backend/kept"
 	"vika/backend/message"
 	"vika/backend/models"
@@ -56,7 +57,6 @@ import (
 var (
 	ErrDuplicate = errors.New("already added")
 	ErrClosed    = errors.New("the session is closed")
-	ErrNotFound  = store.ErrNotFound
 	ErrEmpty     = pdf.ErrEmpty
 	ErrNotPDF    = pdf.ErrNotPDF
 	ErrEncrypted = pdf.ErrEncrypted
@@ -225,14 +225,14 @@ type Engine struct {
 	ctx    context.Context    // cancelled by Close: stops every add in flight
 	cancel context.CancelFunc //
 	wg     sync.WaitGroup     // adds in flight, background or not
+	jobs   jobs.Runner        // the background adds (jobs.go)
 
 	// mu guards the small bookkeeping maps and flags below; it is never
 	// held during I/O longer than a duplicate lookup.
 	mu      sync.Mutex
-	closed  bool                          // guarded by mu
-	pending map[string]string             // doc id -> file name being added; guarded by mu
-	jobs    map[string]context.CancelFunc // running jobs by id; guarded by mu
-	nextJob int                           // guarded by mu
+	closed  bool              // guarded by mu
+	pending map[string]string // doc id -> file name being added; guarded by mu
+	nextJob int               // guarded by mu
 	// embedding holds the documents stored and searchable by BM25 whose
 	// vectors are not indexed yet; vectorsReady (on mu) is signalled when
 	// it empties. Both guarded by mu.
@@ -295,9 +295,9 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		store:      store,
 		lex:        lex,
 		embedSlots: make(chan struct{}, MaxJobs),
+		jobs:       jobs.Runner{Prefix: "job-"},
 		now:        time.Now,
 		pending:    map[string]string{},
-		jobs:       map[string]context.CancelFunc{},
 		embedding:  map[string]bool{},
 		reading:    map[string]int{},
 	}
@@ -319,6 +319,7 @@ func (e *Engine) Close() error {
 	e.closed = true
 	e.mu.Unlock()
 	e.cancel()
+	e.jobs.Close()
 	e.wg.Wait()
 	e.switchMu.Lock() // a switchModels called directly ends first
 	defer e.switchMu.Unlock()

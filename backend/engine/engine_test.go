@@ -204,7 +204,7 @@ func TestRemoveDocument(t *testing.T) {
 			t.Errorf("removed document still found: %+v", h)
 		}
 	}
-	if err := e.RemoveDocument(ctx, a.ID); !errors.Is(err, ErrNotFound) {
+	if err := e.RemoveDocument(ctx, a.ID); !errors.Is(err, corpus.ErrNotFound) {
 		t.Errorf("second remove = %v", err)
 	}
 	// Removed bytes can be added again, and the label is free again.

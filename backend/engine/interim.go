@@ -39,7 +39,7 @@ func (c *interimCommits) commit(ctx context.Context, r ingest.Result) {
 		doc, err = c.e.replaceText(ctx, *c.doc, r)
 	}
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, corpus.ErrNotFound):
 		c.cancel() // removed while it was read: the add stops (and its undo clears its marks)
 		return
 	case err != nil:
@@ -57,7 +57,7 @@ func (c *interimCommits) commit(ctx context.Context, r ingest.Result) {
 // replaceText replaces the text (pages, passages, BM25 and page indexes)
 // of prev, a document stored while it was being read, with res: the same
 // document read further. It keeps prev's label, and the document stays
-// marked as waiting for its vectors. It fails with ErrNotFound when the
+// marked as waiting for its vectors. It fails with corpus.ErrNotFound when the
 // document was removed meanwhile.
 func (e *Engine) replaceText(ctx context.Context, prev corpus.Document, res ingest.Result) (corpus.Document, error) {
 	e.commitMu.Lock()

@@ -3,11 +3,9 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 
 	"vika/backend/corpus"
-	"vika/backend/crash"
 	"vika/backend/message"
 )
 
@@ -35,42 +33,30 @@ func (e *Engine) StartBytes(name string, data []byte, progress func(Progress)) s
 
 // Cancel cancels a queued or running job. It returns false if the job is
 // unknown or already finished.
-func (e *Engine) Cancel(jobID string) bool {
-	e.mu.Lock()
-	cancel, ok := e.jobs[jobID]
-	e.mu.Unlock()
-	if ok {
-		cancel()
-	}
-	return ok
-}
+func (e *Engine) Cancel(jobID string) bool { return e.jobs.Cancel(jobID) }
 
 type addFunc func(ctx context.Context, jobID string, progress func(Progress)) (corpus.Document, error)
 
+// start runs an add as a job of e.jobs. A panic in the add (a bug reached
+// by odd input) fails this job with message.Internal and a log line; the
+// session goes on.
 func (e *Engine) start(name string, progress func(Progress), run addFunc) string {
 	if progress == nil {
 		progress = func(Progress) {}
 	}
-	id := e.jobID()
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		progress(Progress{JobID: id, File: name, Stage: StageFailed, Error: ErrClosed.Error(), Problem: &message.Message{Code: message.SessionClosed}})
+	id := e.jobs.NewID()
+	closed := Progress{JobID: id, File: name, Stage: StageFailed, Error: ErrClosed.Error(), Problem: &message.Message{Code: message.SessionClosed}}
+	if e.isClosed() { // Close has begun: its jobs are being cancelled
+		progress(closed)
 		return id
 	}
-	ctx, cancel := context.WithCancel(e.ctx)
-	e.jobs[id] = cancel
-	e.wg.Add(1)
-	e.mu.Unlock()
-
-	progress(Progress{JobID: id, File: name, Stage: StageQueued})
-	go func() {
-		defer e.wg.Done()
-		doc, err := e.runJob(ctx, id, progress, run)
-		e.mu.Lock()
-		delete(e.jobs, id)
-		e.mu.Unlock()
-		cancel()
+	var doc corpus.Document
+	_, err := e.jobs.Start(e.ctx, id, func(ctx context.Context) error {
+		progress(Progress{JobID: id, File: name, Stage: StageQueued})
+		var err error
+		doc, err = run(ctx, id, progress)
+		return err
+	}, func(ctx context.Context, err error) {
 		final := Progress{JobID: id, File: name, Stage: StageDone, Done: 1, Total: 1}
 		switch {
 		case err == nil && doc.ID != "":
@@ -83,22 +69,9 @@ func (e *Engine) start(name string, progress func(Progress), run addFunc) string
 			final.Stage, final.Error, final.Problem, final.Done = StageFailed, err.Error(), &m, 0
 		}
 		progress(final)
-	}()
+	})
+	if err != nil { // closed meanwhile
+		progress(closed)
+	}
 	return id
-}
-
-// jobID returns a new job id ("job-N"), unique in the session.
-func (e *Engine) jobID() string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.nextJob++
-	return fmt.Sprintf("job-%d", e.nextJob)
-}
-
-// runJob runs the add (which waits for its slots). A panic in the add (a bug
-// reached by odd input) fails this job with a message and a log line;
-// the session goes on.
-func (e *Engine) runJob(ctx context.Context, id string, progress func(Progress), run addFunc) (doc corpus.Document, err error) {
-	defer crash.Recover(id, &err) // error.internal; the session is unaffected
-	return run(ctx, id, progress)
 }

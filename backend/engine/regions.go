@@ -86,11 +86,11 @@ func (e *Engine) CropOf(ctx context.Context, chunkID string) (docID string, page
 }
 
 // CropAt returns the n-th crop of a document's page (the order of
-// RegionsOn); an error wrapping ErrNotFound when there is none.
+// RegionsOn); an error wrapping corpus.ErrNotFound when there is none.
 func (e *Engine) CropAt(ctx context.Context, docID string, page, n int) ([]byte, error) {
 	rs := e.RegionsOn(ctx, docID, page)
 	if n < 0 || n >= len(rs) || len(rs[n].Image) == 0 {
-		return nil, fmt.Errorf("%w: no crop %d on page %d", ErrNotFound, n, page)
+		return nil, fmt.Errorf("%w: no crop %d on page %d", corpus.ErrNotFound, n, page)
 	}
 	return rs[n].Image, nil
 }

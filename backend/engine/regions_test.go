@@ -122,7 +122,7 @@ func TestCropsByID(t *testing.T) {
 	if seen != 3 {
 		t.Errorf("%d figure passages, want 3", seen)
 	}
-	if _, err := e.CropAt(ctx, d.ID, 1, 3); !errors.Is(err, ErrNotFound) {
+	if _, err := e.CropAt(ctx, d.ID, 1, 3); !errors.Is(err, corpus.ErrNotFound) {
 		t.Errorf("CropAt past the last crop: %v", err)
 	}
 }

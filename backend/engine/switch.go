@@ -232,7 +232,7 @@ func (e *Engine) allChunks(ctx context.Context) ([]corpus.Chunk, error) {
 	var all []corpus.Chunk
 	for _, d := range docs {
 		cs, err := e.store.DocumentChunks(ctx, d.ID)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if err != nil && !errors.Is(err, corpus.ErrNotFound) {
 			return nil, err
 		}
 		all = append(all, cs...)

@@ -63,7 +63,7 @@ func (e *Engine) attachVectors(ctx context.Context, res ingest.Result, set *mode
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if _, err := e.store.DocumentByID(ctx, res.Doc.ID); errors.Is(err, ErrNotFound) {
+	if _, err := e.store.DocumentByID(ctx, res.Doc.ID); errors.Is(err, corpus.ErrNotFound) {
 		e.setEmbedding(res.Doc.ID, false)
 		return nil
 	} else if err != nil {
@@ -98,7 +98,7 @@ func (e *Engine) undoText(ctx context.Context, docID string) error {
 	defer e.commitMu.Unlock()
 	defer e.setEmbedding(docID, false)
 	defer e.setReading(docID, 0)
-	if _, err := e.store.DocumentByID(ctx, docID); errors.Is(err, ErrNotFound) {
+	if _, err := e.store.DocumentByID(ctx, docID); errors.Is(err, corpus.ErrNotFound) {
 		return nil
 	}
 	return errors.Join(e.models.Load().ret.DeleteDoc(ctx, docID), e.store.DeleteDocument(ctx, docID))

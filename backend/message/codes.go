@@ -14,6 +14,8 @@ const (
 	TimedOut      = "error.timeout"        // it took too long and was stopped
 	SessionClosed = "error.session_closed" // the session is closed (Vika is quitting)
 	Internal      = "error.internal"       // a bug (a panic) stopped this task, its stack logged; the rest goes on
+	Invalid       = "error.invalid"        // a setting or an option out of its bounds (the window checks them first: a bug or an edited file)
+	BadID         = "error.bad_id"         // a task id malformed or already in use (the window picks them: a bug)
 )
 
 // Ingest codes: why a PDF could not be added.
@@ -154,6 +156,8 @@ var english = map[string]func(Params) string{
 	TimedOut:      fixed("It took too long and was stopped."),
 	SessionClosed: fixed("The session is closed: restart Vika."),
 	Internal:      fixed("Vika hit an internal error (a bug) and stopped this task; the rest goes on. The details are in the log."),
+	Invalid:       fixed("These settings are not valid: a value is outside its bounds."),
+	BadID:         fixed("Vika could not start this task (its id is malformed or already in use): try again."),
 
 	Empty: fixed("This is an empty file (0 bytes): there is nothing to read."),
 	NotPDF: func(p Params) string {

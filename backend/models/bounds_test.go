@@ -36,7 +36,7 @@ func TestManagerPanicFailsTheDownload(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := ev.wait(t)
-	if !strings.Contains(last.Error, "unexpected error") || !strings.Contains(last.Error, "nil pointer") {
+	if last.Problem == nil || last.Problem.Code != message.Internal || !strings.Contains(last.Error, "nil pointer") {
 		t.Fatalf("final event %+v, want the panic as an error", last)
 	}
 	if st := mgr.Statuses(); st[0].Downloading || st[0].Installed {

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log"
-	"runtime/debug"
-	"sync"
 
+	"vika/backend/jobs"
 	"vika/backend/message"
 )
 
@@ -57,10 +55,7 @@ type Manager struct {
 	Downloader Downloader
 	Models     []Model // nil: Registry()
 
-	mu     sync.Mutex
-	jobs   map[string]context.CancelFunc // downloads in flight by model name; guarded by mu
-	closed bool                          // guarded by mu
-	wg     sync.WaitGroup
+	jobs jobs.Runner // downloads in flight by model name
 }
 
 func (m *Manager) models() []Model {
@@ -80,18 +75,13 @@ func (m *Manager) root() string {
 // Statuses lists every model with whether it is installed (verified on
 // disk) or downloading.
 func (m *Manager) Statuses() []Status {
-	m.mu.Lock()
-	busy := make(map[string]bool, len(m.jobs))
-	for name := range m.jobs {
-		busy[name] = true
-	}
-	m.mu.Unlock()
 	out := make([]Status, 0, len(m.models()))
 	for _, md := range m.models() {
+		busy := m.jobs.Running(md.Name)
 		out = append(out, Status{
 			Name: md.Name, Role: md.Role, Languages: md.Languages, License: md.License,
 			SizeMB: md.ApproxSizeMB, Dimensions: md.Dimensions, Variant: md.Variant, Pinned: checkPinned(md) == nil,
-			Installed: !busy[md.Name] && Installed(m.root(), md), Downloading: busy[md.Name],
+			Installed: !busy && Installed(m.root(), md), Downloading: busy,
 		})
 	}
 	return out
@@ -111,25 +101,6 @@ func (m *Manager) Start(name string, emit func(Event)) error {
 	if !found {
 		return fmt.Errorf("%w: %q", ErrUnknown, name)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		cancel()
-		return errors.New("the app is closing: no new download")
-	}
-	if _, busy := m.jobs[name]; busy {
-		m.mu.Unlock()
-		cancel()
-		return fmt.Errorf("%w: %s", ErrBusy, name)
-	}
-	if m.jobs == nil {
-		m.jobs = map[string]context.CancelFunc{}
-	}
-	m.jobs[name] = cancel
-	m.wg.Add(1)
-	m.mu.Unlock()
-
 	d := m.Downloader
 	index := map[string]int{}
 	for i, f := range md.Files {
@@ -138,68 +109,33 @@ func (m *Manager) Start(name string, emit func(Event)) error {
 	d.Progress = func(p Progress) {
 		emit(Event{Name: name, File: p.File, FileIndex: index[p.File], Files: len(md.Files), DoneBytes: p.Done, TotalBytes: p.Total})
 	}
-	go func() {
-		defer m.wg.Done()
-		err := m.install(ctx, &d, md)
-		var problem *message.Message
-		if err != nil {
-			p := message.Of(err)
-			problem = &p
+	// A panic on the way (a bug, or in emit) fails the download
+	// (crash.ErrInternal), its stack in the log; the app goes on.
+	_, err := m.jobs.Start(context.Background(), name, func(ctx context.Context) error {
+		if err := d.Download(ctx, md); err != nil {
+			return err
 		}
-		if errors.Is(err, context.Canceled) {
-			err = errors.New("download cancelled; it resumes where it stopped next time")
-		}
-		m.mu.Lock()
-		delete(m.jobs, name)
-		m.mu.Unlock()
-		cancel()
+		_, err := Verify(m.root(), md)
+		return err
+	}, func(_ context.Context, err error) {
 		ev := Event{Name: name, Files: len(md.Files), Finished: true}
 		if err != nil {
-			ev.Error, ev.Problem = err.Error(), problem
+			p := message.Of(err)
+			if errors.Is(err, context.Canceled) {
+				err = errors.New("download cancelled; it resumes where it stopped next time")
+			}
+			ev.Error, ev.Problem = err.Error(), &p
 		}
 		emit(ev)
-	}()
-	return nil
-}
-
-// install downloads and verifies md. A panic on the way (a bug, or in
-// emit) becomes an error, with its stack in the log: the download fails,
-// the app goes on.
-func (m *Manager) install(ctx context.Context, d *Downloader, md Model) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			log.Printf("vika: download of %s panicked: %v\n%s", md.Name, p, debug.Stack())
-			err = fmt.Errorf("%w: the download of %s stopped on an unexpected error (%v)", ErrInternal, md.Name, p)
-		}
-	}()
-	if err := d.Download(ctx, md); err != nil {
-		return err
+	})
+	if errors.Is(err, jobs.ErrBadID) { // a registry model's name: in use
+		return fmt.Errorf("%w: %s", ErrBusy, name)
 	}
-	_, err = Verify(m.root(), md)
 	return err
 }
 
-// ErrInternal is a download stopped by a bug (a panic).
-var ErrInternal = errors.New("internal error")
-
 // Cancel stops the download of name; it reports whether one was running.
-func (m *Manager) Cancel(name string) bool {
-	m.mu.Lock()
-	cancel, ok := m.jobs[name]
-	m.mu.Unlock()
-	if ok {
-		cancel()
-	}
-	return ok
-}
+func (m *Manager) Cancel(name string) bool { return m.jobs.Cancel(name) }
 
 // Close cancels every download and waits for them to stop.
-func (m *Manager) Close() {
-	m.mu.Lock()
-	m.closed = true
-	for _, cancel := range m.jobs {
-		cancel()
-	}
-	m.mu.Unlock()
-	m.wg.Wait()
-}
+func (m *Manager) Close() { m.jobs.Close() }

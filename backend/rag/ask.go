@@ -39,7 +39,7 @@ func (s *Assistant) Ask(ctx context.Context, question string, o Options, emit fu
 	if err != nil {
 		return Answer{}, err
 	}
-	return s.ask(ctx, s.newID(), question, o, emit)
+	return s.ask(ctx, s.answers.NewID(), question, o, emit)
 }
 
 // turn is an answer in progress.
@@ -132,7 +132,7 @@ func (t *turn) abstains() bool {
 	if len(t.r.hits) == 0 {
 		return true
 	}
-	if t.r.hits[0].ChunkID == SelectionID {
+	if t.r.hits[0].ChunkID == corpus.SelectionID {
 		return false // the student's own passage is there to answer from
 	}
 	if t.r.stats.Mode == "dense" {

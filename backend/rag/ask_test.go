@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"vika/backend/cite"
+	"vika/backend/jobs"
 	"vika/backend/llm"
 	"vika/backend/llm/llmtest"
 	"vika/backend/metrics"
@@ -332,11 +333,11 @@ func TestStartID(t *testing.T) {
 	if err != nil || id != "q-1b2c" {
 		t.Fatalf("StartID = %q, %v", id, err)
 	}
-	if _, err := s.StartID(context.Background(), "q-1b2c", "again?", testOptions(), nil); !errors.Is(err, ErrInvalid) {
-		t.Errorf("id already running: %v, want ErrInvalid", err)
+	if _, err := s.StartID(context.Background(), "q-1b2c", "again?", testOptions(), nil); !errors.Is(err, jobs.ErrBadID) {
+		t.Errorf("id already running: %v, want jobs.ErrBadID", err)
 	}
-	if _, err := s.StartID(context.Background(), "answer:../x", "bad id?", testOptions(), nil); !errors.Is(err, ErrInvalid) {
-		t.Errorf("malformed id: %v, want ErrInvalid", err)
+	if _, err := s.StartID(context.Background(), "answer:../x", "bad id?", testOptions(), nil); !errors.Is(err, jobs.ErrBadID) {
+		t.Errorf("malformed id: %v, want jobs.ErrBadID", err)
 	}
 	if done := ev.wait(t); done.Type != EventDone || done.Answer.ID != "q-1b2c" {
 		t.Fatalf("last event %+v", done)

@@ -3,6 +3,7 @@ package rag
 import (
 	"fmt"
 
+	"vika/backend/corpus"
 	"vika/backend/prompt"
 	"vika/backend/retrieve"
 )
@@ -14,20 +15,20 @@ const MaxK = 50
 func (o Options) validate() error {
 	if o.MultiQueryVariants < 0 || o.MultiQueryVariants > prompt.MaxRephrasings {
 		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d (0 for %d), not %d",
-			ErrInvalid, prompt.MaxRephrasings, prompt.DefaultRephrasings, o.MultiQueryVariants)
+			corpus.ErrInvalid, prompt.MaxRephrasings, prompt.DefaultRephrasings, o.MultiQueryVariants)
 	}
 	if _, err := retrieve.ParseFusion(o.Fusion); err != nil {
-		return fmt.Errorf("%w: %v", ErrInvalid, err)
+		return fmt.Errorf("%w: %v", corpus.ErrInvalid, err)
 	}
 	if o.RerankDepth < 0 || o.RerankDepth > retrieve.MaxRerankDepth {
 		return fmt.Errorf("%w: rerank_depth must be between 1 and %d (0 for %d), not %d",
-			ErrInvalid, retrieve.MaxRerankDepth, retrieve.DefaultRerankDepth, o.RerankDepth)
+			corpus.ErrInvalid, retrieve.MaxRerankDepth, retrieve.DefaultRerankDepth, o.RerankDepth)
 	}
 	if d := o.FigureDepth; d != nil && (*d < 0 || *d > retrieve.MaxFigureDepth) {
-		return fmt.Errorf("%w: figure_depth must be between 0 (off) and %d, not %d", ErrInvalid, retrieve.MaxFigureDepth, *d)
+		return fmt.Errorf("%w: figure_depth must be between 0 (off) and %d, not %d", corpus.ErrInvalid, retrieve.MaxFigureDepth, *d)
 	}
 	if sc := o.Scope; sc.From < 0 || sc.To < 0 || (sc.To > 0 && sc.From > sc.To) {
-		return fmt.Errorf("%w: the scope's pages %d-%d are not a range", ErrInvalid, sc.From, sc.To)
+		return fmt.Errorf("%w: the scope's pages %d-%d are not a range", corpus.ErrInvalid, sc.From, sc.To)
 	}
 	return o.Selection.Validate()
 }

@@ -14,7 +14,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"vika/backend/config"
 	"vika/backend/corpus"
 	"vika/backend/engine"
+	"vika/backend/jobs"
 	"vika/backend/jsonbound"
 	"vika/backend/llm"
 	"vika/backend/metrics"
@@ -102,31 +102,22 @@ type Assistant struct {
 	llm *llm.Service // nil: no model, answers are extractive
 	cfg Config
 
-	mu      sync.Mutex
-	turns   []Answer                      // guarded by mu: finished turns, oldest first
-	running map[string]context.CancelFunc // guarded by mu: answers in flight by id
-	nextID  int                           // guarded by mu
-	closed  bool                          // guarded by mu
+	answers jobs.Runner // answers started with Start, by id ("a1", "a2", ... when the caller chose none)
+
+	mu    sync.Mutex
+	turns []Answer // guarded by mu: finished turns, oldest first
 	// conv counts the conversations: ClearConversation starts a new one,
 	// and an answer started in an earlier one is not kept. Guarded by mu.
 	conv int
-	wg   sync.WaitGroup // answers started with Start
 }
 
 // New returns an Assistant answering from eng's documents with svc's models
 // (svc may be nil: every answer is then extractive).
 func New(eng Engine, svc *llm.Service, cfg Config) *Assistant {
-	return &Assistant{eng: eng, llm: svc, cfg: cfg.withDefaults(), running: map[string]context.CancelFunc{}}
+	return &Assistant{eng: eng, llm: svc, cfg: cfg.withDefaults(), answers: jobs.Runner{Prefix: "a"}}
 }
 
 func (s *Assistant) now() time.Time { return s.cfg.Now() }
-
-func (s *Assistant) newID() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.nextID++
-	return "a" + strconv.Itoa(s.nextID)
-}
 
 // Start answers question in the background and returns the answer's id at
 // once; the answer's events go to emit, the last one of type done or
@@ -135,12 +126,9 @@ func (s *Assistant) Start(ctx context.Context, question string, o Options, emit 
 	return s.StartID(ctx, "", question, o, emit)
 }
 
-// validID is what a caller-chosen answer id may look like.
-var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 // StartID is Start with an id chosen by the caller ("" picks one), so that
 // a listener can subscribe to the answer's events before it starts: the
-// frontend does, and misses none. An id in use fails with ErrInvalid.
+// frontend does, and misses none. An id in use fails with corpus.ErrInvalid.
 func (s *Assistant) StartID(ctx context.Context, id, question string, o Options, emit func(Event)) (string, error) {
 	if strings.TrimSpace(question) == "" {
 		return "", ErrEmptyQuestion
@@ -153,60 +141,20 @@ func (s *Assistant) StartID(ctx context.Context, id, question string, o Options,
 		return "", err
 	}
 	if id == "" {
-		id = s.newID()
-	} else if !validID.MatchString(id) {
-		return "", fmt.Errorf("%w: answer id %q (want 1 to 64 letters, digits, - or _)", ErrInvalid, id)
+		id = s.answers.NewID()
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		cancel()
-		return "", engine.ErrClosed
-	}
-	if _, busy := s.running[id]; busy {
-		s.mu.Unlock()
-		cancel()
-		return "", fmt.Errorf("%w: answer id %q is already running", ErrInvalid, id)
-	}
-	s.running[id] = cancel
-	s.wg.Add(1)
-	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		defer func() {
-			s.mu.Lock()
-			delete(s.running, id)
-			s.mu.Unlock()
-			cancel()
-		}()
-		_, _ = s.ask(ctx, id, question, o, emit)
-	}()
-	return id, nil
+	return s.answers.Start(ctx, id, func(ctx context.Context) error {
+		_, err := s.ask(ctx, id, question, o, emit)
+		return err
+	}, nil)
 }
 
 // Cancel stops the answer with that id; what arrived is kept and the turn
 // is recorded as partial. It reports whether the answer was running.
-func (s *Assistant) Cancel(id string) bool {
-	s.mu.Lock()
-	cancel, ok := s.running[id]
-	s.mu.Unlock()
-	if ok {
-		cancel()
-	}
-	return ok
-}
+func (s *Assistant) Cancel(id string) bool { return s.answers.Cancel(id) }
 
 // Close cancels the answers in flight and waits for them to end.
-func (s *Assistant) Close() {
-	s.mu.Lock()
-	s.closed = true
-	for _, cancel := range s.running {
-		cancel()
-	}
-	s.mu.Unlock()
-	s.wg.Wait()
-}
+func (s *Assistant) Close() { s.answers.Close() }
 
 // Conversation returns the finished turns, oldest first.
 func (s *Assistant) Conversation() []Answer {
@@ -399,9 +347,7 @@ func (s *Assistant) ClearConversation() {
 	defer s.mu.Unlock()
 	s.turns = nil
 	s.conv++
-	for _, cancel := range s.running {
-		cancel()
-	}
+	s.answers.CancelAll()
 }
 
 // conversation returns the number of the current conversation.

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/retrieve"
 )
@@ -69,8 +70,8 @@ func TestFusionOption(t *testing.T) {
 	s := New(eng, noProviders(t), Config{})
 	o := testOptions()
 	o.Fusion = "borda"
-	if _, err := s.Ask(context.Background(), "What does unit propagation do?", o, nil); !errors.Is(err, ErrInvalid) {
-		t.Errorf("fusion borda: %v, want ErrInvalid", err)
+	if _, err := s.Ask(context.Background(), "What does unit propagation do?", o, nil); !errors.Is(err, corpus.ErrInvalid) {
+		t.Errorf("fusion borda: %v, want corpus.ErrInvalid", err)
 	}
 	if len(eng.opts) != 0 {
 		t.Errorf("fusion borda searched: %+v", eng.opts)

@@ -2,56 +2,22 @@ package rag
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"vika/backend/corpus"
 	"vika/backend/prompt"
 	"vika/backend/retrieve"
 )
 
-// Selection is a passage the student selected in the viewer (the PDF's
-// text layer, or the OCR lines of a scanned page) and asks about: it goes
-// to the model as the first source, cited by its page, and the search
-// looks around its page first.
-type Selection struct {
-	DocID string `json:"doc_id"`
-	Page  int    `json:"page"`
-	Text  string `json:"text"`
-}
-
-// MaxSelectionRunes bounds a selection: a passage, not a chapter.
-const MaxSelectionRunes = 2000
-
-// SelectionID is the chunk id of a selection's source.
-const SelectionID = "selection"
-
 // selectionPages is how far around the selection's page the first search
 // looks (pages before and after).
 const selectionPages = 1
 
-// Validate checks a selection: its document and page given, some text,
-// at most MaxSelectionRunes of it. A nil selection is valid (none).
-func (sel *Selection) Validate() error {
-	switch {
-	case sel == nil:
-		return nil
-	case sel.DocID == "" || sel.Page < 1:
-		return fmt.Errorf("%w: a selection needs its document and page", ErrInvalid)
-	case strings.TrimSpace(sel.Text) == "":
-		return fmt.Errorf("%w: the selection is empty", ErrInvalid)
-	case utf8.RuneCountInString(sel.Text) > MaxSelectionRunes:
-		return fmt.Errorf("%w: the selection is longer than %d characters", ErrInvalid, MaxSelectionRunes)
-	}
-	return nil
-}
-
 // selectionHit is the selection as a source: a hit on its page, labelled
 // like any citation of that page, or false when its document is no longer
 // in the session.
-func (s *Assistant) selectionHit(ctx context.Context, sel *Selection) (corpus.Hit, bool) {
+func (s *Assistant) selectionHit(ctx context.Context, sel *corpus.Selection) (corpus.Hit, bool) {
 	docs, err := s.eng.Documents(ctx)
 	if err != nil {
 		return corpus.Hit{}, false
@@ -59,7 +25,7 @@ func (s *Assistant) selectionHit(ctx context.Context, sel *Selection) (corpus.Hi
 	for _, d := range docs {
 		if d.ID == sel.DocID {
 			text := strings.Join(strings.Fields(sel.Text), " ")
-			return corpus.Hit{ChunkID: SelectionID, DocID: d.ID, File: d.File, Page: sel.Page, Text: text,
+			return corpus.Hit{ChunkID: corpus.SelectionID, DocID: d.ID, File: d.File, Page: sel.Page, Text: text,
 				Label: corpus.CitationLabel(d.Label, sel.Page), FoundBy: "selection"}, true
 		}
 	}
@@ -69,7 +35,7 @@ func (s *Assistant) selectionHit(ctx context.Context, sel *Selection) (corpus.Hi
 // aroundSelection is the scope of the first search of a question about a
 // selection: its document, a page either side, within the question's own
 // scope (a page range outside it leaves the scope as it was).
-func aroundSelection(sel *Selection, sc corpus.Scope) corpus.Scope {
+func aroundSelection(sel *corpus.Selection, sc corpus.Scope) corpus.Scope {
 	near := corpus.Scope{Docs: []string{sel.DocID}, From: max(1, sel.Page-selectionPages), To: sel.Page + selectionPages}
 	if len(sc.Docs) > 0 && !slices.Contains(sc.Docs, sel.DocID) {
 		return sc
@@ -109,7 +75,7 @@ func withSelection(sel corpus.Hit, near, rest []corpus.Hit, k int) []corpus.Hit 
 
 // selectionQuery is what a question about a selection searches: the
 // question and the selected text (a "Define" or "Explain" names no term).
-func selectionQuery(q retrieve.Query, sel *Selection) retrieve.Query {
+func selectionQuery(q retrieve.Query, sel *corpus.Selection) retrieve.Query {
 	q.Question = strings.TrimSpace(q.Question + "\n" + sel.Text)
 	return q
 }
@@ -118,7 +84,7 @@ func selectionQuery(q retrieve.Query, sel *Selection) retrieve.Query {
 // selection, it says which source the selection is (source 1, with its
 // page), in the question's language.
 func (t *turn) promptQuestion() string {
-	if len(t.r.hits) == 0 || t.r.hits[0].ChunkID != SelectionID {
+	if len(t.r.hits) == 0 || t.r.hits[0].ChunkID != corpus.SelectionID {
 		return t.a.Question
 	}
 	label := t.r.hits[0].Label

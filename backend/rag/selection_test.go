@@ -62,11 +62,11 @@ func TestSelectionReachesThePrompt(t *testing.T) {
 	s := New(eng, p.svc, Config{})
 	for _, c := range []struct {
 		name string
-		sel  Selection
+		sel  corpus.Selection
 		file string
 	}{
-		{"scanned page", Selection{DocID: flajolet.ID, Page: scanned.Number, Text: ocrLine}, flajolet.File},
-		{"text page", Selection{DocID: sat.ID, Page: 3, Text: "adds a learnt clause that blocks the conflict"}, "sat.pdf"},
+		{"scanned page", corpus.Selection{DocID: flajolet.ID, Page: scanned.Number, Text: ocrLine}, flajolet.File},
+		{"text page", corpus.Selection{DocID: sat.ID, Page: 3, Text: "adds a learnt clause that blocks the conflict"}, "sat.pdf"},
 	} {
 		label := corpus.CitationLabel(c.file, c.sel.Page)
 		mu.Lock()
@@ -85,7 +85,7 @@ func TestSelectionReachesThePrompt(t *testing.T) {
 		if len(a.Citations) != 1 || a.Citations[0].Page != c.sel.Page {
 			t.Errorf("%s: citations = %+v", c.name, a.Citations)
 		}
-		if len(a.Sources) == 0 || a.Sources[0].ChunkID != SelectionID || a.Sources[0].Label != label || a.Sources[0].Index != 1 {
+		if len(a.Sources) == 0 || a.Sources[0].ChunkID != corpus.SelectionID || a.Sources[0].Label != label || a.Sources[0].Index != 1 {
 			t.Fatalf("%s: first source = %+v, want the selection as %s", c.name, a.Sources[0], label)
 		}
 		mu.Lock()

@@ -60,7 +60,7 @@ type Options struct {
 	// Selection is a passage selected in the viewer that the question is
 	// about: the first source, and the search looks around its page
 	// first (selection.go). nil for a question typed on its own.
-	Selection *Selection `json:"selection,omitempty"`
+	Selection *corpus.Selection `json:"selection,omitempty"`
 }
 
 // Kinds of answer (Answer.Kind).

@@ -22,6 +22,9 @@ const (
 	// EventCacheNotice carries a message.Message from the document cache
 	// (an entry damaged and rebuilt, the disk full).
 	EventCacheNotice = "cache:notice"
+	// EventRechunk carries a RechunkProgress of RechunkAll: the documents
+	// cut into passages again so far.
+	EventRechunk = "library:rechunk"
 	// EventConversationRestored carries the number of turns a course file
 	// brought into the conversation (OpenCourse), for the chat to show.
 	EventConversationRestored = "conversation:restored"

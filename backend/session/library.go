@@ -140,6 +140,32 @@ func (s *Session) Rechunk(ctx context.Context, docID string) (corpus.Document, e
 	return d, err
 }
 
+// RechunkProgress is how far RechunkAll is: Done of Total documents cut
+// again.
+type RechunkProgress struct {
+	Done  int `json:"done"`
+	Total int `json:"total"`
+}
+
+// RechunkAll cuts every document of the session into passages again with
+// the chunking in force, one after the other, emitting EventRechunk with
+// a RechunkProgress before the first and after each. It stops at the
+// first failure, and returns how many were cut again.
+func (s *Session) RechunkAll(ctx context.Context) (int, error) {
+	docs, err := s.Documents(ctx)
+	if err != nil {
+		return 0, err
+	}
+	s.emit(EventRechunk, RechunkProgress{Total: len(docs)})
+	for i, d := range docs {
+		if _, err := s.Rechunk(ctx, d.ID); err != nil {
+			return i, err
+		}
+		s.emit(EventRechunk, RechunkProgress{Done: i + 1, Total: len(docs)})
+	}
+	return len(docs), nil
+}
+
 // SetChunking sets how the documents added afterwards are cut into
 // passages (the command line's --chunk-size and --chunk-overlap; the
 // window's come from the settings).

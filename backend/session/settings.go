@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"vika/backend/chunk"
+	"vika/backend/corpus"
 	"vika/backend/llm"
 	"vika/backend/metrics"
 	"vika/backend/prompt"
@@ -147,48 +148,48 @@ func (s Settings) Chunking() chunk.Options {
 func (s Settings) Validate() error {
 	switch {
 	case s.Routing != RoutingAuto && s.Routing != RoutingManual:
-		return fmt.Errorf("%w: routing must be \"auto\" or \"manual\", not %q", rag.ErrInvalid, s.Routing)
+		return fmt.Errorf("%w: routing must be \"auto\" or \"manual\", not %q", corpus.ErrInvalid, s.Routing)
 	case s.Routing == RoutingManual && (s.Provider == "" || s.Model == ""):
-		return fmt.Errorf("%w: manual routing needs a provider and a model", rag.ErrInvalid)
+		return fmt.Errorf("%w: manual routing needs a provider and a model", corpus.ErrInvalid)
 	case s.K < 1 || s.K > rag.MaxK:
-		return fmt.Errorf("%w: k must be between 1 and %d, not %d", rag.ErrInvalid, rag.MaxK, s.K)
+		return fmt.Errorf("%w: k must be between 1 and %d, not %d", corpus.ErrInvalid, rag.MaxK, s.K)
 	case s.MultiQueryVariants < 1 || s.MultiQueryVariants > prompt.MaxRephrasings:
-		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d, not %d", rag.ErrInvalid, prompt.MaxRephrasings, s.MultiQueryVariants)
+		return fmt.Errorf("%w: multi_query_variants must be between 1 and %d, not %d", corpus.ErrInvalid, prompt.MaxRephrasings, s.MultiQueryVariants)
 	case s.RerankDepth < 1 || s.RerankDepth > retrieve.MaxRerankDepth:
-		return fmt.Errorf("%w: the rerank depth must be between 1 and %d, not %d", rag.ErrInvalid, retrieve.MaxRerankDepth, s.RerankDepth)
+		return fmt.Errorf("%w: the rerank depth must be between 1 and %d, not %d", corpus.ErrInvalid, retrieve.MaxRerankDepth, s.RerankDepth)
 	case s.FigureDepth < 0 || s.FigureDepth > retrieve.MaxFigureDepth:
-		return fmt.Errorf("%w: the figures from the image list must be between 0 (off) and %d, not %d", rag.ErrInvalid, retrieve.MaxFigureDepth, s.FigureDepth)
+		return fmt.Errorf("%w: the figures from the image list must be between 0 (off) and %d, not %d", corpus.ErrInvalid, retrieve.MaxFigureDepth, s.FigureDepth)
 	case s.ChunkSize < MinChunkSize || s.ChunkSize > MaxChunkSize:
-		return fmt.Errorf("%w: the passage size must be between %d and %d characters, not %d", rag.ErrInvalid, MinChunkSize, MaxChunkSize, s.ChunkSize)
+		return fmt.Errorf("%w: the passage size must be between %d and %d characters, not %d", corpus.ErrInvalid, MinChunkSize, MaxChunkSize, s.ChunkSize)
 	case s.ChunkOverlap < 0 || s.ChunkOverlap > s.ChunkSize/3:
-		return fmt.Errorf("%w: the passages' overlap must be between 0 and a third of their size (%d), not %d", rag.ErrInvalid, s.ChunkSize/3, s.ChunkOverlap)
+		return fmt.Errorf("%w: the passages' overlap must be between 0 and a third of their size (%d), not %d", corpus.ErrInvalid, s.ChunkSize/3, s.ChunkOverlap)
 	case s.DescribeMax < 0 || s.DescribeMax > MaxDescribe:
-		return fmt.Errorf("%w: the figures described a document must be between 0 and %d, not %d", rag.ErrInvalid, MaxDescribe, s.DescribeMax)
+		return fmt.Errorf("%w: the figures described a document must be between 0 and %d, not %d", corpus.ErrInvalid, MaxDescribe, s.DescribeMax)
 	case s.SummarizeMax < 0 || s.SummarizeMax > MaxSummarize:
-		return fmt.Errorf("%w: the passages summarised a document must be between 0 and %d, not %d", rag.ErrInvalid, MaxSummarize, s.SummarizeMax)
+		return fmt.Errorf("%w: the passages summarised a document must be between 0 and %d, not %d", corpus.ErrInvalid, MaxSummarize, s.SummarizeMax)
 	case s.CacheMaxMB != 0 && (s.CacheMaxMB < MinCacheMaxMB || s.CacheMaxMB > MaxCacheMaxMB):
-		return fmt.Errorf("%w: the document cache's cap must be between %d and %d MB, not %d", rag.ErrInvalid, MinCacheMaxMB, MaxCacheMaxMB, s.CacheMaxMB)
+		return fmt.Errorf("%w: the document cache's cap must be between %d and %d MB, not %d", corpus.ErrInvalid, MinCacheMaxMB, MaxCacheMaxMB, s.CacheMaxMB)
 	case s.Describe && s.DescribeModel == "":
-		return fmt.Errorf("%w: describing figures needs a vision model", rag.ErrInvalid)
+		return fmt.Errorf("%w: describing figures needs a vision model", corpus.ErrInvalid)
 	case len(s.Locale) > 35 || strings.ContainsAny(s.Locale, " /\\\n"):
-		return fmt.Errorf("%w: %q is not a locale", rag.ErrInvalid, s.Locale)
+		return fmt.Errorf("%w: %q is not a locale", corpus.ErrInvalid, s.Locale)
 	}
 	if s.Mode != "" {
 		if _, err := retrieve.ParseMode(s.Mode); err != nil {
-			return fmt.Errorf("%w: %v", rag.ErrInvalid, err)
+			return fmt.Errorf("%w: %v", corpus.ErrInvalid, err)
 		}
 	}
 	if _, err := retrieve.ParseFusion(s.Fusion); err != nil {
-		return fmt.Errorf("%w: %v", rag.ErrInvalid, err)
+		return fmt.Errorf("%w: %v", corpus.ErrInvalid, err)
 	}
 	if s.DescribeModel != "" {
 		if _, _, ok := llm.SplitKey(s.DescribeModel); !ok {
-			return fmt.Errorf("%w: %q is not a model (provider/id)", rag.ErrInvalid, s.DescribeModel)
+			return fmt.Errorf("%w: %q is not a model (provider/id)", corpus.ErrInvalid, s.DescribeModel)
 		}
 	}
 	if s.Provider != "" || s.Model != "" {
 		if _, _, ok := llm.SplitKey(s.Provider + "/" + s.Model); !ok {
-			return fmt.Errorf("%w: a manual choice needs both a provider and a model", rag.ErrInvalid)
+			return fmt.Errorf("%w: a manual choice needs both a provider and a model", corpus.ErrInvalid)
 		}
 	}
 	return nil

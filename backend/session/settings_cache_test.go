@@ -3,8 +3,7 @@ package session
 import (
 	"errors"
 	"testing"
-
-	"vika/backend/rag"
+	"vika/backend/corpus"
 )
 
 // TestSettingsCache: remembering is off by default with a 2 GB cap; the
@@ -17,7 +16,7 @@ func TestSettingsCache(t *testing.T) {
 	for mb, ok := range map[int]bool{0: true, 99: false, 100: true, 4096: true, MaxCacheMaxMB + 1: false, -1: false} {
 		s := d
 		s.CacheMaxMB = mb
-		if err := s.Validate(); (err == nil) != ok || (err != nil && !errors.Is(err, rag.ErrInvalid)) {
+		if err := s.Validate(); (err == nil) != ok || (err != nil && !errors.Is(err, corpus.ErrInvalid)) {
 			t.Errorf("CacheMaxMB %d: %v", mb, err)
 		}
 	}

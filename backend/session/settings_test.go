@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"vika/backend/chunk"
+	"vika/backend/corpus"
+	"vika/backend/message"
 	"vika/backend/rag"
 	"vika/backend/retrieve"
 )
@@ -27,7 +29,7 @@ func TestDescribeSettingsValidate(t *testing.T) {
 		"negative cap":             func() Settings { s := on; s.DescribeMax = -1; return s }(),
 		"cap too high":             func() Settings { s := on; s.DescribeMax = MaxDescribe + 1; return s }(),
 	} {
-		if err := s.Validate(); !errors.Is(err, rag.ErrInvalid) {
+		if err := s.Validate(); !errors.Is(err, corpus.ErrInvalid) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -71,8 +73,8 @@ func TestPipelineSettings(t *testing.T) {
 		"overlap over a third": func() Settings { s := d; s.ChunkSize, s.ChunkOverlap = 300, 101; return s }(),
 		"negative overlap":     func() Settings { s := d; s.ChunkOverlap = -1; return s }(),
 	} {
-		if err := s.Validate(); !errors.Is(err, rag.ErrInvalid) {
-			t.Errorf("%s: %v, want ErrInvalid", name, err)
+		if err := s.Validate(); !errors.Is(err, corpus.ErrInvalid) || message.Of(err).Code != message.Invalid {
+			t.Errorf("%s: %v, want ErrInvalid with its code (a French window shows it in French)", name, err)
 		}
 	}
 	path := filepath.Join(t.TempDir(), "settings.json")
@@ -109,7 +111,7 @@ func TestFusionSetting(t *testing.T) {
 	for _, bad := range []string{"profile", "RRF", "borda"} {
 		s := d
 		s.Fusion = bad
-		if err := s.Validate(); !errors.Is(err, rag.ErrInvalid) {
+		if err := s.Validate(); !errors.Is(err, corpus.ErrInvalid) {
 			t.Errorf("fusion %q: %v, want ErrInvalid", bad, err)
 		}
 	}

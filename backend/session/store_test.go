@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"vika/backend/corpus"
 	"vika/backend/rag"
 )
 
@@ -77,7 +78,7 @@ func TestSettingsInvalid(t *testing.T) {
 		{Routing: RoutingAuto, K: 8, MultiQueryVariants: 6},
 	} {
 		s = withPipeline(s)
-		if err := SaveSettings(path, s); !errors.Is(err, rag.ErrInvalid) {
+		if err := SaveSettings(path, s); !errors.Is(err, corpus.ErrInvalid) {
 			t.Errorf("SaveSettings(%+v) = %v", s, err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/prompt"
@@ -100,7 +101,7 @@ func (s *Session) SummaryPlan(ctx context.Context) (SummaryPlan, error) {
 	}
 	for _, d := range docs {
 		todo, rep, err := s.eng.SummaryTargets(ctx, d.ID, summarizeOptions(st, p.Model))
-		if errors.Is(err, engine.ErrNotFound) {
+		if errors.Is(err, corpus.ErrNotFound) {
 			continue // removed meanwhile
 		}
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 // AddChunks adds passages to a document already in the store, after its
 // others: the descriptions of its figures and the summaries of its tables,
 // written after it was added; the document's passage count grows with
-// them. ErrNotFound when the document is not there.
+// them. corpus.ErrNotFound when the document is not there.
 func (s *Store) AddChunks(ctx context.Context, docID string, chunks []corpus.Chunk) (err error) {
 	if _, err := s.DocumentByID(ctx, docID); err != nil {
 		return err
@@ -77,7 +77,7 @@ func (s *Store) updateRegion(ctx context.Context, docID string, r corpus.Region,
 		return fmt.Errorf("update the region: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("%w: no %s at %v on page %d", ErrNotFound, r.Kind, r.BBox, r.Page)
+		return fmt.Errorf("%w: no %s at %v on page %d", corpus.ErrNotFound, r.Kind, r.BBox, r.Page)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"vika/backend/corpus"
 )
 
 // filesSchema keeps each document's original bytes, for the viewer. They
@@ -25,12 +26,12 @@ func (s *Store) PutFile(ctx context.Context, docID string, data []byte) error {
 	return nil
 }
 
-// File returns the original bytes of a document, or ErrNotFound.
+// File returns the original bytes of a document, or corpus.ErrNotFound.
 func (s *Store) File(ctx context.Context, docID string) ([]byte, error) {
 	var data []byte
 	err := s.db.QueryRowContext(ctx, `SELECT data FROM files WHERE doc_id = ?`, docID).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, docID)
+		return nil, fmt.Errorf("%w: %s", corpus.ErrNotFound, docID)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read the bytes of the document: %w", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"vika/backend/corpus"
 )
 
 func TestFileKeptAndDeletedWithItsDocument(t *testing.T) {
@@ -22,8 +23,8 @@ func TestFileKeptAndDeletedWithItsDocument(t *testing.T) {
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("File = %q, %v; want %q", got, err, want)
 	}
-	if _, err := s.File(ctx, "nope"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("unknown document: err = %v, want ErrNotFound", err)
+	if _, err := s.File(ctx, "nope"); !errors.Is(err, corpus.ErrNotFound) {
+		t.Fatalf("unknown document: err = %v, want corpus.ErrNotFound", err)
 	}
 	if err := s.PutFile(ctx, "nope", want); err == nil {
 		t.Fatal("PutFile accepted bytes of a document not in the store")
@@ -31,7 +32,7 @@ func TestFileKeptAndDeletedWithItsDocument(t *testing.T) {
 	if err := s.DeleteDocument(ctx, "d1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.File(ctx, "d1"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("after delete: err = %v, want ErrNotFound", err)
+	if _, err := s.File(ctx, "d1"); !errors.Is(err, corpus.ErrNotFound) {
+		t.Fatalf("after delete: err = %v, want corpus.ErrNotFound", err)
 	}
 }

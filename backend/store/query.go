@@ -58,11 +58,11 @@ func (s *Store) Documents(ctx context.Context) ([]corpus.Document, error) {
 	return out, rows.Err()
 }
 
-// DocumentByID returns one document, or ErrNotFound.
+// DocumentByID returns one document, or corpus.ErrNotFound.
 func (s *Store) DocumentByID(ctx context.Context, id string) (corpus.Document, error) {
 	d, err := scanDocument(s.db.QueryRowContext(ctx, `SELECT `+documentColumns+` FROM documents d WHERE d.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return d, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return d, fmt.Errorf("%w: %s", corpus.ErrNotFound, id)
 	}
 	if err != nil {
 		return d, fmt.Errorf("get document: %w", err)

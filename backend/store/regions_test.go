@@ -61,7 +61,7 @@ func TestRegionsRoundTrip(t *testing.T) {
 	if rs, err := s.Regions(ctx, "r1", true); err != nil || len(rs) != 0 {
 		t.Errorf("after delete: %d regions, %v", len(rs), err)
 	}
-	if _, err := s.DocumentByID(ctx, "r1"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.DocumentByID(ctx, "r1"); !errors.Is(err, corpus.ErrNotFound) {
 		t.Errorf("document after delete: %v", err)
 	}
 }
@@ -111,7 +111,7 @@ func TestDescribedPassagesAndRefusals(t *testing.T) {
 	if rs, _ := s.Regions(ctx, "r2", false); rs[0].Refusal != nil || rs[0].Description != "E = mc^2" {
 		t.Errorf("after a description: %+v", rs[0])
 	}
-	if err := s.SetRefusal(ctx, "r2", corpus.Region{Kind: corpus.ChunkFigure, Page: 2, BBox: box}, refusal); !errors.Is(err, ErrNotFound) {
+	if err := s.SetRefusal(ctx, "r2", corpus.Region{Kind: corpus.ChunkFigure, Page: 2, BBox: box}, refusal); !errors.Is(err, corpus.ErrNotFound) {
 		t.Errorf("refusal of a region that is not there: %v", err)
 	}
 }

@@ -24,8 +24,7 @@ import (
 
 // Sentinel errors.
 var (
-	ErrNotFound = corpus.ErrNotFound
-	ErrExists   = errors.New("document already in the session")
+	ErrExists = errors.New("document already in the session")
 )
 
 const schema = `
@@ -182,7 +181,7 @@ func metaOf(doc corpus.Document) (string, error) {
 // file and place in the session stay) in one transaction: a document read
 // further (its OCR pages) replaces what was stored of it before. What
 // else refers to the document (its file, its questions' metrics) stays.
-// It fails with ErrNotFound when the document is not stored.
+// It fails with corpus.ErrNotFound when the document is not stored.
 func (s *Store) ReplaceText(ctx context.Context, doc corpus.Document, pages []corpus.Page, chunks []corpus.Chunk) (err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -202,7 +201,7 @@ func (s *Store) ReplaceText(ctx context.Context, doc corpus.Document, pages []co
 		return fmt.Errorf("replace %s: %w", doc.Label, err)
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return fmt.Errorf("%w: %s", ErrNotFound, doc.ID)
+		return fmt.Errorf("%w: %s", corpus.ErrNotFound, doc.ID)
 	}
 	for _, table := range []string{"chunks", "regions", "pages"} {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE doc_id = ?`, doc.ID); err != nil {
@@ -284,7 +283,7 @@ func (s *Store) DeleteDocument(ctx context.Context, id string) error {
 		return fmt.Errorf("delete document: %w", err)
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return fmt.Errorf("%w: %s", ErrNotFound, id)
+		return fmt.Errorf("%w: %s", corpus.ErrNotFound, id)
 	}
 	return nil
 }

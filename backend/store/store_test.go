@@ -138,8 +138,8 @@ func TestStoreErrors(t *testing.T) {
 			d, p, c := fixture("ccc", "cours.pdf", 1)
 			return s.AddDocument(ctx, d, p, c)
 		}, ErrExists},
-		{"delete unknown", func(s *Store) error { return s.DeleteDocument(ctx, "nope") }, ErrNotFound},
-		{"get unknown", func(s *Store) error { _, err := s.DocumentByID(ctx, "nope"); return err }, ErrNotFound},
+		{"delete unknown", func(s *Store) error { return s.DeleteDocument(ctx, "nope") }, corpus.ErrNotFound},
+		{"get unknown", func(s *Store) error { _, err := s.DocumentByID(ctx, "nope"); return err }, corpus.ErrNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -293,7 +293,7 @@ func TestReplaceText(t *testing.T) {
 		t.Errorf("the other document's passages: %v", other)
 	}
 	missing, p, c := fixture("ccc", "gone.pdf", 1)
-	if err := s.ReplaceText(ctx, missing, p, c); !errors.Is(err, ErrNotFound) {
+	if err := s.ReplaceText(ctx, missing, p, c); !errors.Is(err, corpus.ErrNotFound) {
 		t.Errorf("replace of a document not stored: %v", err)
 	}
 }

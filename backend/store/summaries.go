@@ -32,7 +32,7 @@ type Summary struct {
 }
 
 // SetSummary keeps a model's summary of a passage and forgets any refusal
-// before it. ErrNotFound when the passage is not in the store.
+// before it. corpus.ErrNotFound when the passage is not in the store.
 func (s *Store) SetSummary(ctx context.Context, docID, chunkID, text string) error {
 	return s.putSummary(ctx, docID, chunkID, `INSERT INTO summaries (chunk_id, doc_id, text, refusal) VALUES (?, ?, ?, NULL)
 		ON CONFLICT(chunk_id) DO UPDATE SET text = excluded.text, refusal = NULL`, text)
@@ -55,7 +55,7 @@ func (s *Store) putSummary(ctx context.Context, docID, chunkID, q string, arg st
 		return fmt.Errorf("keep a summary: %w", err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: no passage %s in document %s", ErrNotFound, chunkID, docID)
+		return fmt.Errorf("%w: no passage %s in document %s", corpus.ErrNotFound, chunkID, docID)
 	}
 	if _, err := s.db.ExecContext(ctx, q, chunkID, docID, arg); err != nil {
 		return fmt.Errorf("keep a summary: %w", err)

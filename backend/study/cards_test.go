@@ -11,7 +11,6 @@ import (
 	"vika/backend/engine"
 	"vika/backend/llm/llmtest"
 	"vika/backend/message"
-	"vika/backend/rag"
 	"vika/backend/testpdf"
 )
 
@@ -87,9 +86,9 @@ func TestCardsSelection(t *testing.T) {
 		t.Errorf("selection on page 40: %v", err)
 	}
 	// The chat's bound on a selection (a passage, not a chapter) holds here too.
-	long := strings.Repeat(sel+" ", rag.MaxSelectionRunes/len(sel)+1)
+	long := strings.Repeat(sel+" ", corpus.MaxSelectionRunes/len(sel)+1)
 	n := len(prompts)
-	if _, err = s.Cards(context.Background(), Scope{DocID: vaswani, Text: long, Page: 2}, Options{}, nil); !errors.Is(err, rag.ErrInvalid) || len(prompts) != n {
+	if _, err = s.Cards(context.Background(), Scope{DocID: vaswani, Text: long, Page: 2}, Options{}, nil); !errors.Is(err, corpus.ErrInvalid) || len(prompts) != n {
 		t.Errorf("a selection of %d characters: %v, %d requests", len(long), err, len(prompts)-n)
 	}
 }

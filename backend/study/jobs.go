@@ -2,18 +2,15 @@ package study
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
 	"vika/backend/corpus"
-	"vika/backend/crash"
+	"vika/backend/jobs"
+	"vika/backend/llm"
 	"vika/backend/message"
 	"vika/backend/prompt"
-	"vika/backend/rag"
 )
 
 // Event types of a study job.
@@ -24,7 +21,7 @@ const (
 )
 
 // Event is what a study job reports: progress, then done (with the guide
-// or the deck) or error (with its message, rag.Problem: a cancelled job
+// or the deck) or error (with its message, llm.Problem: a cancelled job
 // ends with message.Cancelled).
 type Event struct {
 	Type     string           `json:"type"`
@@ -35,22 +32,15 @@ type Event struct {
 	Error    *message.Message `json:"error,omitempty"`
 }
 
-// ErrInvalid is a job id that is malformed or already in use.
-var ErrInvalid = errors.New("invalid study job id")
-
-var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 // Jobs runs study jobs in the background, by an id the caller chose, and
 // keeps each document's last guide for the session.
 type Jobs struct {
-	s *Studier
+	s    *Studier
+	jobs jobs.Runner // the jobs running, by the id the caller chose
 
-	wg      sync.WaitGroup // the jobs running, for Close to wait for
-	mu      sync.Mutex
-	closed  bool                          // guarded by mu: Close was called
-	running map[string]context.CancelFunc // guarded by mu
-	guides  map[[2]string]Guide           // guarded by mu: by document ids and section (key)
-	store   Store                         // guarded by mu: nil keeps guides for the session only
+	mu     sync.Mutex
+	guides map[[2]string]Guide // guarded by mu: by document ids and section (key)
+	store  Store               // guarded by mu: nil keeps guides for the session only
 }
 
 // Store keeps guides beyond the study jobs (*engine.Engine): with the
@@ -69,24 +59,13 @@ func (j *Jobs) SetStore(st Store) {
 	j.mu.Unlock()
 }
 
-// ErrClosed is a job started after Close.
-var ErrClosed = errors.New("study jobs closed")
-
 // Close cancels the running jobs and waits for them to end; a job
-// started afterwards fails with ErrClosed.
-func (j *Jobs) Close() {
-	j.mu.Lock()
-	j.closed = true
-	for _, cancel := range j.running {
-		cancel()
-	}
-	j.mu.Unlock()
-	j.wg.Wait()
-}
+// started afterwards fails with jobs.ErrClosed.
+func (j *Jobs) Close() { j.jobs.Close() }
 
 // NewJobs returns the jobs of s.
 func NewJobs(s *Studier) *Jobs {
-	return &Jobs{s: s, running: map[string]context.CancelFunc{}, guides: map[[2]string]Guide{}}
+	return &Jobs{s: s, guides: map[[2]string]Guide{}}
 }
 
 // Studier returns the Studier the jobs run on.
@@ -126,62 +105,29 @@ func (j *Jobs) StartCards(ctx context.Context, id string, sc Scope, o Options, e
 	})
 }
 
+// start runs a study job on j.jobs: an id malformed or in use fails
+// with jobs.ErrBadID. A panic in it (a bug reached by odd input, or in
+// emit) ends this job with message.Internal, its stack logged; the
+// session goes on.
 func (j *Jobs) start(ctx context.Context, id string, emit func(Event), run func(context.Context, func(Progress)) (Event, error)) error {
-	if !validID.MatchString(id) {
-		return fmt.Errorf("%w: %q", ErrInvalid, id)
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	j.mu.Lock()
-	if j.closed {
-		j.mu.Unlock()
-		cancel()
-		return ErrClosed
-	}
-	if _, busy := j.running[id]; busy {
-		j.mu.Unlock()
-		cancel()
-		return fmt.Errorf("%w: %q is running", ErrInvalid, id)
-	}
-	j.running[id] = cancel
-	j.wg.Add(1)
-	j.mu.Unlock()
-	go func() {
-		defer j.wg.Done()
-		defer func() {
-			j.mu.Lock()
-			delete(j.running, id)
-			j.mu.Unlock()
-			cancel()
-		}()
-		ev, err := runJob(ctx, id, emit, run)
+	var ev Event
+	_, err := j.jobs.Start(ctx, id, func(ctx context.Context) error {
+		var err error
+		ev, err = run(ctx, func(p Progress) { emit(Event{Type: EventProgress, Progress: &p}) })
+		return err
+	}, func(_ context.Context, err error) {
 		if err != nil {
-			m := rag.Problem(err)
+			m := llm.Problem(err)
 			emit(Event{Type: EventError, Error: &m})
 			return
 		}
 		emit(ev)
-	}()
-	return nil
-}
-
-// runJob runs one job. A panic in it (a bug reached by odd input, or in
-// emit) ends this job with message.Internal, its stack logged; the
-// session goes on.
-func runJob(ctx context.Context, id string, emit func(Event), run func(context.Context, func(Progress)) (Event, error)) (ev Event, err error) {
-	defer crash.Recover("study job "+id, &err)
-	return run(ctx, func(p Progress) { emit(Event{Type: EventProgress, Progress: &p}) })
+	})
+	return err
 }
 
 // Cancel stops a job; it reports whether it was running.
-func (j *Jobs) Cancel(id string) bool {
-	j.mu.Lock()
-	cancel, ok := j.running[id]
-	j.mu.Unlock()
-	if ok {
-		cancel()
-	}
-	return ok
-}
+func (j *Jobs) Cancel(id string) bool { return j.jobs.Cancel(id) }
 
 // Kept returns the last guide made of sc (a document's section, a
 // document, several documents or all of them, as they are now) this

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"vika/backend/corpus"
+	"vika/backend/jobs"
 	"vika/backend/llm/llmtest"
 	"vika/backend/message"
 )
@@ -115,7 +116,7 @@ func TestJobsClose(t *testing.T) {
 	if last.Type != EventError || last.Error.Code != message.Cancelled {
 		t.Errorf("after Close the job's last event is %+v, want it cancelled and ended", last)
 	}
-	if err := j.StartGuide(context.Background(), "late", Scope{DocID: vaswani}, Options{}, r.emit); !errors.Is(err, ErrClosed) {
+	if err := j.StartGuide(context.Background(), "late", Scope{DocID: vaswani}, Options{}, r.emit); !errors.Is(err, jobs.ErrClosed) {
 		t.Errorf("a job started after Close: %v, want ErrClosed", err)
 	}
 }
@@ -212,5 +213,40 @@ func TestKeptGuideIsCheckedAgain(t *testing.T) {
 	}
 	if len(g.Outline) == 0 || g.Outline[0].Title == "Forged" || g.Outline[0].Quote != made.Outline[0].Quote {
 		t.Errorf("the outline read back: %+v", g.Outline)
+	}
+}
+
+// TestJobParserPanicReported: a panic in the parser of a model's reply (a
+// bug reached by odd model output) is contained by the job runner: the
+// guide job ends with an error event coded error.internal, the session's
+// jobs go on (the same id runs again and finishes), and Close returns.
+func TestJobParserPanicReported(t *testing.T) {
+	eng, vaswani, _ := twoPDFs(t)
+	w := wires[0]
+	f := fake(t, w, func(body string) llmtest.Reply {
+		return llmtest.Reply{Chunks: w.stream(faithful(texts(body)))}
+	})
+	j := NewJobs(New(eng, service(t, map[string]*llmtest.Server{w.provider: f})))
+	defer j.Close()
+	parse := parseLines
+	parseLines = func(string) parsed { panic("the parser met a line it did not expect") }
+	var r recorder
+	if err := j.StartGuide(context.Background(), "g1", Scope{DocID: vaswani}, Options{}, r.emit); err != nil {
+		t.Fatal(err)
+	}
+	e := r.last(t)
+	parseLines = parse
+	if e.Type != EventError || e.Error == nil || e.Error.Code != message.Internal {
+		t.Fatalf("a job whose parser panicked ended with %+v, want an error event coded %s", e, message.Internal)
+	}
+	if _, ok := j.Kept(context.Background(), Scope{DocID: vaswani}); ok {
+		t.Error("the guide of a job that panicked is kept")
+	}
+	var again recorder
+	if err := j.StartGuide(context.Background(), "g1", Scope{DocID: vaswani}, Options{}, again.emit); err != nil {
+		t.Fatalf("the id of the job that panicked is still held: %v", err)
+	}
+	if e := again.last(t); e.Type != EventDone || e.Guide == nil {
+		t.Errorf("the next job ended with %+v, want its guide", e)
 	}
 }

@@ -33,9 +33,14 @@ type parsed struct {
 	qas     [][2]string // question, answer ("" until its A line)
 }
 
-// parseLines reads the line format of prompt.Study; other lines are
+// parseLines reads the line format of prompt.Study (readLines). A
+// variable, so that a test can make it panic as a bug reached by a
+// model's odd reply would: the job ends with message.Internal.
+var parseLines = readLines
+
+// readLines reads the line format of prompt.Study; other lines are
 // ignored (a model's preamble, Markdown decoration).
-func parseLines(text string) parsed {
+func readLines(text string) parsed {
 	var p parsed
 	for _, raw := range strings.Split(text, "\n") {
 		tag, rest, ok := strings.Cut(strings.TrimLeft(strings.TrimSpace(raw), "-*• "), ":")

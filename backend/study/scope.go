@@ -10,7 +10,6 @@ import (
 
 	"vika/backend/corpus"
 	"vika/backend/message"
-	"vika/backend/rag"
 )
 
 // ErrOneDocument is a section or a selection asked of several documents:
@@ -159,15 +158,15 @@ func selection(doc corpus.Document, sc Scope) (material, error) {
 	if sc.Page < 1 || sc.Page > doc.Pages {
 		return material{}, cardNoPage(doc, sc.Page)
 	}
-	// A selection is the chat's (rag.Selection): the same bounds, the same source id.
-	sel := rag.Selection{DocID: doc.ID, Page: sc.Page, Text: sc.Text}
+	// A selection is the chat's (corpus.Selection): the same bounds, the same source id.
+	sel := corpus.Selection{DocID: doc.ID, Page: sc.Page, Text: sc.Text}
 	if err := sel.Validate(); err != nil {
 		return material{}, err
 	}
 	text := strings.Join(strings.Fields(sel.Text), " ")
 	return material{
 		docs: []span{{doc: doc, from: sc.Page, to: sc.Page, passages: 1}},
-		hits: []corpus.Hit{hitOf(doc, corpus.Chunk{ID: rag.SelectionID, DocID: doc.ID, Page: sc.Page, Text: text, Kind: corpus.ChunkBody})},
+		hits: []corpus.Hit{hitOf(doc, corpus.Chunk{ID: corpus.SelectionID, DocID: doc.ID, Page: sc.Page, Text: text, Kind: corpus.ChunkBody})},
 	}, nil
 }
 

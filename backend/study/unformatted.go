@@ -63,7 +63,7 @@ func unformattedIn(err error) ([]string, bool) {
 
 // unformatted is ErrUnformatted for task with the models refused. It
 // does not wrap the chain's *llm.ExhaustedError, so that the job's
-// message (rag.Problem) is this code and not "no model could answer".
+// message (llm.Problem) is this code and not "no model could answer".
 func unformatted(task prompt.StudyTask, models []string) error {
 	return message.Wrap(fmt.Errorf("%w in the reply of %s", errNoLines(task), strings.Join(models, ", ")),
 		message.StudyUnformatted, "models", models)

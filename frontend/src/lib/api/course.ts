@@ -1,11 +1,10 @@
-// Course files (.vika) and whole folders: saving the session, opening a
-// course, adding every PDF of a folder.
+// Course files (.vika): saving the session, opening a course, the recent ones.
 // Part of the API (index.ts re-exports every domain module): only lib/api
 // imports the generated wailsjs bindings, and every call goes through call.ts.
 
 import * as App from '../../../wailsjs/go/main/App';
 import { call } from './call.ts';
-import type { FolderBatch, RecentCourse } from './types.ts';
+import type { RecentCourse } from './types.ts';
 
 /** Asks where to save the session as a course file and saves it; '' when cancelled. */
 export async function saveCourse(withConversation: boolean): Promise<string> {
@@ -25,14 +24,4 @@ export async function openCourse(path: string): Promise<string> {
 /** The course files saved or opened before, most recent first (none without a settings file). */
 export async function recentCourses(): Promise<RecentCourse[]> {
   return ((await call(() => App.RecentCourses())) ?? []) as RecentCourse[];
-}
-
-/** Asks for a folder to add; '' when cancelled. */
-export async function pickFolder(): Promise<string> {
-  return (await call(() => App.PickFolder())) ?? '';
-}
-
-/** Starts adding every PDF under a folder; returns the batch. */
-export async function addFolder(path: string): Promise<FolderBatch> {
-  return (await call(() => App.AddFolder(path))) as FolderBatch;
 }

@@ -8,6 +8,8 @@ export const Events = {
   modelProgress: catalogue.events.model_progress,
   modelReembed: catalogue.events.model_reembed,
   cacheNotice: catalogue.events.cache_notice,
+  /** RechunkAll's progress: {done, total}. */
+  rechunk: catalogue.events.rechunk,
   conversationRestored: catalogue.events.conversation_restored,
   /** The window was asked to close while the session holds unsaved work. */
   quitRequested: catalogue.events.quit_requested,

@@ -15,6 +15,7 @@ export * from './report.ts';
 export * from './regions.ts';
 export * from './cache.ts';
 export * from './course.ts';
+export * from './folder.ts';
 export * from './quit.ts';
 export { BackendUnavailableError, BridgeError } from './call.ts';
 export * from './study.ts';

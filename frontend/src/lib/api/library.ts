@@ -7,16 +7,11 @@ import { EventsOn, OnFileDrop, OnFileDropOff } from '../../../wailsjs/runtime/ru
 import { fileToBase64 } from './base64.ts';
 import { allOf, call, runtimeReady } from './call.ts';
 import { Events } from './events.ts';
-import type { Chunk, Document, Dropped, Fusion, IngestProgress, Page, RetrievalMode, SearchResult } from './types.ts';
+import type { Chunk, Document, Fusion, IngestProgress, Page, RetrievalMode, SearchResult } from './types.ts';
 
 /** Starts ingesting files by absolute path; returns one job id per path. */
 export async function addFiles(paths: string[]): Promise<string[]> {
   return (await call(() => App.AddFiles(paths))) ?? [];
-}
-
-/** Starts adding what was dropped on the native window: files, and every PDF of a folder. */
-export async function addDropped(paths: string[]): Promise<Dropped> {
-  return (await call(() => App.AddDropped(paths))) as Dropped;
 }
 
 /** Starts ingesting a file the page holds (browser drop or file input). */
@@ -41,9 +36,18 @@ export async function removeDocument(docID: string): Promise<void> {
   await call(() => App.RemoveDocument(docID));
 }
 
-/** Cuts a document into passages again with the saved chunk size and overlap; the document with its new count. */
-export async function rechunk(docID: string): Promise<Document> {
-  return call(() => App.Rechunk(docID));
+/**
+ * Cuts every document into passages again with the saved chunk size and
+ * overlap, one after the other in Go; progress(done, total) from its
+ * "library:rechunk" events. Resolves to how many were cut again.
+ */
+export async function rechunkAll(progress: (done: number, total: number) => void): Promise<number> {
+  const off = EventsOn(Events.rechunk, (p: { done: number; total: number }) => progress(p.done, p.total));
+  try {
+    return (await call(() => App.RechunkAll())) ?? 0;
+  } finally {
+    off();
+  }
 }
 
 /** Cancels a running job; false when it had already finished. */

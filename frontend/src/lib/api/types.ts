@@ -237,9 +237,8 @@ export interface ReembedProgress {
 /** A box on a page in PDF points, origin at the top left: x0, y0, x1, y1 (corpus.Hit.bbox, main.RegionView.bbox). */
 export type Box = number[];
 
-/** The kinds of regions a page can hold. */
-export const REGION_KINDS = ['table', 'figure', 'formula'] as const;
-export type RegionKind = (typeof REGION_KINDS)[number];
+/** A kind of region found on a page's layout (corpus.LayoutKinds), which the explorer has a tab for. */
+export type RegionKind = 'table' | 'figure' | 'formula';
 
 /**
  * A table, figure or display formula of a document (main.RegionView): its

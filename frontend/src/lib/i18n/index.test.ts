@@ -37,6 +37,21 @@ describe('i18n', () => {
     expect(catalogue.stages.answer).toEqual(['rewriting', 'retrieving', 'generating']);
   });
 
+  it('names every passage kind and retrieval mode Go lists (catalogue.json) in every language', () => {
+    for (const lang of LANGS) {
+      const keys = new Set(Object.keys(dictionaries[lang]));
+      const { text, layout, marks } = catalogue.kinds;
+      for (const kind of [...text, ...layout, ...marks]) expect(keys.has(`explorer.kind.${kind}`), `${lang} explorer.kind.${kind}`).toBe(true);
+      for (const kind of ['text', ...layout, ...marks]) expect(keys.has(`pipeline.kind.${kind}`), `${lang} pipeline.kind.${kind}`).toBe(true);
+      for (const mode of ['auto', ...catalogue.modes]) {
+        expect(keys.has(`settings.mode.${mode}`), `${lang} settings.mode.${mode}`).toBe(true);
+        expect(keys.has(`settings.mode.${mode}.help`), `${lang} settings.mode.${mode}.help`).toBe(true);
+      }
+    }
+    expect(catalogue.kinds.text).toEqual(['body', 'front', 'references']);
+    expect(catalogue.modes).toEqual(['dense', 'bm25', 'hybrid']);
+  });
+
   it('fills placeholders and picks plural forms per language', () => {
     expect(translate('en', 'doc.pages', { count: 1 })).toBe('1 page');
     expect(translate('en', 'doc.pages', { count: 0 })).toBe('0 pages');

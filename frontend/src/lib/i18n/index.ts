@@ -47,6 +47,11 @@ const fr: Dictionary = {
 
 export const dictionaries: Record<Lang, Dictionary> = { en, fr };
 
+/** Whether key is a key of the dictionaries (one built from a prefix and a value Go sent). */
+export function isKey(key: string): key is MessageKey {
+  return key in dictionaries.en;
+}
+
 export function translate(lang: Lang, key: MessageKey, params: Params = {}): string {
   return fill(lang, dictionaries[lang][key] ?? dictionaries.en[key], params);
 }

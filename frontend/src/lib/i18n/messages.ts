@@ -23,6 +23,8 @@ const en = {
   'error.timeout': 'It took too long and was stopped.',
   'error.session_closed': 'The session is closed: restart Vika.',
   'error.internal': 'Vika hit an internal error (a bug) and stopped this task; the rest goes on. The details are in the log.',
+  'error.invalid': 'These settings are not valid: a value is outside its bounds.',
+  'error.bad_id': 'Vika could not start this task (its id is malformed or already in use): try again.',
 
   'ingest.empty': 'This is an empty file (0 bytes): there is nothing to read.',
   'ingest.not_pdf': 'This file is not a PDF{looks}.',
@@ -212,6 +214,8 @@ const fr: Record<Key, Message> = {
   'error.timeout': 'C’était trop long : arrêté.',
   'error.session_closed': 'La session est fermée : redémarrez Vika.',
   'error.internal': 'Vika a rencontré une erreur interne (un bug) et a arrêté cette tâche ; le reste continue. Les détails sont dans le journal.',
+  'error.invalid': 'Ces réglages ne sont pas valides : une valeur sort de ses bornes.',
+  'error.bad_id': 'Vika n’a pas pu lancer cette tâche (son identifiant est mal formé ou déjà utilisé) : réessayez.',
 
   'ingest.empty': 'C’est un fichier vide (0 octet) : il n’y a rien à lire.',
   'ingest.not_pdf': 'Ce fichier n’est pas un PDF{looks}.',

@@ -3,7 +3,6 @@
 import type { Message } from './lookup.ts';
 
 export const en = {
-  'viewer.title': 'PDF viewer',
   'viewer.close': 'Back to the answer (Esc)',
   'viewer.prev': 'Previous page',
   'viewer.next': 'Next page',
@@ -32,7 +31,6 @@ export const en = {
 } as const satisfies Record<string, Message>;
 
 export const fr: Record<keyof typeof en, Message> = {
-  'viewer.title': 'Visionneuse PDF',
   'viewer.close': 'Revenir à la réponse (Échap)',
   'viewer.prev': 'Page précédente',
   'viewer.next': 'Page suivante',

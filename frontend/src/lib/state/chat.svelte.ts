@@ -10,6 +10,8 @@ import type { BridgeMessage } from '../i18n/index.ts';
 import * as api from '../api/index.ts';
 import type { Answer, AnswerEvent, AnswerStage, AskOptions, Notice, Source } from '../api/types.ts';
 import { handleError } from '../errors.ts';
+import { Export } from './export.svelte.ts';
+import { Figures } from './figures.svelte.ts';
 import { t } from './locale.svelte.ts';
 import { DEFAULT_ASK_OPTIONS, MAX_FIGURE_DEPTH, MAX_K, MAX_RERANK_DEPTH, MIN_K } from './settings.svelte.ts';
 import type { ScopeChip, ScopeWire } from './scope.svelte.ts';
@@ -78,13 +80,21 @@ export interface ChatHooks {
 }
 
 export class Chat {
+  /** The crops and formulas of the answers' sources, fetched once each: answers keep their sources for the session. */
+  readonly figures = new Figures();
   turns = $state<Turn[]>([]);
   draft = $state('');
   /** Conversation-wide error (loading, clearing, exporting), dismissable. */
   error = $state<string | null>(null);
-  exporting = $state<ExportFormat | null>(null);
+  readonly #export = new Export<ExportFormat>();
+  /** The format being exported; null when none is. */
+  get exporting(): ExportFormat | null {
+    return this.#export.running;
+  }
   /** Where the last export was saved. */
-  exported = $state<string | null>(null);
+  get exported(): string | null {
+    return this.#export.path;
+  }
   /** A passage selected in the viewer that the next question is about (Ask about this); null for none. */
   selection = $state<PassageSelection | null>(null);
 
@@ -291,7 +301,7 @@ export class Chat {
       await api.clearConversation();
       this.stop();
       this.turns = [];
-      this.exported = null;
+      this.#export.path = null;
       this.error = null;
     } catch (err) {
       this.#report(err);
@@ -300,17 +310,7 @@ export class Chat {
 
   /** Saves the conversation through the native dialog. */
   async export(format: ExportFormat): Promise<void> {
-    if (this.exporting) return;
-    this.exporting = format;
-    this.exported = null;
-    try {
-      const path = await api.exportConversation(format);
-      this.exported = path === '' ? null : path;
-    } catch (err) {
-      this.#report(err);
-    } finally {
-      this.exporting = null;
-    }
+    await this.#export.run(format, () => api.exportConversation(format), (err) => this.#report(err));
   }
 
   /** Opens a link of an answer in the system browser (http(s) only). */

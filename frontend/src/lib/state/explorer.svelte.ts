@@ -5,6 +5,7 @@
 // App.svelte builds the window's one instance and passes it to ExplorerPanel,
 // so the chosen document and the last lookup survive switching views.
 
+import catalogue from '../api/catalogue.json';
 import * as api from '../api/index.ts';
 import type { Chunk, Fusion, Page, Region, RegionKind, RetrievalMode, SearchResult } from '../api/types.ts';
 import { handleError } from '../errors.ts';
@@ -13,6 +14,9 @@ import { t } from './locale.svelte.ts';
 
 /** Pages, passages, or one kind of region (tables, figures, formulas). */
 export type ExplorerTab = 'pages' | 'chunks' | RegionKind;
+
+/** The kinds of regions found on a page's layout, in the tabs' order (corpus.LayoutKinds, catalogue.json). */
+export const REGION_KINDS = catalogue.kinds.layout as readonly RegionKind[];
 
 /** Rows shown at first, and added by "show more" (a thesis has hundreds of pages). */
 export const PAGE_STEP = 50;

@@ -36,6 +36,3 @@ export class Figures {
     }
   }
 }
-
-/** The window's one cache: answers keep their sources for the session. */
-export const figures = new Figures();

@@ -9,6 +9,7 @@
 import * as api from '../api/index.ts';
 import type { MetricsRecord, MetricsSummary } from '../api/types.ts';
 import { handleError } from '../errors.ts';
+import { Export } from './export.svelte.ts';
 import { t } from './locale.svelte.ts';
 
 export type ExportFormat = 'csv' | 'json';
@@ -29,9 +30,15 @@ export class Metrics {
   loading = $state(false);
   error = $state<string | null>(null);
 
-  exporting = $state<ExportFormat | null>(null);
+  readonly #export = new Export<ExportFormat>();
+  /** The format being exported; null when none is. */
+  get exporting(): ExportFormat | null {
+    return this.#export.running;
+  }
   /** Where the last export was written. */
-  exportedPath = $state<string | null>(null);
+  get exportedPath(): string | null {
+    return this.#export.path;
+  }
   exportError = $state<string | null>(null);
 
   readonly isEmpty = $derived(this.records.length === 0);
@@ -61,20 +68,12 @@ export class Metrics {
   /** Saves the records through the native dialog; a cancelled dialog changes nothing. */
   async export(format: ExportFormat): Promise<void> {
     if (this.exporting) return;
-    this.exporting = format;
     this.exportError = null;
-    try {
-      const path = await api.exportMetrics(format);
-      if (path !== '') this.exportedPath = path;
-    } catch (err) {
-      this.exportError = handleError(err, t('error.generic'));
-    } finally {
-      this.exporting = null;
-    }
+    await this.#export.run(format, () => api.exportMetrics(format), (err) => (this.exportError = handleError(err, t('error.generic'))));
   }
 
   dismissExport(): void {
-    this.exportedPath = null;
+    this.#export.path = null;
     this.exportError = null;
   }
 }

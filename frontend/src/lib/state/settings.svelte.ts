@@ -18,7 +18,12 @@ import { LANGS, pickLang, type Lang } from '../i18n/index.ts';
 import { locale, systemLanguages, t, tm } from './locale.svelte.ts';
 
 /** The retrieval modes, in the order the views offer them ("" = the engine's choice). */
-export const RETRIEVAL_MODES: readonly RetrievalMode[] = ['', 'dense', 'bm25', 'hybrid'];
+export const RETRIEVAL_MODES: readonly RetrievalMode[] = ['', ...(catalogue.modes as RetrievalMode[])];
+
+/** The key suffix of a retrieval mode's name (settings.mode.<key>): "auto" for the engine's choice. */
+export function modeKey(mode: RetrievalMode): 'auto' | Exclude<RetrievalMode, ''> {
+  return mode === '' ? 'auto' : mode;
+}
 
 /** The fusions hybrid search offers, in order: "" (the embedding model's profile), then Go's (catalogue.json). */
 export const FUSIONS: readonly Fusion[] = ['', ...(catalogue.fusions as Fusion[])];
@@ -80,15 +85,10 @@ export function langOf(saved: string): Lang {
 export class SettingsState {
   /**
    * Cuts every document already added into passages again with the chunking
-   * in force, one after the other; progress(done, total) after each.
+   * in force, one after the other (in Go: session.RechunkAll); progress(done, total) after each.
    */
   async rechunkAll(progress: (done: number, total: number) => void): Promise<void> {
-    const docs = await api.documents();
-    progress(0, docs.length);
-    for (const [i, d] of docs.entries()) {
-      await api.rechunk(d.doc_id);
-      progress(i + 1, docs.length);
-    }
+    await api.rechunkAll(progress);
   }
 
   /** The persisted preferences (a copy: change them through update). */

@@ -18,6 +18,7 @@ import type {
 import { handleError } from '../errors.ts';
 import type { BridgeMessage } from '../i18n/index.ts';
 import { isCancelled } from '../i18n/messages.ts';
+import { Export } from './export.svelte.ts';
 import { t, tm } from './locale.svelte.ts';
 import type { PassageSelection } from './selection.ts';
 
@@ -61,8 +62,15 @@ export class Study {
   current = $state(0);
   tab = $state<StudyTab>('guide');
   error = $state<string | null>(null);
-  exporting = $state<string | null>(null);
-  exported = $state<string | null>(null);
+  readonly #exports = new Export();
+  /** The format being exported; null when none is. */
+  get exporting(): string | null {
+    return this.#exports.running;
+  }
+  /** Where the last export was saved. */
+  get exported(): string | null {
+    return this.#exports.path;
+  }
 
   #stop: (() => void) | null = null;
   #seq = 0;
@@ -220,7 +228,7 @@ export class Study {
     if (this.job || !this.ready) return;
     const id = api.newStudyID();
     this.error = null;
-    this.exported = null;
+    this.#exports.path = null;
     this.job = { id, kind, progress: null, cancelling: false };
     this.#stop = api.onStudy(id, (e) => this.#event(id, e));
     try {
@@ -323,17 +331,7 @@ export class Study {
   }
 
   async #export(format: string, run: () => Promise<string>): Promise<void> {
-    if (this.exporting) return;
-    this.exporting = format;
-    this.exported = null;
-    try {
-      const path = await run();
-      this.exported = path === '' ? null : path;
-    } catch (err) {
-      this.#report(err);
-    } finally {
-      this.exporting = null;
-    }
+    await this.#exports.run(format, run, (err) => this.#report(err));
   }
 
   dismissError(): void {

@@ -3,6 +3,7 @@
 // belongs to the view; it reports back through loaded / failed / rendered.
 
 import * as api from '../api/index.ts';
+import catalogue from '../api/catalogue.json';
 import type { Box, Page } from '../api/types.ts';
 import type { Chip } from '../citations.ts';
 import { handleError } from '../errors.ts';
@@ -30,7 +31,7 @@ export interface ViewerTarget {
 }
 
 /** Chunk kinds whose box outlines a passage of text (a scanned page's), not a table, figure or formula. */
-const PASSAGE_KINDS: ReadonlySet<string> = new Set(['body', 'front', 'references']);
+const PASSAGE_KINDS: ReadonlySet<string> = new Set(catalogue.kinds.text);
 
 /** "fit": the page's width fits the pane; a number: a fixed scale (1 = 100 %). */
 export type Zoom = 'fit' | number;

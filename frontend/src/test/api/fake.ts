@@ -28,7 +28,11 @@ export const addFile = vi.fn<Api['addFile']>(async () => `job-${++nextJob}`);
 export const pickFiles = vi.fn<Api['pickFiles']>(async () => []);
 export const documents = vi.fn<Api['documents']>(async () => []);
 export const removeDocument = vi.fn<Api['removeDocument']>(async () => {});
-export const rechunk = vi.fn<Api['rechunk']>(async (docID) => sampleDocument({ doc_id: docID }));
+/** Go's RechunkAll over two documents: its progress events, then their count. */
+export const rechunkAll = vi.fn<Api['rechunkAll']>(async (progress) => {
+  for (let done = 0; done <= 2; done++) progress(done, 2);
+  return 2;
+});
 export const cancel = vi.fn<Api['cancel']>(async () => true);
 export const nativeFileDrop = vi.fn<Api['nativeFileDrop']>(() => false);
 export const nativeWindow = vi.fn<Api['nativeWindow']>(() => false);

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { sampleAnswer, sampleRecord, sampleSource } from '../../../test/api/fake.ts';
 import { locale } from '../../state/locale.svelte.ts';
 import PipelineStrip from './PipelineStrip.svelte';
+import { Figures } from '../../state/figures.svelte.ts';
 import SourcesPanel from './SourcesPanel.svelte';
 
 const sources = [
@@ -40,7 +41,7 @@ describe('PipelineStrip', () => {
   });
 
   it('colours each source’s cosine by the band Go sent', async () => {
-    render(SourcesPanel, { sources, onOpen: () => {} });
+    render(SourcesPanel, { sources, figures: new Figures(), onOpen: () => {} });
     await userEvent.setup().click(screen.getByRole('button', { name: /3 sources/ }));
     const badges = [...document.querySelectorAll('.badge')];
     expect(badges.map((b) => b.className.match(/band-\w+/)?.[0])).toEqual(['band-high', 'band-fair', 'band-low']);

@@ -1,4 +1,4 @@
-package main
+package policy
 
 import (
 	"os/exec"
@@ -48,6 +48,9 @@ var forbidden = map[string]map[string]string{
 		"vika/backend/engine": "prompts are pure text building over passages",
 		"vika/backend/store":  "prompts are pure text building over passages",
 	},
+	"vika/backend/study": {
+		"vika/backend/rag": "study jobs ask models beside the answers, not through them: errors map through llm.Problem, selections are corpus.Selection",
+	},
 	"vika/backend/corpus":  {"vika/backend/store": "the shared types depend on no stage"},
 	"vika/backend/llm":     {"vika/backend/corpus": "providers see requests, never documents", "vika/backend/secrets": "keys reach llm through its Keys interface"},
 	"vika/backend/metrics": {"vika/backend/store": "records are values; the store keeps them"},
@@ -59,6 +62,7 @@ var onlyVika = map[string][]string{
 	"vika/backend/message": {},                                              // codes and their English, below everything
 	"vika/backend/config":  {},                                              // the VIKA_* table, below everything
 	"vika/backend/crash":   {"vika/backend/message"},                        // a panic as a coded error, for any background task
+	"vika/backend/jobs":    {"vika/backend/crash", "vika/backend/message"},  // background tasks by id, below every orchestrator
 }
 
 // TestForbiddenImports checks the tables above and that nothing under
