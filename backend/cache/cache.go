@@ -37,9 +37,11 @@ import (
 // DefaultMaxBytes is the default size cap: 2 GB.
 const DefaultMaxBytes = 2 << 30
 
-// schemaVersion is the layout of the database; a file of another
-// version is started afresh.
-const schemaVersion = "1"
+// schemaVersion is the layout of the database and the encoding of its
+// entries (2: package kept's JSON; 1 was gob). A file of an older
+// version is emptied (its entries are of another encoding, the tables
+// the same); one of a newer version is set aside and started afresh.
+const schemaVersion = "2"
 
 // FileName is the database's name inside the cache directory.
 const FileName = "documents.sqlite"
@@ -49,7 +51,7 @@ CREATE TABLE IF NOT EXISTS entries (
 	doc_id  TEXT    NOT NULL, -- SHA-256 of the PDF's bytes
 	setup   TEXT    NOT NULL, -- fingerprint of the pipeline and settings (and the models, for vectors)
 	part    TEXT    NOT NULL, -- what the data holds (Part*)
-	data    BLOB    NOT NULL, -- gob encoding
+	data    BLOB    NOT NULL, -- package kept's encoding
 	sum     TEXT    NOT NULL, -- SHA-256 of doc_id, setup, part and data
 	size    INTEGER NOT NULL, -- bytes of data
 	used_at INTEGER NOT NULL, -- unix milliseconds of the last read or write
@@ -195,11 +197,22 @@ func initSchema(ctx context.Context, db *sql.DB) error {
 		}
 	case err != nil:
 		return err
+	case olderVersion(v):
+		if _, err := tx.ExecContext(ctx, `DELETE FROM entries`); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE about SET v = ? WHERE k = 'version'`, schemaVersion); err != nil {
+			return err
+		}
 	case v != schemaVersion:
 		return fmt.Errorf("%w (%q, this one reads %q)", errVersion, v, schemaVersion)
 	}
 	return tx.Commit()
 }
+
+// olderVersion reports whether v names a version before schemaVersion,
+// whose tables are this one's.
+func olderVersion(v string) bool { return v == "1" }
 
 // setAside moves a damaged database out of the way with its journal and
 // shared memory, renamed together (never deleted: what another process

@@ -123,7 +123,7 @@ func TestEvictsLeastRecentlyUsed(t *testing.T) {
 	c, _ := openTest(t, t.TempDir(), 3000)
 	clock := time.Unix(1000, 0)
 	c.now = func() time.Time { clock = clock.Add(time.Second); return clock }
-	blob := bytes.Repeat([]byte{7}, 900)
+	blob := bytes.Repeat([]byte{7}, 600) // about 830 bytes encoded (base64 in JSON)
 	for _, doc := range []string{"a", "b", "c"} {
 		if err := c.Put(ctx, Key{doc, "s", PartDocument}, value{Blob: blob}); err != nil {
 			t.Fatal(err)
@@ -251,5 +251,52 @@ func TestDir(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", "/somewhere/cache")
 	if d, err := Dir(); err != nil || d != "/somewhere/cache/vika" {
 		t.Errorf("Dir = %q, %v", d, err)
+	}
+}
+
+// TestOlderVersionIsEmptiedQuietly: a cache of the version before (its
+// entries in gob, not kept's encoding) is emptied where it is, without
+// the notice of a damaged file and nothing set aside; a newer one is set
+// aside with it.
+func TestOlderVersionIsEmptiedQuietly(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		version  string
+		notices  []string
+		setAside bool
+	}{
+		{"1", nil, false},
+		{"3", []string{message.CacheReset}, true},
+	} {
+		t.Run("version "+tc.version, func(t *testing.T) {
+			dir := t.TempDir()
+			c, _ := openTest(t, dir, 0)
+			if err := c.Put(ctx, Key{"a", "s", PartDocument}, value{Text: "of a"}); err != nil {
+				t.Fatal(err)
+			}
+			db, _ := c.conn()
+			if _, err := db.Exec(`UPDATE about SET v = ? WHERE k = 'version'`, tc.version); err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+			c, n := openTest(t, dir, 0)
+			var v value
+			if ok, err := c.Get(ctx, Key{"a", "s", PartDocument}, &v); ok || err != nil {
+				t.Errorf("an entry of version %s was read: %v, %v", tc.version, ok, err)
+			}
+			if got := n.list(); !cmp.Equal(got, tc.notices) {
+				t.Errorf("notices %v, want %v", got, tc.notices)
+			}
+			_, err := os.Stat(filepath.Join(dir, FileName+".damaged"))
+			if aside := err == nil; aside != tc.setAside {
+				t.Errorf("set aside: %v, want %v", aside, tc.setAside)
+			}
+			if err := c.Put(ctx, Key{"b", "s", PartDocument}, value{Text: "of b"}); err != nil {
+				t.Fatal(err)
+			}
+			if ok, _ := c.Get(ctx, Key{"b", "s", PartDocument}, &v); !ok || v.Text != "of b" {
+				t.Errorf("after the upgrade: %v %q", ok, v.Text)
+			}
+		})
 	}
 }

@@ -1,16 +1,15 @@
 package cache
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 
+	"vika/backend/kept"
 	"vika/backend/message"
 )
 
@@ -19,7 +18,7 @@ const (
 	PartDocument = "document" // the processed document: pages, chunks, regions
 	PartVectors  = "vectors"  // the passages' vectors by one set of embedding models
 	PartFigures  = "figures"  // the figures' image vectors by one CLIP
-	PartStudy    = "study"    // a study guide of the document or of one section
+	PartOutput   = "output"   // a model's output: a description, summary or LaTeX of one region or passage, a study guide
 )
 
 // Key names an entry: the PDF's SHA-256, the fingerprint of what produced
@@ -35,12 +34,6 @@ func (k Key) sum(data []byte) string {
 	}
 	h.Write(data)
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-func init() {
-	gob.Register([]message.Attempt{}) // message parameters travel as interfaces
-	gob.Register(map[string]any{})
-	gob.Register([]any{})
 }
 
 // Get decodes the entry k into v (a pointer) and reports whether it was
@@ -67,7 +60,7 @@ func (c *Cache) Get(ctx context.Context, k Key, v any) (bool, error) {
 		c.drop(ctx, db, k, "checksum")
 		return false, nil
 	}
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(v); err != nil {
+	if err := kept.Unmarshal(data, v, kept.Trusted); err != nil {
 		c.drop(ctx, db, k, "encoding")
 		return false, nil
 	}
@@ -116,7 +109,7 @@ func shortID(id string) string {
 	return id
 }
 
-// Put stores v (gob-encoded) as the entry k, replacing any, in one
+// Put stores v (in kept's encoding) as the entry k, replacing any, in one
 // transaction, then evicts the least recently used documents over the
 // size cap. An entry larger than the cap is not kept. A full disk turns
 // the cache off (ErrOff, with a notice).
@@ -125,11 +118,10 @@ func (c *Cache) Put(ctx context.Context, k Key, v any) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+	data, err := kept.Marshal(v)
+	if err != nil {
 		return fmt.Errorf("encode the cache entry: %w", err)
 	}
-	data := buf.Bytes()
 	if int64(len(data)) > c.max {
 		return nil
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"cmp"
 	"context"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"vika/backend/eval"
 	"vika/backend/index"
 	"vika/backend/ingest"
+	"vika/backend/kept"
 	"vika/backend/ocr"
 	"vika/backend/retrieve"
 )
@@ -47,11 +47,12 @@ func (d *pagesDoc) close() {
 }
 
 // pagesCache is the cached outcome of ingesting and embedding one PDF,
-// keyed by the document id (the SHA-256 of its bytes) and the model.
+// keyed by the document id (the SHA-256 of its bytes) and the model, in
+// package kept's encoding (the app's document cache and course files').
 type pagesCache struct {
-	Result ingest.Result
-	Model  string
-	Vecs   [][]float32
+	Document kept.Document
+	Model    string
+	Vectors  kept.Vectors // Vecs only: the page evaluation embeds no figure
 }
 
 // cachePath is where dir caches file; "" without a cache. The name
@@ -61,7 +62,7 @@ func cachePath(dir, file, docID, model string) string {
 	if dir == "" {
 		return ""
 	}
-	return filepath.Join(dir, fmt.Sprintf("%s.%s.%s.%s.gob", file, docID[:12], engine.PipelineVersion, model))
+	return filepath.Join(dir, fmt.Sprintf("%s.%s.%s.%s.json", file, docID[:12], engine.PipelineVersion, model))
 }
 
 func readCache(path string) (pagesCache, bool) {
@@ -69,34 +70,14 @@ func readCache(path string) (pagesCache, bool) {
 	if path == "" {
 		return c, false
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return c, false
-	}
-	defer f.Close()
-	return c, gob.NewDecoder(f).Decode(&c) == nil
+	return c, kept.ReadFile(path, &c) == nil
 }
 
 func writeCache(path string, c pagesCache) error {
 	if path == "" {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if err := gob.NewEncoder(f).Encode(c); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return kept.WriteFile(path, c)
 }
 
 // loadPagesDocs ingests (with OCR) and embeds the PDFs of dir that the
@@ -142,7 +123,7 @@ func loadPagesDocs(ctx context.Context, dir, cacheDir string, given map[string]i
 			if !found || res.Doc.ID != ingest.DocID(data) {
 				return fail(fmt.Errorf("eval pages: %s: not in the course, or other bytes", file))
 			}
-			c, ok, path = pagesCache{Result: res, Model: model}, true, ""
+			c, ok, path = pagesCache{Document: kept.NewDocument(res), Model: model}, true, ""
 		}
 		if !ok {
 			if pool == nil {
@@ -155,15 +136,15 @@ func loadPagesDocs(ctx context.Context, dir, cacheDir string, given map[string]i
 			if err != nil {
 				return fail(fmt.Errorf("%s: %w", file, err))
 			}
-			c = pagesCache{Result: res, Model: model}
+			c = pagesCache{Document: kept.NewDocument(res), Model: model}
 		}
-		d := &pagesDoc{res: c.Result, vecs: c.Vecs}
+		d := &pagesDoc{res: c.Document.Result(), vecs: c.Vectors.Vecs}
 		docs[file] = d
 		if err := d.index(ctx, emb, opts, errOut); err != nil {
 			return fail(fmt.Errorf("%s: %w", file, err))
 		}
 		if !ok {
-			c.Vecs = d.vecs
+			c.Vectors.Vecs = d.vecs
 			if err := writeCache(path, c); err != nil {
 				return fail(fmt.Errorf("eval pages: cache: %w", err))
 			}

@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"vika/backend/cache"
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/message"
@@ -95,13 +94,13 @@ func (e *Engine) addFile(ctx context.Context, jobID, path string, progress func(
 }
 
 func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progress func(Progress)) (Report, error) {
-	return e.addGiven(ctx, jobID, name, data, nil, progress)
+	return e.addFrom(ctx, jobID, name, data, e.source(ingest.DocID(data)), progress)
 }
 
-// addGiven is add that reuses what given holds (from a course file), once
-// checked against the PDF (claims.go), when it was made by the same
-// pipeline and models.
-func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, given *prepared, progress func(Progress)) (Report, error) {
+// addFrom is add that reuses what src keeps of the PDF (kept.go): the
+// cache's entries, or a course file's, once checked against the PDF
+// (claims.go), when they were made by the same pipeline and models.
+func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, src keptSource, progress func(Progress)) (Report, error) {
 	name = fileName(name)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -128,10 +127,11 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 	// While its OCR runs, the document is searchable by the pages read so
 	// far (interim.go).
 	interim := &interimCommits{e: e, data: data, cancel: cancel, progress: searchable}
-	c := e.cache.Load()
-	res, hit, derived, err := e.extract(ctx, c, given, name, data, report, interim)
-	if !derived {
-		c = nil // what a course gave is never cached, nor what is computed from it
+	res, hit, derived, err := e.extract(ctx, src, name, data, report, interim)
+	// What a course gave is never cached, nor what is computed from it.
+	var sink *cacheSource
+	if s, ok := e.source(id).(cacheSource); ok && derived {
+		sink = &s
 	}
 	e.markClaimed(id, !derived)
 	if err != nil {
@@ -161,7 +161,7 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 	res.Doc = doc
 	searchable(doc)
 	start = e.now()
-	vecs, figs, set, err := e.vectors(ctx, c, given, res, report)
+	vecs, figs, set, err := e.vectors(ctx, src, sink, res, report)
 	res.Timings.Embed = e.now().Sub(start).Seconds()
 	if err == nil {
 		report(StageIndexing, 0, len(res.Chunks))
@@ -172,6 +172,8 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 	if err != nil {
 		return Report{}, errors.Join(err, e.undoText(ctx, doc.ID))
 	}
+	// A course's models' outputs answer for this session's (outputs.go).
+	e.keepCourseOutputs(id, src)
 	doc.Embedding = false
 	// The document as a listing gives it, vectors counted: the window
 	// shows the add's report (the "done" event) without listing again.
@@ -179,27 +181,23 @@ func (e *Engine) addGiven(ctx context.Context, jobID, name string, data []byte, 
 	return Report{Doc: doc, Timings: res.Timings, Cached: hit}, nil
 }
 
-// extract reads the document from the cache or the PDF workers
-// (ingest.Run then waits for its place in the session's reading queue),
-// which give interim what they have read while the OCR runs; with given
-// (a course file's claims), the workers read it with the claims' OCR
-// checked and reused (ingestClaimed). derived reports that all of it was
-// read here from the PDF's bytes.
-func (e *Engine) extract(ctx context.Context, c *cache.Cache, given *prepared, name string, data []byte, report func(string, int, int), interim *interimCommits) (res ingest.Result, hit, derived bool, err error) {
+// extract reads the document from src (the cache's entry) or the PDF
+// workers (ingest.Run then waits for its place in the session's reading
+// queue), which give interim what they have read while the OCR runs; from
+// a course entry, the workers read it with the claims' OCR checked and
+// reused (ingestClaimed). derived reports that all of it was read here
+// from the PDF's bytes.
+func (e *Engine) extract(ctx context.Context, src keptSource, name string, data []byte, report func(string, int, int), interim *interimCommits) (res ingest.Result, hit, derived bool, err error) {
 	opts := e.ingestOptions()
 	opts.Interim = func(r ingest.Result) { interim.commit(ctx, r) }
 	progress := func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) }
-	if given != nil {
-		return e.ingestClaimed(ctx, c, given, name, data, opts, progress)
-	}
-	res, hit, err = e.ingestCached(ctx, c, name, data, opts, progress)
-	return res, hit, true, err
+	return src.read(ctx, e, name, data, opts, progress)
 }
 
-// vectors computes res's passage and figure vectors (from given, the
-// cache or the models) in one of the MaxJobs embedding slots, with the
-// models in force, which it returns.
-func (e *Engine) vectors(ctx context.Context, c *cache.Cache, given *prepared, res ingest.Result, report func(string, int, int)) ([][]float32, figureVecs, *modelSet, error) {
+// vectors computes res's passage and figure vectors (from src or the
+// models, then kept in sink when not nil) in one of the MaxJobs
+// embedding slots, with the models in force, which it returns.
+func (e *Engine) vectors(ctx context.Context, src keptSource, sink *cacheSource, res ingest.Result, report func(string, int, int)) ([][]float32, figureVecs, *modelSet, error) {
 	select {
 	case e.embedSlots <- struct{}{}:
 	case <-ctx.Done():
@@ -208,11 +206,16 @@ func (e *Engine) vectors(ctx context.Context, c *cache.Cache, given *prepared, r
 	defer func() { <-e.embedSlots }()
 	set, releaseSet := e.acquire()
 	defer releaseSet()
-	vecs, figs, ok := given.vectors(set, res)
-	ok = ok && claimVectorsChecked(ctx, set, given, res, vecs, figs)
-	var err error
-	if !ok {
-		vecs, figs, err = e.vectorsCached(ctx, c, set, res, func(done, total int) { report(StageEmbedding, done, total) })
+	vecs, figs, ok := src.vectors(ctx, set, res)
+	if !ok && sink != nil && src != keptSource(*sink) {
+		vecs, figs, ok = sink.vectors(ctx, set, res) // a course's PDF read here: the cache may hold its vectors
+	}
+	if ok {
+		return vecs, figs, set, nil
+	}
+	vecs, figs, err := computeVectors(ctx, set, res, func(done, total int) { report(StageEmbedding, done, total) })
+	if err == nil && sink != nil {
+		sink.keepVectors(ctx, set, res, vecs, figs)
 	}
 	return vecs, figs, set, err
 }

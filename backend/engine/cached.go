@@ -7,14 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log"
 
 	"vika/backend/assets"
 	"vika/backend/cache"
-	"vika/backend/config"
 	"vika/backend/corpus"
 	"vika/backend/ingest"
-	"vika/backend/message"
+	"vika/backend/kept"
 	"vika/backend/models"
 	"vika/backend/ocr"
 )
@@ -23,9 +21,9 @@ import (
 // on, holds what an add computes: the ingest result, keyed by the PDF's
 // SHA-256 and the pipeline's fingerprint (setup), and the passages'
 // vectors and figures' image vectors, keyed also by the models that made
-// them (their pinned file hashes). A hit skips the PDF worker and the
-// embedder. A document with failed pages is not kept (a page over its
-// time budget may read next time).
+// them (their pinned file hashes); and the models' outputs about the
+// document (outputs.go) and its study guides. A hit skips the PDF worker
+// and the embedder (kept.go: cacheSource).
 
 // PipelineVersion names the ingest pipeline's output: change it whenever
 // a change of ingest, chunk, pdf or ocr changes what an add produces, so
@@ -37,8 +35,9 @@ import (
 const PipelineVersion = "vika-ingest-4"
 
 // SetCache turns the processed-document cache on (c) or off (nil) for the
-// adds that start from now, and returns the one it replaces (for the
-// caller to close).
+// adds and model outputs that start from now, and returns the one it
+// replaces. The cache is the caller's to open and close (the session's,
+// as its settings say).
 func (e *Engine) SetCache(c *cache.Cache) (previous *cache.Cache) {
 	return e.cache.Swap(c)
 }
@@ -47,7 +46,7 @@ func (e *Engine) SetCache(c *cache.Cache) (previous *cache.Cache) {
 // result: the pipeline version, chunking, region detection, the OCR's
 // languages and image settings, the page limit.
 func (e *Engine) setup() string {
-	o, _ := ocr.ConfigFromEnv(ocr.Config{}, config.Getenv)
+	o := e.cfg.OCR
 	langs := o.Languages
 	if len(langs) == 0 {
 		langs = ocr.DefaultLanguages
@@ -66,77 +65,9 @@ func fingerprint(parts ...any) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// cachedDocument is the document part of an entry.
-type cachedDocument struct {
-	Doc    corpus.Document
-	Pages  []corpus.Page
-	Chunks []corpus.Chunk
-}
-
-// ingestCached returns the processed document from c when it holds it (a
-// hit, true), else runs the ingest and keeps its result. A cache that
-// fails is logged and left out: the add goes on.
-func (e *Engine) ingestCached(ctx context.Context, c *cache.Cache, name string, data []byte, opts ingest.Options, progress func(ingest.Progress)) (ingest.Result, bool, error) {
-	if c == nil {
-		res, err := ingest.Run(ctx, name, data, opts, progress)
-		return res, false, err
-	}
-	k := cache.Key{Doc: ingest.DocID(data), Setup: e.setup(), Part: cache.PartDocument}
-	var cd cachedDocument
-	if ok, err := c.Get(ctx, k, &cd); ok && belongs(cd, k.Doc, e.opts.Limits.MaxPages) {
-		cd.Doc.File, cd.Doc.Label = name, name
-		return ingest.Result{Doc: cd.Doc, Pages: cd.Pages, Chunks: cd.Chunks}, true, nil
-	} else if err != nil && !errors.Is(err, cache.ErrOff) {
-		log.Printf("document cache: %v", err)
-	}
-	res, err := ingest.Run(ctx, name, data, opts, progress)
-	if err != nil || len(res.Doc.FailedPages) > 0 {
-		return res, false, err
-	}
-	if err := c.Put(ctx, k, cachedDocument{Doc: res.Doc, Pages: res.Pages, Chunks: res.Chunks}); err != nil && !errors.Is(err, cache.ErrOff) {
-		log.Printf("document cache: keep %s: %v", name, err)
-	}
-	return res, false, nil
-}
-
-// cachedVectors are the vectors part of an entry.
-type cachedVectors struct {
-	Vecs       [][]float32
-	FigChunks  []string // ids of the figure passages with an image vector
-	FigVectors [][]float32
-}
-
-// vectorsCached returns the passages' and figures' vectors by set's
-// models from c when it holds them, else computes and keeps them.
-func (e *Engine) vectorsCached(ctx context.Context, c *cache.Cache, set *modelSet, res ingest.Result, progress func(done, total int)) ([][]float32, figureVecs, error) {
-	mk := set.modelsKey()
-	if c == nil || mk == "" {
-		return computeVectors(ctx, set, res, progress)
-	}
-	k := cache.Key{Doc: res.Doc.ID, Setup: fingerprint(e.setup(), mk), Part: cache.PartVectors}
-	var cv cachedVectors
-	if ok, _ := c.Get(ctx, k, &cv); ok && len(cv.Vecs) == len(res.Chunks) {
-		if figs, ok := cv.figures(res.Chunks); ok {
-			return cv.Vecs, figs, nil
-		}
-	}
-	vecs, figs, err := computeVectors(ctx, set, res, progress)
-	if err != nil {
-		return nil, figs, err
-	}
-	cv = cachedVectors{Vecs: vecs, FigVectors: figs.vecs}
-	for _, ch := range figs.chunks {
-		cv.FigChunks = append(cv.FigChunks, ch.ID)
-	}
-	if err := c.Put(ctx, k, cv); err != nil && !errors.Is(err, cache.ErrOff) {
-		log.Printf("document cache: keep the vectors of %s: %v", res.Doc.File, err)
-	}
-	return vecs, figs, nil
-}
-
-// figures finds the cached figure vectors' passages among chunks.
-func (cv cachedVectors) figures(chunks []corpus.Chunk) (figureVecs, bool) {
-	if len(cv.FigChunks) != len(cv.FigVectors) || len(cv.FigChunks) > len(chunks) {
+// keptFigures finds the kept figure vectors' passages among chunks.
+func keptFigures(kv kept.Vectors, chunks []corpus.Chunk) (figureVecs, bool) {
+	if len(kv.FigChunks) != len(kv.FigVectors) || len(kv.FigChunks) > len(chunks) {
 		return figureVecs{}, false
 	}
 	at := make(map[string]int, len(chunks))
@@ -144,13 +75,13 @@ func (cv cachedVectors) figures(chunks []corpus.Chunk) (figureVecs, bool) {
 		at[c.ID] = j
 	}
 	var out figureVecs
-	for i, id := range cv.FigChunks {
+	for i, id := range kv.FigChunks {
 		j, ok := at[id]
 		if !ok {
 			return figureVecs{}, false
 		}
 		out.chunks = append(out.chunks, chunks[j])
-		out.vecs = append(out.vecs, cv.FigVectors[i])
+		out.vecs = append(out.vecs, kv.FigVectors[i])
 	}
 	return out, true
 }
@@ -208,41 +139,6 @@ func modelHash(name string) (string, bool) {
 	return fmt.Sprint(sums), true
 }
 
-// Remember turns the document cache in the user's cache directory
-// (cache.Dir) on, with the cap maxBytes and notice for what it reports,
-// or off; the engine closes it with the session. A cache that cannot be
-// opened leaves it off (the error says why; adds go on without it). The
-// same settings saved again change nothing, so a cache that turned itself
-// off (a full disk) stays off until the student turns it off and on or
-// Vika restarts, as its notice says.
-func (e *Engine) Remember(ctx context.Context, on bool, maxBytes int64, notice func(message.Message)) error {
-	e.rememberMu.Lock()
-	defer e.rememberMu.Unlock()
-	cur := e.remembered
-	if cur != nil && on && cur.MaxBytes() == maxBytes {
-		return nil
-	}
-	if cur != nil {
-		e.cache.CompareAndSwap(cur, nil)
-		cur.Close()
-		e.remembered = nil
-	}
-	if !on || e.isClosed() {
-		return nil
-	}
-	dir, err := cache.Dir()
-	if err != nil {
-		return err
-	}
-	c, err := cache.Open(ctx, dir, cache.Options{MaxBytes: maxBytes, Notice: notice})
-	if err != nil {
-		return message.Wrap(err, message.CacheOpen, "detail", err.Error())
-	}
-	e.remembered = c
-	e.cache.Store(c)
-	return nil
-}
-
 // CacheInfo says whether the document cache is on and what it holds (zero
 // counts when it is off).
 type CacheInfo struct {
@@ -283,38 +179,4 @@ func (e *Engine) ClearCache(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// studyVersion names the shape of the study material kept: change it when
-// a study guide's fields change, so that guides kept before are not read.
-const studyVersion = "vika-study-1"
-
-// KeepStudy keeps v (a study guide of the document docID, under key: its
-// section) in the document cache when the student turned it on; nothing
-// otherwise, nor when the document's OCR text came from a course file
-// (claims.go). A cache that fails is logged: the guide stays in the
-// session.
-func (e *Engine) KeepStudy(ctx context.Context, docID, key string, v any) {
-	c := e.cache.Load()
-	if c == nil || e.isClaimed(docID) {
-		return // a guide of text a course file gave is not kept
-	}
-	k := cache.Key{Doc: docID, Setup: fingerprint(studyVersion, key), Part: cache.PartStudy}
-	if err := c.Put(ctx, k, v); err != nil && !errors.Is(err, cache.ErrOff) {
-		log.Printf("document cache: keep a study guide: %v", err)
-	}
-}
-
-// KeptStudy decodes into v (a pointer) what KeepStudy kept under docID and
-// key, and reports whether the cache held it; false when it is off.
-func (e *Engine) KeptStudy(ctx context.Context, docID, key string, v any) bool {
-	c := e.cache.Load()
-	if c == nil {
-		return false
-	}
-	ok, err := c.Get(ctx, cache.Key{Doc: docID, Setup: fingerprint(studyVersion, key), Part: cache.PartStudy}, v)
-	if err != nil && !errors.Is(err, cache.ErrOff) {
-		log.Printf("document cache: read a study guide: %v", err)
-	}
-	return ok
 }

@@ -12,6 +12,7 @@ import (
 
 	"vika/backend/cache"
 	"vika/backend/ingest"
+	"vika/backend/kept"
 	"vika/backend/message"
 	"vika/backend/testfs"
 )
@@ -158,15 +159,15 @@ func TestCacheEntryOutOfBoundsIsAMiss(t *testing.T) {
 	e.SetCache(c)
 	addReport(t, e, "stats.pdf", paperA)
 	k := cache.Key{Doc: ingest.DocID(paperA), Setup: e.setup(), Part: cache.PartDocument}
-	var good cachedDocument
+	var good kept.Document
 	if ok, err := c.Get(ctx, k, &good); !ok || err != nil {
 		t.Fatalf("no entry to forge from: %v", err)
 	}
-	for name, forge := range map[string]func(cd *cachedDocument){
-		"a page over its characters": func(cd *cachedDocument) {
+	for name, forge := range map[string]func(cd *kept.Document){
+		"a page over its characters": func(cd *kept.Document) {
 			cd.Pages[0].Text = strings.Repeat("x", ingest.MaxPageChars+1)
 		},
-		"a page of another document": func(cd *cachedDocument) { cd.Pages[1].DocID = "another" },
+		"a page of another document": func(cd *kept.Document) { cd.Pages[1].DocID = "another" },
 	} {
 		cd := good
 		cd.Pages = slices.Clone(good.Pages)
@@ -183,29 +184,5 @@ func TestCacheEntryOutOfBoundsIsAMiss(t *testing.T) {
 		if len(pages) != 2 || len(pages[0].Text) > ingest.MaxPageChars || pages[1].DocID != k.Doc {
 			t.Errorf("%s: pages after the miss are the forged ones", name)
 		}
-	}
-}
-
-// TestRememberKeepsACacheThatTurnedOff: saving the same settings again
-// (a change of K, say) leaves a cache that turned itself off (a full
-// disk; closing it stands for that here) off, as its notice promises; a
-// new cap opens it again.
-func TestRememberKeepsACacheThatTurnedOff(t *testing.T) {
-	ctx := context.Background()
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	e := newEngine(t, Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
-	if err := e.Remember(ctx, true, 1<<30, nil); err != nil {
-		t.Fatal(err)
-	}
-	off := e.cache.Load()
-	off.Close()
-	if err := e.Remember(ctx, true, 1<<30, nil); err != nil {
-		t.Fatal(err)
-	}
-	if e.cache.Load() != off {
-		t.Error("the same settings saved again reopened a cache that had turned off")
-	}
-	if err := e.Remember(ctx, true, 2<<30, nil); err != nil || e.cache.Load() == off || e.cache.Load().Off() {
-		t.Errorf("a new cap did not open the cache again: %v", err)
 	}
 }

@@ -31,9 +31,7 @@ func TestCacheOffWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Remember(ctx, false, 0, nil); err != nil {
-		t.Fatal(err)
-	}
+	e.SetCache(nil) // the session's switch, off
 	a := mustAdd(t, e, "stats.pdf", paperA)
 	if _, err := docOf(e.Ingest(ctx, testpdf.SharedPDF(t, "schutz2017_these_p20-22_SCANNED_MADE_fr.pdf"), nil)); err != nil {
 		t.Fatal(err)

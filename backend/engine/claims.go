@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"vika/backend/cache"
 	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/pdf"
@@ -36,8 +35,10 @@ import (
 //     embedded again agrees (claimVectorsChecked).
 //
 // Nothing reused from a course enters the document cache: a document
-// whose OCR text came from a course is not cached, nor are its vectors or
-// study guides (claimed), whether or not they were computed here.
+// whose OCR text came from a course is not cached, nor are its vectors,
+// the models' outputs about it or its study guides (claimed), whether or
+// not they were computed here; nor are the outputs a course gives of any
+// document (outputs.go).
 
 // minOCRSample and ocrSampleShare are how many OCR claims of a document
 // are checked at random beyond the cited pages: at least minOCRSample,
@@ -56,12 +57,9 @@ const vectorSample = 3
 
 // ocrClaims returns the course's OCR text by page (pages the course says
 // were OCRed), nil when there is none.
-func (p *prepared) ocrClaims() map[int]corpus.Page {
-	if p == nil {
-		return nil
-	}
+func (p *courseEntry) ocrClaims() map[int]corpus.Page {
 	var out map[int]corpus.Page
-	for _, pg := range p.res.Pages {
+	for _, pg := range p.doc.Pages {
 		if pg.OCRConfidence == nil {
 			continue
 		}
@@ -96,15 +94,15 @@ func checkSample(claims map[int]corpus.Page, cited []int) map[int]bool {
 	return out
 }
 
-// ingestClaimed reads the PDF in data as ingestCached does, with the OCR
-// claims of given answering for the recogniser outside a checked sample.
-// derived reports that nothing of the result came from the course (no
-// claim was used): only then is it kept in the cache (c).
-func (e *Engine) ingestClaimed(ctx context.Context, c *cache.Cache, given *prepared, name string, data []byte, opts ingest.Options, progress func(ingest.Progress)) (res ingest.Result, hit, derived bool, err error) {
+// ingestClaimed reads the PDF in data as an add without a course does
+// (with the cache when it is on), with the OCR claims of given answering
+// for the recogniser outside a checked sample. derived reports that
+// nothing of the result came from the course (no claim was used): only
+// then is it kept in the cache.
+func (e *Engine) ingestClaimed(ctx context.Context, given *courseEntry, name string, data []byte, opts ingest.Options, progress func(ingest.Progress)) (res ingest.Result, hit, derived bool, err error) {
 	claims := given.ocrClaims()
 	if len(claims) == 0 {
-		res, hit, err = e.ingestCached(ctx, c, name, data, opts, progress)
-		return res, hit, true, err
+		return e.source(given.doc.Doc.ID).read(ctx, e, name, data, opts, progress)
 	}
 	inner := opts.Opener
 	if inner == nil {
@@ -128,8 +126,7 @@ func (e *Engine) ingestClaimed(ctx context.Context, c *cache.Cache, given *prepa
 	for n := range check {
 		if n > len(res.Pages) || res.Pages[n-1].OCRConfidence == nil || res.Pages[n-1].Text != claims[n].Text {
 			log.Printf("course: %s: the OCR of page %d does not read as the course says: read again from the PDF", name, n)
-			res, hit, err = e.ingestCached(ctx, c, name, data, opts, progress)
-			return res, hit, true, err
+			return e.source(given.doc.Doc.ID).read(ctx, e, name, data, opts, progress)
 		}
 	}
 	return res, false, false, nil
@@ -239,8 +236,8 @@ func wordSpans(line []rune) [][2]int {
 // claimVectorsChecked reports whether the course's vectors (vecs, figs)
 // may stand for res's: its passages are exactly res's (read here), and a
 // sample of them embedded again by set's models agrees.
-func claimVectorsChecked(ctx context.Context, set *modelSet, given *prepared, res ingest.Result, vecs [][]float32, figs figureVecs) bool {
-	a, err1 := json.Marshal(given.res.Chunks)
+func claimVectorsChecked(ctx context.Context, set *modelSet, given *courseEntry, res ingest.Result, vecs [][]float32, figs figureVecs) bool {
+	a, err1 := json.Marshal(given.doc.Chunks)
 	b, err2 := json.Marshal(res.Chunks)
 	if err1 != nil || err2 != nil || string(a) != string(b) {
 		return false
@@ -287,8 +284,8 @@ func near(a, b []float32) bool {
 	return aa > 0 && bb > 0 && ab/math.Sqrt(aa*bb) >= minVectorCosine
 }
 
-// markClaimed records whether document id holds text a course claimed (its
-// study guides are then not cached).
+// markClaimed records whether document id holds text a course claimed (the
+// models' outputs about it and its study guides are then not cached).
 func (e *Engine) markClaimed(id string, claimed bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

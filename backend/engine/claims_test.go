@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"path/filepath"
 	"strings"
@@ -15,19 +14,20 @@ import (
 	"vika/backend/cache"
 	"vika/backend/corpus"
 	"vika/backend/course"
+	"vika/backend/kept"
 	"vika/backend/testpdf/scanned"
 )
 
 // genuineCourse adds each PDF to a session of its own and returns what a
 // course file keeps of them, decoded: the processed data and vectors as
 // SaveCourse writes them, for a test to change before course.Save.
-func genuineCourse(t *testing.T, pdfs map[string][]byte) (*Engine, []course.Document, []cachedDocument, []cachedVectors) {
+func genuineCourse(t *testing.T, pdfs map[string][]byte) (*Engine, []course.Document, []kept.Document, []kept.Vectors) {
 	t.Helper()
 	ctx := context.Background()
 	a := newEngine(t, Config{})
 	var docs []course.Document
-	var cds []cachedDocument
-	var cvs []cachedVectors
+	var cds []kept.Document
+	var cvs []kept.Vectors
 	for name, data := range pdfs {
 		d := mustAdd(t, a, name, data)
 		set, release := a.acquire()
@@ -36,12 +36,12 @@ func genuineCourse(t *testing.T, pdfs map[string][]byte) (*Engine, []course.Docu
 		if err != nil {
 			t.Fatal(err)
 		}
-		var proc cachedDocument
-		var vecs cachedVectors
-		if err := json.Unmarshal(cd.Processed, &proc); err != nil {
+		var proc kept.Document
+		var vecs kept.Vectors
+		if err := kept.Unmarshal(cd.Processed, &proc, kept.Trusted); err != nil {
 			t.Fatal(err)
 		}
-		if err := json.Unmarshal(cd.Vectors, &vecs); err != nil {
+		if err := kept.Unmarshal(cd.Vectors, &vecs, kept.Trusted); err != nil {
 			t.Fatal(err)
 		}
 		docs, cds, cvs = append(docs, cd), append(cds, proc), append(cvs, vecs)
@@ -51,14 +51,14 @@ func genuineCourse(t *testing.T, pdfs map[string][]byte) (*Engine, []course.Docu
 
 // saveCrafted writes docs with the given processed data and vectors to a
 // course file and returns its path.
-func saveCrafted(t *testing.T, docs []course.Document, cds []cachedDocument, cvs []cachedVectors) string {
+func saveCrafted(t *testing.T, docs []course.Document, cds []kept.Document, cvs []kept.Vectors) string {
 	t.Helper()
 	for i := range docs {
 		var err error
-		if docs[i].Processed, err = json.Marshal(cds[i]); err != nil {
+		if docs[i].Processed, err = kept.Marshal(cds[i]); err != nil {
 			t.Fatal(err)
 		}
-		if docs[i].Vectors, err = json.Marshal(cvs[i]); err != nil {
+		if docs[i].Vectors, err = kept.Marshal(cvs[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -178,7 +178,7 @@ func TestCourseClaimsNeverCached(t *testing.T) {
 	release()
 	t.Logf("models key %q", mk)
 	docKey := cache.Key{Doc: id, Setup: b.setup(), Part: cache.PartDocument}
-	var gotDoc, wantDoc cachedDocument
+	var gotDoc, wantDoc kept.Document
 	okGot, _ := cb.Get(ctx, docKey, &gotDoc)
 	okWant, _ := cr.Get(ctx, docKey, &wantDoc)
 	if !okWant {
@@ -188,7 +188,7 @@ func TestCourseClaimsNeverCached(t *testing.T) {
 		t.Error("the cache holds a document entry that is not the add's")
 	}
 	vecKey := cache.Key{Doc: id, Setup: fingerprint(b.setup(), mk), Part: cache.PartVectors}
-	var gotVecs, wantVecs cachedVectors
+	var gotVecs, wantVecs kept.Vectors
 	okGot, _ = cb.Get(ctx, vecKey, &gotVecs)
 	okWant, _ = cr.Get(ctx, vecKey, &wantVecs)
 	t.Logf("vectors: in the course's session's cache %v, in the add's %v", okGot, okWant)

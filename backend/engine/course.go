@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -12,34 +11,52 @@ import (
 	"vika/backend/crash"
 	"vika/backend/ingest"
 	"vika/backend/jsonbound"
+	"vika/backend/kept"
 	"vika/backend/message"
 )
 
 // A course file (package course) keeps the session's PDFs with what
-// processing them produced (cachedDocument, as JSON) and their vectors
-// (cachedVectors), fingerprinted like the cache's entries. Opening it reads
-// each PDF again from its bytes in the workers; in a session of the same
-// pipeline and models, the course's OCR text and vectors are reused once
-// checked against the PDF (claims.go), which skips most of the OCR and
-// the embedder; nothing else of the course is taken as given.
+// processing them produced (kept.Document, without crops), their vectors
+// (kept.Vectors) and the models' outputs about them (kept.Output),
+// fingerprinted like the cache's entries, in package kept's encoding.
+// Opening it reads each PDF again from its bytes in the workers; in a
+// session of the same pipeline and models, the course's OCR text and
+// vectors are reused once checked against the PDF (claims.go), which
+// skips most of the OCR and the embedder, and its models' outputs answer
+// for the describing and summarising models (outputs.go); nothing else
+// of the course is taken as given.
 
-// prepared is a document as a course file gives it, its claims not
-// checked yet (claims.go checks them against the PDF); nil when there is
-// none.
-type prepared struct {
-	res    ingest.Result
-	models string
-	vecs   cachedVectors
-	cited  []int // pages the course's conversation cites: their OCR claims are checked
+// courseEntry is a document as a course file gives it, its claims not
+// checked yet (claims.go checks them against the PDF): the keptSource of
+// an add from a course.
+type courseEntry struct {
+	doc     kept.Document
+	models  string
+	vecs    kept.Vectors
+	outputs map[string]kept.Output // by key, checked as text (courseOutputs)
+	cited   []int                  // pages the course's conversation cites: their OCR claims are checked
 }
 
-// vectors returns the given vectors when set's models made them.
-func (p *prepared) vectors(set *modelSet, res ingest.Result) ([][]float32, figureVecs, bool) {
-	if p == nil || p.models == "" || p.models != set.modelsKey() || len(p.vecs.Vecs) != len(res.Chunks) {
+func (p *courseEntry) read(ctx context.Context, e *Engine, name string, data []byte, opts ingest.Options, progress func(ingest.Progress)) (ingest.Result, bool, bool, error) {
+	return e.ingestClaimed(ctx, p, name, data, opts, progress)
+}
+
+// vectors returns the given vectors when set's models made them and they
+// stand for res's passages (claimVectorsChecked).
+func (p *courseEntry) vectors(ctx context.Context, set *modelSet, res ingest.Result) ([][]float32, figureVecs, bool) {
+	if p.models == "" || p.models != set.modelsKey() || len(p.vecs.Vecs) != len(res.Chunks) {
 		return nil, figureVecs{}, false
 	}
-	figs, ok := p.vecs.figures(res.Chunks)
-	return p.vecs.Vecs, figs, ok
+	figs, ok := keptFigures(p.vecs, res.Chunks)
+	if !ok || !claimVectorsChecked(ctx, set, p, res, p.vecs.Vecs, figs) {
+		return nil, figureVecs{}, false
+	}
+	return p.vecs.Vecs, figs, true
+}
+
+func (p *courseEntry) output(_ context.Context, _, key string) (kept.Output, bool) {
+	o, ok := p.outputs[key]
+	return o, ok
 }
 
 // SaveCourse writes the session's documents, with their processed data
@@ -89,16 +106,16 @@ func (e *Engine) courseDocument(ctx context.Context, set *modelSet, d corpus.Doc
 	if err != nil {
 		return course.Document{}, err
 	}
-	processed, err := json.Marshal(cachedDocument{Doc: d, Pages: pages, Chunks: chunks})
+	processed, err := kept.Marshal(kept.Document{Doc: d, Pages: pages, Chunks: chunks, Outputs: e.outputsOf(d.ID)})
 	if err != nil {
 		return course.Document{}, err
 	}
 	vecs, figs, figVecs := set.ret.Held(chunks)
-	cv := cachedVectors{Vecs: vecs, FigVectors: figVecs}
+	kv := kept.Vectors{Vecs: vecs, FigVectors: figVecs}
 	for _, f := range figs {
-		cv.FigChunks = append(cv.FigChunks, f.ID)
+		kv.FigChunks = append(kv.FigChunks, f.ID)
 	}
-	vj, err := json.Marshal(cv)
+	vj, err := kept.Marshal(kv)
 	if err != nil {
 		return course.Document{}, err
 	}
@@ -192,7 +209,7 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 		if err != nil {
 			return out, err
 		}
-		given := decodePrepared(d, setup, e.opts.Limits.MaxPages)
+		given := decodeEntry(d, setup, e.opts.Limits.MaxPages)
 		if given != nil {
 			given.cited = pages[d.SHA256]
 		}
@@ -227,24 +244,30 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 
 // addCourseDocument adds one PDF of a course; a panic in it fails that PDF
 // alone (error.internal), and the course goes on with the next.
-func (e *Engine) addCourseDocument(ctx context.Context, id string, d course.Document, given *prepared, progress func(Progress)) (r Report, err error) {
+func (e *Engine) addCourseDocument(ctx context.Context, id string, d course.Document, given *courseEntry, progress func(Progress)) (r Report, err error) {
 	defer crash.Recover(id+" ("+fileName(d.File)+")", &err)
-	return e.addGiven(ctx, id, d.File, d.PDF, given, progress)
+	var src keptSource = e.source(d.SHA256)
+	if given != nil {
+		src = given
+	}
+	return e.addFrom(ctx, id, d.File, d.PDF, src, progress)
 }
 
-// decodePrepared decodes and checks a course document's processed data
-// and vectors; nil (process the PDF again) when they were made by another
-// pipeline or do not belong to its PDF.
-func decodePrepared(d course.Document, setup string, maxPages int) *prepared {
+// decodeEntry decodes and checks a course document's processed data,
+// vectors and outputs; nil (process the PDF again) when they were made by
+// another pipeline or do not belong to its PDF.
+func decodeEntry(d course.Document, setup string, maxPages int) *courseEntry {
 	if d.Setup != setup || d.Processed == nil {
 		return nil
 	}
-	var cd cachedDocument
-	if err := jsonbound.Unmarshal(d.Processed, &cd, processedBounds); err != nil || !belongs(cd, d.SHA256, maxPages) {
+	var kd kept.Document
+	if err := kept.Unmarshal(d.Processed, &kd, processedBounds); err != nil || !kd.Belongs(d.SHA256, maxPages) {
 		return nil
 	}
-	p := &prepared{res: ingest.Result{Doc: cd.Doc, Pages: cd.Pages, Chunks: cd.Chunks}}
-	if d.Vectors != nil && jsonbound.Unmarshal(d.Vectors, &p.vecs, vectorsBounds) == nil {
+	p := &courseEntry{outputs: courseOutputs(kd.Outputs)}
+	kd.Crops, kd.Outputs = nil, nil // a course's crops are not read: the PDF is
+	p.doc = kd
+	if d.Vectors != nil && kept.Unmarshal(d.Vectors, &p.vecs, vectorsBounds) == nil {
 		p.models = d.Models
 	}
 	return p
@@ -265,26 +288,6 @@ var (
 	processedBounds = jsonbound.Limits{MaxValues: 8 << 20, MaxContainers: 1 << 20, MaxArray: ingest.MaxDocPassages, MaxDepth: 16}
 	vectorsBounds   = jsonbound.Limits{MaxValues: 64 << 20, MaxContainers: 2*ingest.MaxDocPassages + 16, MaxArray: ingest.MaxDocPassages, MaxDepth: 8}
 )
-
-// belongs reports whether every part of cd belongs to the document id and
-// keeps an ingest's budgets (ingest.WithinBudget): processed data that
-// did not come from the worker is read as untrusted.
-func belongs(cd cachedDocument, id string, maxPages int) bool {
-	if cd.Doc.ID != id || cd.Doc.Pages != len(cd.Pages) || cd.Doc.Chunks != len(cd.Chunks) {
-		return false
-	}
-	for i, p := range cd.Pages {
-		if p.DocID != id || p.Number != i+1 {
-			return false
-		}
-	}
-	for _, c := range cd.Chunks {
-		if c.DocID != id || c.Page < 1 || c.Page > len(cd.Pages) {
-			return false
-		}
-	}
-	return ingest.WithinBudget(cd.Pages, cd.Chunks, maxPages)
-}
 
 // CourseEntry is one PDF of a course file as ReadCourse reads it.
 type CourseEntry struct {
@@ -319,8 +322,8 @@ func ReadCourse(ctx context.Context, path string) ([]CourseEntry, []byte, error)
 			return nil, nil, err
 		}
 		e := CourseEntry{File: fileName(d.File), PDF: d.PDF, Setup: d.Setup}
-		if p := decodePrepared(d, d.Setup, 0); p != nil {
-			res := p.res
+		if p := decodeEntry(d, d.Setup, 0); p != nil {
+			res := p.doc.Result()
 			res.Doc.File, res.Doc.Label = e.File, e.File
 			e.Result, e.Vectors = &res, p.models != ""
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"vika/backend/corpus"
+	"vika/backend/kept"
 	"vika/backend/latex"
 	"vika/backend/message"
 )
@@ -33,6 +34,10 @@ type DescribeOptions struct {
 	// region instead of paying for the same answer again; a run with
 	// another model asks again, since that model may succeed.
 	Model string
+	// Prompt is the version of the describing prompts (the caller's:
+	// the engine builds none). An output kept of a region by the same
+	// model and prompt version (outputs.go) answers without a request.
+	Prompt string
 	// Progress, when set, is told each region done, out of the total.
 	Progress func(done, total int)
 }
@@ -55,6 +60,10 @@ type DescribeReport struct {
 	Uncropped int `json:"uncropped"`
 	Already   int `json:"already"`  // regions described before, left as they are
 	OverCap   int `json:"over_cap"` // regions left out by Max
+	// Reused counts the regions (among Figures, Tables and Formulas)
+	// whose output by the same model and prompt was kept (this session,
+	// the cache or a course file): no request was made for them.
+	Reused int `json:"reused"`
 }
 
 // Describer writes the description of a figure (from its crop), a short
@@ -158,32 +167,58 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		if t.r.Kind == corpus.ChunkFormula {
-			img, err := crops.crop(ctx, t.r)
-			if err != nil {
+		// The key of a formula is made without its crop, which is made
+		// only when the model is to be asked.
+		key := regionOutputKey(o.Prompt, o.Model, t.r, t.c.Lang)
+		if reason, ok := e.keptRefusal(ctx, docID, key, outputRegion); ok {
+			// The same model refused it in an earlier session: not asked again.
+			rep.RefusedBefore++
+			if err := e.store.SetRefusal(ctx, docID, t.r, corpus.Refusal{Model: o.Model, Reason: reason}); err != nil {
+				return rep, err
+			}
+			if o.Progress != nil {
+				o.Progress(i+1, len(todo))
+			}
+			continue
+		}
+		text, reused := e.reusedRegion(ctx, docID, key, t.r)
+		var err error
+		switch {
+		case reused:
+			rep.Reused++
+		case t.r.Kind == corpus.ChunkFormula:
+			img, cerr := crops.crop(ctx, t.r)
+			if cerr != nil {
 				if ctx.Err() != nil {
 					return rep, ctx.Err()
 				}
 				rep.Uncropped++
-				log.Printf("engine: the formula on page %d is skipped, its crop failed: %v", t.r.Page, err)
+				log.Printf("engine: the formula on page %d is skipped, its crop failed: %v", t.r.Page, cerr)
 				continue
 			}
 			t.r.Image = img
-		}
-		text, err := d(ctx, t.r, t.c.Lang)
-		text = strings.TrimSpace(text)
-		switch {
-		case err == nil && t.r.Kind == corpus.ChunkFormula:
-			text, err = latex.Check(text)
-		case err == nil && text == "":
-			err = message.Wrap(fmt.Errorf("%w: the model wrote no description of the %s on page %d", ErrRefused, t.r.Kind, t.r.Page), message.RefusedEmpty)
+			fallthrough
+		default:
+			text, err = d(ctx, t.r, t.c.Lang)
+			text = strings.TrimSpace(text)
+			switch {
+			case err == nil && t.r.Kind == corpus.ChunkFormula:
+				text, err = latex.Check(text)
+			case err == nil && text == "":
+				err = message.Wrap(fmt.Errorf("%w: the model wrote no description of the %s on page %d", ErrRefused, t.r.Kind, t.r.Page), message.RefusedEmpty)
+			}
+			if err == nil {
+				e.keepOutput(ctx, docID, kept.Output{Kind: outputRegion, Key: key, Model: o.Model, Text: text})
+			}
 		}
 		switch {
 		case errors.Is(err, ErrRefused) || errors.Is(err, latex.ErrRefused):
 			// The region keeps its text; the others go on.
 			rep.Refused++
 			log.Printf("engine: the %s on page %d: %s refused: %v", t.r.Kind, t.r.Page, o.Model, err)
-			err = e.store.SetRefusal(ctx, docID, t.r, corpus.Refusal{Model: o.Model, Reason: message.Of(err)})
+			reason := message.Of(err)
+			e.keepOutput(ctx, docID, kept.Output{Kind: outputRegion, Key: key, Model: o.Model, Refusal: &reason})
+			err = e.store.SetRefusal(ctx, docID, t.r, corpus.Refusal{Model: o.Model, Reason: reason})
 		case err != nil:
 			return rep, err
 		default:
@@ -205,6 +240,22 @@ func (e *Engine) Describe(ctx context.Context, docID string, d Describer, o Desc
 		}
 	}
 	return rep, nil
+}
+
+// reusedRegion returns the output kept under key of region r, checked as
+// a fresh answer is (a formula's LaTeX by latex.Check): one that fails
+// is not used, and the model is asked.
+func (e *Engine) reusedRegion(ctx context.Context, docID, key string, r corpus.Region) (string, bool) {
+	o, ok := e.reused(ctx, docID, key)
+	text := strings.TrimSpace(o.Text)
+	if !ok || o.Kind != outputRegion || text == "" {
+		return "", false
+	}
+	if r.Kind == corpus.ChunkFormula {
+		t, err := latex.Check(text)
+		return t, err == nil
+	}
+	return text, true
 }
 
 // wanted reports whether a run with o describes regions of r's kind.

@@ -18,9 +18,10 @@
 //     began to use, embedding the passages again in the background.
 //   - describing figures, tables and formulas with a vision model:
 //     Describe waits, StartDescribe is a job.
-//   - the processed-document cache: Remember (the user's cache directory,
-//     per the settings) or SetCache (a cache the caller opened), CacheInfo,
-//     ForgetCached, ClearCache.
+//   - the processed-document cache: SetCache (a cache the caller opened:
+//     the session, as its settings say), CacheInfo, ForgetCached,
+//     ClearCache; what is kept of a PDF, and where it comes from (kept.go,
+//     outputs.go).
 //   - course files: SaveCourse, OpenCourse, ReadCourse, and Setup (the
 //     pipeline's fingerprint a course entry is checked against).
 //   - the metrics of answers: AddMetric, Metrics.
@@ -42,6 +43,7 @@ import (
 	"vika/backend/index"
 	"vika/backend/ingest"
 	"vika/backend/jobs"
+	"vika/backend/kept"
 	"vika/backend/message"
 	"vika/backend/models"
 	"vika/backend/ocr"
@@ -110,6 +112,11 @@ type Config struct {
 	// NoRegions skips the detection of tables, figures and formulas
 	// (VIKA_REGIONS=off).
 	NoRegions bool
+	// OCR holds the VIKA_OCR_* settings (ocr.ConfigFromEnv): the pages
+	// OCRed at once (Workers), and what changes an OCR's result (its
+	// Languages), part of the pipeline's fingerprint (setup). The PDF
+	// workers, processes of their own, read the same variables.
+	OCR ocr.Config
 }
 
 func (c Config) modelsRoot() string {
@@ -130,9 +137,13 @@ func DefaultConfig() Config {
 // environment variables VIKA_MAX_FILE_MB, VIKA_MAX_PAGES,
 // VIKA_PAGE_TIMEOUT_S, VIKA_OCR_PAGE_TIMEOUT_S, VIKA_WORKER_MEMORY_MB and
 // VIKA_WORKER_CPU_S (positive integers; VIKA_REGIONS=off sets NoRegions)
+// and VIKA_OCR_WORKERS, VIKA_OCR_TIMEOUT and VIKA_OCR_LANGUAGES (OCR)
 // read from getenv (the process environment when nil). A bad value takes
 // its default and is reported in the error, with the others.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	if getenv == nil {
+		getenv = config.Getenv
+	}
 	var errs []error
 	num := func(v config.Var, def, hi int64) int64 {
 		n, err := v.Int(getenv, def, 1, hi)
@@ -151,7 +162,12 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		MaxOCRPages:  int(num(config.MaxOCRPages, ingest.MaxOCRPages, 1<<31-1)),
 		NoRegions:    config.Regions.Get(getenv) == "off",
 	}
-	return cfg, errors.Join(errs...)
+	var err error
+	cfg.OCR, err = ocr.ConfigFromEnv(ocr.Config{}, getenv)
+	if err != nil {
+		cfg.OCR = ocr.Config{} // every VIKA_OCR_* setting takes its default, as the workers' OCR would fail on it
+	}
+	return cfg, errors.Join(append(errs, err)...)
 }
 
 // withDefaults fills cfg's zero fields from def.
@@ -183,6 +199,9 @@ func (c Config) withDefaults(def Config) Config {
 	if c.MaxOCRPages <= 0 {
 		c.MaxOCRPages = def.MaxOCRPages
 	}
+	if c.OCR.Workers <= 0 && c.OCR.Timeout == 0 && len(c.OCR.Languages) == 0 {
+		c.OCR = def.OCR
+	}
 	return c
 }
 
@@ -195,15 +214,12 @@ type Engine struct {
 	// models holds the retriever over lex and the loaded embedding
 	// models' dense indexes; switchModels replaces it whole (a search
 	// holds the one it started with: acquire).
-	models   atomic.Pointer[modelSet]
-	switchMu sync.Mutex // one switchModels at a time
-	rr       *lazyReranker
-	cache    atomic.Pointer[cache.Cache] // the processed-document cache, nil when off (SetCache)
-	// rememberMu serialises Remember's opening and closing of the cache.
-	rememberMu sync.Mutex
-	remembered *cache.Cache    // the cache Remember opened, closed with the session; guarded by rememberMu
-	reader     *sandbox.Opener // the PDF workers
-	embedSlots chan struct{}   // semaphore of MaxJobs embeddings
+	models     atomic.Pointer[modelSet]
+	switchMu   sync.Mutex // one switchModels at a time
+	rr         *lazyReranker
+	cache      atomic.Pointer[cache.Cache] // the processed-document cache, nil when off (SetCache)
+	reader     *sandbox.Opener             // the PDF workers
+	embedSlots chan struct{}               // semaphore of MaxJobs embeddings
 	now        func() time.Time
 
 	ctx    context.Context    // cancelled by Close: stops every add in flight
@@ -228,6 +244,10 @@ type Engine struct {
 	// claimed holds the documents whose OCR text a course file gave
 	// (claims.go); guarded by mu.
 	claimed map[string]bool
+	// outputs holds the models' outputs about each document, made this
+	// session or given by a course file, by key (outputs.go); guarded
+	// by mu.
+	outputs map[string]map[string]kept.Output
 
 	// commitMu serialises changes to the set of documents (commit of an
 	// add, removal) so that labels stay unique and store and index agree.
@@ -251,12 +271,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	lm := newRetriever(lex, cfg)
 	// VIKA_OCR_WORKERS, when set, is the number of pages OCRed at once
-	// (workers per document); an invalid value is reported by the workers.
-	ocrCfg, _ := ocr.ConfigFromEnv(ocr.Config{}, config.Getenv)
+	// (workers per document).
 	reader := sandbox.New(sandbox.Config{
 		PageTimeout: cfg.PageTimeout, OCRTimeout: cfg.OCRTimeout,
 		MemoryBytes: cfg.WorkerMemory, CPUTime: cfg.WorkerCPU,
-		Workers: ocrCfg.Workers,
+		Workers: cfg.OCR.Workers,
 	})
 	e := &Engine{
 		cfg: cfg,
@@ -307,15 +326,8 @@ func (e *Engine) Close() error {
 	set := e.models.Load()
 	set.use.Lock() // and so do the searches
 	defer set.use.Unlock()
-	e.rememberMu.Lock()
-	defer e.rememberMu.Unlock()
-	var cacheErr error
-	if e.remembered != nil {
-		e.cache.CompareAndSwap(e.remembered, nil)
-		cacheErr = e.remembered.Close()
-		e.remembered = nil
-	}
-	return errors.Join(set.close(), e.lex.Close(), e.store.Close(), e.reader.Close(), e.rr.Close(), cacheErr)
+	e.cache.Store(nil) // the caller closes it
+	return errors.Join(set.close(), e.lex.Close(), e.store.Close(), e.reader.Close(), e.rr.Close())
 }
 
 func (e *Engine) isClosed() bool {
@@ -382,6 +394,7 @@ func (e *Engine) RemoveDocument(ctx context.Context, docID string) error {
 	if err := e.models.Load().ret.DeleteDoc(ctx, docID); err != nil {
 		return err
 	}
+	e.forgetOutputs(docID)
 	return e.store.DeleteDocument(ctx, docID)
 }
 

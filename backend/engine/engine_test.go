@@ -216,12 +216,12 @@ func TestRemoveDocument(t *testing.T) {
 func TestDefaultConfig(t *testing.T) {
 	t.Setenv("VIKA_MAX_FILE_MB", "")
 	t.Setenv("VIKA_MAX_PAGES", "")
-	for _, v := range []string{"VIKA_PAGE_TIMEOUT_S", "VIKA_OCR_PAGE_TIMEOUT_S", "VIKA_WORKER_MEMORY_MB", "VIKA_WORKER_CPU_S"} {
+	for _, v := range []string{"VIKA_PAGE_TIMEOUT_S", "VIKA_OCR_PAGE_TIMEOUT_S", "VIKA_WORKER_MEMORY_MB", "VIKA_WORKER_CPU_S", "VIKA_OCR_WORKERS", "VIKA_OCR_TIMEOUT", "VIKA_OCR_LANGUAGES"} {
 		t.Setenv(v, "")
 	}
 	def := Config{MaxFileBytes: 200 << 20, MaxPages: 3000, PageTimeout: 30 * time.Second, OCRTimeout: 90 * time.Second, WorkerMemory: 1536 << 20, WorkerCPU: 10 * time.Minute,
 		DocTime: 30 * time.Minute, DocCPU: time.Hour, MaxOCRPages: 500}
-	if got := DefaultConfig(); got != def {
+	if got := DefaultConfig(); !cmp.Equal(got, def) {
 		t.Errorf("DefaultConfig = %+v", got)
 	}
 	t.Setenv("VIKA_MAX_FILE_MB", "5")
@@ -232,13 +232,13 @@ func TestDefaultConfig(t *testing.T) {
 	t.Setenv("VIKA_WORKER_CPU_S", "60")
 	want := def
 	want.MaxFileBytes, want.PageTimeout, want.WorkerMemory, want.WorkerCPU = 5<<20, 4*time.Second, 900<<20, time.Minute
-	if got := DefaultConfig(); got != want {
+	if got := DefaultConfig(); !cmp.Equal(got, want) {
 		t.Errorf("DefaultConfig with env = %+v", got)
 	}
 	e := newEngine(t, Config{MaxPages: 7})
 	want.MaxPages = 7
 	want.ModelsRoot = e.cfg.ModelsRoot // newEngine's empty root
-	if got := e.cfg; got != want {
+	if got := e.cfg; !cmp.Equal(got, want) {
 		t.Errorf("Config = %+v", got)
 	}
 }

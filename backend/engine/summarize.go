@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"vika/backend/corpus"
+	"vika/backend/kept"
 	"vika/backend/message"
 	"vika/backend/store"
 )
@@ -33,6 +34,10 @@ type SummarizeOptions struct {
 	// the router's first choice). A passage whose summary by that model
 	// was refused is not asked again; with another model it is.
 	Model string
+	// Prompt is the version of the summarising prompt (the caller's). A
+	// summary kept of a passage by Model and that version (outputs.go)
+	// answers without a request.
+	Prompt string
 	// Progress, when set, is told each passage done, out of the total.
 	Progress func(done, total int)
 }
@@ -50,6 +55,10 @@ type SummarizeReport struct {
 	Already       int `json:"already"`  // passages summarised before, left as they are
 	Short         int `json:"short"`    // passages under MinSummaryChars, left out
 	OverCap       int `json:"over_cap"` // passages left out by Max
+	// Reused counts the passages (among Summarized) whose summary by
+	// Model and Prompt was kept (this session, the cache or a course
+	// file): no request was made for them.
+	Reused int `json:"reused"`
 }
 
 // Summarizer writes the summary of a passage and names the model that
@@ -139,10 +148,30 @@ func (e *Engine) Summarize(ctx context.Context, docID string, s Summarizer, o Su
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		text, model, err := s(ctx, c)
-		text = strings.TrimSpace(text)
-		if model == "" {
-			model = o.Model
+		key := passageOutputKey(o.Prompt, o.Model, c)
+		if reason, ok := e.keptRefusal(ctx, docID, key, outputPassage); ok {
+			// o.Model refused it in an earlier session: not asked again.
+			rep.RefusedBefore++
+			if err := e.store.SetSummaryRefusal(ctx, docID, c.ID, corpus.Refusal{Model: o.Model, Reason: reason}); err != nil {
+				return rep, err
+			}
+			if o.Progress != nil {
+				o.Progress(i+1, len(todo))
+			}
+			continue
+		}
+		prior, reused := e.reused(ctx, docID, key)
+		text, model := strings.TrimSpace(prior.Text), prior.Model
+		var err error
+		if reused && prior.Kind == outputPassage && text != "" {
+			rep.Reused++
+		} else {
+			reused = false
+			text, model, err = s(ctx, c)
+			text = strings.TrimSpace(text)
+			if model == "" {
+				model = o.Model
+			}
 		}
 		if err == nil && text == "" {
 			err = message.Wrap(fmt.Errorf("%w: the model wrote no summary of the passage on page %d", ErrRefused, c.Page), message.RefusedEmpty)
@@ -151,12 +180,19 @@ func (e *Engine) Summarize(ctx context.Context, docID string, s Summarizer, o Su
 		case errors.Is(err, ErrRefused):
 			rep.Refused++
 			log.Printf("engine: the summary of the passage on page %d: %s refused: %v", c.Page, model, err)
-			err = e.store.SetSummaryRefusal(ctx, docID, c.ID, corpus.Refusal{Model: model, Reason: message.Of(err)})
+			reason := message.Of(err)
+			e.keepOutput(ctx, docID, kept.Output{Kind: outputPassage, Key: passageOutputKey(o.Prompt, model, c), Model: model, Refusal: &reason})
+			err = e.store.SetSummaryRefusal(ctx, docID, c.ID, corpus.Refusal{Model: model, Reason: reason})
 		case err != nil:
 			return rep, err
 		default:
 			if err = e.addSummary(ctx, c, text); err == nil {
 				rep.Summarized++
+			}
+			if err == nil && !reused {
+				// Kept under the model that wrote it: a fallback's summary
+				// answers a later run that starts with that model.
+				e.keepOutput(ctx, docID, kept.Output{Kind: outputPassage, Key: passageOutputKey(o.Prompt, model, c), Model: model, Text: text})
 			}
 		}
 		if err != nil {
@@ -254,4 +290,12 @@ func (e *Engine) StartSummarize(docID string, s Summarizer, o SummarizeOptions, 
 		_, err := e.Summarize(ctx, docID, s, o)
 		return err
 	})
+}
+
+// SummaryKept reports whether a summary of passage c of document docID by
+// o.Model and o.Prompt is kept (this session, the cache or a course
+// file): a Summarize run would make no request for it.
+func (e *Engine) SummaryKept(ctx context.Context, docID string, o SummarizeOptions, c corpus.Chunk) bool {
+	k, ok := e.reused(ctx, docID, passageOutputKey(o.Prompt, o.Model, c))
+	return ok && k.Kind == outputPassage && strings.TrimSpace(k.Text) != ""
 }

@@ -7,6 +7,12 @@ import (
 	"vika/backend/llm"
 )
 
+// DescribeVersion names the describing prompts (figures, tables,
+// formulas): change it whenever they change what a model writes, so that
+// the descriptions, summaries and LaTeX kept under the previous version
+// (the document cache, course files) are asked for again.
+const DescribeVersion = "describe-1"
+
 // describeFigureSystem asks a vision model for a figure's description,
 // written for search: what the picture shows, in words a student would
 // search for.

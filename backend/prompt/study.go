@@ -8,6 +8,11 @@ import (
 	"vika/backend/llm"
 )
 
+// StudyVersion names the study prompts: change it whenever they change
+// what a model writes, so that the study guides kept under the previous
+// version are not shown as this version's.
+const StudyVersion = "study-1"
+
 // StudyTask is what a study request asks of the model.
 type StudyTask string
 

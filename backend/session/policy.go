@@ -7,6 +7,7 @@ import (
 	"vika/backend/engine"
 	"vika/backend/message"
 	"vika/backend/models"
+	"vika/backend/prompt"
 )
 
 // describeAfterAdd starts describing a document just added when the
@@ -60,7 +61,7 @@ func (s *Session) Describe(ctx context.Context, docID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	o := engine.DescribeOptions{Max: st.DescribeMax, Tables: st.DescribeTables, Formulas: st.DescribeFormulas, Model: model}
+	o := engine.DescribeOptions{Max: st.DescribeMax, Tables: st.DescribeTables, Formulas: st.DescribeFormulas, Model: model, Prompt: prompt.DescribeVersion}
 	return s.eng.StartDescribe(docID, d, o, func(p engine.Progress) { s.emit(EventIngestProgress, p) }), nil
 }
 

@@ -298,3 +298,22 @@ func TestAnswerModelOffer(t *testing.T) {
 		t.Errorf("the answer is not beside the settings: %v", err)
 	}
 }
+
+// TestBadOCRSettingIsReported: a VIKA_OCR_* value that does not parse is
+// the session's configuration problem, named, as every other bad VIKA_*
+// limit is (read once, with the engine's configuration).
+func TestBadOCRSettingIsReported(t *testing.T) {
+	t.Setenv("VIKA_OCR_WORKERS", "lots")
+	t.Setenv("VIKA_DATA_DIR", t.TempDir()) // no models: BM25 only
+	t.Setenv("VIKA_OLLAMA_BASE_URL", llmtest.Closed())
+	root := t.TempDir()
+	s, err := Open(t.Context(), Options{NoSettings: true, Keys: secrets.NewWith(memRing{}, os.Getenv),
+		Models: &models.Manager{Downloader: models.Downloader{Root: root, BaseURL: llmtest.Closed()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if p := s.Problem(); p == nil || !strings.Contains(p.Error(), "VIKA_OCR_WORKERS") {
+		t.Errorf("Problem = %v, want VIKA_OCR_WORKERS named", p)
+	}
+}

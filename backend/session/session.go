@@ -37,6 +37,7 @@ import (
 	"sync"
 	"time"
 
+	"vika/backend/cache"
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/models"
@@ -106,6 +107,11 @@ type Session struct {
 	loadErr    error    // guarded by mu: why the file could not be read
 	// saved tells the work no course file holds (unsaved.go).
 	saved savedState
+	// cacheMu serialises opening and closing the document cache the
+	// settings ask for (remember); opened is that cache, closed with the
+	// session, guarded by cacheMu.
+	cacheMu     sync.Mutex
+	cacheOpened *cache.Cache
 }
 
 // Open opens a session. Only the engine failing to open is an error; a
@@ -138,7 +144,9 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	s.svc, answerCfg, s.problem = configure(s.keys, o.LLM, o.Answer, limitsErr)
 	s.assistant = rag.New(eng, s.svc, answerCfg)
 	s.study = study.NewJobs(study.New(eng, s.svc))
-	s.study.SetStore(eng) // guides kept in the document cache when it is on
+	// Guides are kept with the documents' other model outputs: in a course
+	// file saved, and in the document cache while it is on (cache.go).
+	s.study.SetStore(eng)
 	s.openSettings(o)
 	st, _ := s.Settings()
 	s.useLocal(o.Ollama || st.Ollama)
@@ -188,7 +196,14 @@ func (s *Session) Close() error {
 	s.study.Close()
 	s.assistant.Close()
 	s.models.Close()
-	return s.eng.Close()
+	err := s.eng.Close()
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if s.cacheOpened != nil {
+		err = errors.Join(err, s.cacheOpened.Close())
+		s.cacheOpened = nil
+	}
+	return err
 }
 
 // offerPath is where the answer to the model offer is remembered: beside

@@ -26,3 +26,38 @@ func TestSettingsCache(t *testing.T) {
 		t.Errorf("0 MB means %d bytes", s.CacheMaxBytes())
 	}
 }
+
+// TestRememberKeepsACacheThatTurnedOff: saving the same settings again
+// (a change of K, say) leaves a cache that turned itself off (a full
+// disk; closing it stands for that here) off, as its notice promises; a
+// new cap opens it again; turning it off closes it.
+func TestRememberKeepsACacheThatTurnedOff(t *testing.T) {
+	ctx := t.Context()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	s := open(t, "", &heard{})
+	st := DefaultSettings()
+	st.Remember = true
+	if err := s.remember(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	off := s.cacheOpened
+	off.Close()
+	if err := s.remember(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	if s.cacheOpened != off {
+		t.Error("the same settings saved again reopened a cache that had turned off")
+	}
+	st.CacheMaxMB = 4096
+	if err := s.remember(ctx, st); err != nil || s.cacheOpened == off || s.cacheOpened.Off() {
+		t.Errorf("a new cap did not open the cache again: %v", err)
+	}
+	on := s.cacheOpened
+	st.Remember = false
+	if err := s.remember(ctx, st); err != nil || s.cacheOpened != nil || !on.Off() {
+		t.Errorf("turned off: %v, cache %v, the old one closed %v", err, s.cacheOpened, on.Off())
+	}
+	if info, err := s.CacheInfo(ctx); err != nil || info.On {
+		t.Errorf("CacheInfo once off = %+v, %v", info, err)
+	}
+}

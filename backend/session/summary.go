@@ -20,7 +20,7 @@ func (s *Session) summarizeAfterAdd(p engine.Progress) {
 
 // summarizeOptions are the settings' bounds of a summarising run by model.
 func summarizeOptions(st Settings, model string) engine.SummarizeOptions {
-	return engine.SummarizeOptions{Max: st.SummarizeMax, Model: model}
+	return engine.SummarizeOptions{Max: st.SummarizeMax, Model: model, Prompt: prompt.SummaryVersion}
 }
 
 // Summarize starts summarising a document's passages (the summary index)
@@ -70,8 +70,12 @@ type SummaryPlan struct {
 	// by the cap a document, Short those too short to summarise.
 	Requests int `json:"requests"`
 	Already  int `json:"already"`
-	OverCap  int `json:"over_cap"`
-	Short    int `json:"short"`
+	// Kept counts the passages whose summary by the model asked first is
+	// kept (the document cache, a course file): summarised with no
+	// request.
+	Kept    int `json:"kept"`
+	OverCap int `json:"over_cap"`
+	Short   int `json:"short"`
 	// InputTokens estimates the tokens sent (the requests as built);
 	// OutputTokens is the most the model may write.
 	InputTokens  int `json:"input_tokens"`
@@ -110,7 +114,13 @@ func (s *Session) SummaryPlan(ctx context.Context) (SummaryPlan, error) {
 		p.Already += rep.Already
 		p.OverCap += rep.OverCap
 		p.Short += rep.Short
+		o := summarizeOptions(st, p.Model)
 		for _, c := range todo {
+			if s.eng.SummaryKept(ctx, d.ID, o, c) {
+				p.Kept++
+				p.Requests--
+				continue
+			}
 			req := prompt.SummaryRequest(c)
 			p.InputTokens += requestTokens(req)
 			p.OutputTokens += req.MaxTokens

@@ -182,3 +182,34 @@ func (g *Guide) fill(p parsed, hits []corpus.Hit) {
 		}
 	}
 }
+
+// Recheck checks every line of g, a guide kept outside the session (the
+// document cache, or a course file whose verdicts are claims), against
+// its scope's passages in this session as Guide does, and makes its
+// extractive outline again from them; it fails when the scope is not in
+// the session.
+func (s *Studier) Recheck(ctx context.Context, g Guide) (Guide, error) {
+	m, err := s.resolve(ctx, Scope{DocID: g.DocID, Section: g.Section})
+	if err != nil {
+		return Guide{}, err
+	}
+	var p parsed
+	for _, l := range g.Summary {
+		p.summary = append(p.summary, l.Text)
+	}
+	for _, t := range g.Terms {
+		p.terms = append(p.terms, [2]string{t.Term, t.Definition.Text})
+	}
+	for _, q := range g.QAs {
+		p.qas = append(p.qas, [2]string{q.Question, q.Answer.Text})
+	}
+	g.Summary, g.Terms, g.QAs = nil, nil, nil
+	g.fill(p, m.hits)
+	if g.Outline != nil {
+		g.Outline = s.outline(m)
+	}
+	if len(m.docs) == 1 {
+		g.DocID, g.File = m.docs[0].doc.ID, m.docs[0].doc.File
+	}
+	return g, nil
+}

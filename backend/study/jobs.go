@@ -10,6 +10,7 @@ import (
 	"vika/backend/jobs"
 	"vika/backend/llm"
 	"vika/backend/message"
+	"vika/backend/prompt"
 )
 
 // Event types of a study job.
@@ -42,8 +43,9 @@ type Jobs struct {
 	store  Store               // guarded by mu: nil keeps guides for the session only
 }
 
-// Store keeps guides beyond the session: the processed-document cache
-// (*engine.Engine), which keeps nothing when the student left it off.
+// Store keeps guides beyond the study jobs (*engine.Engine): with the
+// document's other model outputs, in a course file saved and in the
+// processed-document cache while the student has it on.
 type Store interface {
 	KeepStudy(ctx context.Context, docID, key string, v any)
 	KeptStudy(ctx context.Context, docID, key string, v any) bool
@@ -148,6 +150,12 @@ func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
 	if !st.KeptStudy(ctx, docID, guideKey(section), &kept) || kept.DocID != docID {
 		return Guide{}, false
 	}
+	// Kept outside the session (a course file's may be anyone's): its
+	// verdicts are this session's checker's, not the file's.
+	kept, err = j.s.Recheck(ctx, kept)
+	if err != nil {
+		return Guide{}, false
+	}
 	j.mu.Lock()
 	j.guides[k] = kept
 	j.mu.Unlock()
@@ -168,8 +176,13 @@ func (j *Jobs) key(ctx context.Context, sc Scope) ([2]string, []corpus.Document,
 	return [2]string{strings.Join(ids, "+"), normTitle(sc.Section)}, docs, nil
 }
 
-// guideKey is the key a guide of section is stored under.
-func guideKey(section string) string { return "guide:" + normTitle(section) }
+// guideKey is the key a guide of section is stored under, with the study
+// prompts' version (a guide of older prompts is not read as this one's).
+// The model is not part of it: a guide names the models that wrote it
+// (Guide.Models), and the one kept is the last made.
+func guideKey(section string) string {
+	return "guide:" + prompt.StudyVersion + ":" + normTitle(section)
+}
 
 // Forget drops the guides of a document removed from the session, those
 // of several documents among them too.

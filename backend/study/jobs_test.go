@@ -169,6 +169,53 @@ func TestJobPanicEndsTheJob(t *testing.T) {
 	}
 }
 
+// heldGuide is a Store holding one guide under any key, as a course file
+// gives it: its verdicts are whatever the file says.
+type heldGuide struct{ g Guide }
+
+func (h heldGuide) KeepStudy(context.Context, string, string, any) {}
+
+func (h heldGuide) KeptStudy(_ context.Context, docID, _ string, v any) bool {
+	*v.(*Guide) = h.g
+	return h.g.DocID == docID
+}
+
+// TestKeptGuideIsCheckedAgain: a guide read back from its store (a course
+// file, the cache) is shown with this session's verdicts, not the ones it
+// was kept with: a line citing a page that does not say it is not
+// verified, whatever the file claimed; a line of the PDF stays verified;
+// a forged outline is made again from the document.
+func TestKeptGuideIsCheckedAgain(t *testing.T) {
+	eng, vaswani, _ := twoPDFs(t)
+	j := NewJobs(New(eng, nil))
+	made, err := j.Studier().Guide(context.Background(), Scope{DocID: vaswani}, Options{}, nil) // extractive: no model
+	if err != nil || len(made.Outline) == 0 {
+		t.Fatalf("outline %+v, %v", made.Outline, err)
+	}
+	label := made.Outline[0].Label
+	forged := Guide{DocID: vaswani, File: made.File,
+		Summary: []Line{
+			{Text: "The Transformer was first published by Charles Babbage in 1843. " + label, Check: Check{Verified: true, Label: label}},
+			{Text: made.Outline[0].Quote + " " + label, Check: Check{Verified: false}},
+		},
+		Outline: []OutlineItem{{Title: "Forged", Quote: "Nothing of the PDF.", Label: label, DocID: vaswani, Page: 1}},
+	}
+	j.SetStore(heldGuide{forged})
+	g, ok := j.Kept(context.Background(), Scope{DocID: vaswani})
+	if !ok {
+		t.Fatal("the kept guide was not read back")
+	}
+	if g.Summary[0].Check.Verified {
+		t.Errorf("the forged line kept its verdict: %+v", g.Summary[0].Check)
+	}
+	if !g.Summary[1].Check.Verified {
+		t.Errorf("a line quoting the PDF is not verified: %+v", g.Summary[1].Check)
+	}
+	if len(g.Outline) == 0 || g.Outline[0].Title == "Forged" || g.Outline[0].Quote != made.Outline[0].Quote {
+		t.Errorf("the outline read back: %+v", g.Outline)
+	}
+}
+
 // TestJobParserPanicReported: a panic in the parser of a model's reply (a
 // bug reached by odd model output) is contained by the job runner: the
 // guide job ends with an error event coded error.internal, the session's

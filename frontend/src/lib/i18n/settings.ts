@@ -65,6 +65,10 @@ export const en = {
   'settings.summaryNothing': 'Every passage of the documents here is summarised already, or too short to need it.',
   'settings.summaryLater': 'Each PDF added afterwards: one request per passage, up to {max} per PDF.',
   'settings.summaryLeftOut': { one: '{count} passage is left out by the cap.', other: '{count} passages are left out by the cap.' },
+  'settings.summaryKept': {
+    one: '{count} passage has a summary kept (remembered documents or a course file): no request for it.',
+    other: '{count} passages have a summary kept (remembered documents or a course file): no request for them.',
+  },
   'settings.summaryNotice':
     'The passages’ text goes to {provider} (the lightest model first, another one when it is rate limited), as the passages an answer cites do.',
   'settings.summaryLocal': '{model} runs on this machine: the passages never leave it.',
@@ -238,6 +242,10 @@ export const fr: Record<keyof typeof en, Message> = {
   'settings.summaryNothing': 'Tous les passages des documents présents sont déjà résumés, ou trop courts pour l’être.',
   'settings.summaryLater': 'Chaque PDF ajouté ensuite : une requête par passage, au plus {max} par PDF.',
   'settings.summaryLeftOut': { one: '{count} passage est laissé de côté par le plafond.', other: '{count} passages sont laissés de côté par le plafond.' },
+  'settings.summaryKept': {
+    one: '{count} passage a un résumé conservé (documents mémorisés ou fichier de cours) : aucune requête pour lui.',
+    other: '{count} passages ont un résumé conservé (documents mémorisés ou fichier de cours) : aucune requête pour eux.',
+  },
   'settings.summaryNotice':
     'Le texte des passages est envoyé à {provider} (le modèle le plus léger d’abord, un autre s’il est limité), comme les passages cités par une réponse.',
   'settings.summaryLocal': '{model} tourne sur cette machine : les passages ne la quittent pas.',

@@ -50,7 +50,7 @@ export const llms = vi.fn<Admin['llms']>(async () => []);
 export const localEndpoint = vi.fn<Admin['localEndpoint']>(async () => 'http://127.0.0.1:11434');
 /** A plan with nothing to summarise and no model; tests give their own. */
 export function sampleSummaryPlan(overrides: Partial<SummaryPlan> = {}): SummaryPlan {
-  return { local: false, documents: 0, requests: 0, already: 0, over_cap: 0, short: 0, input_tokens: 0, output_tokens: 0, per_document: catalogue.defaults.summarize_max, ...overrides };
+  return { local: false, documents: 0, requests: 0, already: 0, kept: 0, over_cap: 0, short: 0, input_tokens: 0, output_tokens: 0, per_document: catalogue.defaults.summarize_max, ...overrides };
 }
 export const summaryPlan = vi.fn<Admin['summaryPlan']>(async () => sampleSummaryPlan());
 export const summarizeLibrary = vi.fn<Admin['summarizeLibrary']>(async () => []);

@@ -50,6 +50,18 @@ describe('SummarySection', () => {
     expect(await screen.findByText(/each document shows its progress in the library/)).toBeTruthy();
   });
 
+  it('counts the passages whose summary is kept, and applies them without a request to pay', async () => {
+    api.summaryPlan.mockResolvedValue({ ...PLAN, requests: 0, over_cap: 0, kept: 130, input_tokens: 0, output_tokens: 0 });
+    const settings = new SettingsState();
+    await settings.load();
+    render(SummarySection, { settings });
+    expect(await screen.findByText('130 passages have a summary kept (remembered documents or a course file): no request for them.')).toBeTruthy();
+    expect(screen.queryByText(/takes .* requests/)).toBeNull();
+    expect(screen.queryByText(/summarised already, or too short/)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Summarise the documents here now' }));
+    expect(api.summarizeLibrary).toHaveBeenCalledTimes(1);
+  });
+
   it('cannot be turned on without a model, and says why', async () => {
     api.summaryPlan.mockResolvedValue(sampleSummaryPlan());
     const settings = new SettingsState();
@@ -68,5 +80,15 @@ describe('SummarySection', () => {
     expect(screen.getByRole('checkbox', { name: /Résumer chaque passage avec un modèle de langue/ })).toBeTruthy();
     expect(await screen.findByText(/demande 412 requêtes à Gemini 2\.5 Flash-Lite : environ 125\s300 jetons envoyés, au plus 65\s920 écrits/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Résumer maintenant les documents présents' })).toBeTruthy();
+  });
+
+  it('says in French that kept summaries cost nothing', async () => {
+    locale.set('fr');
+    api.settings.mockResolvedValue(defaultSettings({ locale: 'fr' }));
+    api.summaryPlan.mockResolvedValue({ ...PLAN, kept: 1 });
+    const settings = new SettingsState();
+    await settings.load();
+    render(SummarySection, { settings });
+    expect(await screen.findByText('1 passage a un résumé conservé (documents mémorisés ou fichier de cours) : aucune requête pour lui.')).toBeTruthy();
   });
 });
