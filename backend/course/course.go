@@ -28,10 +28,11 @@ import (
 )
 
 // Format and Version name the layout; a file of a newer version is
-// refused (ErrVersion).
+// refused (ErrVersion). Version 2 added the flashcards' reviews; a
+// version 1 file (without them) is read as it was written.
 const (
 	Format  = "vika-course"
-	Version = 1
+	Version = 2
 	// Ext is the file name extension.
 	Ext = ".vika"
 )
@@ -65,6 +66,7 @@ type Limits struct {
 	MaxPDFBytes          int64 // one PDF
 	MaxDataBytes         int64 // one document's processed data, or its vectors
 	MaxConversationBytes int64 // the conversation's encoding
+	MaxReviewBytes       int64 // the flashcards' reviews' encoding
 	MaxTotal             int64 // the whole file
 	// CheckTime bounds the checks of Open (which read every byte once),
 	// and each later read.
@@ -74,10 +76,12 @@ type Limits struct {
 // DefaultLimits are generous for a term's course pack and small enough
 // that a hostile file cannot exhaust memory: Open holds one PDF with its
 // data at a time. The conversation's bound is twice what a session
-// restores of one (rag.MaxRestoredBytes). CheckTime allows reading 8 GB
+// restores of one (rag.MaxRestoredBytes); the reviews' holds the largest
+// deck a session keeps (package review: 20,000 cards and 200,000 log
+// rows encode to about 76 MiB, TestFullDeckFitsACourse). CheckTime allows reading 8 GB
 // from a slow disk (30 MB/s).
 var DefaultLimits = Limits{MaxDocuments: 500, MaxPDFBytes: 200 << 20, MaxDataBytes: 512 << 20,
-	MaxConversationBytes: 64 << 20, MaxTotal: 8 << 30, CheckTime: 5 * time.Minute}
+	MaxConversationBytes: 64 << 20, MaxReviewBytes: 128 << 20, MaxTotal: 8 << 30, CheckTime: 5 * time.Minute}
 
 // Document is one PDF of a course.
 type Document struct {
@@ -103,4 +107,7 @@ type Course struct {
 	// Conversation is the consumer's encoding of the conversation, nil
 	// when the student did not keep it.
 	Conversation []byte
+	// Reviews is the consumer's encoding of the flashcards under review
+	// and their review log, nil when there are none.
+	Reviews []byte
 }

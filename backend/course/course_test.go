@@ -30,7 +30,7 @@ func sample() Course {
 	return Course{Documents: []Document{
 		doc("a.pdf", []byte("%PDF-1.4 the bytes of the first PDF, with a recognisable run of text")),
 		doc("b.pdf", bytes.Repeat([]byte("%PDF-second "), 1000)),
-	}, Conversation: []byte(`[{"question":"q"}]`)}
+	}, Conversation: []byte(`[{"question":"q"}]`), Reviews: []byte(`{"cards":[],"log":[]}`)}
 }
 
 func TestSaveOpenRoundTrip(t *testing.T) {
@@ -143,6 +143,26 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 				SELECT n AS seq, file, sha256, zeroblob(150000000) AS pdf, setup, processed, models, vectors, sum FROM r, kept`)
 			return p
 		}, ErrNotCourse},
+		"reviews stored as text": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `UPDATE reviews SET data = CAST(data AS TEXT)`)
+			return p
+		}, ErrDamaged},
+		"reviews over their size": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `UPDATE reviews SET data = zeroblob(?)`, 1<<20+1)
+			return p
+		}, ErrTooLarge},
+		"version 2 without its reviews table": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `DROP TABLE reviews`)
+			return p
+		}, ErrNotCourse},
+		"version 1 with a reviews table": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `UPDATE about SET v = '1' WHERE k = 'version'`)
+			return p
+		}, ErrNotCourse},
 		"too many documents": {func(t *testing.T) string {
 			p := saved(t)
 			for i := range 3 {
@@ -153,6 +173,7 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 	}
 	lim := DefaultLimits
 	lim.MaxDocuments = 4
+	lim.MaxReviewBytes = 1 << 20
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			p := tc.make(t)
@@ -164,6 +185,27 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 			}
 			t.Logf("%v", err)
 		})
+	}
+}
+
+// TestReadsVersion1 opens a course file as Vika wrote it before the
+// reviews (version 1: no reviews table) and finds its PDFs and
+// conversation, and no reviews.
+func TestReadsVersion1(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "old.vika")
+	want := sample()
+	if err := Save(ctx, p, want); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, p, `DROP TABLE reviews; UPDATE about SET v = '1' WHERE k = 'version'`)
+	got, err := Read(ctx, p, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Reviews = nil
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Error(diff)
 	}
 }
 

@@ -21,7 +21,8 @@ import (
 // (packaging/vika-mime.xml) matches; Open does not rely on it.
 const ApplicationID = 0x56494B41
 
-const schema = `
+// schemaV1 is the layout of version 1; version 2 added the reviews.
+const schemaV1 = `
 CREATE TABLE about (k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE documents (
 	seq       INTEGER PRIMARY KEY, -- order in the library
@@ -36,6 +37,18 @@ CREATE TABLE documents (
 );
 CREATE TABLE conversation (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
 `
+
+// schema is the layout Save writes (Version).
+const schema = schemaV1 + `CREATE TABLE reviews (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
+`
+
+// schemaOf is the layout of a version this Vika reads.
+func schemaOf(version int) string {
+	if version == 1 {
+		return schemaV1
+	}
+	return schema
+}
 
 // sumOf is the checksum of a document row.
 func sumOf(d Document) string {
@@ -109,6 +122,11 @@ func write(ctx context.Context, name string, c Course) error {
 	}
 	if c.Conversation != nil {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO conversation (id, data) VALUES (1, ?)`, c.Conversation); err != nil {
+			return err
+		}
+	}
+	if c.Reviews != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO reviews (id, data) VALUES (1, ?)`, c.Reviews); err != nil {
 			return err
 		}
 	}

@@ -38,6 +38,8 @@ type File struct {
 	conn *sql.Conn
 	lim  Limits
 	seqs []int64 // the documents' row keys, in library order
+	// version is the file's layout version (Version, or an older one).
+	version int
 }
 
 // Open opens the course file at path and checks it within lim: a regular
@@ -104,6 +106,9 @@ func Read(ctx context.Context, path string, lim Limits) (Course, error) {
 	if c.Conversation, err = f.Conversation(ctx); err != nil {
 		return Course{}, err
 	}
+	if c.Reviews, err = f.Reviews(ctx); err != nil {
+		return Course{}, err
+	}
 	return c, nil
 }
 
@@ -133,23 +138,40 @@ func (f *File) Document(ctx context.Context, i int) (Document, error) {
 
 // Conversation reads the conversation's encoding, nil when none was kept.
 func (f *File) Conversation(ctx context.Context) ([]byte, error) {
+	return f.single(ctx, "conversation", f.lim.MaxConversationBytes)
+}
+
+// Reviews reads the encoding of the flashcards under review and their
+// log, nil when there are none (and in a version 1 file, which has no
+// place for them).
+func (f *File) Reviews(ctx context.Context) ([]byte, error) {
+	if f.version < 2 {
+		return nil, nil
+	}
+	return f.single(ctx, "reviews", f.lim.MaxReviewBytes)
+}
+
+// single reads the data of the one row of table (conversation or
+// reviews: a name of the schema, never input), a blob of at most limit
+// bytes; nil when the row is absent.
+func (f *File) single(ctx context.Context, table string, limit int64) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.lim.CheckTime)
 	defer cancel()
 	var size sql.NullInt64
 	var typ string
-	err := f.conn.QueryRowContext(ctx, `SELECT octet_length(data), typeof(data) FROM conversation WHERE id = 1`).Scan(&size, &typ)
+	err := f.conn.QueryRowContext(ctx, `SELECT octet_length(data), typeof(data) FROM `+table+` WHERE id = 1`).Scan(&size, &typ)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, nil
 	case err != nil:
 		return nil, deadlineErr(ctx, fmt.Errorf("%w: %v", ErrDamaged, err))
 	case typ != "blob":
-		return nil, fmt.Errorf("%w: a conversation of type %s", ErrDamaged, typ)
-	case size.Int64 > f.lim.MaxConversationBytes:
-		return nil, fmt.Errorf("%w: a conversation of %d bytes, at most %d", ErrTooLarge, size.Int64, f.lim.MaxConversationBytes)
+		return nil, fmt.Errorf("%w: %s of type %s", ErrDamaged, table, typ)
+	case size.Int64 > limit:
+		return nil, fmt.Errorf("%w: %s of %d bytes, at most %d", ErrTooLarge, table, size.Int64, limit)
 	}
 	var data []byte
-	if err := f.conn.QueryRowContext(ctx, `SELECT data FROM conversation WHERE id = 1`).Scan(&data); err != nil {
+	if err := f.conn.QueryRowContext(ctx, `SELECT data FROM `+table+` WHERE id = 1`).Scan(&data); err != nil {
 		return nil, deadlineErr(ctx, fmt.Errorf("%w: %v", ErrDamaged, err))
 	}
 	return data, nil
@@ -261,7 +283,7 @@ func readSchema(ctx context.Context, conn *sql.Conn) ([]schemaObject, error) {
 		return nil, err
 	}
 	if len(objs) > 16 {
-		return objs, nil // not ours (Save writes 3): no need to read the columns of all
+		return objs, nil // not ours (Save writes 4): no need to read the columns of all
 	}
 	for i, o := range objs {
 		if o.Type != "table" {
@@ -289,9 +311,9 @@ func readSchema(ctx context.Context, conn *sql.Conn) ([]schemaObject, error) {
 	return objs, nil
 }
 
-// savedSchema returns the schema Save writes, read back from an in-memory
-// database made with it.
-func savedSchema(ctx context.Context) ([]schemaObject, error) {
+// savedSchema returns the schema of a version (Save writes Version's),
+// read back from an in-memory database made with it.
+func savedSchema(ctx context.Context, version int) ([]schemaObject, error) {
 	db, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
 		return nil, err
@@ -302,7 +324,7 @@ func savedSchema(ctx context.Context) ([]schemaObject, error) {
 		return nil, err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, schema); err != nil {
+	if _, err := conn.ExecContext(ctx, schemaOf(version)); err != nil {
 		return nil, err
 	}
 	return readSchema(ctx, conn)
@@ -317,7 +339,7 @@ func (f *File) checkFormat(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrDamaged, err)
 	}
-	want, err := savedSchema(ctx)
+	want, err := savedSchema(ctx, Version)
 	if err != nil {
 		return err
 	}
@@ -349,6 +371,12 @@ func (f *File) checkFormat(ctx context.Context) error {
 		return fmt.Errorf("%w: version %q", ErrDamaged, about["version"])
 	case v > Version:
 		return fmt.Errorf("%w: version %d, this Vika reads up to %d", ErrVersion, v, Version)
+	}
+	f.version = v
+	if v != Version {
+		if want, err = savedSchema(ctx, v); err != nil {
+			return err
+		}
 	}
 	if err := sameSchema(got, want); err != nil {
 		return fmt.Errorf("%w: %v", ErrNotCourse, err)
@@ -526,6 +554,9 @@ func (lim Limits) withDefaults() Limits {
 	}
 	if lim.MaxConversationBytes <= 0 {
 		lim.MaxConversationBytes = d.MaxConversationBytes
+	}
+	if lim.MaxReviewBytes <= 0 {
+		lim.MaxReviewBytes = d.MaxReviewBytes
 	}
 	if lim.MaxTotal <= 0 {
 		lim.MaxTotal = d.MaxTotal

@@ -60,9 +60,9 @@ func (p *courseEntry) output(_ context.Context, _, key string) (kept.Output, boo
 }
 
 // SaveCourse writes the session's documents, with their processed data
-// and vectors, and conversation when not nil (the caller's encoding), to
-// the course file at path.
-func (e *Engine) SaveCourse(ctx context.Context, path string, conversation []byte) (int, error) {
+// and vectors, and conversation and reviews when not nil (the caller's
+// encodings), to the course file at path.
+func (e *Engine) SaveCourse(ctx context.Context, path string, conversation, reviews []byte) (int, error) {
 	if e.isClosed() {
 		return 0, ErrClosed
 	}
@@ -70,7 +70,7 @@ func (e *Engine) SaveCourse(ctx context.Context, path string, conversation []byt
 	if err != nil {
 		return 0, err
 	}
-	c := course.Course{Conversation: conversation}
+	c := course.Course{Conversation: conversation, Reviews: reviews}
 	set, release := e.acquire()
 	defer release()
 	setup, models := e.setup(), set.modelsKey()
@@ -127,6 +127,7 @@ type CourseResult struct {
 	Added        []corpus.Document `json:"added"`
 	Failed       []Progress        `json:"failed"` // one per PDF not added (a duplicate, say), with its problem
 	Conversation []byte            `json:"-"`      // the caller's encoding, nil when none was kept
+	Reviews      []byte            `json:"-"`      // the caller's encoding of the flashcards' reviews, nil when none
 }
 
 // StartCourse opens the course file at path in the background, as a job
@@ -189,6 +190,11 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 	var out CourseResult
 	if out.Conversation, err = cf.Conversation(ctx); errors.Is(err, course.ErrTooLarge) {
 		log.Printf("course: %s: conversation left out: %v", fileName(path), err)
+	} else if err != nil {
+		return CourseResult{}, err
+	}
+	if out.Reviews, err = cf.Reviews(ctx); errors.Is(err, course.ErrTooLarge) {
+		log.Printf("course: %s: reviews left out: %v", fileName(path), err)
 	} else if err != nil {
 		return CourseResult{}, err
 	}

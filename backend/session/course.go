@@ -13,7 +13,8 @@ import (
 )
 
 // SaveCourse saves the session's documents to the course file at path,
-// with the conversation when withConversation. Saved, the session holds no
+// with the flashcards under review and their log, and the conversation
+// when withConversation. Saved, the session holds no
 // unsaved work (what changed while it was being written excepted: the
 // student chose what to keep), and the course goes first among the
 // recent ones.
@@ -29,7 +30,11 @@ func (s *Session) SaveCourse(ctx context.Context, path string, withConversation 
 			return 0, err
 		}
 	}
-	n, err := s.eng.SaveCourse(ctx, path, conv)
+	reviews, err := s.reviews.Encode()
+	if err != nil {
+		return 0, err
+	}
+	n, err := s.eng.SaveCourse(ctx, path, conv, reviews)
 	if err != nil {
 		return n, err
 	}
@@ -59,14 +64,15 @@ func (s *Session) CourseInfo(ctx context.Context, path string) (entries []engine
 // command line's `vika course open`), each step going out as
 // EventIngestProgress, a PDF not added (a duplicate) on its own failed
 // row, and restores the conversation it holds (bounded; shown like any
-// answer). Opened into an empty session, the course leaves it saved
+// answer) and its flashcards under review with their log (checked, those
+// of the session's documents). Opened into an empty session, the course leaves it saved
 // (Unsaved).
 func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseResult, error) {
 	o := s.startOpening(path, false)
 	var conv courseConversation
 	res, err := s.eng.OpenCourse(ctx, path, s.courseProgress(o), conv.cited) // a failed PDF's row included
 	if err == nil {
-		o.restoredTurns(s.restoreConversation(&conv))
+		o.addRestored(s.restoreConversation(&conv) + s.restoreReviews(ctx, res.Reviews))
 	}
 	s.opened(o, err == nil)
 	return res, err
@@ -80,8 +86,8 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 func (s *Session) StartCourse(path string) string {
 	o := s.startOpening(path, true)
 	conv := &courseConversation{}
-	return s.eng.StartCourse(path, s.courseProgress(o), conv.cited, func(engine.CourseResult) {
-		o.restoredTurns(s.restoreConversation(conv))
+	return s.eng.StartCourse(path, s.courseProgress(o), conv.cited, func(res engine.CourseResult) {
+		o.addRestored(s.restoreConversation(conv) + s.restoreReviews(s.life, res.Reviews))
 	})
 }
 

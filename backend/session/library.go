@@ -61,6 +61,7 @@ func (s *Session) Documents(ctx context.Context) ([]corpus.Document, error) {
 // RemoveDocument forgets a document and its passages.
 func (s *Session) RemoveDocument(ctx context.Context, docID string) error {
 	s.study.Forget(docID)
+	s.reviews.Forget(docID)
 	err := s.eng.RemoveDocument(ctx, docID)
 	if err == nil {
 		s.changed()

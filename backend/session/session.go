@@ -14,8 +14,10 @@
 //   - accepting the model offer downloads its models (AnswerModelOffer);
 //   - the settings' switches apply at Open and as soon as they are saved:
 //     the local Ollama server, the document cache (SetSettings);
+//   - the flashcards made join the deck under review, each grade is
+//     scheduled by FSRS and logged, quiz answers too (review.go);
 //   - work no course file holds (documents added or removed, turns, study
-//     material) makes the session unsaved until it is saved to a course
+//     material, reviews) makes the session unsaved until it is saved to a course
 //     file, and a course opened into an empty session leaves it saved
 //     (Unsaved, unsaved.go); the courses saved or opened are remembered
 //     in the settings file (RecentCourses).
@@ -33,12 +35,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"vika/backend/cache"
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/models"
 	"vika/backend/rag"
+	"vika/backend/review"
 	"vika/backend/secrets"
 	"vika/backend/study"
 )
@@ -69,6 +73,8 @@ type Options struct {
 	// Emit sends an event (its name, from events.go, and its payload) to
 	// whoever listens; nil sends none.
 	Emit func(name string, payload any)
+	// Clock tells the time of reviews; nil is time.Now.
+	Clock func() time.Time
 }
 
 // Session is one open session. Its methods are safe for concurrent use.
@@ -76,6 +82,8 @@ type Session struct {
 	eng       *engine.Engine
 	assistant *rag.Assistant
 	study     *study.Jobs  // study guides and flashcards in flight, guides kept
+	reviews   *review.Deck // the flashcards under review and their log (review.go)
+	clock     func() time.Time
 	svc       *llm.Service // nil: no model, answers are extractive
 	keys      *secrets.Store
 	models    *models.Manager
@@ -121,7 +129,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{eng: eng, keys: o.Keys, models: o.Models, emit: o.Emit}
+	s := &Session{eng: eng, keys: o.Keys, models: o.Models, emit: o.Emit, reviews: review.NewDeck(), clock: o.Clock}
 	s.life, s.stop = context.WithCancel(context.Background())
 	if s.keys == nil {
 		s.keys = secrets.New()

@@ -23,9 +23,15 @@ func (s *Session) StudyGuide(ctx context.Context, sc study.Scope, o study.Option
 }
 
 // StudyCards makes flashcards from sc and waits (study.ErrNeedsModel
-// without a model).
+// without a model); the cards made join the deck under review, as a
+// job's do.
 func (s *Session) StudyCards(ctx context.Context, sc study.Scope, o study.Options, progress func(study.Progress)) (study.Deck, error) {
-	return s.study.Studier().Cards(ctx, sc, o, progress)
+	d, err := s.study.Studier().Cards(ctx, sc, o, progress)
+	if err == nil {
+		s.deckMade(ctx, d)
+		s.changed()
+	}
+	return d, err
 }
 
 // StartStudyGuide makes the guide of sc in the background under the id

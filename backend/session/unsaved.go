@@ -14,7 +14,8 @@ import (
 // Unsaved work. The session lives in memory; a course file (.vika) is the
 // student's explicit save. The session counts every change to the work it
 // holds (a document added, removed or cut into passages again, a
-// conversation turn kept, a study guide or flashcards made) and remembers
+// conversation turn kept, a study guide or flashcards made, a card graded,
+// a quiz question answered) and remembers
 // the count at which it last matched a course file: when it was saved to
 // one, or when one was opened into an empty session. The window asks
 // before quitting while the two differ (Unsaved).
@@ -109,7 +110,7 @@ type opening struct {
 	mu       sync.Mutex
 	job      string // guarded by mu: the course job's id (its first event)
 	added    int    // guarded by mu: PDFs added
-	restored int    // guarded by mu: conversation turns restored
+	restored int    // guarded by mu: conversation turns and cards under review restored
 }
 
 // startOpening records the session as a course starts opening.
@@ -140,8 +141,9 @@ func (s *Session) courseProgress(o *opening) func(engine.Progress) {
 	}
 }
 
-// restoredTurns counts the turns a course brought.
-func (o *opening) restoredTurns(n int) {
+// addRestored counts the conversation turns and the cards under review a
+// course brought.
+func (o *opening) addRestored(n int) {
 	o.mu.Lock()
 	o.restored += n
 	o.mu.Unlock()
@@ -170,10 +172,14 @@ func (s *Session) opened(o *opening, ok bool) {
 	}
 }
 
-// studyMade wraps a study job's emit to count the guide or cards it made.
+// studyMade wraps a study job's emit to count the guide or cards it made,
+// and to put the cards made under review before the window hears of them.
 func (s *Session) studyMade(emit func(study.Event)) func(study.Event) {
 	return func(e study.Event) {
 		if e.Type == study.EventDone {
+			if e.Deck != nil {
+				s.deckMade(s.life, *e.Deck)
+			}
 			s.changed()
 		}
 		emit(e)

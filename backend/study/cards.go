@@ -2,6 +2,8 @@ package study
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -21,6 +23,9 @@ func init() { message.Register(ErrNeedsModel, message.StudyNeedsModel) }
 // Card is a flashcard: a question, its answer, the page it cites and the
 // checker's verdict on the answer.
 type Card struct {
+	// ID names the card for its reviews (CardID): the same question on
+	// the same page of the same document is the same card.
+	ID       string `json:"id"`
 	Question string `json:"question"`
 	Answer   string `json:"answer"`
 	Label    string `json:"label"` // the cited page, "[file.pdf p.N]"
@@ -112,6 +117,13 @@ func (s *Studier) Cards(ctx context.Context, sc Scope, o Options, progress func(
 	return d, err
 }
 
+// CardID is a card's stable id: a hash of its document, its page and its
+// question (case and spacing aside), 32 hex digits.
+func CardID(docID string, page int, question string) string {
+	h := sha256.Sum256([]byte(docID + "\x00" + strconv.Itoa(page) + "\x00" + norm(question)))
+	return hex.EncodeToString(h[:16])
+}
+
 // card checks one card: its answer must cite a page of a document of m
 // (the one document, whatever name the citation gives it, when there is
 // one; the document the checker resolves the name to, when several).
@@ -138,6 +150,7 @@ func card(q, a string, m material) (Card, *message.Message) {
 		}
 	}
 	c := Card{Question: q, Answer: a, Check: check, DocID: first.ID, Page: refs[0].Page}
+	c.ID = CardID(c.DocID, c.Page, q)
 	c.Label = corpus.CitationLabel(first.Label, c.Page)
 	return c, nil
 }

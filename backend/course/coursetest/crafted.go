@@ -121,6 +121,12 @@ func Files(t testing.TB, dir string, pdf []byte, setup string) []Crafted {
 	p = save(t, dir, "processed-bomb.vika", course.Course{Documents: []course.Document{Doc("lecture.pdf", pdf, setup, []byte(pages))}})
 	out = append(out, Crafted{"processed-bomb", p, nil})
 
+	// Reviews whose log is absurd: 3 million empty rows in 9 MiB, within
+	// the file's byte limit, about 2.4 GB once decoded whole.
+	reviews := `{"version":1,"cards":[],"log":[` + strings.Repeat("{},", 3_000_000) + `{}]}`
+	p = save(t, dir, "reviews-bomb.vika", course.Course{Documents: honest.Documents, Reviews: []byte(reviews)})
+	out = append(out, Crafted{"reviews-bomb", p, nil})
+
 	// A FIFO named like a course: opening it waits for a writer for ever.
 	p = filepath.Join(dir, "fifo.vika")
 	if err := mkfifo(p); err == nil {

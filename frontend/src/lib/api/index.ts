@@ -19,3 +19,4 @@ export * from './folder.ts';
 export * from './quit.ts';
 export { BackendUnavailableError, BridgeError } from './call.ts';
 export * from './study.ts';
+export * from './review.ts';

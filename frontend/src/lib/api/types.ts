@@ -5,7 +5,7 @@
 // read. Only the event payloads, which Wails does not generate, are written
 // here by hand.
 
-import type { cite, corpus, engine, llm, main, metrics, models, rag, retrieve, secrets, session, study } from '../../../wailsjs/go/models';
+import type { cite, corpus, engine, llm, main, metrics, models, rag, retrieve, review, secrets, session, study } from '../../../wailsjs/go/models';
 import type { BridgeMessage } from '../i18n/messages.ts';
 import catalogue from './catalogue.json';
 
@@ -145,6 +145,21 @@ export type StudyEvent =
   | { type: 'progress'; progress: StudyProgress }
   | { type: 'done'; guide?: StudyGuide | null; deck?: StudyDeck | null; quiz?: QuizItem[] | null }
   | { type: 'error'; error: BridgeMessage };
+
+// --- spaced repetition (packages review and srs) ---
+
+/** A grade of a flashcard: 1 again, 2 hard, 3 good, 4 easy (srs.Grade). */
+export type Grade = 1 | 2 | 3 | 4;
+/** Which cards: a document ('' all) and one of its sections ('' the whole document) (review.Scope). */
+export type ReviewScope = Fields<review.Scope>;
+/** A card under review with, for each grade, the seconds until it would be due again (review.Due). */
+export type ReviewCard = Wire<review.Due>;
+/** The counts of a document or a section (review.Counts). */
+export type ReviewCounts = Wire<review.Counts>;
+/** A section missed most for its reviews and quiz answers (review.Weak). */
+export type WeakSection = Wire<review.Weak>;
+/** Progress per document and section, with the weak sections (review.Progress). */
+export type ReviewProgress = Wire<review.Progress>;
 
 // --- settings, metrics, explorer, and the model manager's "models:progress" ---
 

@@ -11,6 +11,7 @@ import * as explorer from './explorer.ts';
 import * as library from './library.ts';
 import { fill, type Lang, type Message, type Params } from './lookup.ts';
 import * as settings from './settings.ts';
+import * as review from './review.ts';
 import * as study from './study.ts';
 import * as suggest from './suggest.ts';
 import * as viewer from './viewer.ts';
@@ -28,6 +29,7 @@ const en = {
   ...viewer.en,
   ...suggest.en,
   ...study.en,
+  ...review.en,
 };
 
 export type MessageKey = keyof typeof en;
@@ -43,6 +45,7 @@ const fr: Dictionary = {
   ...viewer.fr,
   ...suggest.fr,
   ...study.fr,
+  ...review.fr,
 };
 
 export const dictionaries: Record<Lang, Dictionary> = { en, fr };

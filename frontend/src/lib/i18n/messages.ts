@@ -114,6 +114,9 @@ const en = {
   'study.card_no_page': 'A card cited {label}, a page the document does not have: it was refused.',
   'study.card_no_citation': 'A card’s answer cited no page: it was refused.',
   'study.uncited': 'cites no page',
+  'review.unknown_card': 'This card is no longer under review: its document was removed.',
+  'review.deck_full': 'The review deck is full: no more flashcards can be added to it this session.',
+  'review.bad_grade': 'A card is graded Again, Hard, Good or Easy.',
   'study.unformatted':
     'The model’s reply did not follow the format asked for (no SUMMARY:, TERM: or Q:/A: line; tried: {models}), so nothing was made. Try again, or pick another model.',
   'describe.not_vision': '{model} cannot describe figures: it reads no images. Pick a vision model in Settings.',
@@ -307,6 +310,9 @@ const fr: Record<Key, Message> = {
   'study.card_no_page': 'Une fiche citait {label}, une page que le document n’a pas : elle a été refusée.',
   'study.card_no_citation': 'La réponse d’une fiche ne citait aucune page : elle a été refusée.',
   'study.uncited': 'ne cite aucune page',
+  'review.unknown_card': 'Cette fiche n’est plus en révision : son document a été retiré.',
+  'review.deck_full': 'Le paquet de révision est plein : aucune autre fiche ne peut y entrer pendant cette session.',
+  'review.bad_grade': 'Une fiche se note À revoir, Difficile, Correct ou Facile.',
   'study.unformatted':
     'La réponse du modèle ne suivait pas le format demandé (aucune ligne SUMMARY:, TERM: ou Q:/A: ; essayé : {models}) : rien n’a été fait. Réessayez, ou choisissez un autre modèle.',
   'describe.not_vision':

@@ -17,6 +17,8 @@ const DYNAMIC: Record<string, string> = {
   'study.tab.': 'StudyPanel.svelte: a study tab',
   'study.export.': 'GuideView.svelte, CardsView.svelte: an export format',
   'study.progress.': 'StudyPanel.svelte: a study job phase',
+  'review.grade.': 'ReviewView.svelte: a grade, 1 (again) to 4 (easy)',
+  'review.progress.': 'ProgressView.svelte: a column of the progress table (review.Counts)',
   'sources.band.': 'CosineBadge.svelte: a cosine band',
   'sources.foundBy.': 'SourcesPanel.svelte: a retriever (corpus.Hit found_by)',
   'sources.pageType.': 'SourcesPanel.svelte: a page type (corpus.PageType)',

@@ -22,7 +22,7 @@ import { Export } from './export.svelte.ts';
 import { t, tm } from './locale.svelte.ts';
 import type { PassageSelection } from './selection.ts';
 
-export type StudyTab = 'guide' | 'cards' | 'quiz';
+export type StudyTab = 'guide' | 'cards' | 'quiz' | 'review' | 'progress';
 /** What is studied: one document (docID), the documents picked, or every document. */
 export type StudyWidth = 'one' | 'several' | 'all';
 export type JobKind = 'guide' | 'cards';
@@ -41,6 +41,8 @@ export interface QuizAttempt {
   picked: number | null;
   typed: string;
   revealed: boolean;
+  /** A short answer, once revealed: the student's own verdict (recorded), null until given. */
+  judged: boolean | null;
 }
 
 export class Study {
@@ -259,10 +261,20 @@ export class Study {
     } else if (e.deck) {
       this.deck = e.deck;
       this.quiz = e.quiz ?? [];
-      this.attempts = this.quiz.map(() => ({ picked: null, typed: '', revealed: false }));
-      this.current = 0;
+      this.#attempts();
       this.tab = 'cards';
     }
+  }
+
+  /** A quiz made elsewhere (a weak section studied again: api.reviewQuiz). */
+  useQuiz(quiz: QuizItem[]): void {
+    this.quiz = quiz;
+    this.#attempts();
+  }
+
+  #attempts(): void {
+    this.attempts = this.quiz.map(() => ({ picked: null, typed: '', revealed: false, judged: null }));
+    this.current = 0;
   }
 
   #end(): void {
@@ -284,12 +296,29 @@ export class Study {
     }
   }
 
-  /** Picks an option of the current multiple-choice question (reveals it). */
+  /** Picks an option of the current multiple-choice question (reveals it); the answer is recorded. */
   pick(i: number): void {
     const a = this.attempts[this.current];
-    if (!a || a.revealed) return;
+    const q = this.quiz[this.current];
+    if (!a || !q || a.revealed) return;
     a.picked = i;
     a.revealed = true;
+    this.#record(q, i === q.correct);
+  }
+
+  /** The student's verdict on a revealed short answer, recorded once. */
+  judge(right: boolean): void {
+    const a = this.attempts[this.current];
+    const q = this.quiz[this.current];
+    if (!a || !q || !a.revealed || a.judged !== null) return;
+    a.judged = right;
+    this.#record(q, right);
+  }
+
+  /** Records a quiz answer on its card (the review log; progress counts it). */
+  #record(q: QuizItem, right: boolean): void {
+    if (!q.card.id) return;
+    api.answerQuiz(q.card.id, right).catch((err: unknown) => this.#report(err));
   }
 
   reveal(): void {

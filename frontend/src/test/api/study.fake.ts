@@ -5,7 +5,16 @@
 import { vi } from 'vitest';
 import type * as real from '../../lib/api/index.ts';
 import { BridgeError } from '../../lib/api/call.ts';
-import type { QuizItem, StudyCard, StudyDeck, StudyEvent, StudyGuide, StudyPlan } from '../../lib/api/types.ts';
+import type {
+  QuizItem,
+  ReviewCard,
+  ReviewProgress,
+  StudyCard,
+  StudyDeck,
+  StudyEvent,
+  StudyGuide,
+  StudyPlan,
+} from '../../lib/api/types.ts';
 
 type Api = typeof real;
 
@@ -118,7 +127,7 @@ export function sampleGuide(overrides: Partial<StudyGuide> = {}): StudyGuide {
 
 export function sampleCard(question: string, answer: string, verified = true): StudyCard {
   const line = sampleLine(answer, verified);
-  return { question, answer: line.text, label: LABEL, doc_id: 'a3f1c9', page: 3, check: line.check } as StudyCard;
+  return { id: `id-${question}`, question, answer: line.text, label: LABEL, doc_id: 'a3f1c9', page: 3, check: line.check } as StudyCard;
 }
 
 export function sampleDeck(cards: StudyCard[]): StudyDeck {
@@ -142,4 +151,55 @@ export function sampleQuiz(cards: StudyCard[]): QuizItem[] {
     { kind: 'short', question: b!.question, answer: 'a disjunction of literals', correct: 0, card: b! },
     { kind: 'choice', question: c!.question, answer: 'a literal', options: ['a literal', 'a clause'], correct: 0, card: c! },
   ];
+}
+
+// --- the review (api/review.ts): an empty deck by default ---
+
+export const reviewQueue = vi.fn<Api['reviewQueue']>(async () => []);
+export const reviewCards = vi.fn<Api['reviewCards']>(async () => []);
+export const reviewQuiz = vi.fn<Api['reviewQuiz']>(async () => []);
+export const gradeCard = vi.fn<Api['gradeCard']>(async (id) => sampleReviewCard({ id }));
+export const answerQuiz = vi.fn<Api['answerQuiz']>(async () => {});
+export const reviewProgress = vi.fn<Api['reviewProgress']>(async () => sampleProgress());
+
+/** A card under review, new, as Go sends it (intervals of a new card: 1 min, 6 min, 10 min, 8 days). */
+export function sampleReviewCard(overrides: Partial<ReviewCard> = {}): ReviewCard {
+  return {
+    id: 'c1',
+    doc_id: 'a3f1c9',
+    file: 'lecture_sat.pdf',
+    page: 3,
+    section: 'Backtracking',
+    question: 'What does DPLL add to backtracking?',
+    answer: `Unit propagation and pure literal elimination ${LABEL}`,
+    label: LABEL,
+    added: '2026-03-02T09:00:00Z',
+    memory: { state: 0 },
+    next: [60, 360, 600, 691200],
+    ...overrides,
+  } as ReviewCard;
+}
+
+const zero = { cards: 0, due: 0, new: 0, reviewed: 0, recalled: 0, missed: 0, quiz_right: 0, quiz_wrong: 0 };
+
+/** Progress: an empty deck, or one document with a weak section. */
+export function sampleProgress(withWeak = false): ReviewProgress {
+  if (!withWeak) return { total: zero, docs: [], weak: [] };
+  const weakCounts = { ...zero, cards: 2, due: 1, reviewed: 3, recalled: 1, missed: 2, quiz_wrong: 1 };
+  const good = { ...zero, cards: 3, reviewed: 3, recalled: 3, quiz_right: 2 };
+  return {
+    total: { ...zero, cards: 5, due: 1, reviewed: 6, recalled: 4, missed: 2, quiz_right: 2, quiz_wrong: 1 },
+    docs: [
+      {
+        doc_id: 'a3f1c9',
+        file: 'lecture_sat.pdf',
+        ...{ ...zero, cards: 5, due: 1, reviewed: 6, recalled: 4, missed: 2, quiz_right: 2, quiz_wrong: 1 },
+        sections: [
+          { section: 'Backtracking', ...weakCounts },
+          { section: 'Clauses', ...good },
+        ],
+      },
+    ],
+    weak: [{ doc_id: 'a3f1c9', file: 'lecture_sat.pdf', section: 'Backtracking', counts: weakCounts, missed: 0.75 }],
+  };
 }

@@ -7,6 +7,8 @@ import type { MetricsRecord } from '../../api/types.ts';
 import type { BarSpec } from '../../chart.ts';
 import { locale } from '../../state/locale.svelte.ts';
 import { Metrics } from '../../state/metrics.svelte.ts';
+import { Review } from '../../state/review.svelte.ts';
+import { Study } from '../../state/study.svelte.ts';
 import DashboardPanel from './DashboardPanel.svelte';
 
 vi.mock('../../api/index.ts', () => import('../../../test/api/fake.ts'));
@@ -19,6 +21,8 @@ vi.mock('../../chart.ts', () => ({
     return { update: (next: BarSpec) => drawn.specs.push(next), recolor() {}, destroy() {} };
   },
 }));
+
+const reviewProps = () => ({ review: new Review(new Study()), onReview: vi.fn(), onStudyAgain: vi.fn() });
 
 function withRecords(records: MetricsRecord[]) {
   api.metrics.mockResolvedValue({
@@ -39,7 +43,7 @@ describe('DashboardPanel', () => {
       sampleRecord({ query_index: 1, rerank_applied: false, hit_at_5: null, recall_at_5: null, mrr: null, hyde_applied: true }),
     ]);
     locale.set('fr');
-    render(DashboardPanel, { metrics: new Metrics() });
+    render(DashboardPanel, { metrics: new Metrics(), ...reviewProps() });
     const table = await screen.findByRole('table');
     expect(screen.getByText('Pertinence').nextElementSibling?.textContent).toBe('pas de reclasseur');
     expect(screen.getByText(/comptent un passage comme pertinent quand le cross-encodeur/)).toBeTruthy();
@@ -53,7 +57,7 @@ describe('DashboardPanel', () => {
   });
 
   it('teaches the first step when no question was asked', async () => {
-    render(DashboardPanel, { metrics: new Metrics() });
+    render(DashboardPanel, { metrics: new Metrics(), ...reviewProps() });
     expect(await screen.findByText('No question asked yet')).toBeTruthy();
     expect(screen.getByText(/ask a question in the chat/)).toBeTruthy();
     expect(screen.getByRole('button', { name: /Export CSV/ })).toHaveProperty('disabled', true);
@@ -64,7 +68,7 @@ describe('DashboardPanel', () => {
       sampleRecord({ query_index: 1, query: 'What is SAT?', time_to_first_token_ms: 310 }),
       sampleRecord({ query_index: 2, query: 'And 3-SAT?', llm_model: '', llm_routing_mode: 'abstained', time_to_first_token_ms: null, mrr: null }),
     ]);
-    render(DashboardPanel, { metrics: new Metrics() });
+    render(DashboardPanel, { metrics: new Metrics(), ...reviewProps() });
 
     const table = await screen.findByRole('table');
     const rows = within(table).getAllByRole('row');
@@ -92,7 +96,7 @@ describe('DashboardPanel', () => {
         fallback_chain: ['gemini/gemini-2.5-flash (rate_limited)', 'groq/llama-3.1-8b-instant'],
       }),
     ]);
-    render(DashboardPanel, { metrics: new Metrics() });
+    render(DashboardPanel, { metrics: new Metrics(), ...reviewProps() });
     await screen.findByRole('table');
 
     const latest = (title: string) => drawn.specs.filter((s) => s.yTitle === title).at(-1);
@@ -116,7 +120,7 @@ describe('DashboardPanel', () => {
 
   it('refreshes when the chat calls refresh()', async () => {
     const metrics = new Metrics();
-    render(DashboardPanel, { metrics });
+    render(DashboardPanel, { metrics, ...reviewProps() });
     await screen.findByText('No question asked yet');
     withRecords([sampleRecord({ query: 'Fresh question' })]);
     await metrics.refresh();
@@ -126,7 +130,7 @@ describe('DashboardPanel', () => {
   it('exports and shows the saved path', async () => {
     withRecords([sampleRecord()]);
     api.exportMetrics.mockResolvedValue('/home/ana/metrics.json');
-    render(DashboardPanel, { metrics: new Metrics() });
+    render(DashboardPanel, { metrics: new Metrics(), ...reviewProps() });
     await screen.findByRole('table');
     await userEvent.click(screen.getByRole('button', { name: /Export JSON/ }));
     expect(api.exportMetrics).toHaveBeenCalledWith('json');
@@ -135,9 +139,20 @@ describe('DashboardPanel', () => {
 
   it('shows a loading failure with a way to retry', async () => {
     api.metrics.mockRejectedValueOnce(new Error('session closed'));
-    render(DashboardPanel, { metrics: new Metrics() });
+    render(DashboardPanel, { metrics: new Metrics(), ...reviewProps() });
     expect((await screen.findByRole('alert')).textContent).toContain('session closed');
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(api.metrics).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows the flashcards due today and the weak sections, each studied again from here', async () => {
+    api.reviewProgress.mockResolvedValue(api.sampleProgress(true));
+    const props = reviewProps();
+    render(DashboardPanel, { metrics: new Metrics(), ...props });
+    expect(await screen.findByText('1 card due today')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Review them' }));
+    expect(props.onReview).toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Study again' }));
+    expect(props.onStudyAgain).toHaveBeenCalledWith(expect.objectContaining({ doc_id: 'a3f1c9', section: 'Backtracking' }));
   });
 });

@@ -3,6 +3,7 @@ import { tick } from 'svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as fake from '../../../test/api/fake.ts';
 import { locale } from '../../state/locale.svelte.ts';
+import { Review } from '../../state/review.svelte.ts';
 import { Study } from '../../state/study.svelte.ts';
 import StudyPanel from './StudyPanel.svelte';
 
@@ -16,9 +17,10 @@ async function setup() {
   const study = new Study();
   const onOpen = vi.fn();
   const onSettings = vi.fn();
-  render(StudyPanel, { study, documents: [fake.sampleDocument()], onOpen, onSettings });
+  const review = new Review(study);
+  render(StudyPanel, { study, review, documents: [fake.sampleDocument()], onOpen, onSettings });
   await flush();
-  return { study, onOpen, onSettings };
+  return { study, review, onOpen, onSettings };
 }
 
 const cards = () => [
@@ -192,7 +194,7 @@ describe('the Study view', () => {
       fake.sampleDocument({ doc_id: 'b7e2', file: 'graphs.pdf', label: 'graphs.pdf' }),
       fake.sampleDocument({ doc_id: 'c9d4', file: 'logic.pdf', label: 'logic.pdf' }),
     ];
-    render(StudyPanel, { study, documents: docs, onOpen, onSettings: vi.fn() });
+    render(StudyPanel, { study, review: new Review(study), documents: docs, onOpen, onSettings: vi.fn() });
     await flush();
     const pick = screen.getByRole('combobox', { name: 'Document' });
     expect(within(pick).getByRole('option', { name: 'The whole library (3 documents)' })).toBeTruthy();
@@ -242,5 +244,81 @@ describe('the Study view', () => {
     await setup();
     expect(screen.getByRole('button', { name: 'Faire la fiche de révision' })).toBeTruthy();
     expect(screen.getByText(/3 requêtes à Gemini 2\.5 Flash/)).toBeTruthy();
+  });
+});
+
+describe('the review', () => {
+  it('shows the cards due today, the four grades with their next intervals, and the queue after grading', async () => {
+    const first = fake.sampleReviewCard();
+    const second = fake.sampleReviewCard({ id: 'c2', question: 'What is a clause?', section: 'Clauses' });
+    fake.reviewQueue.mockResolvedValue([first, second]);
+    fake.reviewProgress.mockResolvedValue({ ...fake.sampleProgress(), total: { ...fake.sampleProgress().total, cards: 2, due: 2 } });
+    await setup();
+    await fireEvent.click(screen.getByRole('tab', { name: /Due today/ }));
+    await flush();
+    expect(screen.getByText(/^2 cards left today/)).toBeTruthy();
+    expect(screen.getByText('What does DPLL add to backtracking?')).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Show the answer' }));
+    const grades = within(screen.getByRole('group', { name: 'How well did you remember it?' })).getAllByRole('button');
+    expect(grades.map((b) => b.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+      'Again next in 1 min',
+      'Hard next in 6 min',
+      'Good next in 10 min',
+      'Easy next in 8 days',
+    ]);
+    fake.reviewQueue.mockResolvedValue([second]);
+    await fireEvent.click(grades[2]!);
+    await flush();
+    expect(fake.gradeCard).toHaveBeenCalledWith('c1', 3);
+    expect(screen.getByText('What is a clause?')).toBeTruthy();
+    expect(screen.getByText(/^1 card left today/)).toBeTruthy();
+    fake.reviewQueue.mockResolvedValue([]);
+    // The keys: Space shows the answer, 1 grades it Again.
+    await fireEvent.keyDown(window, { key: ' ' });
+    expect(screen.getByRole('group', { name: 'How well did you remember it?' })).toBeTruthy();
+    await fireEvent.keyDown(window, { key: '1' });
+    await flush();
+    expect(fake.gradeCard).toHaveBeenLastCalledWith('c2', 1);
+    expect(screen.getByRole('status').textContent).toContain('Done for today: 2 reviews.');
+  });
+
+  it('lists the progress with the weak sections, and studies one again: its cards, its section, a quiz on it', async () => {
+    fake.reviewProgress.mockResolvedValue(fake.sampleProgress(true));
+    fake.studySections.mockResolvedValue([
+      { title: 'Backtracking', page: 3, depth: 0 },
+      { title: 'Clauses', page: 9, depth: 0 },
+    ]);
+    const card = fake.sampleReviewCard();
+    fake.reviewCards.mockResolvedValue([card]);
+    fake.reviewQuiz.mockResolvedValue(fake.sampleQuiz(cards()));
+    const { study } = await setup();
+    await fireEvent.click(screen.getByRole('tab', { name: 'Progress' }));
+    await flush();
+    expect(screen.getByText('Weak sections')).toBeTruthy();
+    expect(screen.getByText('75% missed (3 of 4)')).toBeTruthy();
+    const rows = screen.getAllByRole('row').map((r) => [...r.children].map((c) => c.textContent?.trim()).join(' '));
+    expect(rows).toContain('Backtracking 2 1 3 1 2 0 / 1');
+    await fireEvent.click(screen.getByRole('button', { name: 'Study again' }));
+    await flush();
+    expect(study.section).toBe('Backtracking');
+    expect(fake.reviewCards).toHaveBeenCalledWith({ doc_id: 'a3f1c9', section: 'Backtracking' });
+    expect(fake.reviewQuiz).toHaveBeenCalledWith({ doc_id: 'a3f1c9', section: 'Backtracking' });
+    expect(study.quiz).toHaveLength(3);
+    expect(screen.getByText('Studying again: Backtracking')).toBeTruthy();
+    expect(screen.getByText(/^1 card left in this section/)).toBeTruthy();
+  });
+
+  it('records quiz answers: a choice picked, a short answer judged', async () => {
+    const { study } = await setup();
+    study.useQuiz(fake.sampleQuiz(cards()));
+    study.tab = 'quiz';
+    await flush();
+    await fireEvent.click(screen.getByRole('button', { name: /a clause/ }));
+    expect(fake.answerQuiz).toHaveBeenCalledWith('id-What does DPLL add?', false);
+    await fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Reveal the answer' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'I had it right' }));
+    expect(fake.answerQuiz).toHaveBeenLastCalledWith('id-What is a clause?', true);
+    expect(screen.getByText('Recorded as right.')).toBeTruthy();
   });
 });
