@@ -72,16 +72,24 @@ func NewJobs(s *Studier) *Jobs {
 func (j *Jobs) Studier() *Studier { return j.s }
 
 // StartGuide makes the guide of sc in the background; its events go to
-// emit, the last one done or error. A finished guide is kept (Kept).
+// emit, the last one done or error. A finished guide is kept (Kept)
+// under the key of the documents it was asked of, unless they changed
+// while it was made.
 func (j *Jobs) StartGuide(ctx context.Context, id string, sc Scope, o Options, emit func(Event)) error {
 	return j.start(ctx, id, emit, func(ctx context.Context, progress func(Progress)) (Event, error) {
+		k, _, err := j.key(ctx, sc)
+		if err != nil {
+			return Event{}, err
+		}
 		g, err := j.s.Guide(ctx, sc, o, progress)
 		if err != nil {
 			return Event{}, err
 		}
-		k, _, err := j.key(ctx, sc)
-		if err != nil {
-			return Event{}, err
+		// The documents changed while it was made (one added to the
+		// library, one removed): the guide is still shown, but kept under
+		// neither the key it was asked under nor the one of now.
+		if now, _, err := j.key(ctx, sc); err != nil || now != k {
+			return Event{Type: EventDone, Guide: &g}, nil
 		}
 		j.mu.Lock()
 		j.guides[k] = g

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"vika/backend/corpus"
+	"vika/backend/engine"
 	"vika/backend/jobs"
 	"vika/backend/llm/llmtest"
 	"vika/backend/message"
+	"vika/backend/sharedtest"
 )
 
 type recorder struct {
@@ -248,5 +250,71 @@ func TestJobParserPanicReported(t *testing.T) {
 	}
 	if e := again.last(t); e.Type != EventDone || e.Guide == nil {
 		t.Errorf("the next job ended with %+v, want its guide", e)
+	}
+}
+
+// TestGuideDocumentsChangeMidJob: a guide is kept under the documents it
+// was asked of, known before it is made: a PDF added to the library
+// while a guide of "all" is made does not file it as a guide of the
+// new set, and a named document removed meanwhile does not turn the
+// finished guide into an error; neither is kept.
+func TestGuideDocumentsChangeMidJob(t *testing.T) {
+	v, s := sharedtest.Require(t, vaswaniPDF), sharedtest.Require(t, shannonPDF)
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	r, err := eng.Ingest(ctx, v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vaswani := r.Doc.ID
+	w := wires[0]
+	var change atomic.Value // func(), run once on the next request
+	f := fake(t, w, func(body string) llmtest.Reply {
+		if fn, _ := change.Swap(func() {}).(func()); fn != nil {
+			fn()
+		}
+		return llmtest.Reply{Chunks: w.stream(faithful(texts(body)))}
+	})
+	j := NewJobs(New(eng, service(t, map[string]*llmtest.Server{w.provider: f})))
+	defer j.Close()
+
+	var shannon string
+	change.Store(func() {
+		r, err := eng.Ingest(ctx, s, nil)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		shannon = r.Doc.ID
+	})
+	var a recorder
+	if err := j.StartGuide(ctx, "all", Scope{All: true}, Options{}, a.emit); err != nil {
+		t.Fatal(err)
+	}
+	if e := a.last(t); e.Type != EventDone || e.Guide == nil {
+		t.Fatalf("the guide of all ended with %+v", e)
+	}
+	if shannon == "" {
+		t.Fatal("no document was added mid-job")
+	}
+	if g, ok := j.Kept(ctx, Scope{All: true}); ok {
+		t.Errorf("a guide of one document is kept as the guide of two: %+v", g.Docs)
+	}
+
+	change.Store(func() {
+		if err := eng.RemoveDocument(ctx, shannon); err != nil {
+			t.Error(err)
+		}
+	})
+	var n recorder
+	if err := j.StartGuide(ctx, "named", Scope{Docs: []string{vaswani, shannon}}, Options{}, n.emit); err != nil {
+		t.Fatal(err)
+	}
+	if e := n.last(t); e.Type != EventDone || e.Guide == nil || len(e.Guide.Docs) != 2 {
+		t.Fatalf("the guide of two documents, one removed mid-job, ended with %+v", e)
 	}
 }
