@@ -155,7 +155,9 @@ func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
 	}
 	docID := docs[0].ID
 	var kept Guide
-	if !st.KeptStudy(ctx, docID, guideKey(section), &kept) || kept.DocID != docID {
+	if !st.KeptStudy(ctx, docID, guideKey(section), &kept) || kept.DocID != docID ||
+		normTitle(kept.Section) != normTitle(section) { // a guide of another section is not this one
+
 		return Guide{}, false
 	}
 	// Kept outside the session (a course file's may be anyone's): its

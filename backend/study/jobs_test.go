@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"errors"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -195,7 +196,8 @@ func TestKeptGuideIsCheckedAgain(t *testing.T) {
 		t.Fatalf("outline %+v, %v", made.Outline, err)
 	}
 	label := made.Outline[0].Label
-	forged := Guide{DocID: vaswani, File: made.File,
+	forged := Guide{DocID: vaswani, File: "forged.pdf", From: 3, To: 99,
+		Docs: []Studied{{DocID: "other", File: "other.pdf", From: 1, To: 500, Passages: 9999}},
 		Summary: []Line{
 			{Text: "The Transformer was first published by Charles Babbage in 1843. " + label, Check: Check{Verified: true, Label: label}},
 			{Text: made.Outline[0].Quote + " " + label, Check: Check{Verified: false}},
@@ -215,6 +217,17 @@ func TestKeptGuideIsCheckedAgain(t *testing.T) {
 	}
 	if len(g.Outline) == 0 || g.Outline[0].Title == "Forged" || g.Outline[0].Quote != made.Outline[0].Quote {
 		t.Errorf("the outline read back: %+v", g.Outline)
+	}
+	if g.File != made.File || g.From != made.From || g.To != made.To || !reflect.DeepEqual(g.Docs, made.Docs) {
+		t.Errorf("the file's claims of what was studied were kept: %s p%d-%d %+v, want %s p%d-%d %+v",
+			g.File, g.From, g.To, g.Docs, made.File, made.From, made.To, made.Docs)
+	}
+	// A guide of another section, filed under this one's key, is not it.
+	forged.Section = "3 Model Architecture"
+	j = NewJobs(New(eng, nil))
+	j.SetStore(heldGuide{forged})
+	if g, ok := j.Kept(context.Background(), Scope{DocID: vaswani, Section: "1 Introduction"}); ok {
+		t.Errorf("a guide of section %q was read back as one of 1 Introduction", g.Section)
 	}
 }
 
