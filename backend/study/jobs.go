@@ -156,7 +156,8 @@ func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
 	docID := docs[0].ID
 	var kept Guide
 	if !st.KeptStudy(ctx, docID, guideKey(section), &kept) || kept.DocID != docID ||
-		normTitle(kept.Section) != normTitle(section) { // a guide of another section is not this one
+		normTitle(kept.Section) != normTitle(section) || // a guide of another section is not this one
+		len(kept.Summary)+len(kept.Terms)+len(kept.QAs) > maxKeptLines { // nor one no reduce writes: not checked, made again
 
 		return Guide{}, false
 	}
@@ -171,6 +172,15 @@ func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
 	j.mu.Unlock()
 	return kept, true
 }
+
+// maxKeptLines bounds the lines of a guide read back from its store,
+// each checked again against every passage of its scope: a reduce writes
+// at most NoteTokens (2,048 tokens), a line with its citation some ten
+// tokens or more, so some 200 lines; the largest guide the tests make
+// (Okasaki's thesis, a fake model passing every batch's notes through
+// the reduce) has 96. A hostile course file's thousands of lines would
+// keep the Study view waiting for their checks.
+const maxKeptLines = 400
 
 // key is the key a guide of sc is kept under: its documents' ids, in the
 // library's order, and its section; and those documents.

@@ -222,6 +222,17 @@ func TestKeptGuideIsCheckedAgain(t *testing.T) {
 		t.Errorf("the file's claims of what was studied were kept: %s p%d-%d %+v, want %s p%d-%d %+v",
 			g.File, g.From, g.To, g.Docs, made.File, made.From, made.To, made.Docs)
 	}
+	// A guide longer than any reduce writes is not checked: it is made again.
+	long := forged
+	long.Summary = nil
+	for range maxKeptLines + 1 {
+		long.Summary = append(long.Summary, forged.Summary[1])
+	}
+	j = NewJobs(New(eng, nil))
+	j.SetStore(heldGuide{long})
+	if _, ok := j.Kept(context.Background(), Scope{DocID: vaswani}); ok {
+		t.Errorf("a guide of %d lines was read back", len(long.Summary))
+	}
 	// A guide of another section, filed under this one's key, is not it.
 	forged.Section = "3 Model Architecture"
 	j = NewJobs(New(eng, nil))
