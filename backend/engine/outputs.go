@@ -47,9 +47,11 @@ func regionOutputKey(prompt, model string, r corpus.Region, lang string) string 
 	return outputKey(outputRegion, prompt, model, r.Kind, r.Page, r.BBox, r.Caption, r.Text, hex.EncodeToString(img[:]), lang)
 }
 
-// passageOutputKey is the key of model's summary of passage c.
+// passageOutputKey is the key of model's summary of passage c: what
+// prompt.SummaryRequest sends of it (its section's title, its text, its
+// language) and its kind.
 func passageOutputKey(prompt, model string, c corpus.Chunk) string {
-	return outputKey(outputPassage, prompt, model, c.Kind, c.Lang, c.Text)
+	return outputKey(outputPassage, prompt, model, c.Kind, c.Lang, c.Text, strings.TrimSpace(c.SectionTitle))
 }
 
 // Bounds of the outputs a course file gives of one document: as many as

@@ -291,3 +291,15 @@ func TestKeptStudyBounds(t *testing.T) {
 		t.Errorf("a course's guide of %d bytes was taken", len(b))
 	}
 }
+
+// TestPassageOutputKeySection: a passage's summary is keyed by all the
+// model is sent of it (prompt.SummaryRequest), its section's title too:
+// the same text under another section is another request.
+func TestPassageOutputKeySection(t *testing.T) {
+	c := corpus.Chunk{Kind: corpus.ChunkBody, Lang: "en", Text: "The encoder maps a sequence.", SectionTitle: "3 Model Architecture"}
+	d := c
+	d.SectionTitle = "1 Introduction"
+	if passageOutputKey("summary-1", "m", c) == passageOutputKey("summary-1", "m", d) {
+		t.Error("two sections' passages share a summary key")
+	}
+}
