@@ -114,6 +114,8 @@ func printMerged(errOut io.Writer, d study.Deck) {
 	switch {
 	case d.Dedup == study.DedupEmbedding:
 		fmt.Fprintf(errOut, "vika study: %d near-duplicate cards merged (embedding similarity, %s)\n", d.Merged, d.DedupModel)
+	case d.Dedup == study.DedupTextFallback:
+		fmt.Fprintf(errOut, "vika study: the embedding model failed: %d duplicate cards merged on text only (same question and answer)\n", d.Merged)
 	case d.Merged > 0:
 		fmt.Fprintf(errOut, "vika study: %d duplicate cards merged (same question and answer; no embedding model)\n", d.Merged)
 	}

@@ -31,17 +31,19 @@ const MaxSelectionRunes = 2000
 const SelectionID = "selection"
 
 // Validate checks a selection: its document and page given, some text,
-// at most MaxSelectionRunes of it. A nil selection is valid (none).
+// at most MaxSelectionRunes of it. A nil selection is valid (none); an
+// invalid one fails with ErrInvalid, coded message.SelectionInvalid.
 func (sel *Selection) Validate() error {
+	var err error
 	switch {
 	case sel == nil:
 		return nil
 	case sel.DocID == "" || sel.Page < 1:
-		return fmt.Errorf("%w: a selection needs its document and page", ErrInvalid)
+		err = fmt.Errorf("%w: a selection needs its document and page", ErrInvalid)
 	case strings.TrimSpace(sel.Text) == "":
-		return fmt.Errorf("%w: the selection is empty", ErrInvalid)
+		err = fmt.Errorf("%w: the selection is empty", ErrInvalid)
 	case utf8.RuneCountInString(sel.Text) > MaxSelectionRunes:
-		return fmt.Errorf("%w: the selection is longer than %d characters", ErrInvalid, MaxSelectionRunes)
+		err = fmt.Errorf("%w: the selection is longer than %d characters", ErrInvalid, MaxSelectionRunes)
 	}
-	return nil
+	return message.Wrap(err, message.SelectionInvalid, "max", MaxSelectionRunes)
 }

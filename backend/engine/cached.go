@@ -42,6 +42,12 @@ func (e *Engine) SetCache(c *cache.Cache) (previous *cache.Cache) {
 	return e.cache.Swap(c)
 }
 
+// ReleaseCache stops adds using c, if it is the cache in use: one set
+// since (SetCache: the command line's) stays. It reports whether c was.
+func (e *Engine) ReleaseCache(c *cache.Cache) bool {
+	return e.cache.CompareAndSwap(c, nil)
+}
+
 // setup is the fingerprint of every setting that changes an ingest's
 // result: the pipeline version, chunking, region detection, the OCR's
 // languages and image settings, the page limit.

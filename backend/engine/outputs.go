@@ -47,26 +47,36 @@ func regionOutputKey(prompt, model string, r corpus.Region, lang string) string 
 	return outputKey(outputRegion, prompt, model, r.Kind, r.Page, r.BBox, r.Caption, r.Text, hex.EncodeToString(img[:]), lang)
 }
 
-// passageOutputKey is the key of model's summary of passage c.
+// passageOutputKey is the key of model's summary of passage c: what
+// prompt.SummaryRequest sends of it (its section's title, its text, its
+// language) and its kind.
 func passageOutputKey(prompt, model string, c corpus.Chunk) string {
-	return outputKey(outputPassage, prompt, model, c.Kind, c.Lang, c.Text)
+	return outputKey(outputPassage, prompt, model, c.Kind, c.Lang, c.Text, strings.TrimSpace(c.SectionTitle))
 }
 
 // Bounds of the outputs a course file gives of one document: as many as
 // it may have passages, each as long as the longest answer a describing
 // or summarising model is allowed (a few hundred tokens) many times over,
-// a study guide (map and reduce notes of a whole book, checked) within
-// maxStudyBytes.
+// a study guide within maxStudyBytes. A guide's lines are what its last
+// reduce wrote (study.NoteTokens, 2,048 tokens: some 8 KB of text), each
+// with its verdict and citations, and its extractive outline (at most 60
+// rows a document); the largest the tests make, with a fake model that
+// passes every batch's notes through the reduce (more than a real one
+// writes), is Okasaki's thesis (162 pages): 96 lines, 18 KB of text,
+// 87 KB encoded; the ten shared PDFs' others 11-43 KB. Every kept line is
+// checked again when it is read back (study.Jobs.Kept), so a guide past
+// these bounds is not read: the student is asked to make it again.
 const (
 	maxCourseOutputs    = 100_000
 	maxOutputBytes      = 16 << 10
-	maxStudyBytes       = 4 << 20
+	maxStudyBytes       = 256 << 10
 	maxOutputModelBytes = 256
 )
 
-// studyBounds bound the decoding of a kept study guide (a few thousand
-// lines with their citations).
-var studyBounds = jsonbound.Limits{MaxValues: 1 << 20, MaxContainers: 1 << 18, MaxArray: 1 << 16, MaxDepth: 16}
+// studyBounds bound the decoding of a kept study guide: 512 items an
+// array (lines of a kind, an outline, a line's citations), some 3 times
+// the values and containers of 512 lines of each kind.
+var studyBounds = jsonbound.Limits{MaxValues: 1 << 16, MaxContainers: 1 << 14, MaxArray: 512, MaxDepth: 16}
 
 // courseOutputs are the outputs of a course's document that may be
 // reused, by key: valid UTF-8 text within the bounds above, not empty,
@@ -216,12 +226,12 @@ func (e *Engine) KeepStudy(ctx context.Context, docID, key string, v any) {
 }
 
 // KeptStudy decodes into v (a pointer) the guide kept under docID and key
-// (this session's, a course file's or the cache's), within bounds, and
-// reports whether there was one. A guide from a course is a claim: the
+// (this session's, a course file's or the cache's), within bounds
+// (maxStudyBytes, studyBounds), and reports whether there was one. A guide from a course is a claim: the
 // caller checks its lines again (study.Jobs.Kept).
 func (e *Engine) KeptStudy(ctx context.Context, docID, key string, v any) bool {
 	o, ok := e.reused(ctx, docID, studyOutputKey(key))
-	if !ok || o.Kind != outputStudy {
+	if !ok || o.Kind != outputStudy || len(o.Text) > maxStudyBytes {
 		return false
 	}
 	if err := kept.Unmarshal([]byte(o.Text), v, studyBounds); err != nil {

@@ -233,3 +233,73 @@ func TestRefusalsKeptInTheCache(t *testing.T) {
 		t.Errorf("another model was asked %+v, want %+v", other, first)
 	}
 }
+
+// TestKeptStudyBounds: a kept study guide is read back within what a
+// reduce writes: 400 lines with their citations are read, one of more
+// than 512 lines of a kind, or over maxStudyBytes, is not (the student
+// makes it again, no line of it is checked); a course file's guide over
+// maxStudyBytes is not taken.
+func TestKeptStudyBounds(t *testing.T) {
+	type cited struct {
+		Start, End int
+		File       string
+		Page       int
+	}
+	type line struct {
+		Text      string
+		Verified  bool
+		Label     string
+		Citations []cited
+	}
+	type guide struct {
+		DocID   string
+		Summary []line
+		Terms   []line
+		QAs     []line
+	}
+	mk := func(n int, text string) guide {
+		g := guide{DocID: "d"}
+		l := line{Text: text + " [a.pdf p.3]", Verified: true, Label: "[a.pdf p.3]", Citations: []cited{{Start: 1, End: 12, File: "a.pdf", Page: 3}}}
+		for range n {
+			g.Summary, g.Terms, g.QAs = append(g.Summary, l), append(g.Terms, l), append(g.QAs, l)
+		}
+		return g
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		g    guide
+		read bool
+	}{
+		{"400 lines, 3 kinds", mk(134, "A sentence of the guide, as long as a model writes one."), true},
+		{"513 lines of a kind", mk(513, "Short."), false},
+		{"over maxStudyBytes", mk(100, strings.Repeat("long ", maxStudyBytes/100/3/5+1)), false},
+	} {
+		e := &Engine{}
+		e.KeepStudy(ctx, "d", "guide:k", c.g)
+		var back guide
+		if got := e.KeptStudy(ctx, "d", "guide:k", &back); got != c.read {
+			t.Errorf("%s: read back %v, want %v", c.name, got, c.read)
+		}
+	}
+	b, err := kept.Marshal(mk(100, strings.Repeat("long ", maxStudyBytes/100/3/5+1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := studyOutputKey("guide:k")
+	if got := courseOutputs([]kept.Output{{Kind: outputStudy, Key: key, Text: string(b)}}); len(got) != 0 {
+		t.Errorf("a course's guide of %d bytes was taken", len(b))
+	}
+}
+
+// TestPassageOutputKeySection: a passage's summary is keyed by all the
+// model is sent of it (prompt.SummaryRequest), its section's title too:
+// the same text under another section is another request.
+func TestPassageOutputKeySection(t *testing.T) {
+	c := corpus.Chunk{Kind: corpus.ChunkBody, Lang: "en", Text: "The encoder maps a sequence.", SectionTitle: "3 Model Architecture"}
+	d := c
+	d.SectionTitle = "1 Introduction"
+	if passageOutputKey("summary-1", "m", c) == passageOutputKey("summary-1", "m", d) {
+		t.Error("two sections' passages share a summary key")
+	}
+}

@@ -9,6 +9,7 @@ const (
 	StudyCardNoPage     = "study.card_no_page"     // label, page: a card cites a page the document does not have
 	StudyCardNoCitation = "study.card_no_citation" // a card's answer cites no page
 	StudyUncited        = "study.uncited"          // a guide line cites no page
+	StudyOneDocument    = "study.one_document"     // a section or a selection asked of several documents
 	// StudyUnformatted: models (names, in the order asked) replied to a
 	// request of a guide or of flashcards with no line in the format asked
 	// for (SUMMARY:, TERM:, Q:/A:), and no other model answered it;
@@ -21,6 +22,7 @@ func init() {
 	english[StudyUnknownSection] = func(p Params) string {
 		return "This document has no section titled \"" + str(p, "section") + "\" in its outline."
 	}
+	english[StudyOneDocument] = fixed("A section or a selection belongs to one document: study it with that document alone.")
 	english[StudyNoPassages] = fixed("There is no text to study in this document or section.")
 	english[StudyCardNoPage] = func(p Params) string {
 		return "A card cited " + str(p, "label") + ", a page the document does not have: it was refused."

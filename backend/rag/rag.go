@@ -128,7 +128,7 @@ func (s *Assistant) Start(ctx context.Context, question string, o Options, emit 
 
 // StartID is Start with an id chosen by the caller ("" picks one), so that
 // a listener can subscribe to the answer's events before it starts: the
-// frontend does, and misses none. An id in use fails with corpus.ErrInvalid.
+// frontend does, and misses none. An id malformed or in use fails with jobs.ErrBadID.
 func (s *Assistant) StartID(ctx context.Context, id, question string, o Options, emit func(Event)) (string, error) {
 	if strings.TrimSpace(question) == "" {
 		return "", ErrEmptyQuestion

@@ -31,7 +31,7 @@ func (s *Session) remember(ctx context.Context, st Settings) error {
 		return nil
 	}
 	if cur != nil {
-		s.useCache(nil)
+		s.eng.ReleaseCache(cur) // a cache the command line set since (UseCache) stays
 		cur.Close()
 		s.cacheOpened = nil
 	}

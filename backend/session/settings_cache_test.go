@@ -3,6 +3,8 @@ package session
 import (
 	"errors"
 	"testing"
+
+	"vika/backend/cache"
 	"vika/backend/corpus"
 )
 
@@ -59,5 +61,35 @@ func TestRememberKeepsACacheThatTurnedOff(t *testing.T) {
 	}
 	if info, err := s.CacheInfo(ctx); err != nil || info.On {
 		t.Errorf("CacheInfo once off = %+v, %v", info, err)
+	}
+}
+
+// TestRememberLeavesTheCommandLinesCache: turning the settings' cache
+// off closes it but does not take away a cache the command line set
+// since (UseCache): adds go on reading and filling that one.
+func TestRememberLeavesTheCommandLinesCache(t *testing.T) {
+	ctx := t.Context()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	s := open(t, "", &heard{})
+	st := DefaultSettings()
+	st.Remember = true
+	if err := s.remember(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	mine := s.cacheOpened
+	dir := t.TempDir()
+	cli, err := cache.Open(ctx, dir, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	s.UseCache(cli)
+	st.Remember = false
+	if err := s.remember(ctx, st); err != nil || !mine.Off() {
+		t.Fatalf("turned off: %v, the settings' cache closed %v", err, mine.Off())
+	}
+	want, _ := cli.Info(ctx)
+	if info, err := s.CacheInfo(ctx); err != nil || !info.On || info.Dir != want.Dir {
+		t.Errorf("the command line's cache was taken away: %+v, %v", info, err)
 	}
 }

@@ -65,7 +65,8 @@ type Deck struct {
 	Refused []Refusal `json:"refused,omitempty"`
 	// Merged counts the near-duplicate cards merged into an earlier one
 	// (its Also); Dedup says how they were found: DedupEmbedding with the
-	// model DedupModel, or DedupText (no embedding model, or none measured).
+	// model DedupModel, DedupText (no embedding model, or none measured)
+	// or DedupTextFallback (the embedding model failed: text only).
 	Merged     int          `json:"merged"`
 	Dedup      string       `json:"dedup"`
 	DedupModel string       `json:"dedup_model,omitempty"`

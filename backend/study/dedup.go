@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"log"
 	"math"
 	"regexp"
 	"slices"
@@ -16,6 +17,10 @@ const (
 	// only cards with the same question and the same answer (citations,
 	// case, spacing and final punctuation aside) are merged.
 	DedupText = "text"
+	// DedupTextFallback: the embedding model failed (not cancelled), so
+	// the cards merged on text only, as with DedupText, rather than the
+	// deck being lost.
+	DedupTextFallback = "text_fallback"
 )
 
 // DuplicateCosine is, for each embedding model, the cosine from which two
@@ -48,7 +53,9 @@ var DuplicateCosine = map[string]float64{
 // merge folds each card into an earlier one it duplicates: the earlier
 // keeps its place and adds the duplicate's page to Also (a verified card
 // takes the place of an unverified one it duplicates). It returns the
-// cards left, how many were merged, and how duplicates were found.
+// cards left, how many were merged, and how duplicates were found; an
+// embedding that fails (ctx not cancelled) falls back to text equality
+// (DedupTextFallback).
 func (s *Studier) merge(ctx context.Context, cards []Card, lang string) (out []Card, merged int, how, model string, err error) {
 	if len(cards) < 2 {
 		return cards, 0, DedupText, "", nil
@@ -58,14 +65,23 @@ func (s *Studier) merge(ctx context.Context, cards []Card, lang string) (out []C
 		texts[i] = c.Question + "\n" + bare(c.Answer)
 	}
 	model, vecs, err := s.docs.Embed(ctx, lang, texts)
+	failed := false
 	if err != nil {
-		return cards, 0, "", "", err
+		if ctx.Err() != nil {
+			return cards, 0, "", "", err
+		}
+		// The deck is paid for: it merges on text rather than being lost.
+		log.Printf("flashcards: embedding the cards failed, merging on text only: %v", err)
+		model, vecs, failed = "", nil, true
 	}
 	threshold, measured := DuplicateCosine[model]
 	same := func(i, j int) bool {
 		return norm(cards[i].Question) == norm(cards[j].Question) && norm(bare(cards[i].Answer)) == norm(bare(cards[j].Answer))
 	}
 	how = DedupText
+	if failed {
+		how = DedupTextFallback
+	}
 	if measured && len(vecs) == len(cards) {
 		how = DedupEmbedding
 		same = func(i, j int) bool {

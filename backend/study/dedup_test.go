@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -183,5 +184,35 @@ func TestCardsMergeText(t *testing.T) {
 	}
 	if len(out[0].Also) != 1 || out[0].Also[0].DocID != "b" || out[0].Also[0].Page != 5 {
 		t.Errorf("first card also cites %+v", out[0].Also)
+	}
+}
+
+// failingEmbed is a library whose embedding model fails.
+type failingEmbed struct{ Docs }
+
+func (failingEmbed) Embed(context.Context, string, []string) (string, [][]float32, error) {
+	return "", nil, errors.New("embedding model crashed")
+}
+
+// TestCardsMergeEmbedFails: an embedding model that fails does not lose
+// the deck: its cards merge on text only and the deck says why
+// (DedupTextFallback); a cancelled merge still fails.
+func TestCardsMergeEmbedFails(t *testing.T) {
+	eng, _, _ := twoPDFs(t)
+	s := New(failingEmbed{eng}, nil)
+	qa := [2]string{"What is self-attention?", "An attention mechanism relating different positions of a single sequence."}
+	cards := []Card{
+		{Question: qa[0], Answer: qa[1] + " [a.pdf p.2]", DocID: "a", Page: 2, Label: "[a.pdf p.2]"},
+		{Question: "Define self-attention.", Answer: qa[1] + " [a.pdf p.3]", DocID: "a", Page: 3, Label: "[a.pdf p.3]"},
+		{Question: qa[0], Answer: qa[1] + " [b.pdf p.5]", DocID: "b", Page: 5, Label: "[b.pdf p.5]"},
+	}
+	out, merged, how, model, err := s.merge(context.Background(), cards, "en")
+	if err != nil || how != DedupTextFallback || model != "" || merged != 1 || len(out) != 2 {
+		t.Fatalf("merge: %d merged, %d left, %s %q %v", merged, len(out), how, model, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, _, _, err := s.merge(ctx, cards, "en"); err == nil {
+		t.Error("a cancelled merge did not fail")
 	}
 }

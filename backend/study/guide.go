@@ -186,8 +186,9 @@ func (g *Guide) fill(p parsed, hits []corpus.Hit) {
 // Recheck checks every line of g, a guide kept outside the session (the
 // document cache, or a course file whose verdicts are claims), against
 // its scope's passages in this session as Guide does, and makes its
-// extractive outline again from them; it fails when the scope is not in
-// the session.
+// extractive outline again from them, and says what it studied (DocID,
+// File, From, To, Docs) as the scope is now; it fails when the scope is
+// not in the session.
 func (s *Studier) Recheck(ctx context.Context, g Guide) (Guide, error) {
 	m, err := s.resolve(ctx, Scope{DocID: g.DocID, Section: g.Section})
 	if err != nil {
@@ -208,8 +209,8 @@ func (s *Studier) Recheck(ctx context.Context, g Guide) (Guide, error) {
 	if g.Outline != nil {
 		g.Outline = s.outline(m)
 	}
-	if len(m.docs) == 1 {
-		g.DocID, g.File = m.docs[0].doc.ID, m.docs[0].doc.File
-	}
+	// What was studied is the scope's in this session, not the file's claim.
+	g.DocID, g.File, g.From, g.To = m.head()
+	g.Docs = m.studied()
 	return g, nil
 }

@@ -72,16 +72,24 @@ func NewJobs(s *Studier) *Jobs {
 func (j *Jobs) Studier() *Studier { return j.s }
 
 // StartGuide makes the guide of sc in the background; its events go to
-// emit, the last one done or error. A finished guide is kept (Kept).
+// emit, the last one done or error. A finished guide is kept (Kept)
+// under the key of the documents it was asked of, unless they changed
+// while it was made.
 func (j *Jobs) StartGuide(ctx context.Context, id string, sc Scope, o Options, emit func(Event)) error {
 	return j.start(ctx, id, emit, func(ctx context.Context, progress func(Progress)) (Event, error) {
+		k, _, err := j.key(ctx, sc)
+		if err != nil {
+			return Event{}, err
+		}
 		g, err := j.s.Guide(ctx, sc, o, progress)
 		if err != nil {
 			return Event{}, err
 		}
-		k, _, err := j.key(ctx, sc)
-		if err != nil {
-			return Event{}, err
+		// The documents changed while it was made (one added to the
+		// library, one removed): the guide is still shown, but kept under
+		// neither the key it was asked under nor the one of now.
+		if now, _, err := j.key(ctx, sc); err != nil || now != k {
+			return Event{Type: EventDone, Guide: &g}, nil
 		}
 		j.mu.Lock()
 		j.guides[k] = g
@@ -147,7 +155,10 @@ func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
 	}
 	docID := docs[0].ID
 	var kept Guide
-	if !st.KeptStudy(ctx, docID, guideKey(section), &kept) || kept.DocID != docID {
+	if !st.KeptStudy(ctx, docID, guideKey(section), &kept) || kept.DocID != docID ||
+		normTitle(kept.Section) != normTitle(section) || // a guide of another section is not this one
+		len(kept.Summary)+len(kept.Terms)+len(kept.QAs) > maxKeptLines { // nor one no reduce writes: not checked, made again
+
 		return Guide{}, false
 	}
 	// Kept outside the session (a course file's may be anyone's): its
@@ -161,6 +172,15 @@ func (j *Jobs) Kept(ctx context.Context, sc Scope) (Guide, bool) {
 	j.mu.Unlock()
 	return kept, true
 }
+
+// maxKeptLines bounds the lines of a guide read back from its store,
+// each checked again against every passage of its scope: a reduce writes
+// at most NoteTokens (2,048 tokens), a line with its citation some ten
+// tokens or more, so some 200 lines; the largest guide the tests make
+// (Okasaki's thesis, a fake model passing every batch's notes through
+// the reduce) has 96. A hostile course file's thousands of lines would
+// keep the Study view waiting for their checks.
+const maxKeptLines = 400
 
 // key is the key a guide of sc is kept under: its documents' ids, in the
 // library's order, and its section; and those documents.

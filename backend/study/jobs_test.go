@@ -3,15 +3,18 @@ package study
 import (
 	"context"
 	"errors"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"vika/backend/corpus"
+	"vika/backend/engine"
 	"vika/backend/jobs"
 	"vika/backend/llm/llmtest"
 	"vika/backend/message"
+	"vika/backend/sharedtest"
 )
 
 type recorder struct {
@@ -193,7 +196,8 @@ func TestKeptGuideIsCheckedAgain(t *testing.T) {
 		t.Fatalf("outline %+v, %v", made.Outline, err)
 	}
 	label := made.Outline[0].Label
-	forged := Guide{DocID: vaswani, File: made.File,
+	forged := Guide{DocID: vaswani, File: "forged.pdf", From: 3, To: 99,
+		Docs: []Studied{{DocID: "other", File: "other.pdf", From: 1, To: 500, Passages: 9999}},
 		Summary: []Line{
 			{Text: "The Transformer was first published by Charles Babbage in 1843. " + label, Check: Check{Verified: true, Label: label}},
 			{Text: made.Outline[0].Quote + " " + label, Check: Check{Verified: false}},
@@ -213,6 +217,28 @@ func TestKeptGuideIsCheckedAgain(t *testing.T) {
 	}
 	if len(g.Outline) == 0 || g.Outline[0].Title == "Forged" || g.Outline[0].Quote != made.Outline[0].Quote {
 		t.Errorf("the outline read back: %+v", g.Outline)
+	}
+	if g.File != made.File || g.From != made.From || g.To != made.To || !reflect.DeepEqual(g.Docs, made.Docs) {
+		t.Errorf("the file's claims of what was studied were kept: %s p%d-%d %+v, want %s p%d-%d %+v",
+			g.File, g.From, g.To, g.Docs, made.File, made.From, made.To, made.Docs)
+	}
+	// A guide longer than any reduce writes is not checked: it is made again.
+	long := forged
+	long.Summary = nil
+	for range maxKeptLines + 1 {
+		long.Summary = append(long.Summary, forged.Summary[1])
+	}
+	j = NewJobs(New(eng, nil))
+	j.SetStore(heldGuide{long})
+	if _, ok := j.Kept(context.Background(), Scope{DocID: vaswani}); ok {
+		t.Errorf("a guide of %d lines was read back", len(long.Summary))
+	}
+	// A guide of another section, filed under this one's key, is not it.
+	forged.Section = "3 Model Architecture"
+	j = NewJobs(New(eng, nil))
+	j.SetStore(heldGuide{forged})
+	if g, ok := j.Kept(context.Background(), Scope{DocID: vaswani, Section: "1 Introduction"}); ok {
+		t.Errorf("a guide of section %q was read back as one of 1 Introduction", g.Section)
 	}
 }
 
@@ -248,5 +274,71 @@ func TestJobParserPanicReported(t *testing.T) {
 	}
 	if e := again.last(t); e.Type != EventDone || e.Guide == nil {
 		t.Errorf("the next job ended with %+v, want its guide", e)
+	}
+}
+
+// TestGuideDocumentsChangeMidJob: a guide is kept under the documents it
+// was asked of, known before it is made: a PDF added to the library
+// while a guide of "all" is made does not file it as a guide of the
+// new set, and a named document removed meanwhile does not turn the
+// finished guide into an error; neither is kept.
+func TestGuideDocumentsChangeMidJob(t *testing.T) {
+	v, s := sharedtest.Require(t, vaswaniPDF), sharedtest.Require(t, shannonPDF)
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.Config{NoEmbeddings: true, ModelsRoot: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	r, err := eng.Ingest(ctx, v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vaswani := r.Doc.ID
+	w := wires[0]
+	var change atomic.Value // func(), run once on the next request
+	f := fake(t, w, func(body string) llmtest.Reply {
+		if fn, _ := change.Swap(func() {}).(func()); fn != nil {
+			fn()
+		}
+		return llmtest.Reply{Chunks: w.stream(faithful(texts(body)))}
+	})
+	j := NewJobs(New(eng, service(t, map[string]*llmtest.Server{w.provider: f})))
+	defer j.Close()
+
+	var shannon string
+	change.Store(func() {
+		r, err := eng.Ingest(ctx, s, nil)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		shannon = r.Doc.ID
+	})
+	var a recorder
+	if err := j.StartGuide(ctx, "all", Scope{All: true}, Options{}, a.emit); err != nil {
+		t.Fatal(err)
+	}
+	if e := a.last(t); e.Type != EventDone || e.Guide == nil {
+		t.Fatalf("the guide of all ended with %+v", e)
+	}
+	if shannon == "" {
+		t.Fatal("no document was added mid-job")
+	}
+	if g, ok := j.Kept(ctx, Scope{All: true}); ok {
+		t.Errorf("a guide of one document is kept as the guide of two: %+v", g.Docs)
+	}
+
+	change.Store(func() {
+		if err := eng.RemoveDocument(ctx, shannon); err != nil {
+			t.Error(err)
+		}
+	})
+	var n recorder
+	if err := j.StartGuide(ctx, "named", Scope{Docs: []string{vaswani, shannon}}, Options{}, n.emit); err != nil {
+		t.Fatal(err)
+	}
+	if e := n.last(t); e.Type != EventDone || e.Guide == nil || len(e.Guide.Docs) != 2 {
+		t.Fatalf("the guide of two documents, one removed mid-job, ended with %+v", e)
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 // ErrOneDocument is a section or a selection asked of several documents:
 // both belong to one.
-var ErrOneDocument = errors.New("study: a section or a selection is of one document")
+var ErrOneDocument = message.Register(errors.New("study: a section or a selection is of one document"), message.StudyOneDocument)
 
 // material is a resolved scope: the documents, the pages kept of each and
 // the passages read, document after document in the library's order, each

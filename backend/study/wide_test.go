@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -119,7 +120,8 @@ func TestCourseGuide(t *testing.T) {
 }
 
 // TestCourseAll: All studies every document of the session, as the plan
-// says; a section or a selection of several documents is refused; a guide
+// says; a section or a selection of several documents is refused, with
+// its own code (study.one_document); a guide
 // of several documents is kept under them and forgotten with any.
 func TestCourseAll(t *testing.T) {
 	eng, ids := fourPDFs(t)
@@ -144,8 +146,8 @@ func TestCourseAll(t *testing.T) {
 		t.Errorf("plan of all %+v, the documents' %+v", all, sum)
 	}
 	for _, sc := range []Scope{{All: true, Section: "Introduction"}, {Docs: []string{ids["devlin2019_bert.pdf"], ids["he2015_resnet.pdf"]}, Text: "Deep residual learning", Page: 1}} {
-		if _, err := s.PlanGuide(ctx, sc, Options{}); err == nil || !strings.Contains(err.Error(), ErrOneDocument.Error()) {
-			t.Errorf("%+v: %v", sc, err)
+		if _, err := s.PlanGuide(ctx, sc, Options{}); !errors.Is(err, ErrOneDocument) || message.Of(err).Code != message.StudyOneDocument {
+			t.Errorf("%+v: %v (%s)", sc, err, message.Of(err).Code)
 		}
 	}
 	j := NewJobs(s)

@@ -10,7 +10,7 @@
 #   study-06-revealed-LANG.png  an option picked: the verdict, the answer and its source chip
 #   study-07-outline-LANG.png   without a model: the extractive outline, and what flashcards need
 # The buttons are found by their text, read from the screen with Tesseract
-# (click_text), so the script follows the layout in both languages.
+# (click_text, scripts/window/lib.sh), so the script follows the layout in both languages.
 # Same tools as screenshots.sh, plus tesseract. STUDY_LANGS="fr" shoots one language.
 set -euo pipefail
 shopt -s inherit_errexit
@@ -24,36 +24,6 @@ window_script screenshots-study "${VIKA_SHOTS:-$root/build/screenshots}" tessera
 pdf=$root/../shared/data/pdfs/vaswani2017_attention_is_all_you_need.pdf
 [[ -f $pdf ]] || die "the shared PDFs are missing ($pdf)"
 window_start 1280x800
-
-# click_text REGEX [NTH] [MIN_X]: clicks the NTH (default 1) word of the
-# screen matching REGEX (an awk regular expression, whole word), counted
-# top to bottom then left to right, among those from x = MIN_X on; the
-# words are Tesseract's reading of a screenshot.
-click_text() {
-  local re=$1 nth=${2:-1} minx=${3:-0} at
-  import -window root "$work/ocr.png"
-  at=$(tesseract "$work/ocr.png" - -l eng+fra --psm 11 tsv 2>/dev/null |
-    awk -F'\t' -v re="^($re)$" -v mx="$minx" \
-      'NR > 1 && $12 ~ re && $7 >= mx { y = $8 + int($10 / 2); print int(y / 12), $7 + int($9 / 2), y }' |
-    sort -n -k1,1 -k2,2 | sed -n "${nth}p")
-  [[ -n $at ]] || fail "no word matching '$re' on the screen (see $work/ocr.png)"
-  read -r _ x y <<<"$at"
-  xdotool mousemove --sync "$x" "$y" click 1
-}
-
-# click_primary: clicks the solid accent-coloured button of the centre
-# column (the view's one primary button; Tesseract does not read its white
-# text): the bounding box of that colour, thin lines and text removed.
-click_primary() {
-  local box w h x y
-  import -window root "$work/shot.png"
-  box=$(convert "$work/shot.png" -crop +320+60 +repage -fuzz 8% -fill white +opaque 'srgb(47,98,208)' \
-    -fill black -opaque 'srgb(47,98,208)' -morphology Dilate Square:4 -format '%@' info:)
-  [[ $box =~ ^([0-9]+)x([0-9]+)\+([0-9]+)\+([0-9]+)$ ]] || fail "no primary button on the screen (see $work/shot.png)"
-  w=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]} x=${BASH_REMATCH[3]} y=${BASH_REMATCH[4]}
-  ((w > 40 && h > 15)) || fail "no primary button on the screen (see $work/shot.png)"
-  xdotool mousemove --sync $((320 + x + w / 2)) $((60 + y + h / 2)) click 1
-}
 
 # shoot LANG STUDY CARDS: the window's words for the Study tab and for the
 # flashcards button (a word the tabs do not hold, also in the view's

@@ -7,7 +7,7 @@
 #                            chips citing the three documents
 #   wide-03-chips-LANG.png   further down the same guide: lines citing the other documents
 #   wide-04-several-LANG.png "Several documents…": the documents ticked together
-# Words are found on the screen with Tesseract (click_text, as screenshots-study.sh does).
+# Words are found on the screen with Tesseract (click_text, scripts/window/lib.sh).
 # Same tools as screenshots.sh, plus tesseract. WIDE_LANGS="fr" shoots one language.
 set -euo pipefail
 shopt -s inherit_errexit
@@ -23,32 +23,6 @@ pdfs=("$data/vaswani2017_attention_is_all_you_need.pdf" "$data/devlin2019_bert.p
 for p in "${pdfs[@]}"; do [[ -f $p ]] || die "the shared PDFs are missing ($p)"; done
 export FAKE_GEMINI_DELAY_MS=5 # the fake streams its pieces quickly: the guide's requests take seconds
 window_start 1280x800
-
-# click_text REGEX [NTH] [MIN_X]: clicks the NTH (default 1) word of the screen matching
-# REGEX (awk, whole word), top to bottom then left to right, from x = MIN_X on.
-click_text() {
-  local re=$1 nth=${2:-1} minx=${3:-0} at
-  import -window root "$work/ocr.png"
-  at=$(tesseract "$work/ocr.png" - -l eng+fra --psm 11 tsv 2>/dev/null |
-    awk -F'\t' -v re="^($re)$" -v mx="$minx" \
-      'NR > 1 && $12 ~ re && $7 >= mx { y = $8 + int($10 / 2); print int(y / 12), $7 + int($9 / 2), y }' |
-    sort -n -k1,1 -k2,2 | sed -n "${nth}p")
-  [[ -n $at ]] || fail "no word matching '$re' on the screen (see $work/ocr.png)"
-  read -r _ x y <<<"$at"
-  xdotool mousemove --sync "$x" "$y" click 1
-}
-
-# click_primary: clicks the view's solid accent-coloured button (screenshots-study.sh's).
-click_primary() {
-  local box w h x y
-  import -window root "$work/shot.png"
-  box=$(convert "$work/shot.png" -crop +320+60 +repage -fuzz 8% -fill white +opaque 'srgb(47,98,208)' \
-    -fill black -opaque 'srgb(47,98,208)' -morphology Dilate Square:4 -format '%@' info:)
-  [[ $box =~ ^([0-9]+)x([0-9]+)\+([0-9]+)\+([0-9]+)$ ]] || fail "no primary button on the screen (see $work/shot.png)"
-  w=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]} x=${BASH_REMATCH[3]} y=${BASH_REMATCH[4]}
-  ((w > 40 && h > 15)) || fail "no primary button on the screen (see $work/shot.png)"
-  xdotool mousemove --sync $((320 + x + w / 2)) $((60 + y + h / 2)) click 1
-}
 
 # wait_gone REGEX LIMIT: waits until no word of the screen matches REGEX (a running job's
 # Cancel button), at most LIMIT seconds.

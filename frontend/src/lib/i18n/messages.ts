@@ -24,6 +24,7 @@ const en = {
   'error.session_closed': 'The session is closed: restart Vika.',
   'error.internal': 'Vika hit an internal error (a bug) and stopped this task; the rest goes on. The details are in the log.',
   'error.invalid': 'These settings are not valid: a value is outside its bounds.',
+  'selection.invalid': 'This selection cannot be asked about: select some text of one page, at most {max} characters.',
   'error.bad_id': 'Vika could not start this task (its id is malformed or already in use): try again.',
 
   'ingest.empty': 'This is an empty file (0 bytes): there is nothing to read.',
@@ -111,6 +112,7 @@ const en = {
     'Flashcards and quizzes need a language model: add an API key (Gemini, Mistral, Groq or OpenRouter) in Settings, or turn on a local Ollama there.',
   'study.unknown_section': 'This document has no section titled “{section}” in its outline.',
   'study.no_passages': 'There is no text to study in this document or section.',
+  'study.one_document': 'A section or a selection belongs to one document: study it with that document alone.',
   'study.card_no_page': 'A card cited {label}, a page the document does not have: it was refused.',
   'study.card_no_citation': 'A card’s answer cited no page: it was refused.',
   'study.uncited': 'cites no page',
@@ -218,6 +220,7 @@ const fr: Record<Key, Message> = {
   'error.session_closed': 'La session est fermée : redémarrez Vika.',
   'error.internal': 'Vika a rencontré une erreur interne (un bug) et a arrêté cette tâche ; le reste continue. Les détails sont dans le journal.',
   'error.invalid': 'Ces réglages ne sont pas valides : une valeur sort de ses bornes.',
+  'selection.invalid': 'On ne peut pas poser de question sur cette sélection : sélectionnez du texte d’une seule page, au plus {max} caractères.',
   'error.bad_id': 'Vika n’a pas pu lancer cette tâche (son identifiant est mal formé ou déjà utilisé) : réessayez.',
 
   'ingest.empty': 'C’est un fichier vide (0 octet) : il n’y a rien à lire.',
@@ -307,6 +310,7 @@ const fr: Record<Key, Message> = {
     'Les fiches et les quiz demandent un modèle de langue : ajoutez une clé d’API (Gemini, Mistral, Groq ou OpenRouter) dans les Réglages, ou activez-y un Ollama local.',
   'study.unknown_section': 'Le plan de ce document n’a pas de section intitulée « {section} ».',
   'study.no_passages': 'Ce document ou cette section n’a pas de texte à étudier.',
+  'study.one_document': 'Une section ou une sélection appartient à un seul document : étudiez-la avec ce document seul.',
   'study.card_no_page': 'Une fiche citait {label}, une page que le document n’a pas : elle a été refusée.',
   'study.card_no_citation': 'La réponse d’une fiche ne citait aucune page : elle a été refusée.',
   'study.uncited': 'ne cite aucune page',

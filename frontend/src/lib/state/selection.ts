@@ -14,7 +14,7 @@ export interface PassageSelection {
   file: string;
 }
 
-/** The chunk id of a selection among an answer's sources (rag.SelectionID). */
+/** The chunk id of a selection among an answer's sources (corpus.SelectionID). */
 export const SELECTION_ID = catalogue.selection_id;
 
 /** What the menu offers: three go to the chat, 'cards' makes flashcards from the passage in the Study view. */
@@ -22,7 +22,7 @@ export type SelectionAction = 'explain' | 'ask' | 'define' | 'cards';
 
 export const SELECTION_ACTIONS: readonly SelectionAction[] = ['explain', 'ask', 'define', 'cards'];
 
-/** Go's bound on a selection, in characters (rag.MaxSelectionRunes). */
+/** Go's bound on a selection, in characters (corpus.MaxSelectionRunes). */
 export const MAX_SELECTION = catalogue.max_selection;
 
 /**

@@ -153,6 +153,16 @@ describe('the Study view', () => {
     expect(screen.getByText('Score: 1 of 2 multiple-choice questions right')).toBeTruthy();
   });
 
+  it('says when the embedding model failed and the cards merged on text only', async () => {
+    await setup();
+    await fireEvent.click(screen.getByRole('button', { name: 'Make flashcards and a quiz' }));
+    const deck = { ...fake.sampleDeck(cards()), merged: 1, dedup: 'text_fallback', dedup_model: '' };
+    fake.emitStudy('study-1', { type: 'done', deck, quiz: fake.sampleQuiz(deck.cards ?? []) });
+    await flush();
+    expect(screen.getByText(/The embedding model failed: only cards with the same question and answer were merged \(1\)/)).toBeTruthy();
+    expect(screen.getByText('3 flashcards · lecture_sat.pdf')).toBeTruthy();
+  });
+
   it('shows the guide kept this session for the document and section chosen', async () => {
     fake.studySections.mockResolvedValue([{ title: '2 Background', page: 2, depth: 0 }]);
     fake.studyGuideKept.mockImplementation(async (scope) => (scope.section === '2 Background' ? fake.sampleGuide({ section: scope.section }) : null));
