@@ -238,13 +238,13 @@ ask() {
   key Return
 }
 
-# click_text REGEX [NTH] [MIN_X]: clicks the NTH (default 1) word of the
-# screen matching REGEX (an awk regular expression, whole word), counted
-# top to bottom then left to right, among those from x = MIN_X on; the
-# words are Tesseract's reading of a screenshot (the script needs
-# tesseract: window_script NAME DIR tesseract).
+# click_text REGEX [NTH] [MIN_X] [DY]: clicks the NTH (default 1) word of
+# the screen matching REGEX (an awk regular expression, whole word), counted
+# top to bottom then left to right, among those from x = MIN_X on, DY pixels
+# below it (default 0); the words are Tesseract's reading of a screenshot
+# (the script needs tesseract: window_script NAME DIR tesseract).
 click_text() {
-  local re=$1 nth=${2:-1} minx=${3:-0} at
+  local re=$1 nth=${2:-1} minx=${3:-0} dy=${4:-0} at
   import -window root "$work/ocr.png"
   at=$(tesseract "$work/ocr.png" - -l eng+fra --psm 11 tsv 2>/dev/null |
     awk -F'\t' -v re="^($re)$" -v mx="$minx" \
@@ -252,7 +252,7 @@ click_text() {
     sort -n -k1,1 -k2,2 | sed -n "${nth}p")
   [[ -n $at ]] || fail "no word matching '$re' on the screen (see $work/ocr.png)"
   read -r _ x y <<<"$at"
-  xdotool mousemove --sync "$x" "$y" click 1
+  xdotool mousemove --sync "$x" "$((y + dy))" click 1
 }
 
 # click_primary: clicks the solid accent-coloured button of the centre

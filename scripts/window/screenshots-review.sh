@@ -31,22 +31,6 @@ pdf=$root/../shared/data/pdfs/vaswani2017_attention_is_all_you_need.pdf
 [[ -f $pdf ]] || die "the shared PDFs are missing ($pdf)"
 window_start 1280x800
 
-# click_text REGEX [NTH] [MIN_X] [DY]: clicks the NTH (default 1) word of the
-# screen matching REGEX (an awk regular expression, whole word), counted
-# top to bottom then left to right, among those from x = MIN_X on, DY
-# pixels below it (default 0).
-click_text() {
-  local re=$1 nth=${2:-1} minx=${3:-0} dy=${4:-0} at
-  import -window root "$work/ocr.png"
-  at=$(tesseract "$work/ocr.png" - -l eng+fra --psm 11 tsv 2>/dev/null |
-    awk -F'\t' -v re="^($re)$" -v mx="$minx" \
-      'NR > 1 && $12 ~ re && $7 >= mx { y = $8 + int($10 / 2); print int(y / 12), $7 + int($9 / 2), y }' |
-    sort -n -k1,1 -k2,2 | sed -n "${nth}p")
-  [[ -n $at ]] || fail "no word matching '$re' on the screen (see $work/ocr.png)"
-  read -r _ x y <<<"$at"
-  xdotool mousemove --sync "$x" "$((y + dy))" click 1
-}
-
 # cards_of_section N CARDS: picks the N-th entry of the Section list (its popup, opened by
 # a click under the "Section" label, walked with the arrow keys) and makes its flashcards.
 cards_of_section() {
