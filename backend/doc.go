@@ -2,6 +2,6 @@
 // pdf, chunk, index, store, ingest, retrieve, engine, rag, study, cli, ...),
 // composed by session: the one composition root that both the window and
 // every CLI command open. Nothing under backend/ imports Wails: the window
-// is main.go and app.go's business, and backend/policy's layering_test.go
-// enforces it.
+// is main.go and app.go's business, and policy/layering_test.go (the
+// repository's rules, outside backend/) enforces it.
 package backend

@@ -9,7 +9,7 @@ import (
 // TestMain runs the tests from the repository's root: the rules name
 // paths as the repository does (backend/..., frontend/src/lib/api, ...).
 func TestMain(m *testing.M) {
-	if err := os.Chdir("../.."); err != nil {
+	if err := os.Chdir(".."); err != nil {
 		fmt.Fprintln(os.Stderr, "policy:", err)
 		os.Exit(2)
 	}

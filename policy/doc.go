@@ -4,5 +4,5 @@
 // from frontend/src/lib/api/<module>.ts, and every script reached by
 // something that runs or documents it. It has no code: its tests read the
 // repository's files (from its root) and build without the Wails app, so
-// `go test ./backend/policy/` needs no webkit build tag.
+// `go test ./policy/` needs no webkit build tag.
 package policy
