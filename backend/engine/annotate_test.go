@@ -32,7 +32,9 @@ func TestAnnotatedCopyOfScan(t *testing.T) {
 	if pages[1].OCRConfidence == nil || len(pages[1].Lines) < 2 || len(pages[0].Lines) == 0 {
 		t.Fatalf("page 2 was not OCRed into lines: %+v", pages[1].Lines)
 	}
-	box := func(l corpus.Line) pdf.Rect { return pdf.Rect{X0: l.BBox[0], Y0: l.BBox[1], X1: l.BBox[2], Y1: l.BBox[3]} }
+	box := func(l corpus.Line) pdf.Rect {
+		return pdf.Rect{X0: l.BBox[0], Y0: l.BBox[1], X1: l.BBox[2], Y1: l.BBox[3]}
+	}
 	text := func(p corpus.Page, l corpus.Line) string { return string([]rune(p.Text)[l.Start:l.End]) }
 	ocr := pages[1].Lines[:2]
 	anns := []pdf.Annotation{

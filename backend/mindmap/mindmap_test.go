@@ -69,14 +69,14 @@ var thesis = corpus.Document{ID: "t", File: "thesis.pdf", Label: "thesis.pdf", P
 
 func TestOutline(t *testing.T) {
 	m := Build([]Source{{Doc: thesis, Terms: []Term{
-		{Term: "entropy", DocID: "t", Page: 11},          // under 2.1 Data (pages 10-13)
-		{Term: "Entropy", DocID: "t", Page: 12},          // the same term again: once
-		{Term: "baseline", DocID: "t", Page: 2},          // before any section: under the document
-		{Term: "elsewhere", DocID: "other", Page: 2},     // another document: left out
-		{Term: "past the end", DocID: "t", Page: 41},     // no such page: left out
-		{Term: "  \x00 ", DocID: "t", Page: 3},           // no label: left out
-		{Term: "jump term", DocID: "t", Page: 30},        // under 3.0.1 Jump (22-40)
-		{Term: "motivation term", DocID: "t", Page: 4},   // under 1.1 (3-4)
+		{Term: "entropy", DocID: "t", Page: 11},        // under 2.1 Data (pages 10-13)
+		{Term: "Entropy", DocID: "t", Page: 12},        // the same term again: once
+		{Term: "baseline", DocID: "t", Page: 2},        // before any section: under the document
+		{Term: "elsewhere", DocID: "other", Page: 2},   // another document: left out
+		{Term: "past the end", DocID: "t", Page: 41},   // no such page: left out
+		{Term: "  \x00 ", DocID: "t", Page: 3},         // no label: left out
+		{Term: "jump term", DocID: "t", Page: 30},      // under 3.0.1 Jump (22-40)
+		{Term: "motivation term", DocID: "t", Page: 4}, // under 1.1 (3-4)
 	}}})
 	want := "thesis.pdf@1[1 Introduction@3[1.1 Motivation@3[#motivation term@4] 1.2 Plan@5] 2 Methods@10[2.1 Data@10[#entropy@11] 2.2 Models@14] 3 Results@20[3.0.1 Jump@22[#jump term@30]] #baseline@2]"
 	if diff := cmp.Diff(want, shape(m.Root)); diff != "" {

@@ -297,7 +297,9 @@ func slicesMax(v []float64) float64 {
 func TestAnnotateRefuses(t *testing.T) {
 	data := lecture()
 	box := []Rect{{72, 80, 300, 95}}
-	hl := func(page int) Annotation { return Annotation{Page: page, Kind: AnnotHighlight, Boxes: box, Color: [3]float64{1, 1, 0}} }
+	hl := func(page int) Annotation {
+		return Annotation{Page: page, Kind: AnnotHighlight, Boxes: box, Color: [3]float64{1, 1, 0}}
+	}
 	many := make([]Annotation, MaxAnnotations+1)
 	for i := range many {
 		many[i] = hl(1)
