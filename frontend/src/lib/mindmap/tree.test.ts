@@ -31,6 +31,19 @@ describe('the mind map tree', () => {
     expect(term?.payload?.target).toEqual({ doc_id: 'a3f1c9', file: 'lecture_sat.pdf', page: 3 });
   });
 
+  it('folds a course’s branches below its documents’ top sections, a document’s below depth 2', () => {
+    const section = (children: MindMapNode[] = []) => ({ label: 's', kind: 'section', doc_id: 'd', file: 'f.pdf', page: 1, to: 1, children }) as MindMapNode;
+    const doc = { label: 'f.pdf', kind: 'document', doc_id: 'd', file: 'f.pdf', page: 1, to: 1, children: [section([section([section()])])] } as MindMapNode;
+    const course = { label: '', kind: 'course', doc_id: '', file: '', page: 0, children: [doc] } as MindMapNode;
+    const c = toTree(course, words);
+    expect(c.children[0]?.payload?.fold).toBe(0);
+    expect(c.children[0]?.children[0]?.payload?.fold).toBe(1); // a top section with subsections
+    const d = toTree(doc, words);
+    expect(d.children[0]?.payload?.fold).toBe(0);
+    expect(d.children[0]?.children[0]?.payload?.fold).toBe(0);
+    expect(d.children[0]?.children[0]?.children[0]?.payload?.fold).toBe(0); // a leaf has nothing to fold
+  });
+
   it('finds the node a click landed on, but not its folding circle', () => {
     const tree = toTree(sampleMindMap().root, words);
     const g = document.createElementNS('http://www.w3.org/2000/svg', 'g') as SVGGElement & { __data__?: unknown };

@@ -35,15 +35,19 @@ export function nodeLabel(n: MindMapNode, words: TreeWords): string {
   return n.label;
 }
 
-/** The markmap tree of a map's root; terms start folded under sections past depth 2 when the map is large. */
-export function toTree(n: MindMapNode, words: TreeWords, depth = 0): IPureNode {
+/**
+ * The markmap tree of a map's root. Branches start folded from depth 3 of a
+ * document's map (its sub-subsections), and from depth 2 of a course's (each
+ * document shows its top sections): a click on a circle unfolds them.
+ */
+export function toTree(n: MindMapNode, words: TreeWords, depth = 0, foldFrom = n.kind === KINDS.course ? 2 : 3): IPureNode {
   const label = `<span class="mm-label mm-${escapeHtml(n.kind)}">${escapeHtml(nodeLabel(n, words))}</span>`;
   const page = n.doc_id && n.kind !== KINDS.document && n.kind !== KINDS.pages ? `<span class="mm-page">p.${n.page}</span>` : '';
   const target: NodeTarget | null = n.doc_id ? { doc_id: n.doc_id, file: n.file, page: n.page } : null;
   return {
     content: label + page,
-    payload: { target, kind: n.kind, fold: depth >= 3 && (n.children ?? []).length > 0 ? 1 : 0 },
-    children: (n.children ?? []).map((c) => toTree(c, words, depth + 1)),
+    payload: { target, kind: n.kind, fold: depth >= foldFrom && (n.children ?? []).length > 0 ? 1 : 0 },
+    children: (n.children ?? []).map((c) => toTree(c, words, depth + 1, foldFrom)),
   };
 }
 
