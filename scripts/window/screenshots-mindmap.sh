@@ -40,6 +40,21 @@ wait_gone() {
   fail "'$re' still on the screen after ${limit}s"
 }
 
+# click_small REGEX: clicks the first word matching REGEX (whole word) among the mind
+# map's small labels, read by Tesseract from the screen enlarged twice (the map is drawn
+# fitted, its labels too small for click_text's reading at 1:1).
+click_small() {
+  local re=$1 at x y
+  import -window root "$work/ocr.png"
+  convert "$work/ocr.png" -resize 200% "$work/ocr2.png"
+  at=$(tesseract "$work/ocr2.png" - -l eng+fra --psm 11 tsv 2>/dev/null |
+    awk -F'\t' -v re="^($re)$" 'NR > 1 && $12 ~ re && $7 >= 640 { print int(($8 + $10 / 2) / 24), int(($7 + $9 / 2) / 2), int(($8 + $10 / 2) / 2) }' |
+    sort -n -k1,1 -k2,2 | head -n 1)
+  [[ -n $at ]] || fail "no label matching '$re' in the map (see $work/ocr2.png)"
+  read -r _ x y <<<"$at"
+  xdotool mousemove --sync "$x" "$y" click 1
+}
+
 # shoot LANG STUDY CANCEL MAP LIST PICK NODE: the window's words for the Study tab, a job's
 # Cancel button, the mind map's tab and its list's summary in LANG; the key choosing the
 # document in the picker; a word of a node to click.
@@ -61,7 +76,7 @@ shoot() {
   settle 30 "$work/guide-$lang.png" 2
   click_text "$map" 1 320
   settle 30 "$shots/mindmap-01-document-$lang.png" 3
-  click_text "$node" 1 320
+  click_small "$node"
   settle 60 "$shots/mindmap-02-viewer-$lang.png" 3
   key Escape # back from the viewer
   sleep 1
@@ -83,7 +98,7 @@ for lang in ${MINDMAP_LANGS:-en fr}; do
   case $lang in
   # The picker, focused, chooses a document by its first letter.
   en) shoot en Study Cancel Mind list v Training ;;
-  fr) shoot fr 'R.+viser' Annuler Carte liste j Introduction ;; # awk (mawk) matches bytes: é is two
+  fr) shoot fr 'R.+viser' Annuler Carte liste j Statistique ;; # awk (mawk) matches bytes: é is two
   *) die "MINDMAP_LANGS: en or fr, not $lang" ;;
   esac
 done
