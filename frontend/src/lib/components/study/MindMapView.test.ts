@@ -44,7 +44,8 @@ describe('the mind map tab', () => {
   it('asks Go for the map of the document studied, draws it, and opens a node’s page from the list', async () => {
     const { onOpen } = await showMap();
     expect(fake.mindMap).toHaveBeenCalledWith({ doc_id: 'a3f1c9' });
-    expect(drawn.trees).toHaveLength(1);
+    await vi.waitFor(() => expect(drawn.trees).toHaveLength(1)); // markmap loads with the tab
+    expect(JSON.stringify(drawn.trees[0])).toContain('2 &lt;b&gt;DPLL&lt;/b&gt; &amp; backtracking');
     expect(screen.getByText('3 documents and sections, 1 key terms')).toBeTruthy();
     // A label carrying markup is text, in the list as in the drawing.
     const dpll = screen.getByRole('button', { name: '2 <b>DPLL</b> & backtracking' });
