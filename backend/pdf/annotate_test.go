@@ -442,3 +442,13 @@ func TestAnnotateSharedPDF(t *testing.T) {
 	t.Logf("%d annotations written into a %d-byte PDF in %v: the copy adds %d bytes (incremental: %v); the paper's own: %v",
 		len(anns), len(data), took.Round(time.Millisecond), len(out)-len(data), bytes.HasPrefix(out, data), before)
 }
+
+// TestAnnotateNothing: a copy asked with no annotation is the original,
+// byte for byte.
+func TestAnnotateNothing(t *testing.T) {
+	data := lecture()
+	out, err := Annotate(data, nil, Limits{})
+	if err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("%d bytes (original %d), %v", len(out), len(data), err)
+	}
+}
