@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -70,5 +71,39 @@ func TestAnnotateInWorker(t *testing.T) {
 		if out, err := o.Annotate(ctx, data, anns, pdf.Limits{}); err != nil || !bytes.HasPrefix(out, data) {
 			t.Errorf("after a %s: %v", f, err)
 		}
+	}
+}
+
+// TestAnnotateAtOnce: copies asked at once are written by at most
+// Config.Workers workers, each the copy asked for.
+func TestAnnotateAtOnce(t *testing.T) {
+	o := newOpener(t, Config{Workers: 2})
+	data := testpdf.Text("Entropy is the average information of a source's symbols.")
+	errs := make(chan error, 5)
+	for i := range 5 {
+		go func() {
+			text := string(rune('a' + i))
+			out, err := o.Annotate(context.Background(), data, []pdf.Annotation{{Page: 1, Kind: pdf.AnnotNote, Boxes: []pdf.Rect{{X0: 50, Y0: 50, X1: 70, Y1: 70}}, Text: text}}, pdf.Limits{})
+			if err == nil {
+				var d *pdf.Document
+				if d, err = pdf.Open(out, pdf.Limits{}); err == nil {
+					var got []pdf.Annotation
+					got, err = d.Annotations(1)
+					d.Close()
+					if err == nil && (len(got) != 1 || got[0].Text != text) {
+						err = errors.New("the copy holds " + fmt.Sprint(got))
+					}
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 5 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := len(o.copies); n != 0 {
+		t.Errorf("%d copies still hold a place", n)
 	}
 }
