@@ -59,4 +59,3 @@ func FuzzAnnotate(f *testing.F) {
 		}
 	})
 }
-
