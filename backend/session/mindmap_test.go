@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"vika/backend/corpus"
 	"vika/backend/llm/llmtest"
@@ -130,4 +131,48 @@ func checkMapCites(t *testing.T, s *Session, m mindmap.Map) {
 		}
 	}
 	walk(m.Root)
+}
+
+// TestMindMapSharedPDFs maps three real PDFs as a course: Vaswani's paper
+// (an outline), BERT's (section titles only) and the made French scan
+// (OCR's section titles, or runs of pages). Every node cites a page of its
+// document, and a section's title is printed on the page it cites (its
+// words, case and punctuation aside) for at least 90% of the sections.
+func TestMindMapSharedPDFs(t *testing.T) {
+	s := open(t, "", &heard{})
+	for _, name := range []string{"vaswani2017_attention_is_all_you_need.pdf", "devlin2019_bert.pdf", "schutz2017_these_p20-22_SCANNED_MADE_fr.pdf"} {
+		if _, err := s.Ingest(t.Context(), testpdf.SharedPDF(t, name), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := s.MindMap(t.Context(), study.Scope{All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMapCites(t, s, m)
+	words := func(s string) string {
+		return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }), " ")
+	}
+	sections, printed := 0, 0
+	var walk func(n mindmap.Node)
+	walk = func(n mindmap.Node) {
+		if n.Kind == mindmap.KindSection {
+			pages, _ := s.eng.Pages(t.Context(), n.DocID)
+			sections++
+			if strings.Contains(words(pages[n.Page-1].Text), words(n.Label)) {
+				printed++
+			} else {
+				t.Logf("%s p.%d: %q not found on its page", n.File, n.Page, n.Label)
+			}
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(m.Root)
+	t.Logf("the scan's map: %s", shapeOf(m.Root.Children[2]))
+	t.Logf("%d documents: %d nodes, %d sections, %d of them printed on the page they cite", len(m.Root.Children), m.Nodes, sections, printed)
+	if sections < 30 || float64(printed) < 0.9*float64(sections) {
+		t.Errorf("%d of %d sections printed on the page they cite", printed, sections)
+	}
 }
