@@ -46,7 +46,7 @@ describe('the mind map tab', () => {
     expect(fake.mindMap).toHaveBeenCalledWith({ doc_id: 'a3f1c9' });
     await vi.waitFor(() => expect(drawn.trees).toHaveLength(1)); // markmap loads with the tab
     expect(JSON.stringify(drawn.trees[0])).toContain('2 &lt;b&gt;DPLL&lt;/b&gt; &amp; backtracking');
-    expect(screen.getByText('3 documents and sections, 1 key terms')).toBeTruthy();
+    expect(screen.getByText('2 sections, 1 key term')).toBeTruthy();
     // A label carrying markup is text, in the list as in the drawing.
     const dpll = screen.getByRole('button', { name: '2 <b>DPLL</b> & backtracking' });
     await fireEvent.click(dpll);
