@@ -168,4 +168,3 @@ func slicesMax(v []float64) float64 {
 	}
 	return m
 }
-
