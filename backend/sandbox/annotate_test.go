@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,5 +106,42 @@ func TestAnnotateAtOnce(t *testing.T) {
 	}
 	if n := len(o.copies); n != 0 {
 		t.Errorf("%d copies still hold a place", n)
+	}
+}
+
+// TestAnnotateHostile writes a highlight and a note into each hostile
+// file of testpdf in a worker: each copy is written, or fails with an
+// annotate.* code, within its budget; a written copy opens with both.
+func TestAnnotateHostile(t *testing.T) {
+	o := newOpener(t, Config{PageTimeout: 2 * time.Second})
+	anns := []pdf.Annotation{
+		{Page: 1, Kind: pdf.AnnotHighlight, Boxes: []pdf.Rect{{X0: 10, Y0: 10, X1: 90, Y1: 24}}, Color: [3]float64{1, 1, 0}, Text: "hostile"},
+		{Page: 1, Kind: pdf.AnnotNote, Boxes: []pdf.Rect{{X0: 20, Y0: 20, X1: 40, Y1: 40}}, Text: "note"},
+	}
+	for name, data := range testpdf.HostileSet() {
+		start := time.Now()
+		out, err := o.Annotate(context.Background(), data, anns, pdf.Limits{})
+		took := time.Since(start)
+		if took > 15*time.Second {
+			t.Errorf("%s: took %v", name, took)
+		}
+		if err != nil {
+			if code := message.Of(err).Code; !strings.HasPrefix(code, "annotate.") {
+				t.Errorf("%s: %v (code %s)", name, err, code)
+			}
+			t.Logf("%s: refused in %v: %v", name, took.Round(time.Millisecond), err)
+			continue
+		}
+		d, err := pdf.Open(out, pdf.Limits{})
+		if err != nil {
+			t.Errorf("%s: the copy does not open: %v", name, err)
+			continue
+		}
+		got, err := d.Annotations(1)
+		d.Close()
+		if err != nil || len(got) < 2 {
+			t.Errorf("%s: the copy holds %+v (%v)", name, got, err)
+		}
+		t.Logf("%s: written in %v, %d bytes added", name, took.Round(time.Millisecond), len(out)-len(data))
 	}
 }
