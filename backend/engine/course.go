@@ -106,6 +106,10 @@ func (e *Engine) courseDocument(ctx context.Context, set *modelSet, d corpus.Doc
 	if err != nil {
 		return course.Document{}, err
 	}
+	// The student's own notes are the session's to keep, in their own
+	// table, not passages of the PDF.
+	chunks = notMine(chunks)
+	d.Chunks = len(chunks)
 	processed, err := kept.Marshal(kept.Document{Doc: d, Pages: pages, Chunks: chunks, Outputs: e.outputsOf(d.ID)})
 	if err != nil {
 		return course.Document{}, err
