@@ -103,7 +103,7 @@ const (
 	// MaxNotes is the most notes a session holds.
 	MaxNotes = 5000
 	// margin is how far (points) a box may stray over its page's edge.
-	margin = 2
+	margin  = 2
 	maxPage = 100_000
 )
 

@@ -23,6 +23,9 @@ func Label(h corpus.Hit) string {
 //	<source n="1" cite="[lecture_sat.pdf p.42]">
 //	text
 //	</source>
+//	<source n="2" cite="[lecture_sat.pdf p.12]" kind="student note">
+//	the student's own highlight and note on that page
+//	</source>
 //	</sources>
 //
 // Text and attributes are escaped, so no document can close a source
@@ -34,6 +37,9 @@ func writeSources(b *strings.Builder, hits []corpus.Hit) {
 		b.WriteString(strconv.Itoa(i + 1))
 		b.WriteString(`" cite="`)
 		b.WriteString(escapeAttr(Label(h)))
+		if h.Kind == corpus.ChunkMine {
+			b.WriteString(`" kind="student note`)
+		}
 		b.WriteString("\">\n")
 		b.WriteString(escape(strings.TrimSpace(h.Text)))
 		b.WriteString("\n</source>\n")
