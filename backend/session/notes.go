@@ -1,11 +1,17 @@
 package session
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log"
+	"path/filepath"
+	"strings"
 
 	"vika/backend/corpus"
+	"vika/backend/export"
+	"vika/backend/message"
 	"vika/backend/notes"
 )
 
@@ -154,4 +160,39 @@ func (s *Session) restoreNotes(ctx context.Context, data []byte) int {
 		}
 	}
 	return n
+}
+
+// ErrNoNotes is an export of no note (message.NotesNone).
+var ErrNoNotes = message.Register(errors.New("no highlight or note to export"), message.NotesNone)
+
+// ExportNotes writes the notes of document docID ("" for the whole
+// course) as "html" or "md" (export.Notes: every text escaped, each
+// page a link to its PDF beside the export) and returns the file's
+// suggested name; ErrNoNotes when there is none.
+func (s *Session) ExportNotes(ctx context.Context, docID, format string) ([]byte, string, error) {
+	docs, err := s.eng.Documents(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	var of []export.NotesOf
+	name := "vika-notes"
+	for _, d := range docs {
+		if docID != "" && d.ID != docID {
+			continue
+		}
+		if list := s.notes.List(d.ID); len(list) > 0 {
+			of = append(of, export.NotesOf{File: d.File, Label: d.Label, Notes: list})
+			if docID != "" {
+				name = strings.TrimSuffix(d.File, filepath.Ext(d.File)) + "-notes"
+			}
+		}
+	}
+	if len(of) == 0 {
+		return nil, "", ErrNoNotes
+	}
+	var b bytes.Buffer
+	if err := export.Notes(&b, format, of, s.now()); err != nil {
+		return nil, "", err
+	}
+	return b.Bytes(), name + "." + format, nil
 }
