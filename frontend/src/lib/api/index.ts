@@ -20,3 +20,4 @@ export * from './quit.ts';
 export { BackendUnavailableError, BridgeError } from './call.ts';
 export * from './study.ts';
 export * from './review.ts';
+export * from './notes.ts';

@@ -5,7 +5,7 @@
 // read. Only the event payloads, which Wails does not generate, are written
 // here by hand.
 
-import type { cite, corpus, engine, llm, main, metrics, models, rag, retrieve, review, secrets, session, study } from '../../../wailsjs/go/models';
+import type { cite, corpus, engine, llm, main, metrics, models, notes, rag, retrieve, review, secrets, session, study } from '../../../wailsjs/go/models';
 import type { BridgeMessage } from '../i18n/messages.ts';
 import catalogue from './catalogue.json';
 
@@ -160,6 +160,17 @@ export type ReviewCounts = Wire<review.Counts>;
 export type WeakSection = Wire<review.Weak>;
 /** Progress per document and section, with the weak sections (review.Progress). */
 export type ReviewProgress = Wire<review.Progress>;
+
+// --- the student's own highlights and notes (package notes) ---
+
+/** A highlight (its quote and boxes on the page, in points from the top left) or a page note (notes.Note). */
+export type Note = Omit<Wire<notes.Note>, 'created' | 'edited' | 'boxes'> & {
+  boxes?: Box[] | null;
+  created: string;
+  edited: string;
+};
+/** What the viewer sends to keep a note: Go gives it its id and times. */
+export type NoteInput = Pick<Note, 'doc_id' | 'page' | 'kind' | 'color' | 'quote' | 'text'> & { boxes?: Box[] };
 
 // --- settings, metrics, explorer, and the model manager's "models:progress" ---
 
