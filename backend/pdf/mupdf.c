@@ -6,11 +6,7 @@
 #include <stdio.h>
 #include "mupdf.h"
 
-#define VIKA_TRY(ctx) if (!vika_setjmp(*fz_push_try(ctx))) if (fz_do_try(ctx)) do
-#define VIKA_ALWAYS(ctx) while (0); if (fz_do_always(ctx)) do
-#define VIKA_CATCH(ctx) while (0); if (fz_do_catch(ctx))
-
-static void caught(fz_context *ctx, char *err, int errlen) {
+void vika_caught(fz_context *ctx, char *err, int errlen) {
 	if (err && errlen > 0) {
 		snprintf(err, errlen, "%s", fz_caught_message(ctx));
 	}
@@ -65,7 +61,7 @@ int vika_stext_json(fz_context *ctx, fz_document *doc, int number, int flags, fz
 		fz_drop_page(ctx, page);
 	}
 	VIKA_CATCH(ctx) {
-		caught(ctx, err, errlen);
+		vika_caught(ctx, err, errlen);
 		failed = 1;
 	}
 	if (failed || cookie->abort) {
@@ -97,7 +93,7 @@ int vika_render_gray(fz_context *ctx, fz_document *doc, int number, float scale,
 		fz_drop_page(ctx, page);
 	}
 	VIKA_CATCH(ctx) {
-		caught(ctx, err, errlen);
+		vika_caught(ctx, err, errlen);
 		failed = 1;
 	}
 	if (cookie->abort) {
@@ -156,7 +152,7 @@ int vika_path_boxes(fz_context *ctx, fz_document *doc, int number, fz_cookie *co
 		fz_drop_page(ctx, page);
 	}
 	VIKA_CATCH(ctx) {
-		caught(ctx, err, errlen);
+		vika_caught(ctx, err, errlen);
 		failed = 1;
 	}
 	if (cookie->abort) {
@@ -256,7 +252,7 @@ int vika_image_draws(fz_context *ctx, fz_document *doc, int number, fz_cookie *c
 		fz_drop_page(ctx, page);
 	}
 	VIKA_CATCH(ctx) {
-		caught(ctx, err, errlen);
+		vika_caught(ctx, err, errlen);
 		failed = 1;
 	}
 	if (cookie->abort) {
@@ -277,7 +273,7 @@ int vika_bound_page(fz_context *ctx, fz_document *doc, int number, float bounds[
 		fz_drop_page(ctx, page);
 	}
 	VIKA_CATCH(ctx) {
-		caught(ctx, err, errlen);
+		vika_caught(ctx, err, errlen);
 		failed = 1;
 	}
 	return failed ? -1 : 0;
@@ -315,7 +311,7 @@ int vika_outline(fz_context *ctx, fz_document *doc, vika_outline_entry *out, int
 		root = fz_load_outline(ctx, doc);
 	}
 	VIKA_CATCH(ctx) {
-		caught(ctx, err, errlen);
+		vika_caught(ctx, err, errlen);
 		failed = 1;
 	}
 	if (failed) {
@@ -421,7 +417,7 @@ int vika_marks(fz_context *ctx, fz_document *doc, int number, vika_mark *out, in
 		fz_drop_page(ctx, page);
 	}
 	VIKA_CATCH(ctx) {
-		caught(ctx, err, errlen);
+		vika_caught(ctx, err, errlen);
 		failed = 1;
 	}
 	return failed ? -1 : n;

@@ -53,6 +53,11 @@ vika_jmp_buf *fz_push_try(fz_context *ctx);
 int fz_do_try(fz_context *ctx);
 int fz_do_always(fz_context *ctx);
 int fz_do_catch(fz_context *ctx);
+#define VIKA_TRY(ctx) if (!vika_setjmp(*fz_push_try(ctx))) if (fz_do_try(ctx)) do
+#define VIKA_ALWAYS(ctx) while (0); if (fz_do_always(ctx)) do
+#define VIKA_CATCH(ctx) while (0); if (fz_do_catch(ctx))
+// vika_caught copies the caught exception's message into err.
+void vika_caught(fz_context *ctx, char *err, int errlen);
 const char *fz_caught_message(fz_context *ctx);
 void fz_set_warning_callback(fz_context *ctx, fz_message_cb *cb, void *user);
 void fz_set_error_callback(fz_context *ctx, fz_message_cb *cb, void *user);
@@ -225,5 +230,46 @@ typedef struct {
 // number, visiting at most maxvisit of each and keeping at most cap marks
 // in out. It returns the number kept, or -1 on failure (message in err).
 int vika_marks(fz_context *ctx, fz_document *doc, int number, vika_mark *out, int cap, int maxvisit, char *err, int errlen);
+
+// Writing annotations (MuPDF 1.24, pdf/annot.h, pdf/document.h): see
+// annotate.c.
+typedef struct { float x, y; } fz_point;
+typedef struct { fz_point ul, ur, ll, lr; } fz_quad;
+// The annotation kinds vika_annotate writes (enum pdf_annot_type).
+#define VIKA_ANNOT_TEXT 0
+#define VIKA_ANNOT_HIGHLIGHT 8
+// vika_encrypted returns 1 when the document has an /Encrypt dictionary
+// (even one opened without a password), 0 when not, -1 when it is not a
+// PDF MuPDF can edit.
+int vika_encrypted(fz_context *ctx, fz_document *doc);
+// vika_annotate adds one annotation to page number (0-based): a
+// highlight (VIKA_ANNOT_HIGHLIGHT) over the n boxes of boxes (x0, y0,
+// x1, y1 each, page space), or a text note (VIKA_ANNOT_TEXT) whose icon
+// sits at boxes[0]'s top-left corner; color is RGB, contents UTF-8, author
+// UTF-8. It returns 0, or -1 with MuPDF's message in err.
+int vika_annotate(fz_context *ctx, fz_document *doc, int number, int type, const float *boxes, int n, const float color[3], const char *contents, const char *author, char *err, int errlen);
+// vika_write_pdf writes the document, with its changes, into a new
+// buffer: as an incremental update after the original bytes when
+// incremental is set and MuPDF can (not for a repaired file), else
+// whole. It returns 1 for an incremental update, 0 for a whole file, or
+// -1 with MuPDF's message in err.
+// One highlight or text annotation as vika_read_annots returns it: its
+// type, rectangle and quadrilaterals' boxes (page space), its colour
+// (ncolor components: 0 none, 1 gray, 3 RGB, 4 CMYK) and contents.
+#define VIKA_ANNOT_QUADS 200
+typedef struct {
+	int type;
+	float rect[4];
+	int ncolor;
+	float color[4];
+	int nquads;
+	float quads[4 * VIKA_ANNOT_QUADS];
+	char text[VIKA_MARK_TEXT];
+} vika_annot;
+// vika_read_annots reads the highlight and text annotations of page
+// number, visiting at most maxvisit annotations, keeping at most cap. It
+// returns the number kept, or -1 with MuPDF's message in err.
+int vika_read_annots(fz_context *ctx, fz_document *doc, int number, vika_annot *out, int cap, int maxvisit, char *err, int errlen);
+int vika_write_pdf(fz_context *ctx, fz_document *doc, int incremental, fz_buffer **out, char *err, int errlen);
 
 #endif

@@ -23,6 +23,10 @@
 //     captions, images and clusters of vector paths, with a PNG crop;
 //     display formulas from math fonts and operators. WordTables rebuilds
 //     the tables of a scanned page from its OCR word boxes.
+//   - Marks (marks.go) and annotations (annotate.go, annotread.go,
+//     annotate.c): the fields, notes and links a page holds; Annotate
+//     writes a copy of a PDF with highlights and text notes through
+//     MuPDF, and Document.Annotations reads them back.
 //
 // Every MuPDF call that may throw runs inside fz_try in this package's
 // own C (mupdf.c), so a malformed page yields an error, never an abort.

@@ -18,6 +18,9 @@ const (
 	opPage = "page" // read page Page
 	opOCR  = "ocr"  // OCR Target
 	opCrop = "crop" // render Crop of page Page at DPI as a PNG
+	// opAnnotate writes Annotations into a copy of Data (pdf.Annotate),
+	// apart from the worker's open document.
+	opAnnotate = "annotate"
 )
 
 // request is one call to the worker.
@@ -29,6 +32,8 @@ type request struct {
 	Target ingest.OCRTarget
 	Crop   pdf.Rect
 	DPI    float64
+	// Annotations are what opAnnotate writes.
+	Annotations []pdf.Annotation
 	// NoCrops: the document has spent its crop budget; figures come
 	// without crops from this page on.
 	NoCrops bool
@@ -56,6 +61,7 @@ type response struct {
 	Page      ingest.PageResult
 	Text      ingest.OCRText
 	Image     []byte // the PNG of a crop
+	Copy      []byte // the annotated copy of opAnnotate
 	// CPU is the worker's CPU time so far (user + system), to retire
 	// workers before RLIMIT_CPU kills them.
 	CPU time.Duration
@@ -82,6 +88,7 @@ type wireError struct {
 var sentinels = []error{
 	pdf.ErrTimeout, pdf.ErrPageSize, pdf.ErrPage,
 	pdf.ErrEmpty, pdf.ErrNotPDF, pdf.ErrEncrypted, pdf.ErrCorrupt, pdf.ErrNoPages, pdf.ErrTooLarge,
+	pdf.ErrAnnotation, pdf.ErrWrite,
 	ocr.ErrTimeout, ocr.ErrNoLanguageData, ocr.ErrClosed, ocr.ErrImage, ocr.ErrTesseract,
 	context.DeadlineExceeded, context.Canceled,
 }

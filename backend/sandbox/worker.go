@@ -16,6 +16,7 @@ import (
 	"vika/backend/config"
 	"vika/backend/ingest"
 	"vika/backend/ocr"
+	"vika/backend/pdf"
 )
 
 // Environment of a worker process, set by the supervisor.
@@ -123,6 +124,10 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 			}
 			var err error
 			resp.Image, err = c.Crop(ctx, req.Page, req.Crop, req.DPI)
+			resp.Err = toWire(err)
+		case opAnnotate:
+			var err error
+			resp.Copy, err = pdf.Annotate(req.Data, req.Annotations, req.Opts.Limits)
 			resp.Err = toWire(err)
 		default:
 			resp.Err = toWire(fmt.Errorf("unknown request %q", req.Op))

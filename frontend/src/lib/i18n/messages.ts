@@ -49,6 +49,11 @@ const en = {
   'ingest.encrypted':
     'The PDF is password-protected: remove the protection (for example print it to a new PDF) and add it again.',
   'ingest.corrupt': 'The PDF is damaged and cannot be read.',
+  'annotate.encrypted': 'This PDF is encrypted: Vika does not write your highlights and notes into it. Export them instead.',
+  'annotate.corrupt': 'This PDF is damaged: Vika cannot write a copy of it with your highlights and notes.',
+  'annotate.invalid': 'Highlight or note {index} (page {page}) cannot be written into the PDF ({why}).',
+  'annotate.too_many': 'Too many highlights and notes for one copy: {count}, at most {limit}.',
+  'annotate.failed': 'The copy with your highlights and notes could not be written ({detail}).',
   'ingest.no_pages': 'The PDF has no pages.',
   'ingest.too_large': 'The file is too large: {size}, the limit is {limit}.',
   'ingest.too_many_pages': 'The PDF has too many pages: {pages}, the limit is {limit}.',
@@ -249,6 +254,11 @@ const fr: Record<Key, Message> = {
   'ingest.encrypted':
     'Le PDF est protégé par un mot de passe : retirez la protection (par exemple en l’imprimant dans un nouveau PDF) puis ajoutez-le de nouveau.',
   'ingest.corrupt': 'Le PDF est endommagé et ne peut pas être lu.',
+  'annotate.encrypted': 'Ce PDF est chiffré : Vika n’y écrit pas vos surlignages et vos notes. Exportez-les plutôt.',
+  'annotate.corrupt': 'Ce PDF est endommagé : Vika ne peut pas en écrire une copie avec vos surlignages et vos notes.',
+  'annotate.invalid': 'Le surlignage ou la note {index} (page {page}) ne peut pas être écrit dans le PDF ({why}).',
+  'annotate.too_many': 'Trop de surlignages et de notes pour une copie : {count}, au plus {limit}.',
+  'annotate.failed': 'La copie avec vos surlignages et vos notes n’a pas pu être écrite ({detail}).',
   'ingest.no_pages': 'Le PDF n’a aucune page.',
   'ingest.too_large': 'Le fichier est trop volumineux : {size}, la limite est de {limit}.',
   'ingest.too_many_pages': 'Le PDF a trop de pages : {pages}, la limite est de {limit}.',
