@@ -40,3 +40,14 @@ func (a *App) ExportNotes(docID, format string) (string, error) {
 	}
 	return a.save("Export notes", name, format, data)
 }
+
+// SaveAnnotatedCopy saves a copy of a document's PDF with its highlights
+// and notes written as standard PDF annotations (other readers show
+// them); the path saved, "" when the student cancelled.
+func (a *App) SaveAnnotatedCopy(docID string) (string, error) {
+	data, name, err := a.s.AnnotatedCopy(a.ctx, docID)
+	if err != nil {
+		return "", err
+	}
+	return a.save("Save a copy with my notes", name, "pdf", data)
+}
