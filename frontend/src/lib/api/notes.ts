@@ -33,3 +33,8 @@ export async function deleteNote(id: string): Promise<void> {
 export async function exportNotes(docID: string, format: 'html' | 'md'): Promise<string> {
   return (await call(() => App.ExportNotes(docID, format))) ?? '';
 }
+
+/** Saves a copy of a document's PDF with its highlights and notes as standard PDF annotations; the path, '' when cancelled. */
+export async function saveAnnotatedCopy(docID: string): Promise<string> {
+  return (await call(() => App.SaveAnnotatedCopy(docID))) ?? '';
+}

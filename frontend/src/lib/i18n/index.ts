@@ -9,6 +9,7 @@ import * as common from './common.ts';
 import * as dashboard from './dashboard.ts';
 import * as explorer from './explorer.ts';
 import * as library from './library.ts';
+import * as notes from './notes.ts';
 import { fill, type Lang, type Message, type Params } from './lookup.ts';
 import * as settings from './settings.ts';
 import * as review from './review.ts';
@@ -30,6 +31,7 @@ const en = {
   ...suggest.en,
   ...study.en,
   ...review.en,
+  ...notes.en,
 };
 
 export type MessageKey = keyof typeof en;
@@ -46,6 +48,7 @@ const fr: Dictionary = {
   ...suggest.fr,
   ...study.fr,
   ...review.fr,
+  ...notes.fr,
 };
 
 export const dictionaries: Record<Lang, Dictionary> = { en, fr };

@@ -8,6 +8,7 @@ import * as fake from '../../../test/api/fake.ts';
 import { resetFakeApi } from '../../../test/api/fake.ts';
 import * as pdf from '../../pdf/pdfjs.ts';
 import { locale } from '../../state/locale.svelte.ts';
+import { Notes } from '../../state/notes.svelte.ts';
 import { Viewer } from '../../state/viewer.svelte.ts';
 import ViewerPanel from './ViewerPanel.svelte';
 
@@ -69,8 +70,10 @@ beforeEach(() => {
 
 function setup() {
   const viewer = new Viewer();
-  render(ViewerPanel, { viewer });
-  return { viewer, user: userEvent.setup() };
+  const notes = new Notes();
+  const onCards = vi.fn();
+  render(ViewerPanel, { viewer, notes, documents: [], onCards });
+  return { viewer, notes, onCards, user: userEvent.setup() };
 }
 
 describe('ViewerPanel', () => {
