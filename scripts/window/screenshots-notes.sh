@@ -117,12 +117,12 @@ text_part() {
   settle 60 "$work/answer.png"
   open_first_chip
   # A first passage: highlighted green from the menu's swatches.
-  select_drag "${VIKA_SELECT_1:-853 450 1172 458}"
+  select_drag "${VIKA_SELECT_1:-$select_1}"
   settle 10 "$out-1-menu.png"
   click_color '#8CDE73' 745 300 1280 800 4 4
   settle 10 "$work/green.png" 2
   # A second one, with a note (the note box opens under the menu's swatches; yellow by default).
-  select_drag "${VIKA_SELECT_2:-853 490 1172 498}"
+  select_drag "${VIKA_SELECT_2:-$select_2}"
   click_color '#FFA64D' 745 300 1280 800 49 6 # the menu's Note..., right of its last swatch (orange)
   sleep 1
   xdotool type --delay 40 "$note"
@@ -181,6 +181,8 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
     page_note="Revise this page before the exam on Friday."
     note_question="Why are the dot products scaled?"
     scan_question="How does probabilistic counting estimate the number of distinct elements?"
+    # The viewer's banner takes one line in English, two in French: the page sits 17 px lower.
+    select_1="853 450 1172 458" select_2="853 490 1172 498"
     this_word=this mine_word=My only_word=Only chat_word=Chat
     ;;
   fr)
@@ -190,6 +192,7 @@ for lang in ${VIKA_SHOT_LANGS:-en fr}; do
     page_note="Revoir cette page avant l'examen de vendredi."
     note_question="Pourquoi divise-t-on par la racine de dk ?"
     scan_question="Comment le probabilistic counting estime-t-il le nombre de distinct elements ?"
+    select_1="853 467 1172 475" select_2="853 507 1172 515"
     this_word=cette mine_word=Mes only_word=Seulement chat_word=Questions
     ;;
   *) die "unknown language $lang" ;;
