@@ -37,14 +37,27 @@ func writeSources(b *strings.Builder, hits []corpus.Hit) {
 		b.WriteString(strconv.Itoa(i + 1))
 		b.WriteString(`" cite="`)
 		b.WriteString(escapeAttr(Label(h)))
+		b.WriteString(`"`)
 		if h.Kind == corpus.ChunkMine {
-			b.WriteString(`" kind="student note`)
+			b.WriteString(studentNote)
 		}
-		b.WriteString("\">\n")
+		b.WriteString(">\n")
 		b.WriteString(escape(strings.TrimSpace(h.Text)))
 		b.WriteString("\n</source>\n")
 	}
 	b.WriteString("</sources>\n")
+}
+
+// studentNote marks a source that is the student's own note.
+const studentNote = ` kind="student note"`
+
+// KindOverhead is the characters a source of kind k adds to its element
+// beyond SourceOverhead (the student's own note's mark).
+func KindOverhead(k corpus.ChunkKind) int {
+	if k == corpus.ChunkMine {
+		return len(studentNote)
+	}
+	return 0
 }
 
 // escape writes text as element content: &, < and > become entities, line
