@@ -65,6 +65,33 @@ func (b *pageBook) onlyMine(cands []*candidate) []*candidate {
 	return out
 }
 
+// mineShare caps the student's own passages among the k passages a
+// search keeps when its scope is not "my notes": a note quotes its page,
+// so a page highlighted many times would otherwise fill the sources with
+// the student's notes and leave out the documents' own text (measured:
+// 200 notes on one 15-page paper took all 8 sources of a question about
+// it).
+func mineShare(k int) int { return max(1, k/2) }
+
+// mineAtMost moves the student's own passages past the first n of them
+// to the end of cands (the order otherwise kept).
+func (b *pageBook) mineAtMost(cands []*candidate, n int) []*candidate {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	var kept, later []*candidate
+	for _, c := range cands {
+		if b.mine[c.id] {
+			if n == 0 {
+				later = append(later, c)
+				continue
+			}
+			n--
+		}
+		kept = append(kept, c)
+	}
+	return append(kept, later...)
+}
+
 // markMine records whether c is the student's own; b.mu is held.
 func (b *pageBook) markMine(c corpus.Chunk) {
 	if c.Kind == corpus.ChunkMine {

@@ -131,6 +131,8 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	cands = r.book.namedFirst(cands, question, o.Scope)
 	if o.Scope.Mine {
 		cands = r.book.onlyMine(cands)
+	} else {
+		cands = r.book.mineAtMost(cands, mineShare(k))
 	}
 	res := Result{found: cands[:min(k, len(cands))]}
 	res.Hits, res.Stats = hits(res.found, embedded, st)
