@@ -150,3 +150,32 @@ func TestDecodeLeavesOutHostileNotes(t *testing.T) {
 		t.Errorf("%d notes: kept %d, dropped %d, %v", MaxNotes, len(kept), dropped, err)
 	}
 }
+
+// FuzzDecode: whatever a course file's notes table holds, Decode returns
+// an error or notes that each pass Clean again unchanged, never more than
+// MaxNotes, and never panics.
+func FuzzDecode(f *testing.F) {
+	b := NewBook()
+	n, _ := b.Add(good, 10, a4, now)
+	ok, _ := Encode([]Note{n})
+	f.Add(ok)
+	f.Add([]byte(`{"version":1,"notes":[{"id":"00000000000000000000000000000000","doc_id":"` + doc + `","page":1,"kind":"page","color":"blue","text":"x\u0000\u202e<b>","created":"2026-01-01T00:00:00Z","edited":"2026-01-01T00:00:00Z"}]}`))
+	f.Add([]byte(`{"version":1,"notes":[{"boxes":[[1e308,-1e308,"x",null]]}]}`))
+	f.Add([]byte(`[]`))
+	check := func(id string, page int) (int, PageSize, bool) { return 10, a4, id == doc }
+	f.Fuzz(func(t *testing.T, data []byte) {
+		list, _, err := Decode(data, now, check)
+		if err != nil {
+			return
+		}
+		if len(list) > MaxNotes {
+			t.Fatalf("%d notes", len(list))
+		}
+		for _, n := range list {
+			c, err := Clean(n, 10, a4)
+			if err != nil || c.Text != n.Text || c.Quote != n.Quote {
+				t.Fatalf("a decoded note does not pass Clean again: %+v, %v", n, err)
+			}
+		}
+	})
+}
