@@ -6,6 +6,7 @@ import (
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/mindmap"
+	"vika/backend/notes"
 	"vika/backend/prompt"
 	"vika/backend/rag"
 	"vika/backend/retrieve"
@@ -62,6 +63,17 @@ type catalogue struct {
 	// (Settings.Options), which the page uses until the session sends the
 	// options of the saved ones (AskOptions).
 	AskDefaults rag.Options `json:"ask_defaults"`
+	// Notes are the student's highlights' colours (notes.Palette) and the
+	// bounds of a note.
+	Notes notesCatalogue `json:"notes"`
+}
+
+// notesCatalogue is what the page needs of package notes.
+type notesCatalogue struct {
+	Palette  []notes.Swatch   `json:"palette"`
+	MaxText  int              `json:"max_text"`
+	MaxNotes int              `json:"max_notes"`
+	Kind     corpus.ChunkKind `json:"kind"` // the passages' kind (corpus.ChunkMine)
 }
 
 // stages are the stage lists of the events: an ingest job's in order
@@ -145,6 +157,7 @@ func buildCatalogue() (catalogue, error) {
 			Answer: rag.Stages,
 		},
 		AskDefaults: session.DefaultSettings().Options(),
+		Notes:       notesCatalogue{Palette: notes.Palette, MaxText: notes.MaxTextRunes, MaxNotes: notes.MaxNotes, Kind: corpus.ChunkMine},
 	}
 	llms, err := llm.LoadCatalogue()
 	if err != nil {

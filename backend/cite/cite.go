@@ -44,8 +44,12 @@ type Citation struct {
 	DocID string `json:"doc_id"`
 	// SourceIndex is the 1-based number of the source that supports the
 	// claim best among those of the cited page; 0 when none is.
-	SourceIndex int  `json:"source_index"`
-	Verified    bool `json:"verified"`
+	SourceIndex int `json:"source_index"`
+	// Kind is the kind of that source's passage ("" when none is): a
+	// citation of the student's own note (corpus.ChunkMine) gets a chip of
+	// its own, "your note, p. 12".
+	Kind     corpus.ChunkKind `json:"kind,omitempty"`
+	Verified bool             `json:"verified"`
 	// Reason says why the citation is not verified, a Reason* code (""
 	// when it is verified).
 	Reason string `json:"reason,omitempty"`
@@ -101,6 +105,7 @@ type source struct {
 	docID string
 	file  string
 	page  int
+	kind  corpus.ChunkKind
 	text  string
 	terms map[string]struct{} // computed on first use
 	nums  []number            // computed on first use
@@ -114,7 +119,7 @@ func (c Checker) Check(answer string, sources []corpus.Hit) []Citation {
 	}
 	srcs := make([]source, len(sources))
 	for i, h := range sources {
-		srcs[i] = source{docID: h.DocID, file: fileOf(h), page: h.Page, text: h.Text}
+		srcs[i] = source{docID: h.DocID, file: fileOf(h), page: h.Page, kind: h.Kind, text: h.Text}
 	}
 	claims := claimsOf(answer, refs)
 	out := make([]Citation, len(refs))
@@ -188,7 +193,7 @@ func (c Checker) check(r Ref, claim string, srcs []source) Citation {
 		ok := reason == ""
 		if (ok && !bestOK) || (ok == bestOK && ov > best) {
 			bestOK, best = ok, ov
-			cit.Verified, cit.Reason, cit.Overlap, cit.SourceIndex, cit.File, cit.DocID = ok, reason, ov, i+1, s.file, s.docID
+			cit.Verified, cit.Reason, cit.Overlap, cit.SourceIndex, cit.File, cit.DocID, cit.Kind = ok, reason, ov, i+1, s.file, s.docID, s.kind
 			cit.Label = corpus.CitationLabel(s.file, s.page)
 		}
 	}

@@ -163,6 +163,11 @@ const (
 	// comments, free text).
 	ChunkForm ChunkKind = "form"
 	ChunkNote ChunkKind = "note"
+	// ChunkMine is a passage of the student's own: a highlight made in
+	// Vika's viewer with its note, or a note on a whole page (package
+	// notes). It is cited by its page like any other, and a scope can
+	// keep only these (Scope.Mine).
+	ChunkMine ChunkKind = "mine"
 )
 
 // The kinds of passages, each list in the order the window shows them:
@@ -172,11 +177,12 @@ const (
 var (
 	TextKinds   = []ChunkKind{ChunkBody, ChunkFront, ChunkReferences}
 	LayoutKinds = []ChunkKind{ChunkTable, ChunkFigure, ChunkFormula}
-	MarkKinds   = []ChunkKind{ChunkForm, ChunkNote}
+	MarkKinds   = []ChunkKind{ChunkForm, ChunkNote, ChunkMine}
 )
 
 // IsRegion reports whether k is the kind of a region's passage: a table,
-// a figure, a display formula, a form or a note.
+// a figure, a display formula, a form, a note, or the student's own note
+// (its text is not its page's running text either).
 func (k ChunkKind) IsRegion() bool {
 	return slices.Contains(LayoutKinds, k) || slices.Contains(MarkKinds, k)
 }

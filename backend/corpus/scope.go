@@ -23,10 +23,19 @@ type Scope struct {
 	// document and the section's pages (within From and To); the indexes
 	// only read Docs, From and To.
 	Section string `json:"section,omitempty"`
+	// Mine keeps only the student's own highlights and notes (passages of
+	// kind ChunkMine) of the documents and pages kept: "my notes".
+	Mine bool `json:"mine,omitempty"`
 }
 
 // All reports whether s keeps every chunk.
-func (s Scope) All() bool { return len(s.Docs) == 0 && s.From == 0 && s.To == 0 && s.Section == "" }
+func (s Scope) All() bool {
+	return len(s.Docs) == 0 && s.From == 0 && s.To == 0 && s.Section == "" && !s.Mine
+}
+
+// KeepsKind reports whether s keeps a chunk of kind k (Mine keeps only
+// the student's own).
+func (s Scope) KeepsKind(k ChunkKind) bool { return !s.Mine || k == ChunkMine }
 
 // Paged reports whether s bounds the pages.
 func (s Scope) Paged() bool { return s.From > 0 || s.To > 0 }

@@ -28,11 +28,12 @@ import (
 )
 
 // Format and Version name the layout; a file of a newer version is
-// refused (ErrVersion). Version 2 added the flashcards' reviews; a
-// version 1 file (without them) is read as it was written.
+// refused (ErrVersion). Version 2 added the flashcards' reviews and
+// version 3 the student's own highlights and notes; a version 1 or 2
+// file (without them) is read as it was written.
 const (
 	Format  = "vika-course"
-	Version = 2
+	Version = 3
 	// Ext is the file name extension.
 	Ext = ".vika"
 )
@@ -67,6 +68,7 @@ type Limits struct {
 	MaxDataBytes         int64 // one document's processed data, or its vectors
 	MaxConversationBytes int64 // the conversation's encoding
 	MaxReviewBytes       int64 // the flashcards' reviews' encoding
+	MaxNoteBytes         int64 // the student's notes' encoding
 	MaxTotal             int64 // the whole file
 	// CheckTime bounds the checks of Open (which read every byte once),
 	// and each later read.
@@ -78,10 +80,11 @@ type Limits struct {
 // data at a time. The conversation's bound is twice what a session
 // restores of one (rag.MaxRestoredBytes); the reviews' holds the largest
 // deck a session keeps (package review: 20,000 cards and 200,000 log
-// rows encode to about 76 MiB, TestFullDeckFitsACourse). CheckTime allows reading 8 GB
+// rows encode to about 76 MiB, TestFullDeckFitsACourse), the notes' what
+// package notes decodes (notes.MaxEncodedBytes). CheckTime allows reading 8 GB
 // from a slow disk (30 MB/s).
 var DefaultLimits = Limits{MaxDocuments: 500, MaxPDFBytes: 200 << 20, MaxDataBytes: 512 << 20,
-	MaxConversationBytes: 64 << 20, MaxReviewBytes: 128 << 20, MaxTotal: 8 << 30, CheckTime: 5 * time.Minute}
+	MaxConversationBytes: 64 << 20, MaxReviewBytes: 128 << 20, MaxNoteBytes: 64 << 20, MaxTotal: 8 << 30, CheckTime: 5 * time.Minute}
 
 // Document is one PDF of a course.
 type Document struct {
@@ -110,4 +113,7 @@ type Course struct {
 	// Reviews is the consumer's encoding of the flashcards under review
 	// and their review log, nil when there are none.
 	Reviews []byte
+	// Notes is the consumer's encoding of the student's own highlights
+	// and notes, nil when there are none.
+	Notes []byte
 }

@@ -30,7 +30,8 @@ func sample() Course {
 	return Course{Documents: []Document{
 		doc("a.pdf", []byte("%PDF-1.4 the bytes of the first PDF, with a recognisable run of text")),
 		doc("b.pdf", bytes.Repeat([]byte("%PDF-second "), 1000)),
-	}, Conversation: []byte(`[{"question":"q"}]`), Reviews: []byte(`{"cards":[],"log":[]}`)}
+	}, Conversation: []byte(`[{"question":"q"}]`), Reviews: []byte(`{"cards":[],"log":[]}`),
+		Notes: []byte(`{"version":1,"notes":[]}`)}
 }
 
 func TestSaveOpenRoundTrip(t *testing.T) {
@@ -155,9 +156,29 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 		}, ErrTooLarge},
 		"version 2 without its reviews table": {func(t *testing.T) string {
 			p := saved(t)
-			edit(t, p, `DROP TABLE reviews`)
+			edit(t, p, `DROP TABLE notes; DROP TABLE reviews; UPDATE about SET v = '2' WHERE k = 'version'`)
 			return p
 		}, ErrNotCourse},
+		"version 3 without its notes table": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `DROP TABLE notes`)
+			return p
+		}, ErrNotCourse},
+		"version 2 with a notes table": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `UPDATE about SET v = '2' WHERE k = 'version'`)
+			return p
+		}, ErrNotCourse},
+		"notes stored as text": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `UPDATE notes SET data = CAST(data AS TEXT)`)
+			return p
+		}, ErrDamaged},
+		"notes over their size": {func(t *testing.T) string {
+			p := saved(t)
+			edit(t, p, `UPDATE notes SET data = zeroblob(?)`, 1<<20+1)
+			return p
+		}, ErrTooLarge},
 		"version 1 with a reviews table": {func(t *testing.T) string {
 			p := saved(t)
 			edit(t, p, `UPDATE about SET v = '1' WHERE k = 'version'`)
@@ -174,6 +195,7 @@ func TestOpenRefusesBadFiles(t *testing.T) {
 	lim := DefaultLimits
 	lim.MaxDocuments = 4
 	lim.MaxReviewBytes = 1 << 20
+	lim.MaxNoteBytes = 1 << 20
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			p := tc.make(t)
@@ -198,12 +220,33 @@ func TestReadsVersion1(t *testing.T) {
 	if err := Save(ctx, p, want); err != nil {
 		t.Fatal(err)
 	}
-	edit(t, p, `DROP TABLE reviews; UPDATE about SET v = '1' WHERE k = 'version'`)
+	edit(t, p, `DROP TABLE notes; DROP TABLE reviews; UPDATE about SET v = '1' WHERE k = 'version'`)
 	got, err := Read(ctx, p, DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want.Reviews = nil
+	want.Reviews, want.Notes = nil, nil
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Error(diff)
+	}
+}
+
+// TestReadsVersion2 opens a course file as Vika wrote it before the
+// student's notes (version 2: reviews, no notes table) and finds its
+// PDFs, conversation and reviews, and no notes.
+func TestReadsVersion2(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "v2.vika")
+	want := sample()
+	if err := Save(ctx, p, want); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, p, `DROP TABLE notes; UPDATE about SET v = '2' WHERE k = 'version'`)
+	got, err := Read(ctx, p, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Notes = nil
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Error(diff)
 	}

@@ -38,14 +38,21 @@ CREATE TABLE documents (
 CREATE TABLE conversation (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
 `
 
-// schema is the layout Save writes (Version).
-const schema = schemaV1 + `CREATE TABLE reviews (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
+// schemaV2 is the layout of version 2: the flashcards' reviews added.
+const schemaV2 = schemaV1 + `CREATE TABLE reviews (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
+`
+
+// schema is the layout Save writes (Version): the student's notes added.
+const schema = schemaV2 + `CREATE TABLE notes (id INTEGER PRIMARY KEY CHECK (id = 1), data BLOB NOT NULL);
 `
 
 // schemaOf is the layout of a version this Vika reads.
 func schemaOf(version int) string {
-	if version == 1 {
+	switch version {
+	case 1:
 		return schemaV1
+	case 2:
+		return schemaV2
 	}
 	return schema
 }
@@ -127,6 +134,11 @@ func write(ctx context.Context, name string, c Course) error {
 	}
 	if c.Reviews != nil {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO reviews (id, data) VALUES (1, ?)`, c.Reviews); err != nil {
+			return err
+		}
+	}
+	if c.Notes != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO notes (id, data) VALUES (1, ?)`, c.Notes); err != nil {
 			return err
 		}
 	}

@@ -109,6 +109,9 @@ func Read(ctx context.Context, path string, lim Limits) (Course, error) {
 	if c.Reviews, err = f.Reviews(ctx); err != nil {
 		return Course{}, err
 	}
+	if c.Notes, err = f.Notes(ctx); err != nil {
+		return Course{}, err
+	}
 	return c, nil
 }
 
@@ -151,8 +154,17 @@ func (f *File) Reviews(ctx context.Context) ([]byte, error) {
 	return f.single(ctx, "reviews", f.lim.MaxReviewBytes)
 }
 
-// single reads the data of the one row of table (conversation or
-// reviews: a name of the schema, never input), a blob of at most limit
+// Notes reads the encoding of the student's own highlights and notes, nil
+// when there are none (and in a file older than version 3).
+func (f *File) Notes(ctx context.Context) ([]byte, error) {
+	if f.version < 3 {
+		return nil, nil
+	}
+	return f.single(ctx, "notes", f.lim.MaxNoteBytes)
+}
+
+// single reads the data of the one row of table (conversation, reviews
+// or notes: a name of the schema, never input), a blob of at most limit
 // bytes; nil when the row is absent.
 func (f *File) single(ctx context.Context, table string, limit int64) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.lim.CheckTime)
@@ -557,6 +569,9 @@ func (lim Limits) withDefaults() Limits {
 	}
 	if lim.MaxReviewBytes <= 0 {
 		lim.MaxReviewBytes = d.MaxReviewBytes
+	}
+	if lim.MaxNoteBytes <= 0 {
+		lim.MaxNoteBytes = d.MaxNoteBytes
 	}
 	if lim.MaxTotal <= 0 {
 		lim.MaxTotal = d.MaxTotal

@@ -60,9 +60,9 @@ func (p *courseEntry) output(_ context.Context, _, key string) (kept.Output, boo
 }
 
 // SaveCourse writes the session's documents, with their processed data
-// and vectors, and conversation and reviews when not nil (the caller's
-// encodings), to the course file at path.
-func (e *Engine) SaveCourse(ctx context.Context, path string, conversation, reviews []byte) (int, error) {
+// and vectors, and conversation, reviews and the student's notes when
+// not nil (the caller's encodings), to the course file at path.
+func (e *Engine) SaveCourse(ctx context.Context, path string, conversation, reviews, notes []byte) (int, error) {
 	if e.isClosed() {
 		return 0, ErrClosed
 	}
@@ -70,7 +70,7 @@ func (e *Engine) SaveCourse(ctx context.Context, path string, conversation, revi
 	if err != nil {
 		return 0, err
 	}
-	c := course.Course{Conversation: conversation, Reviews: reviews}
+	c := course.Course{Conversation: conversation, Reviews: reviews, Notes: notes}
 	set, release := e.acquire()
 	defer release()
 	setup, models := e.setup(), set.modelsKey()
@@ -106,6 +106,10 @@ func (e *Engine) courseDocument(ctx context.Context, set *modelSet, d corpus.Doc
 	if err != nil {
 		return course.Document{}, err
 	}
+	// The student's own notes are the session's to keep, in their own
+	// table, not passages of the PDF.
+	chunks = notMine(chunks)
+	d.Chunks = len(chunks)
 	processed, err := kept.Marshal(kept.Document{Doc: d, Pages: pages, Chunks: chunks, Outputs: e.outputsOf(d.ID)})
 	if err != nil {
 		return course.Document{}, err
@@ -128,6 +132,7 @@ type CourseResult struct {
 	Failed       []Progress        `json:"failed"` // one per PDF not added (a duplicate, say), with its problem
 	Conversation []byte            `json:"-"`      // the caller's encoding, nil when none was kept
 	Reviews      []byte            `json:"-"`      // the caller's encoding of the flashcards' reviews, nil when none
+	Notes        []byte            `json:"-"`      // the caller's encoding of the student's notes, nil when none
 }
 
 // StartCourse opens the course file at path in the background, as a job
@@ -195,6 +200,11 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 	}
 	if out.Reviews, err = cf.Reviews(ctx); errors.Is(err, course.ErrTooLarge) {
 		log.Printf("course: %s: reviews left out: %v", fileName(path), err)
+	} else if err != nil {
+		return CourseResult{}, err
+	}
+	if out.Notes, err = cf.Notes(ctx); errors.Is(err, course.ErrTooLarge) {
+		log.Printf("course: %s: notes left out: %v", fileName(path), err)
 	} else if err != nil {
 		return CourseResult{}, err
 	}

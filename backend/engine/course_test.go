@@ -24,7 +24,7 @@ func TestCourseSaveOpen(t *testing.T) {
 	a := newEngine(t, Config{})
 	da := mustAdd(t, a, "stats.pdf", paperA)
 	mustAdd(t, a, "info.pdf", paperB)
-	if n, err := a.SaveCourse(ctx, path, []byte(`["conv"]`), nil); err != nil || n != 2 {
+	if n, err := a.SaveCourse(ctx, path, []byte(`["conv"]`), nil, nil); err != nil || n != 2 {
 		t.Fatalf("SaveCourse = %d, %v", n, err)
 	}
 

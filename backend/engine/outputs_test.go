@@ -63,7 +63,7 @@ func TestCourseCarriesOutputs(t *testing.T) {
 		t.Fatalf("first describe: asked %d, %+v", asked, rep)
 	}
 	path := filepath.Join(t.TempDir(), "attention"+course.Ext)
-	if _, err := a.SaveCourse(ctx, path, nil, nil); err != nil {
+	if _, err := a.SaveCourse(ctx, path, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 

@@ -88,6 +88,7 @@ func (e *Engine) Rechunk(ctx context.Context, docID string) (corpus.Document, er
 		chunks[i].Lang = langOf[chunks[i].Page]
 	}
 	chunks = append(chunks, describedAgain(old, chunks)...)
+	chunks = append(chunks, mineOf(old)...) // the student's own notes stay
 	doc.Chunks = len(chunks)
 	set := e.models.Load()
 	vecs, err := set.ret.Embed(ctx, chunks, nil)

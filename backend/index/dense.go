@@ -41,6 +41,7 @@ type Dense struct {
 	ids   []string       // chunk id of row i; guarded by mu
 	docs  []string       // doc id of row i; guarded by mu
 	pages []int          // page of row i; guarded by mu
+	mine  []bool         // row i is the student's own (corpus.ChunkMine); guarded by mu
 	row   map[string]int // chunk id -> row; guarded by mu
 }
 
@@ -84,9 +85,10 @@ func (d *Dense) Add(chunks []corpus.Chunk, vecs [][]float32) error {
 			d.ids = append(d.ids, c.ID)
 			d.docs = append(d.docs, c.DocID)
 			d.pages = append(d.pages, c.Page)
+			d.mine = append(d.mine, false)
 			d.vecs = append(d.vecs, make([]float32, d.dim)...)
 		}
-		d.docs[r], d.pages[r] = c.DocID, c.Page
+		d.docs[r], d.pages[r], d.mine[r] = c.DocID, c.Page, c.Kind == corpus.ChunkMine
 		unit(d.vecs[r*d.dim:(r+1)*d.dim], vecs[i])
 	}
 	return nil
@@ -158,10 +160,10 @@ func (d *Dense) removeRow(r int) {
 	delete(d.row, d.ids[r])
 	if r != last {
 		copy(d.vecs[r*d.dim:(r+1)*d.dim], d.vecs[last*d.dim:])
-		d.ids[r], d.docs[r], d.pages[r] = d.ids[last], d.docs[last], d.pages[last]
+		d.ids[r], d.docs[r], d.pages[r], d.mine[r] = d.ids[last], d.docs[last], d.pages[last], d.mine[last]
 		d.row[d.ids[r]] = r
 	}
-	d.ids, d.docs, d.pages = d.ids[:last], d.docs[:last], d.pages[:last]
+	d.ids, d.docs, d.pages, d.mine = d.ids[:last], d.docs[:last], d.pages[:last], d.mine[:last]
 	d.vecs = d.vecs[:last*d.dim]
 }
 
@@ -251,7 +253,7 @@ func (d *Dense) scan(q []float32, from, to, k int, scope corpus.Scope) topK {
 	best := topK{k: k, items: make([]candidate, 0, min(k, to-from))}
 	all := scope.All()
 	for r := from; r < to; r++ {
-		if !all && !scope.Keeps(d.docs[r], d.pages[r]) {
+		if !all && (!scope.Keeps(d.docs[r], d.pages[r]) || scope.Mine && !d.mine[r]) {
 			continue
 		}
 		s := dot(q, d.vecs[r*d.dim:(r+1)*d.dim])

@@ -312,6 +312,41 @@ func (l *Lexical) DeleteDoc(ctx context.Context, docID string) error {
 	return nil
 }
 
+// Delete removes the chunks ids (those indexed; an unknown id is no
+// error).
+func (l *Lexical) Delete(ctx context.Context, ids []string) error {
+	release, err := l.acquire()
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	drop := map[*shard][]string{}
+	l.mu.Lock()
+	for _, id := range ids {
+		if e, ok := l.chunks[id]; ok {
+			s := l.shards[e.shard]
+			drop[s] = append(drop[s], id)
+		}
+	}
+	l.mu.Unlock()
+	for s, ids := range drop {
+		if err := s.apply(nil, ids); err != nil {
+			return fmt.Errorf("delete chunks: %w", err)
+		}
+		l.mu.Lock()
+		for _, id := range ids {
+			l.forget(id)
+		}
+		l.mu.Unlock()
+	}
+	return nil
+}
+
 // Count returns the number of indexed chunks.
 func (l *Lexical) Count() (int, error) {
 	release, err := l.acquire()

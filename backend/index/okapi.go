@@ -162,7 +162,7 @@ func (o *Okapi) SearchScoped(ctx context.Context, q string, k int, scope corpus.
 			idf := math.Log(1 + (float64(s.n)-df+0.5)/(df+0.5))
 			for id, f := range post {
 				e := o.entries[id]
-				if !scope.All() && !scope.Keeps(e.doc, e.page) {
+				if !scope.All() && (scope.Mine || !scope.Keeps(e.doc, e.page)) { // whole pages are never the student's own
 					continue
 				}
 				tf := float64(f)

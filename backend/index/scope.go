@@ -8,10 +8,12 @@ import (
 	"vika/backend/corpus"
 )
 
-// Fields a scope filters on: a chunk's document id (one keyword) and page.
+// Fields a scope filters on: a chunk's document id (one keyword), page,
+// and whether it is the student's own (corpus.ChunkMine).
 const (
 	fieldDoc  = "doc"
 	fieldPage = "page"
+	fieldMine = "mine"
 )
 
 func addScopeFields(dm *mapping.DocumentMapping) {
@@ -21,10 +23,13 @@ func addScopeFields(dm *mapping.DocumentMapping) {
 	p := bleve.NewNumericFieldMapping()
 	p.Store, p.IncludeInAll = false, false
 	dm.AddFieldMappingsAt(fieldPage, p)
+	m := bleve.NewBooleanFieldMapping()
+	m.Store, m.IncludeInAll = false, false
+	dm.AddFieldMappingsAt(fieldMine, m)
 }
 
 // scoped is q restricted to the chunks scope keeps: (doc is one of
-// scope.Docs) AND (page in [From, To]) as the filter of a boolean query
+// scope.Docs) AND (page in [From, To]) AND (mine, when scope.Mine) as the filter of a boolean query
 // (bleve runs a filter unscored), so a kept chunk scores what q alone
 // gives it.
 func scoped(q query.Query, scope corpus.Scope) query.Query {
@@ -52,6 +57,11 @@ func scoped(q query.Query, scope corpus.Scope) query.Query {
 		pages := query.NewNumericRangeInclusiveQuery(&from, to, &yes, &yes)
 		pages.SetField(fieldPage)
 		parts = append(parts, pages)
+	}
+	if scope.Mine {
+		m := query.NewBoolFieldQuery(true)
+		m.SetField(fieldMine)
+		parts = append(parts, m)
 	}
 	b := query.NewBooleanQuery([]query.Query{q}, nil, nil)
 	b.AddFilter(query.NewConjunctionQuery(parts))

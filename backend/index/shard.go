@@ -74,6 +74,7 @@ type doc struct {
 	// Doc and Page are what a scope filters on (scope.go); not scored.
 	Doc  string  `json:"doc"`
 	Page float64 `json:"page"`
+	Mine bool    `json:"mine"`
 }
 
 func newShard(analyzer string) (*shard, error) {
@@ -129,7 +130,7 @@ func (s *shard) apply(chunks []corpus.Chunk, drop []string) error {
 		b.Delete(id)
 	}
 	for _, c := range chunks {
-		if err := b.Index(c.ID, doc{Text: c.Text, Doc: c.DocID, Page: float64(c.Page)}); err != nil {
+		if err := b.Index(c.ID, doc{Text: c.Text, Doc: c.DocID, Page: float64(c.Page), Mine: c.Kind == corpus.ChunkMine}); err != nil {
 			return fmt.Errorf("index chunk %s: %w", c.ID, err)
 		}
 	}

@@ -23,6 +23,9 @@ func Label(h corpus.Hit) string {
 //	<source n="1" cite="[lecture_sat.pdf p.42]">
 //	text
 //	</source>
+//	<source n="2" cite="[lecture_sat.pdf p.12]" kind="student note">
+//	the student's own highlight and note on that page
+//	</source>
 //	</sources>
 //
 // Text and attributes are escaped, so no document can close a source
@@ -34,11 +37,27 @@ func writeSources(b *strings.Builder, hits []corpus.Hit) {
 		b.WriteString(strconv.Itoa(i + 1))
 		b.WriteString(`" cite="`)
 		b.WriteString(escapeAttr(Label(h)))
-		b.WriteString("\">\n")
+		b.WriteString(`"`)
+		if h.Kind == corpus.ChunkMine {
+			b.WriteString(studentNote)
+		}
+		b.WriteString(">\n")
 		b.WriteString(escape(strings.TrimSpace(h.Text)))
 		b.WriteString("\n</source>\n")
 	}
 	b.WriteString("</sources>\n")
+}
+
+// studentNote marks a source that is the student's own note.
+const studentNote = ` kind="student note"`
+
+// KindOverhead is the characters a source of kind k adds to its element
+// beyond SourceOverhead (the student's own note's mark).
+func KindOverhead(k corpus.ChunkKind) int {
+	if k == corpus.ChunkMine {
+		return len(studentNote)
+	}
+	return 0
 }
 
 // escape writes text as element content: &, < and > become entities, line

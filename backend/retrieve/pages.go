@@ -89,6 +89,8 @@ type pageBook struct {
 	// langs holds the languages of each document's passages (those with a
 	// page and those without), for the questions' language (languages).
 	langs map[string]map[string]bool
+	// mine marks the student's own passages (mine.go).
+	mine map[string]bool
 }
 
 // pageChunk is what a page's entry in the whole-page index needs of one
@@ -101,7 +103,7 @@ type pageChunk struct {
 func newPageBook() *pageBook {
 	return &pageBook{byID: map[string]pageKey{}, byDocs: map[string][]string{},
 		texts: map[pageKey]map[string]pageChunk{}, byPage: map[string]pageKey{}, regions: map[string]bool{}, regionTexts: map[string]regionEntry{}, refs: map[string]bool{},
-		captions: map[string][]corpus.Label{}, langs: map[string]map[string]bool{}}
+		captions: map[string][]corpus.Label{}, langs: map[string]map[string]bool{}, mine: map[string]bool{}}
 }
 
 // add records chunks and returns the whole-page entries of the pages they
@@ -133,6 +135,7 @@ func (b *pageBook) add(chunks []corpus.Chunk) []corpus.Chunk {
 			touched = append(touched, old)
 		}
 		b.byID[c.ID] = k
+		b.markMine(c)
 		if c.Kind.IsRegion() {
 			b.regions[c.ID] = true
 			b.regionTexts[c.ID] = regionEntry{text: c.Text, label: labelOf(c), described: c.Described()}
@@ -191,6 +194,7 @@ func (b *pageBook) deleteDoc(docID string) {
 		delete(b.regionTexts, id)
 		delete(b.captions, id)
 		delete(b.refs, id)
+		delete(b.mine, id)
 	}
 	delete(b.byDocs, docID)
 	delete(b.langs, docID)

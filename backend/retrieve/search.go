@@ -129,6 +129,11 @@ func (r *Retriever) search(ctx context.Context, texts []string, question string,
 	cands = r.book.quotedFirst(cands, question)
 	cands = r.book.pageNamedFirst(cands, question, o.Scope)
 	cands = r.book.namedFirst(cands, question, o.Scope)
+	if o.Scope.Mine {
+		cands = r.book.onlyMine(cands)
+	} else {
+		cands = r.book.mineAtMost(cands, mineShare(k))
+	}
 	res := Result{found: cands[:min(k, len(cands))]}
 	res.Hits, res.Stats = hits(res.found, embedded, st)
 	res.Stats.Mode = mode

@@ -9,11 +9,13 @@ import (
 	"vika/backend/engine"
 	"vika/backend/export"
 	"vika/backend/folder"
+	"vika/backend/notes"
 	"vika/backend/rag"
 )
 
 // SaveCourse saves the session's documents to the course file at path,
-// with the flashcards under review and their log, and the conversation
+// with the flashcards under review and their log, the student's own
+// highlights and notes, and the conversation
 // when withConversation. Saved, the session holds no
 // unsaved work (what changed while it was being written excepted: the
 // student chose what to keep), and the course goes first among the
@@ -34,7 +36,11 @@ func (s *Session) SaveCourse(ctx context.Context, path string, withConversation 
 	if err != nil {
 		return 0, err
 	}
-	n, err := s.eng.SaveCourse(ctx, path, conv, reviews)
+	notesData, err := notes.Encode(s.notes.List(""))
+	if err != nil {
+		return 0, err
+	}
+	n, err := s.eng.SaveCourse(ctx, path, conv, reviews, notesData)
 	if err != nil {
 		return n, err
 	}
@@ -72,7 +78,7 @@ func (s *Session) OpenCourse(ctx context.Context, path string) (engine.CourseRes
 	var conv courseConversation
 	res, err := s.eng.OpenCourse(ctx, path, s.courseProgress(o), conv.cited) // a failed PDF's row included
 	if err == nil {
-		o.addRestored(s.restoreConversation(&conv) + s.restoreReviews(ctx, res.Reviews))
+		o.addRestored(s.restoreConversation(&conv) + s.restoreReviews(ctx, res.Reviews) + s.restoreNotes(ctx, res.Notes))
 	}
 	s.opened(o, err == nil)
 	return res, err
@@ -87,7 +93,7 @@ func (s *Session) StartCourse(path string) string {
 	o := s.startOpening(path, true)
 	conv := &courseConversation{}
 	return s.eng.StartCourse(path, s.courseProgress(o), conv.cited, func(res engine.CourseResult) {
-		o.addRestored(s.restoreConversation(conv) + s.restoreReviews(s.life, res.Reviews))
+		o.addRestored(s.restoreConversation(conv) + s.restoreReviews(s.life, res.Reviews) + s.restoreNotes(s.life, res.Notes))
 	})
 }
 

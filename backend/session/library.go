@@ -62,6 +62,7 @@ func (s *Session) Documents(ctx context.Context) ([]corpus.Document, error) {
 func (s *Session) RemoveDocument(ctx context.Context, docID string) error {
 	s.study.Forget(docID)
 	s.reviews.Forget(docID)
+	s.notes.Forget(docID)
 	err := s.eng.RemoveDocument(ctx, docID)
 	if err == nil {
 		s.changed()

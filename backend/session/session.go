@@ -16,6 +16,8 @@
 //     the local Ollama server, the document cache (SetSettings);
 //   - the flashcards made join the deck under review, each grade is
 //     scheduled by FSRS and logged, quiz answers too (review.go);
+//   - the student's own highlights and notes are passages of their
+//     documents, indexed as they change, kept in a course file (notes.go);
 //   - work no course file holds (documents added or removed, turns, study
 //     material, reviews) makes the session unsaved until it is saved to a course
 //     file, and a course opened into an empty session leaves it saved
@@ -41,6 +43,7 @@ import (
 	"vika/backend/engine"
 	"vika/backend/llm"
 	"vika/backend/models"
+	"vika/backend/notes"
 	"vika/backend/rag"
 	"vika/backend/review"
 	"vika/backend/secrets"
@@ -83,6 +86,8 @@ type Session struct {
 	assistant *rag.Assistant
 	study     *study.Jobs  // study guides and flashcards in flight, guides kept
 	reviews   *review.Deck // the flashcards under review and their log (review.go)
+	notes     *notes.Book  // the student's own highlights and notes (notes.go)
+	notesMu   sync.Mutex   // orders the indexing of the notes (indexNotes)
 	clock     func() time.Time
 	svc       *llm.Service // nil: no model, answers are extractive
 	keys      *secrets.Store
@@ -129,7 +134,7 @@ func Open(ctx context.Context, o Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{eng: eng, keys: o.Keys, models: o.Models, emit: o.Emit, reviews: review.NewDeck(), clock: o.Clock}
+	s := &Session{eng: eng, keys: o.Keys, models: o.Models, emit: o.Emit, reviews: review.NewDeck(), notes: notes.NewBook(), clock: o.Clock}
 	s.life, s.stop = context.WithCancel(context.Background())
 	if s.keys == nil {
 		s.keys = secrets.New()

@@ -88,7 +88,7 @@ func (j *Jobs) StartGuide(ctx context.Context, id string, sc Scope, o Options, e
 		// The documents changed while it was made (one added to the
 		// library, one removed): the guide is still shown, but kept under
 		// neither the key it was asked under nor the one of now.
-		if now, _, err := j.key(ctx, sc); err != nil || now != k {
+		if now, _, err := j.key(ctx, sc); err != nil || now != k || sc.Mine { // a guide of the notes is not the documents'
 			return Event{Type: EventDone, Guide: &g}, nil
 		}
 		j.mu.Lock()

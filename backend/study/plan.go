@@ -131,7 +131,7 @@ func outCap(m llm.Model) int {
 
 // passageTokens is what one passage weighs in a request.
 func passageTokens(h corpus.Hit) int {
-	return Tokens(h.Text) + (len(h.Label)+prompt.SourceOverhead+CharsPerToken-1)/CharsPerToken
+	return Tokens(h.Text) + (len(h.Label)+prompt.SourceOverhead+prompt.KindOverhead(h.Kind)+CharsPerToken-1)/CharsPerToken
 }
 
 // split cuts hits, in order, into batches of at most budget tokens (a

@@ -141,6 +141,9 @@ func (s *Studier) resolve(ctx context.Context, sc Scope) (material, error) {
 			if c.Kind == corpus.ChunkReferences || c.Kind == corpus.ChunkFront {
 				continue // a bibliography or a table of contents teaches nothing
 			}
+			if (c.Kind == corpus.ChunkMine) != sc.Mine {
+				continue // the student's own notes, or the documents' text
+			}
 			m.hits = append(m.hits, hitOf(doc, c))
 			sp.passages++
 		}
@@ -152,6 +155,9 @@ func (s *Studier) resolve(ctx context.Context, sc Scope) (material, error) {
 		names := make([]string, len(docs))
 		for i, d := range docs {
 			names[i] = d.File
+		}
+		if sc.Mine {
+			return material{}, message.Wrap(fmt.Errorf("study: %s has no highlight or note", strings.Join(names, ", ")), message.NotesNone)
 		}
 		return material{}, message.Wrap(fmt.Errorf("study: %s has no text to study", strings.Join(names, ", ")), message.StudyNoPassages)
 	}

@@ -54,6 +54,11 @@ type Scope struct {
 	Section string   `json:"section,omitempty"`
 	Text    string   `json:"text,omitempty"` // a selection: cards from it alone
 	Page    int      `json:"page,omitempty"` // the selection's page
+	// Mine studies the student's own highlights and notes (passages of
+	// kind corpus.ChunkMine) of the documents kept, and nothing else:
+	// cards from highlights. Without it those passages are left out (a
+	// guide is of the documents).
+	Mine bool `json:"mine,omitempty"`
 }
 
 // Options tune a request. Zero fields take their defaults.

@@ -39,7 +39,7 @@ const unescape = (s) =>
 /** The numbered sources of a Vika prompt: [{n, cite, text}]. */
 export function sourcesOf(prompt) {
   const out = [];
-  for (const m of prompt.matchAll(/<source n="(\d+)" cite="([^"]*)">\n([\s\S]*?)\n<\/source>/g)) {
+  for (const m of prompt.matchAll(/<source n="(\d+)" cite="([^"]*)"(?: kind="[^"]*")?>\n([\s\S]*?)\n<\/source>/g)) {
     out.push({ n: Number(m[1]), cite: unescape(m[2]), text: unescape(m[3]) });
   }
   return out;

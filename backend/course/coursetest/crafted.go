@@ -127,6 +127,12 @@ func Files(t testing.TB, dir string, pdf []byte, setup string) []Crafted {
 	p = save(t, dir, "reviews-bomb.vika", course.Course{Documents: honest.Documents, Reviews: []byte(reviews)})
 	out = append(out, Crafted{"reviews-bomb", p, nil})
 
+	// Notes whose list is absurd: 3 million empty notes in 9 MiB, within
+	// the file's byte limit (package notes refuses more than its 5,000).
+	notes := `{"version":1,"notes":[` + strings.Repeat("{},", 3_000_000) + `{}]}`
+	p = save(t, dir, "notes-bomb.vika", course.Course{Documents: honest.Documents, Notes: []byte(notes)})
+	out = append(out, Crafted{"notes-bomb", p, nil})
+
 	// A FIFO named like a course: opening it waits for a writer for ever.
 	p = filepath.Join(dir, "fifo.vika")
 	if err := mkfifo(p); err == nil {

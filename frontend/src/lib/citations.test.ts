@@ -83,3 +83,16 @@ describe('locateCitations (done)', () => {
     ]);
   });
 });
+
+describe('a citation of the student’s own note', () => {
+  it('is marked mine when Go says the best source is a note, or the cited source is one', () => {
+    const text = 'SAT [lecture_sat.pdf p.42].';
+    const note = sampleSource({ kind: 'mine', bbox: [72, 100, 300, 112], text: '“SAT is NP-complete.”\nexam!' });
+    const [checked] = locateCitations(text, [sampleCitation({ start: 4, end: 26, kind: 'mine' })], [note], 'unchecked');
+    expect(checked?.chip).toMatchObject({ mine: true, state: 'verified', kind: 'mine', box: [72, 100, 300, 112] });
+    const [plain] = locateCitations(text, [sampleCitation({ start: 4, end: 26, kind: 'body' })], [note, sampleSource({ index: 2 })], 'unchecked');
+    expect(plain?.chip.mine).toBeUndefined();
+    const [streaming] = scanLabels(text, [note]);
+    expect(streaming?.chip.mine).toBe(true);
+  });
+});

@@ -6,7 +6,11 @@
 // (with their offsets in the text) are authoritative: they say which are
 // verified and why the others are not.
 
+import catalogue from './api/catalogue.json';
 import type { Box, Citation, Source } from './api/types.ts';
+
+/** The kind of the student's own notes' passages (corpus.ChunkMine). */
+const MINE = catalogue.notes.kind;
 
 /** verified / unverified once the answer is checked; pending while it streams. */
 export type ChipState = 'verified' | 'unverified' | 'pending';
@@ -27,6 +31,8 @@ export interface Chip {
   box?: Box;
   /** The cited source's chunk kind, when it has a box. */
   kind?: string;
+  /** The cited source is the student's own note: its chip reads "your note, p. 12". */
+  mine?: boolean;
 }
 
 /** A chip and where it sits in the text (UTF-16 offsets, end exclusive). */
@@ -70,6 +76,7 @@ function pendingChip(raw: string, sources: readonly Source[]): Chip | null {
     reason: '',
     passage: source?.text ?? '',
     ...(source?.bbox ? { box: source.bbox, kind: source.kind } : {}),
+    ...(source?.kind === MINE ? { mine: true } : {}),
   };
 }
 
@@ -144,6 +151,7 @@ export function locateCitations(
         reason: c.verified ? '' : c.reason || uncheckedReason,
         passage: source?.text ?? '',
         ...(source?.bbox ? { box: source.bbox, kind: source.kind } : {}),
+        ...(c.kind === MINE || (!c.kind && source?.kind === MINE) ? { mine: true } : {}),
       },
     });
   }

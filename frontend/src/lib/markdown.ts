@@ -21,6 +21,8 @@ export interface MarkdownStrings {
   /** Tooltip and accessible name of a chip. */
   chipTitle: (chip: Chip) => string;
   chipLabel: (chip: Chip) => string;
+  /** The text a chip shows; its label without brackets when absent ("your note, p. 12" for a note). */
+  chipText?: (chip: Chip) => string;
   /** Tooltip of a formula that does not parse (shown as its source). */
   mathError: string;
 }
@@ -62,9 +64,10 @@ function createRenderer(links: boolean): MarkdownIt {
     if (!located) return '';
     const chip = located.chip;
     const icon = chip.state === 'unverified' ? '<span class="cite-icon" aria-hidden="true">!</span>' : '';
-    const attrs = `class="cite ${chip.state}" data-cite="${n}" title="${esc(env.strings.chipTitle(chip))}" aria-label="${esc(env.strings.chipLabel(chip))}"`;
-    if (chip.doc_id === '') return `<span role="note" ${attrs}>${icon}${esc(chipText(chip))}</span>`;
-    return `<button type="button" ${attrs}>${icon}${esc(chipText(chip))}</button>`;
+    const attrs = `class="cite ${chip.state}${chip.mine ? ' mine' : ''}" data-cite="${n}" title="${esc(env.strings.chipTitle(chip))}" aria-label="${esc(env.strings.chipLabel(chip))}"`;
+    const shown = esc(env.strings.chipText ? env.strings.chipText(chip) : chipText(chip));
+    if (chip.doc_id === '') return `<span role="note" ${attrs}>${icon}${shown}</span>`;
+    return `<button type="button" ${attrs}>${icon}${shown}</button>`;
   };
 
   // Formulas, before backslash escapes (which would eat \( and \[). A

@@ -14,6 +14,7 @@ import type {
   metrics,
   mindmap,
   models,
+  notes,
   rag,
   retrieve,
   review,
@@ -179,6 +180,17 @@ export type ReviewCounts = Wire<review.Counts>;
 export type WeakSection = Wire<review.Weak>;
 /** Progress per document and section, with the weak sections (review.Progress). */
 export type ReviewProgress = Wire<review.Progress>;
+
+// --- the student's own highlights and notes (package notes) ---
+
+/** A highlight (its quote and boxes on the page, in points from the top left) or a page note (notes.Note). */
+export type Note = Omit<Wire<notes.Note>, 'created' | 'edited' | 'boxes'> & {
+  boxes?: Box[] | null;
+  created: string;
+  edited: string;
+};
+/** What the viewer sends to keep a note: Go gives it its id and times. */
+export type NoteInput = Pick<Note, 'doc_id' | 'page' | 'kind' | 'color' | 'quote' | 'text'> & { boxes?: Box[] };
 
 // --- settings, metrics, explorer, and the model manager's "models:progress" ---
 

@@ -10,6 +10,7 @@ import * as dashboard from './dashboard.ts';
 import * as explorer from './explorer.ts';
 import * as library from './library.ts';
 import * as mindmap from './mindmap.ts';
+import * as notes from './notes.ts';
 import { fill, type Lang, type Message, type Params } from './lookup.ts';
 import * as settings from './settings.ts';
 import * as review from './review.ts';
@@ -32,6 +33,7 @@ const en = {
   ...study.en,
   ...review.en,
   ...mindmap.en,
+  ...notes.en,
 };
 
 export type MessageKey = keyof typeof en;
@@ -49,6 +51,7 @@ const fr: Dictionary = {
   ...study.fr,
   ...review.fr,
   ...mindmap.fr,
+  ...notes.fr,
 };
 
 export const dictionaries: Record<Lang, Dictionary> = { en, fr };

@@ -124,6 +124,10 @@ const en = {
   'review.unknown_card': 'This card is no longer under review: its document was removed.',
   'review.deck_full': 'The review deck is full: no more flashcards can be added to it this session.',
   'review.bad_grade': 'A card is graded Again, Hard, Good or Easy.',
+  'note.invalid': 'This note cannot be kept: its {field} is not valid.',
+  'note.unknown': 'This note is no longer in the session: its document was removed.',
+  'note.full': 'You have made the most notes a session keeps: delete some to add others.',
+  'note.none': 'There are no highlights or notes here yet.',
   'study.unformatted':
     'The model’s reply did not follow the format asked for (no SUMMARY:, TERM: or Q:/A: line; tried: {models}), so nothing was made. Try again, or pick another model.',
   'describe.not_vision': '{model} cannot describe figures: it reads no images. Pick a vision model in Settings.',
@@ -327,6 +331,10 @@ const fr: Record<Key, Message> = {
   'review.unknown_card': 'Cette fiche n’est plus en révision : son document a été retiré.',
   'review.deck_full': 'Le paquet de révision est plein : aucune autre fiche ne peut y entrer pendant cette session.',
   'review.bad_grade': 'Une fiche se note À revoir, Difficile, Correct ou Facile.',
+  'note.invalid': 'Cette note ne peut pas être gardée : son champ {field} n’est pas valide.',
+  'note.unknown': 'Cette note n’est plus dans la session : son document a été retiré.',
+  'note.full': 'Vous avez fait le plus de notes qu’une session garde : supprimez-en pour en ajouter.',
+  'note.none': 'Il n’y a encore ni surlignage ni note ici.',
   'study.unformatted':
     'La réponse du modèle ne suivait pas le format demandé (aucune ligne SUMMARY:, TERM: ou Q:/A: ; essayé : {models}) : rien n’a été fait. Réessayez, ou choisissez un autre modèle.',
   'describe.not_vision':

@@ -19,6 +19,7 @@ export const en = {
   'study.section': 'Section',
   'study.wholeDocument': 'The whole document',
   'study.fromSelection': 'Flashcards from your selection on p.{page}: “{text}”',
+  'study.fromNotes': 'Flashcards from your highlights and notes only.',
   'study.pages': 'pages {from}–{to}',
   'study.plan': {
     one: '{count} request to {model}: about {input} tokens sent, at most {output} written.',
@@ -111,6 +112,7 @@ export const fr: Record<keyof typeof en, Message> = {
   'study.section': 'Section',
   'study.wholeDocument': 'Tout le document',
   'study.fromSelection': 'Fiches tirées de votre sélection, p.{page} : « {text} »',
+  'study.fromNotes': 'Fiches tirées de vos surlignages et notes seulement.',
   'study.pages': 'pages {from} à {to}',
   'study.plan': {
     one: '{count} requête à {model} : environ {input} jetons envoyés, au plus {output} écrits.',

@@ -13,6 +13,8 @@ export interface ScopeWire {
   to?: number;
   /** An outline section's title (corpus.Scope.Section). */
   section?: string;
+  /** Only the student's own highlights and notes (corpus.Scope.Mine). */
+  mine?: boolean;
 }
 
 /** One outline section a question can be limited to. */
@@ -31,7 +33,7 @@ export function sectionsOf(doc: Document): SectionChoice[] {
 
 /** One chip above an answer: a document's name, or a page range. */
 export interface ScopeChip {
-  kind: 'doc' | 'pages' | 'section';
+  kind: 'doc' | 'pages' | 'section' | 'mine';
   label: string;
   from?: number;
   to?: number;
@@ -51,6 +53,8 @@ export class Scope {
   to = $state('');
   /** An outline section's title; '' for the whole documents. */
   section = $state('');
+  /** Only the student's own highlights and notes are searched ("my notes"). */
+  mine = $state(false);
 
   /** Whether document id is searched. */
   includes(id: string): boolean {
@@ -67,11 +71,12 @@ export class Scope {
     this.from = '';
     this.to = '';
     this.section = '';
+    this.mine = false;
   }
 
   /** Whether anything limits the search (the "Search everything" link shows). */
   get limited(): boolean {
-    return this.excluded.length > 0 || this.from !== '' || this.to !== '' || this.section !== '';
+    return this.excluded.length > 0 || this.from !== '' || this.to !== '' || this.section !== '' || this.mine;
   }
 
   /** The page range is wrong: not numbers, or backwards. */
@@ -101,6 +106,7 @@ export class Scope {
     if (this.section !== '' && kept.some((d) => sectionsOf(d).some((e) => e.title === this.section))) {
       out.section = this.section;
     }
+    if (this.mine) out.mine = true;
     return out;
   }
 
@@ -114,6 +120,7 @@ export class Scope {
     }
     if (w.section) out.push({ kind: 'section', label: w.section });
     if (w.from || w.to) out.push({ kind: 'pages', label: '', from: w.from ?? 0, to: w.to ?? 0 });
+    if (w.mine) out.push({ kind: 'mine', label: '' });
     return out;
   }
 }

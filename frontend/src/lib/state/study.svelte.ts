@@ -54,6 +54,8 @@ export class Study {
   picked = $state<string[]>([]);
   /** A passage selected in the viewer: flashcards are made from it alone while it is set. */
   selection = $state<PassageSelection | null>(null);
+  /** Flashcards are made from the student's own highlights and notes of the scope (study.Scope.Mine). */
+  mine = $state(false);
   sections = $state<OutlineEntry[]>([]);
   plan = $state<StudyPlan | null>(null);
   job = $state<StudyJob | null>(null);
@@ -100,7 +102,8 @@ export class Study {
   /** What flashcards are made from: the selection when one is set, else the scope. */
   get cardsScope(): StudyScope {
     const sel = this.selection;
-    return this.width === 'one' && sel && sel.doc_id === this.docID ? { doc_id: sel.doc_id, page: sel.page, text: sel.text } : this.scope;
+    if (this.width === 'one' && sel && sel.doc_id === this.docID) return { doc_id: sel.doc_id, page: sel.page, text: sel.text };
+    return this.mine ? { ...this.scope, mine: true } : this.scope;
   }
 
   /**
@@ -117,6 +120,7 @@ export class Study {
     this.width = width;
     this.section = '';
     this.selection = null;
+    this.mine = false;
     if (width === 'several') {
       const next = library.find((id) => id !== this.docID);
       this.picked = [this.docID || library[0], next].filter((id): id is string => !!id);
@@ -153,6 +157,7 @@ export class Study {
     this.docID = docID;
     this.section = '';
     this.selection = null;
+    this.mine = false;
     this.sections = [];
     this.#clearDeck();
     if (!docID) {
@@ -210,9 +215,25 @@ export class Study {
     await this.startCards();
   }
 
-  /** Back to the whole document (or its section) after cards from a selection. */
+  /** Flashcards from the student's highlights and notes of a document ('' for the whole library). */
+  async cardsFromNotes(docID: string): Promise<void> {
+    if (this.job) return;
+    if (docID === '') await this.widen('all', []);
+    else {
+      if (this.width !== 'one') await this.widen('one', []);
+      if (docID !== this.docID) await this.choose(docID);
+    }
+    this.selection = null;
+    this.mine = true;
+    this.tab = 'cards';
+    await this.startCards();
+  }
+
+  /** Back to the whole document (or its section) after cards from a selection or from the notes. */
   clearSelection(): void {
-    if (!this.job) this.selection = null;
+    if (this.job) return;
+    this.selection = null;
+    this.mine = false;
   }
 
   /** Starts the guide (or the extractive outline without a model). */

@@ -30,8 +30,8 @@ export interface ViewerTarget {
   kind?: string;
 }
 
-/** Chunk kinds whose box outlines a passage of text (a scanned page's), not a table, figure or formula. */
-const PASSAGE_KINDS: ReadonlySet<string> = new Set(catalogue.kinds.text);
+/** Chunk kinds whose box outlines a passage of text (a scanned page's, or the student's own highlight), not a table, figure or formula. */
+const PASSAGE_KINDS: ReadonlySet<string> = new Set([...catalogue.kinds.text, catalogue.notes.kind]);
 
 /** "fit": the page's width fits the pane; a number: a fixed scale (1 = 100 %). */
 export type Zoom = 'fit' | number;
@@ -59,6 +59,8 @@ export class Viewer {
   selection = $state<PassageSelection | null>(null);
   /** Whether the selection was longer than Go takes and was shortened. */
   selectionClipped = $state(false);
+  /** Where the selection is drawn on its page, in points from the top left (a highlight's boxes); [] for none. */
+  selectionBoxes = $state.raw<Box[]>([]);
   /** The session's pages of one document (their OCR lines), fetched when one of its scanned pages is first shown. */
   #pages: { doc: string; pages: Promise<Page[]> } | null = null;
   readonly #actions = new Set<(action: SelectionAction, sel: PassageSelection) => void>();
@@ -115,13 +117,23 @@ export class Viewer {
   }
 
   /** The student selected text on page page of the open document (''/null: the selection is gone). */
-  select(text: string, page: number, clipped = false): void {
+  select(text: string, page: number, clipped = false, boxes: Box[] = []): void {
     // Reads no state but the target: the page's draw effect calls this to clear the selection, and must not
     // come to depend on the selection it clears (a new selection would redraw the page and drop itself).
     const target = this.target;
     const sel = target && text !== '' ? { doc_id: target.doc_id, file: target.file, page, text } : null;
     this.selection = sel;
     this.selectionClipped = sel !== null && clipped;
+    this.selectionBoxes = sel === null ? [] : boxes;
+  }
+
+  /** Opens a note's page, its highlight outlined (a page note: the page alone). */
+  openNote(n: { doc_id: string; page: number; quote?: string | null; boxes?: Box[] | null }, file: string): void {
+    const boxes = n.boxes ?? [];
+    const span = boxes.length
+      ? [Math.min(...boxes.map((b) => b[0] ?? 0)), Math.min(...boxes.map((b) => b[1] ?? 0)), Math.max(...boxes.map((b) => b[2] ?? 0)), Math.max(...boxes.map((b) => b[3] ?? 0))]
+      : null;
+    this.open({ doc_id: n.doc_id, file, page: n.page, passage: '', box: span, kind: catalogue.notes.kind });
   }
 
   /**

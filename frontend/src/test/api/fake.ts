@@ -7,6 +7,7 @@
 import { vi } from 'vitest';
 import type * as real from '../../lib/api/index.ts';
 import { sampleHit, sampleRecord } from './admin.fake.ts';
+import { resetNotesFake } from './notes.fake.ts';
 import { resetStudyFake } from './study.fake.ts';
 import type { Answer, AnswerEvent, Citation, Document, IngestProgress, Region, Source } from '../../lib/api/types.ts';
 
@@ -100,6 +101,7 @@ export const onAnswer = vi.fn<Api['onAnswer']>((id, fn) => {
 
 export { BackendUnavailableError, BridgeError } from '../../lib/api/call.ts';
 export * from './study.fake.ts';
+export * from './notes.fake.ts';
 
 /** Delivers an "answer:<id>" event to its subscribers. */
 export function emitAnswer(id: string, event: AnswerEvent): void {
@@ -129,6 +131,7 @@ export function resetFakeApi(): void {
   restoredHandlers.clear();
   quitHandlers.clear();
   resetStudyFake();
+  resetNotesFake();
   nextJob = 0;
   nextAsk = 0;
 }

@@ -8,6 +8,7 @@ import * as fake from '../../../test/api/fake.ts';
 import { resetFakeApi } from '../../../test/api/fake.ts';
 import * as pdf from '../../pdf/pdfjs.ts';
 import { locale } from '../../state/locale.svelte.ts';
+import { Notes } from '../../state/notes.svelte.ts';
 import { Viewer } from '../../state/viewer.svelte.ts';
 import ViewerPanel from './ViewerPanel.svelte';
 
@@ -69,8 +70,10 @@ beforeEach(() => {
 
 function setup() {
   const viewer = new Viewer();
-  render(ViewerPanel, { viewer });
-  return { viewer, user: userEvent.setup() };
+  const notes = new Notes();
+  const onCards = vi.fn();
+  render(ViewerPanel, { viewer, notes, documents: [], onCards });
+  return { viewer, notes, onCards, user: userEvent.setup() };
 }
 
 describe('ViewerPanel', () => {
@@ -231,5 +234,25 @@ describe('ViewerPanel', () => {
     await fireEvent.pointerUp(pageEl);
     await waitFor(() => expect(viewer.selection).toBeNull());
     expect(screen.queryByRole('toolbar', { name: 'Ask about the selected passage' })).toBeNull();
+  });
+
+  it('notes a page, lists the document’s notes and draws its highlights over the page', async () => {
+    vi.mocked(pdf.openDocument).mockResolvedValue(fakeDocument());
+    fakeDraw();
+    await fake.addNote({ doc_id: 'a3f1c9', page: 2, kind: 'highlight', color: 'green', quote: 'A formula is satisfiable', boxes: [[10, 20, 110, 32]], text: '' });
+    const { viewer, user } = setup();
+    viewer.open({ doc_id: 'a3f1c9', file: 'lecture_sat.pdf', page: 2, passage: '' });
+    await waitFor(() => expect(document.querySelectorAll('.note-box')).toHaveLength(1));
+    const box = document.querySelector<HTMLElement>('.note-box')!;
+    expect([box.style.left, box.style.top, box.style.width, box.style.height]).toEqual(['9px', '18px', '90px', '10.8px']);
+    await user.click(screen.getByRole('button', { name: /Note on this page/ }));
+    await user.type(screen.getByRole('textbox', { name: 'Your note' }), 'Revise <b>this</b>');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fake.addNote).toHaveBeenLastCalledWith(expect.objectContaining({ kind: 'page', page: 2, text: 'Revise <b>this</b>' })));
+    await user.click(screen.getByRole('button', { name: 'My notes (2)' }));
+    expect(screen.getByText('Revise <b>this</b>')).toBeTruthy();
+    expect(screen.getByText('A formula is satisfiable')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /Save a copy with my notes/ }));
+    expect(fake.saveAnnotatedCopy).toHaveBeenCalledWith('a3f1c9');
   });
 });
