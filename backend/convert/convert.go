@@ -32,11 +32,15 @@ var (
 	ErrNeedsOffice = errors.New("this Office file needs LibreOffice")
 	// ErrOffice: LibreOffice failed on the file (or ran over its limits).
 	ErrOffice = errors.New("LibreOffice could not convert the file")
+	// ErrUnreadable: MuPDF could not read a file that is not a PDF (a
+	// damaged image or book, or one over the worker's budgets).
+	ErrUnreadable = errors.New("the file cannot be read")
 )
 
 func init() {
 	message.Register(ErrNeedsOffice, message.NeedsOffice)
 	message.Register(ErrOffice, message.OfficeFailed)
+	message.Register(ErrUnreadable, message.Unreadable)
 }
 
 // Worker writes a file MuPDF opens as PDF in a supervised worker
@@ -99,6 +103,9 @@ func (c *Converter) ToPDF(ctx context.Context, name string, data []byte) (Result
 			message.NeedsOffice, "format", f.ID)
 	}
 	res.Took = time.Since(start)
+	if err != nil && f.Route != RouteOffice || err != nil && res.Reflowed {
+		err = unreadable(f, err)
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -112,4 +119,18 @@ func reflowable(f Format) bool {
 		return true
 	}
 	return false
+}
+
+// unreadable recodes MuPDF's failures on a file that is not a PDF: a
+// damaged file, one with no page, or one over the worker's time says so
+// with the file's format (ErrUnreadable); the page and size limits keep
+// their own codes.
+func unreadable(f Format, err error) error {
+	switch {
+	case errors.Is(err, pdf.ErrTooLarge), errors.Is(err, pdf.ErrEncrypted), errors.Is(err, context.Canceled):
+		return err
+	case errors.Is(err, pdf.ErrTimeout):
+		return message.Wrap(fmt.Errorf("%w: %v", ErrUnreadable, err), message.Unreadable, "format", f.ID, "why", "time")
+	}
+	return message.Wrap(fmt.Errorf("%w: %v", ErrUnreadable, err), message.Unreadable, "format", f.ID, "why", "damaged")
 }

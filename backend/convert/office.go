@@ -2,6 +2,7 @@ package convert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -148,12 +149,12 @@ func (o *Office) ToPDF(ctx context.Context, data []byte, f Format, lim pdf.Limit
 		return nil, ctx.Err()
 	}
 	if err != nil {
-		return nil, o.failed(f, fmt.Sprintf("%v %s", err, lastLine(printed)))
+		return nil, o.failed(f, err, lastLine(printed))
 	}
 	pdfPath := filepath.Join(out, "in.pdf")
 	fi, err := os.Stat(pdfPath)
 	if err != nil {
-		return nil, o.failed(f, "it wrote no PDF "+lastLine(printed))
+		return nil, o.failed(f, errors.New("it wrote no PDF"), lastLine(printed))
 	}
 	if err := pdf.CheckSize(fi.Size(), lim); err != nil {
 		return nil, err
@@ -168,14 +169,20 @@ func (o *Office) ToPDF(ctx context.Context, data []byte, f Format, lim pdf.Limit
 		return nil, err
 	}
 	if err := pdf.Check(b, lim); err != nil {
-		return nil, o.failed(f, err.Error())
+		return nil, o.failed(f, err, "")
 	}
 	return b, nil
 }
 
-func (o *Office) failed(f Format, detail string) error {
-	detail = strings.TrimSpace(detail)
-	return message.Wrap(fmt.Errorf("%w (%s): %s", ErrOffice, f.ID, detail), message.OfficeFailed, "format", f.ID, "detail", detail)
+// failed is LibreOffice's failure on a file of format f: its cause (a
+// timeout, an exit status, a PDF that does not check) and the last line
+// it printed.
+func (o *Office) failed(f Format, cause error, printed string) error {
+	detail := cause.Error()
+	if printed = strings.TrimSpace(printed); printed != "" && !strings.Contains(printed, "javaldx") {
+		detail += " (" + printed + ")"
+	}
+	return message.Wrap(fmt.Errorf("%w (%s): %w", ErrOffice, f.ID, cause), message.OfficeFailed, "format", f.ID, "detail", detail)
 }
 
 // officeEnv is LibreOffice's whole environment: a home of its own in the

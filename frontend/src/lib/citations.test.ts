@@ -9,6 +9,8 @@ describe('labels', () => {
       file: 'this_is_a_very_long_scientific_docum....pdf',
       page: 7,
     });
+    expect(parseLabel('[cours3.pptx slide 12]')).toEqual({ file: 'cours3.pptx', page: 12 });
+    expect(parseLabel('[fiche 4.docx p.2]')).toEqual({ file: 'fiche 4.docx', page: 2 });
     expect(parseLabel('[note]')).toBeNull();
     expect(parseLabel('[a.pdf p.x]')).toBeNull();
   });
