@@ -130,7 +130,7 @@ func unreadable(f Format, err error) error {
 	case errors.Is(err, pdf.ErrTooLarge), errors.Is(err, pdf.ErrEncrypted), errors.Is(err, context.Canceled):
 		return err
 	case errors.Is(err, pdf.ErrTimeout):
-		return message.Wrap(fmt.Errorf("%w: %v", ErrUnreadable, err), message.Unreadable, "format", f.ID, "why", "time")
+		return message.Wrap(fmt.Errorf("%w: %v", ErrUnreadable, err), message.TooSlow, "format", f.ID)
 	}
-	return message.Wrap(fmt.Errorf("%w: %v", ErrUnreadable, err), message.Unreadable, "format", f.ID, "why", "damaged")
+	return message.Wrap(fmt.Errorf("%w: %v", ErrUnreadable, err), message.Unreadable, "format", f.ID)
 }

@@ -118,6 +118,7 @@ func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, s
 	if err != nil {
 		return Report{}, err
 	}
+	src = convertedSource(src, source, data)
 
 	th := throttle{every: progressEvery, now: e.now}
 	report := func(stage string, done, total int) {
@@ -139,7 +140,7 @@ func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, s
 	}
 	// What a course gave is never cached, nor what is computed from it.
 	var sink *cacheSource
-	if s, ok := e.source(id).(cacheSource); ok && derived {
+	if s, ok := convertedSource(e.source(id), source, data).(cacheSource); ok && derived {
 		sink = &s
 	}
 	e.markClaimed(id, !derived)

@@ -20,6 +20,19 @@ import (
 // the cache on, the PDF is kept there under the file's id, so that adding
 // the file again converts nothing.
 
+// convertedSource is src for a file converted to pdf: the cache's
+// entries of what was read from that PDF are kept under the file's id and
+// the PDF's own SHA-256, so that a PDF converted again otherwise (by
+// LibreOffice once installed, where MuPDF's handler read the file before)
+// is read again rather than taken for the other.
+func convertedSource(src keptSource, source ingest.Source, pdf []byte) keptSource {
+	if s, ok := src.(cacheSource); ok && source.ID != "" {
+		s.setup = fingerprint(s.setup, "pdf:"+ingest.DocID(pdf))
+		return s
+	}
+	return src
+}
+
 // keptPDF is the cache's part holding a converted PDF.
 type keptPDF struct {
 	PDF          []byte
@@ -39,7 +52,9 @@ func (e *Engine) prepare(ctx context.Context, id, name string, data []byte) ([]b
 	key := cache.Key{Doc: id, Setup: e.converterSetup(), Part: cache.PartPDF}
 	var k keptPDF
 	if c != nil {
-		if ok, err := c.Get(ctx, key, &k); ok && len(k.PDF) > 0 {
+		// A PDF MuPDF's handler made while LibreOffice was missing is
+		// made again once it is there; LibreOffice's is kept either way.
+		if ok, err := c.Get(ctx, key, &k); ok && len(k.PDF) > 0 && !(k.Reflowed && e.conv.Office != nil) {
 			return k.PDF, ingest.Source{ID: id, Format: k.Format, Unit: k.Unit}, reflowWarning(k.Reflowed, k.Format), nil
 		} else if err != nil && !errors.Is(err, cache.ErrOff) {
 			log.Printf("document cache: %v", err)
@@ -70,14 +85,8 @@ func reflowWarning(reflowed bool, format string) *message.Message {
 	return &m
 }
 
-// converterSetup fingerprints what a conversion depends on: LibreOffice
-// or MuPDF's handler alone.
-func (e *Engine) converterSetup() string {
-	if e.conv.Office != nil {
-		return "convert-1+libreoffice"
-	}
-	return "convert-1"
-}
+// converterSetup names the converters' version in the cache's keys.
+func (e *Engine) converterSetup() string { return "convert-1" }
 
 // newConverter makes the session's converter: MuPDF's handlers in the
 // PDF workers, LibreOffice when cfg.Office names it.

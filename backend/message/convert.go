@@ -12,9 +12,10 @@ const (
 	// Reflowed, a warning: an Office file read without LibreOffice by
 	// MuPDF's handler, as text on pages of its own (slides run together).
 	Reflowed = "convert.reflowed"
-	// Unreadable: MuPDF could not read the file (why: "damaged", or
-	// "time" when it ran over its time).
+	// Unreadable: MuPDF could not read the file; TooSlow: it ran over
+	// its time reading it.
 	Unreadable = "convert.unreadable"
+	TooSlow    = "convert.too_slow"
 )
 
 func init() {
@@ -24,11 +25,9 @@ func init() {
 	english[OfficeFailed] = func(p Params) string {
 		return "LibreOffice could not convert this " + str(p, "format") + " file: " + str(p, "detail")
 	}
-	english[Unreadable] = func(p Params) string {
-		if str(p, "why") == "time" {
-			return "This " + str(p, "format") + " file took too long to read and was stopped."
-		}
-		return "This " + str(p, "format") + " file is damaged or cannot be read."
+	english[Unreadable] = func(p Params) string { return "This " + str(p, "format") + " file is damaged or cannot be read." }
+	english[TooSlow] = func(p Params) string {
+		return "This " + str(p, "format") + " file took too long to read and was stopped."
 	}
 	english[Reflowed] = func(p Params) string {
 		return "Read without LibreOffice: the text of this " + str(p, "format") + " file only, on pages of its own (slides run together, page numbers differ). Install LibreOffice to keep its slides and pages."
