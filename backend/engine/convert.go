@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"log"
+	"slices"
+	"strings"
 
 	"vika/backend/cache"
 	"vika/backend/convert"
+	"vika/backend/corpus"
 	"vika/backend/ingest"
 	"vika/backend/message"
 	"vika/backend/pdf"
@@ -101,3 +104,15 @@ func newConverter(cfg Config, reader *sandbox.Opener) *convert.Converter {
 // OfficeInstalled reports whether the session converts Office files with
 // LibreOffice (else MuPDF's handler reads docx, pptx and xlsx as text).
 func (e *Engine) OfficeInstalled() bool { return e.conv.Office != nil }
+
+// courseOrigin is the file a course's PDF was converted from, as its
+// processed document says (its id, format and unit), zero when it is the
+// PDF itself or the claim does not hold together: an id of 64 hex digits
+// other than the PDF's, a format Vika converts, a unit it knows.
+func courseOrigin(d corpus.Document, pdfID string) ingest.Source {
+	if d.Format == "" || d.ID == pdfID || len(d.ID) != 64 || strings.Trim(d.ID, "0123456789abcdef") != "" ||
+		!slices.Contains(convert.Extensions, d.Format) && d.Format != "jpeg" || d.Unit != "" && d.Unit != corpus.UnitSlide {
+		return ingest.Source{}
+	}
+	return ingest.Source{ID: d.ID, Format: d.Format, Unit: d.Unit}
+}

@@ -140,3 +140,34 @@ func TestAddImageAndBook(t *testing.T) {
 		t.Errorf("book hits %v", labels(hits))
 	}
 }
+
+// TestCourseKeepsConvertedFiles: a course file keeps a slide deck's
+// converted PDF; opened in a session without LibreOffice, the deck comes
+// back under the pptx's id, cited as slides, and adding the pptx again
+// is a duplicate.
+func TestCourseKeepsConvertedFiles(t *testing.T) {
+	soffice := converttest.Soffice(t)
+	ctx := context.Background()
+	pptx := converttest.Save(t, soffice, t.TempDir(), converttest.FlatDeck(deck), "fodp", "pptx")
+	e := newEngine(t, Config{Office: soffice})
+	d := mustAdd(t, e, "cours3.pptx", pptx)
+	path := t.TempDir() + "/course.vika"
+	if _, err := e.SaveCourse(ctx, path, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	e2 := newEngine(t, Config{Office: "off"})
+	res, err := e2.OpenCourse(ctx, path, nil, nil)
+	if err != nil || len(res.Added) != 1 {
+		t.Fatalf("OpenCourse = %+v, %v", res, err)
+	}
+	got := res.Added[0]
+	if got.ID != d.ID || got.Format != "pptx" || got.Unit != corpus.UnitSlide || got.Pages != 3 {
+		t.Errorf("the course's deck: %+v, want id %s, pptx, slides", got, d.ID)
+	}
+	if hits, _ := hitsOf(ctx, e2, "lactate anaerobic muscle", 3); len(hits) == 0 || hits[0].Label != "[cours3.pptx slide 2]" {
+		t.Errorf("hits %v", labels(hits))
+	}
+	if _, err := e2.add(ctx, "", "cours3.pptx", pptx, nil); !errors.Is(err, ErrDuplicate) {
+		t.Errorf("the pptx after its course: %v, want a duplicate", err)
+	}
+}
