@@ -240,3 +240,18 @@ func TestNeedsOffice(t *testing.T) {
 		t.Errorf("a pptx without LibreOffice: %+v, %v; want reflowed pages", res.Format, err)
 	}
 }
+
+// FuzzDetect: naming a format never panics or reads past a bound, and a
+// format named routes somewhere known.
+func FuzzDetect(f *testing.F) {
+	f.Add("a.pptx", []byte("PK\x03\x04"))
+	f.Add("b.epub", converttest.EPUB("t", [][]string{{"One", "x"}}))
+	f.Add("c.doc", []byte("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"))
+	f.Add("d.mobi", append(make([]byte, 60), []byte("BOOKMOBI")...))
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		fm, ok := Detect(name, data)
+		if ok && (fm.ID == "" || fm.Unit == "" || fm.Route > RouteOffice) {
+			t.Fatalf("Detect(%q) = %+v", name, fm)
+		}
+	})
+}
