@@ -99,7 +99,7 @@ func (c *Converter) ToPDF(ctx context.Context, name string, data []byte) (Result
 		res.Format.Unit = UnitPage // MuPDF's pages are not the slides
 		res.PDF, err = c.Worker.Convert(ctx, data, f.Kind, 0, c.Limits, c.Timeout)
 	default:
-		err = message.Wrap(fmt.Errorf("%w: Vika converts %s files with LibreOffice, which is not installed", ErrNeedsOffice, f.ID),
+		err = message.Wrap(fmt.Errorf("%w: Vika converts %s files with LibreOffice, which is not installed: %s", ErrNeedsOffice, f.ID, installOffice),
 			message.NeedsOffice, "format", f.ID)
 	}
 	res.Took = time.Since(start)
@@ -111,6 +111,10 @@ func (c *Converter) ToPDF(ctx context.Context, name string, data []byte) (Result
 	}
 	return res, nil
 }
+
+// installOffice says how to get LibreOffice, for the command line's
+// English (the window's is the message code's).
+const installOffice = "install LibreOffice (on Debian: sudo apt install libreoffice-impress-nogui libreoffice-writer-nogui), or save the file as PDF"
 
 // reflowable reports whether MuPDF's Office handler reads the format.
 func reflowable(f Format) bool {
