@@ -3,6 +3,7 @@ package convert
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,17 @@ var deckSlides = [][]string{
 	{"Electron transport", "Complex four reduces molecular oxygen into water.", "Proton gradients drive ATP synthase rotation."},
 	{"Regulation", "Insulin stimulates glycogen synthesis in liver cells.", "Glucagon triggers glycogenolysis during fasting."},
 }
+
+// longDeck is a 40-slide deck, each slide's words its own.
+var longDeck = func() [][]string {
+	var out [][]string
+	for i := range 40 {
+		n := fmt.Sprintf("%02d", i+1)
+		out = append(out, []string{"Lecture part " + n, "Marker" + n + " kinetics" + n + " equilibrium" + n + " spectra" + n + ".",
+			"Second line about enzyme" + n + " and substrate" + n + "."})
+	}
+	return out
+}()
 
 // sheetPages is the Word file the tests write, two pages.
 var sheetPages = [][]string{
@@ -84,6 +96,7 @@ func TestOfficeFidelity(t *testing.T) {
 		{"deck.pptx", deckSlides, converttest.Save(t, soffice, profile, converttest.FlatDeck(deckSlides), "fodp", "pptx")},
 		{"sheet.docx", sheetPages, converttest.Save(t, soffice, profile, converttest.FlatText(sheetPages), "fodt", "docx")},
 		{"deck.odp", deckSlides, converttest.Save(t, soffice, profile, converttest.FlatDeck(deckSlides), "fodp", "odp")},
+		{"long.pptx", longDeck, converttest.Save(t, soffice, profile, converttest.FlatDeck(longDeck), "fodp", "pptx")},
 	}
 	w := worker(t)
 	withOffice := &Converter{Worker: w, Limits: lim, Office: &Office{Path: FindOffice("", os.Getenv)}}

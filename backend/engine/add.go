@@ -18,7 +18,10 @@ import (
 
 // Stages of Progress.Stage.
 const (
-	StageQueued     = "queued"
+	StageQueued = "queued"
+	// StageConverting: a file that is not a PDF being made into one
+	// (package convert: LibreOffice, or MuPDF's handlers).
+	StageConverting = "converting"
 	StageValidating = ingest.StageValidating
 	StageExtracting = ingest.StageExtracting
 	StageOCR        = ingest.StageOCR
@@ -41,7 +44,7 @@ const (
 // them (an add, a description or a summary index); TerminalStages end a job. The page reads
 // both from its catalogue.
 var (
-	Stages         = []string{StageQueued, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageSearchable, StageEmbedding, StageIndexing, StageDescribing, StageSummarizing, StageCourse, StageDone, StageFailed, StageCancelled}
+	Stages         = []string{StageQueued, StageConverting, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageSearchable, StageEmbedding, StageIndexing, StageDescribing, StageSummarizing, StageCourse, StageDone, StageFailed, StageCancelled}
 	TerminalStages = []string{StageDone, StageFailed, StageCancelled}
 )
 
@@ -123,7 +126,11 @@ func (e *Engine) addOrigin(ctx context.Context, jobID, name string, data []byte,
 	// A file that is not a PDF is read as the PDF it converts to
 	// (convert.go); the document keeps the file's id.
 	converting := e.now()
-	data, source, notice, err := e.prepare(ctx, id, name, data)
+	data, source, notice, err := e.prepare(ctx, id, name, data, func() {
+		if progress != nil {
+			progress(Progress{JobID: jobID, File: name, Stage: StageConverting})
+		}
+	})
 	converted := e.now().Sub(converting).Seconds()
 	if err != nil {
 		return Report{}, err

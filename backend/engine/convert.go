@@ -45,8 +45,9 @@ type keptPDF struct {
 
 // prepare returns the PDF to read for a file of id named name, and the
 // ingest source describing the file (zero for a PDF), and a warning for
-// an Office file read without LibreOffice.
-func (e *Engine) prepare(ctx context.Context, id, name string, data []byte) ([]byte, ingest.Source, *message.Message, error) {
+// an Office file read without LibreOffice. converting is called when a
+// conversion starts (not for a PDF, nor one the cache keeps).
+func (e *Engine) prepare(ctx context.Context, id, name string, data []byte, converting func()) ([]byte, ingest.Source, *message.Message, error) {
 	f, ok := convert.Detect(name, data)
 	if !ok || f.Route == convert.RouteAsIs {
 		return data, ingest.Source{}, nil, nil
@@ -63,6 +64,7 @@ func (e *Engine) prepare(ctx context.Context, id, name string, data []byte) ([]b
 			log.Printf("document cache: %v", err)
 		}
 	}
+	converting()
 	res, err := e.conv.ToPDF(ctx, name, data)
 	if err != nil {
 		return nil, ingest.Source{}, nil, err
