@@ -136,7 +136,7 @@ func (o *Office) ToPDF(ctx context.Context, data []byte, f Format, lim pdf.Limit
 	p := sandbox.Program{
 		Argv: []string{o.Path, "--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck", "--nodefault",
 			"-env:UserInstallation=" + fileURL(filepath.Join(dir, "profile")),
-			"--convert-to", "pdf", "--outdir", out, in},
+			"--convert-to", pdfFilter(f), "--outdir", out, in},
 		Dir:         dir,
 		Env:         officeEnv(dir),
 		Timeout:     or(o.Timeout, DefaultOfficeTimeout),
@@ -177,6 +177,17 @@ func (o *Office) ToPDF(ctx context.Context, data []byte, f Format, lim pdf.Limit
 // failed is LibreOffice's failure on a file of format f: its cause (a
 // timeout, an exit status, a PDF that does not check) and the last line
 // it printed.
+// pdfFilter is the --convert-to argument for a file of format f: a slide
+// deck's PDF without bookmarks (Impress names them "Slide 1", "Slide 2",
+// ..., an outline that says nothing and would become sections to study);
+// a document's with its headings as bookmarks.
+func pdfFilter(f Format) string {
+	if f.Unit == UnitSlide {
+		return `pdf:impress_pdf_Export:{"ExportBookmarks":{"type":"boolean","value":"false"}}`
+	}
+	return "pdf"
+}
+
 func (o *Office) failed(f Format, cause error, printed string) error {
 	detail := cause.Error()
 	if printed = strings.TrimSpace(printed); printed != "" && !strings.Contains(printed, "javaldx") {
