@@ -40,15 +40,24 @@ const odfHead = `<?xml version="1.0" encoding="UTF-8"?>
 `
 
 // FlatDeck is a flat OpenDocument presentation (.fodp): one slide per
-// element of slides, each a title and its lines.
+// element of slides, each a title (its first line, large) and its lines.
 func FlatDeck(slides [][]string) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, odfHead, "application/vnd.oasis.opendocument.presentation")
+	b.WriteString(`<office:automatic-styles>` +
+		`<style:style style:name="plain" style:family="graphic"><style:graphic-properties draw:fill="none" draw:stroke="none"/></style:style>` +
+		`<style:style style:name="title" style:family="paragraph"><style:text-properties fo:font-size="36pt" fo:font-weight="bold"/></style:style>` +
+		`<style:style style:name="body" style:family="paragraph"><style:text-properties fo:font-size="24pt"/></style:style>` +
+		"</office:automatic-styles>\n")
 	b.WriteString("<office:body><office:presentation>\n")
 	for i, s := range slides {
-		fmt.Fprintf(&b, `<draw:page draw:name="slide%d"><draw:frame svg:x="1.5cm" svg:y="1.5cm" svg:width="25cm" svg:height="16cm"><draw:text-box>`, i+1)
-		for _, line := range s {
-			fmt.Fprintf(&b, "<text:p>%s</text:p>", html.EscapeString(line))
+		fmt.Fprintf(&b, `<draw:page draw:name="slide%d"><draw:frame draw:style-name="plain" svg:x="1.5cm" svg:y="1.5cm" svg:width="25cm" svg:height="16cm"><draw:text-box>`, i+1)
+		for j, line := range s {
+			style := "body"
+			if j == 0 {
+				style = "title"
+			}
+			fmt.Fprintf(&b, `<text:p text:style-name="%s">%s</text:p>`, style, html.EscapeString(line))
 		}
 		b.WriteString("</draw:text-box></draw:frame></draw:page>\n")
 	}

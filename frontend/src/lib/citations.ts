@@ -156,6 +156,11 @@ export function locateCitations(
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** Whether the chip cites a slide of a deck ("[cours3.pptx slide 12]") rather than a page. */
+export function citesSlide(chip: Chip): boolean {
+  return /\sslide\s\d{1,5}\]$/iu.test(chip.raw);
+}
+
 /** The label without its brackets, as a chip shows it: "lecture_sat.pdf p.42". */
 export function chipText(chip: Chip): string {
   return chip.raw.replace(/^\[|\]$/g, '');
