@@ -177,7 +177,7 @@ func TestOfficeHostile(t *testing.T) {
 		o := &Office{Path: soffice, Timeout: 20 * time.Second, MemoryBytes: 1 << 30}
 		c := &Converter{Worker: worker(t), Limits: lim, Office: o}
 		start := time.Now()
-		res, err := c.ToPDF(ctx, "bomb.docx", converttest.ZipBomb(1<<30))
+		res, err := c.ToPDF(ctx, "bomb.docx", bomb())
 		took := time.Since(start)
 		t.Logf("ZIP bomb (1 GiB inflated) in LibreOffice: %v after %v", err, took.Round(time.Millisecond))
 		if err == nil {
