@@ -212,8 +212,8 @@ func TestMuPDFHostile(t *testing.T) {
 	c := &Converter{Worker: o, Limits: lim, Timeout: 5 * time.Second}
 	ctx := context.Background()
 	for name, data := range map[string][]byte{
-		"cut.png":  []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\xff\xff\x00\x00\xff\xff\x08\x00"),
-		"bad.epub": converttest.EPUB("x", nil),
+		"cut.png":   []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\xff\xff\x00\x00\xff\xff\x08\x00"),
+		"bad.epub":  converttest.EPUB("x", nil),
 		"bomb.docx": bomb(),
 	} {
 		start := time.Now()
