@@ -5,9 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode"
@@ -207,6 +210,39 @@ func TestOfficeHostile(t *testing.T) {
 			t.Errorf("LibreOffice processes left after the kill: %v", left)
 		}
 	})
+}
+
+// TestOfficeLinks: a document whose picture is linked from a web address
+// makes LibreOffice fetch it (the control, a plain conversion, shows the
+// request arrive), but not in Vika's conversion: not with its network
+// namespace, nor with its profile alone (the network left on).
+func TestOfficeLinks(t *testing.T) {
+	soffice := converttest.Soffice(t)
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	flat := converttest.LinkedImage(srv.URL + "/beacon.png")
+	odt := converttest.Save(t, soffice, t.TempDir(), flat, "fodt", "odt")
+	hits.Store(0)
+	converttest.Save(t, soffice, t.TempDir(), odt, "odt", "pdf")
+	control := hits.Load()
+	t.Logf("control, a plain conversion: %d requests for the linked picture", control)
+	if control == 0 {
+		t.Fatal("the control fetched nothing: this check could not fail")
+	}
+	for _, o := range []*Office{{Path: soffice}, {Path: soffice, withNetwork: true}} {
+		hits.Store(0)
+		c := &Converter{Worker: worker(t), Limits: lim, Office: o}
+		if _, err := c.ToPDF(context.Background(), "sheet.odt", odt); err != nil {
+			t.Fatal(err)
+		}
+		if n := hits.Load(); n != 0 {
+			t.Errorf("Vika's conversion (network left on: %v) fetched the linked picture %d times", o.withNetwork, n)
+		}
+	}
 }
 
 // officeProcesses lists the soffice processes whose profile is one of

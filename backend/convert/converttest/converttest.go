@@ -105,6 +105,17 @@ End Sub
 	return flatText([][]string{paras}, script)
 }
 
+// LinkedImage is a flat OpenDocument text whose image is not in the file
+// but fetched from url when the document is laid out.
+func LinkedImage(url string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, odfHead, "application/vnd.oasis.opendocument.text")
+	b.WriteString(`<office:body><office:text><text:p>A sheet with a linked picture.<draw:frame draw:name="img" svg:width="4cm" svg:height="4cm" text:anchor-type="as-char">`)
+	fmt.Fprintf(&b, `<draw:image xlink:href="%s" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/>`, html.EscapeString(url))
+	b.WriteString("</draw:frame></text:p></office:text></office:body></office:document>\n")
+	return []byte(b.String())
+}
+
 // Save converts flat, a flat OpenDocument file (ext "fodp" or "fodt"), to
 // format ("pptx", "docx", "odp", "odt", ...) with LibreOffice and returns
 // the file; profile is the LibreOffice profile directory to use (a test's
