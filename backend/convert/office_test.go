@@ -141,8 +141,9 @@ func TestOfficeFidelity(t *testing.T) {
 // TestOfficeHostile: LibreOffice's run is bounded. A ZIP bomb inside a
 // Word file ends within the time limit, killed with its whole process
 // group when it runs over; a macro bound to the document's opening never
-// runs (while the same file in a profile at the lowest macro security
-// does run it: the check can fail); nothing is left running.
+// runs (skipped when the same file in a profile at the lowest macro
+// security does not run it either: the check could not fail then);
+// nothing is left running.
 func TestOfficeHostile(t *testing.T) {
 	soffice := converttest.Soffice(t)
 	ctx := context.Background()
@@ -172,7 +173,9 @@ func TestOfficeHostile(t *testing.T) {
 			t.Fatal("the document's macro ran during Vika's conversion")
 		}
 		if !controlRan {
-			t.Log("the control did not run the macro either: this LibreOffice runs no document macro headless")
+			// Said as a skip, not a pass: without a control that runs the
+			// macro, its absence here proves nothing of Vika's profile.
+			t.Skip("the control did not run the macro either: this LibreOffice runs no document macro in a headless conversion, so the check cannot tell")
 		}
 	})
 
