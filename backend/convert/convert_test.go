@@ -6,6 +6,7 @@ import (
 	"context"
 	"image"
 	"image/jpeg"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -214,6 +215,7 @@ func TestMuPDFHostile(t *testing.T) {
 	for name, data := range map[string][]byte{
 		"cut.png":   []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\xff\xff\x00\x00\xff\xff\x08\x00"),
 		"bad.epub":  converttest.EPUB("x", nil),
+		"cut.tif":   append([]byte("II*\x00\x08\x00\x00\x00\xff\xff"), bytes.Repeat([]byte{0xff}, 64)...),
 		"bomb.docx": bomb(),
 	} {
 		start := time.Now()
@@ -264,4 +266,22 @@ func FuzzDetect(f *testing.F) {
 			t.Fatalf("Detect(%q) = %+v", name, fm)
 		}
 	})
+}
+
+// TestFindOffice: a setting naming a file is used, "off" turns
+// LibreOffice off, a setting naming nothing finds none.
+func TestFindOffice(t *testing.T) {
+	fake := t.TempDir() + "/soffice"
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	none := func(string) string { return "" }
+	if got := FindOffice(fake, none); got != fake {
+		t.Errorf("FindOffice(%q) = %q", fake, got)
+	}
+	for _, setting := range []string{"off", "OFF", t.TempDir() + "/missing"} {
+		if got := FindOffice(setting, none); got != "" {
+			t.Errorf("FindOffice(%q) = %q, want none", setting, got)
+		}
+	}
 }
