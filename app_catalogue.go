@@ -1,6 +1,7 @@
 package main
 
 import (
+	"vika/backend/convert"
 	"vika/backend/corpus"
 	"vika/backend/docserve"
 	"vika/backend/engine"
@@ -66,6 +67,9 @@ type catalogue struct {
 	// Notes are the student's highlights' colours (notes.Palette) and the
 	// bounds of a note.
 	Notes notesCatalogue `json:"notes"`
+	// Extensions are the file name extensions the library takes besides
+	// "pdf" (convert.Extensions): its file input accepts them.
+	Extensions []string `json:"extensions"`
 }
 
 // notesCatalogue is what the page needs of package notes.
@@ -158,6 +162,7 @@ func buildCatalogue() (catalogue, error) {
 		},
 		AskDefaults: session.DefaultSettings().Options(),
 		Notes:       notesCatalogue{Palette: notes.Palette, MaxText: notes.MaxTextRunes, MaxNotes: notes.MaxNotes, Kind: corpus.ChunkMine},
+		Extensions:  convert.Extensions,
 	}
 	llms, err := llm.LoadCatalogue()
 	if err != nil {

@@ -104,6 +104,7 @@ func ValidPct(cits []Citation) (pct float64, ok bool) {
 type source struct {
 	docID string
 	file  string
+	unit  string // the document's: "slide" for a deck
 	page  int
 	kind  corpus.ChunkKind
 	text  string
@@ -119,7 +120,7 @@ func (c Checker) Check(answer string, sources []corpus.Hit) []Citation {
 	}
 	srcs := make([]source, len(sources))
 	for i, h := range sources {
-		srcs[i] = source{docID: h.DocID, file: fileOf(h), page: h.Page, kind: h.Kind, text: h.Text}
+		srcs[i] = source{docID: h.DocID, file: fileOf(h), unit: h.Unit, page: h.Page, kind: h.Kind, text: h.Text}
 	}
 	claims := claimsOf(answer, refs)
 	out := make([]Citation, len(refs))
@@ -157,7 +158,7 @@ func (c Checker) check(r Ref, claim string, srcs []source) Citation {
 		cit.Reason = ReasonNoPage
 		return cit
 	}
-	cit.Label = corpus.CitationLabel(cit.File, cit.Page)
+	cit.Label = corpus.CitationLabel(cit.File, unitOf(cit.File, srcs), cit.Page)
 	var cands []int
 	for i, s := range srcs {
 		if s.page == cit.Page && contains(files, s.file) {
@@ -194,7 +195,7 @@ func (c Checker) check(r Ref, claim string, srcs []source) Citation {
 		if (ok && !bestOK) || (ok == bestOK && ov > best) {
 			bestOK, best = ok, ov
 			cit.Verified, cit.Reason, cit.Overlap, cit.SourceIndex, cit.File, cit.DocID, cit.Kind = ok, reason, ov, i+1, s.file, s.docID, s.kind
-			cit.Label = corpus.CitationLabel(s.file, s.page)
+			cit.Label = corpus.CitationLabel(s.file, s.unit, s.page)
 		}
 	}
 	return cit
@@ -229,4 +230,14 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// unitOf is the unit of the sources' document named file ("" for pages).
+func unitOf(file string, srcs []source) string {
+	for _, s := range srcs {
+		if s.file == file {
+			return s.unit
+		}
+	}
+	return ""
 }

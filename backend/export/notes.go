@@ -16,6 +16,7 @@ import (
 type NotesOf struct {
 	File  string // the PDF's original name: its page links point to it
 	Label string // its name in the session (a twin's "x.pdf (2)")
+	Unit  string // the document's unit (corpus.UnitSlide: its pages are slides)
 	Notes []notes.Note
 }
 
@@ -58,7 +59,7 @@ func notesHTML(w io.Writer, docs []NotesOf, now time.Time) error {
 	for _, d := range docs {
 		fmt.Fprintf(&b, "<h2>%s</h2>\n<ol>\n", esc(d.Label))
 		for _, n := range d.Notes {
-			label := corpus.CitationLabel(d.File, n.Page)
+			label := corpus.CitationLabel(d.File, d.Unit, n.Page)
 			fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a> <span class=\"kind\">%s</span>", esc(pageLink(d.File, n.Page)), esc(label), esc(noteKind(n)))
 			if n.Quote != "" {
 				b.WriteString("<blockquote class=\"passage\">" + esc(n.Quote) + "</blockquote>")
@@ -89,7 +90,7 @@ func notesMarkdown(w io.Writer, docs []NotesOf) error {
 	for _, d := range docs {
 		fmt.Fprintf(&b, "\n## %s\n\n", md(d.Label))
 		for _, n := range d.Notes {
-			label := strings.Trim(corpus.CitationLabel(d.File, n.Page), "[]")
+			label := strings.Trim(corpus.CitationLabel(d.File, d.Unit, n.Page), "[]")
 			fmt.Fprintf(&b, "- [%s](<%s>) %s\n", md(label), pageLink(d.File, n.Page), md(noteKind(n)))
 			if n.Quote != "" {
 				b.WriteString("\n  > " + md(n.Quote) + "\n")

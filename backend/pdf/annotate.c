@@ -96,7 +96,7 @@ int vika_annotate(fz_context *ctx, fz_document *doc, int number, int type, const
 // none of the struct's layout.
 #define VIKA_WRITE_OPTIONS_SIZE 8192
 
-int vika_write_pdf(fz_context *ctx, fz_document *doc, int incremental, fz_buffer **out, char *err, int errlen) {
+int vika_save_pdf(fz_context *ctx, fz_document *doc, int incremental, fz_buffer **out, char *err, int errlen) {
 	fz_buffer *volatile buf = NULL;
 	fz_output *volatile o = NULL;
 	void *volatile opts = NULL;

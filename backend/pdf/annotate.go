@@ -155,7 +155,7 @@ func Annotate(data []byte, anns []Annotation, lim Limits) ([]byte, error) {
 		}
 	}
 	var buf *C.fz_buffer
-	rc := C.vika_write_pdf(cctx, cdoc, 1, &buf, errBuf, errLen)
+	rc := C.vika_save_pdf(cctx, cdoc, 1, &buf, errBuf, errLen)
 	if rc < 0 {
 		detail := C.GoString(errBuf)
 		return nil, message.Wrap(fmt.Errorf("%w: %s", ErrWrite, detail), message.AnnotateFailed, "detail", detail)

@@ -248,7 +248,7 @@ int vika_encrypted(fz_context *ctx, fz_document *doc);
 // sits at boxes[0]'s top-left corner; color is RGB, contents UTF-8, author
 // UTF-8. It returns 0, or -1 with MuPDF's message in err.
 int vika_annotate(fz_context *ctx, fz_document *doc, int number, int type, const float *boxes, int n, const float color[3], const char *contents, const char *author, char *err, int errlen);
-// vika_write_pdf writes the document, with its changes, into a new
+// vika_save_pdf writes the document, with its changes, into a new
 // buffer: as an incremental update after the original bytes when
 // incremental is set and MuPDF can (not for a repaired file), else
 // whole. It returns 1 for an incremental update, 0 for a whole file, or
@@ -270,6 +270,6 @@ typedef struct {
 // number, visiting at most maxvisit annotations, keeping at most cap. It
 // returns the number kept, or -1 with MuPDF's message in err.
 int vika_read_annots(fz_context *ctx, fz_document *doc, int number, vika_annot *out, int cap, int maxvisit, char *err, int errlen);
-int vika_write_pdf(fz_context *ctx, fz_document *doc, int incremental, fz_buffer **out, char *err, int errlen);
+int vika_save_pdf(fz_context *ctx, fz_document *doc, int incremental, fz_buffer **out, char *err, int errlen);
 
 #endif

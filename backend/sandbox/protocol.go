@@ -21,6 +21,9 @@ const (
 	// opAnnotate writes Annotations into a copy of Data (pdf.Annotate),
 	// apart from the worker's open document.
 	opAnnotate = "annotate"
+	// opConvert writes Data, a file of kind Kind that MuPDF opens (an
+	// image, EPUB, ...), as a PDF (pdf.WritePDF); no document is opened.
+	opConvert = "convert"
 )
 
 // request is one call to the worker.
@@ -37,6 +40,10 @@ type request struct {
 	// NoCrops: the document has spent its crop budget; figures come
 	// without crops from this page on.
 	NoCrops bool
+	// Kind and MaxSide are opConvert's: the file's kind for MuPDF and
+	// the longest page side kept (pdf.WritePDF).
+	Kind    string
+	MaxSide float64
 	// Fault makes the worker crash ("crash"), hang ("hang") or allocate
 	// without bound ("alloc") instead of serving the request. Honoured
 	// only by workers started with envFaults (tests).
@@ -62,6 +69,7 @@ type response struct {
 	Text      ingest.OCRText
 	Image     []byte // the PNG of a crop
 	Copy      []byte // the annotated copy of opAnnotate
+	PDF       []byte // the PDF of a conversion, with Pages
 	// CPU is the worker's CPU time so far (user + system), to retire
 	// workers before RLIMIT_CPU kills them.
 	CPU time.Duration

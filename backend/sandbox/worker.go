@@ -33,6 +33,9 @@ func init() {
 	if config.Getenv(envWorker) == protocolVersion {
 		os.Exit(workerMain())
 	}
+	if config.Getenv(envProgram) == protocolVersion {
+		os.Exit(programMain())
+	}
 }
 
 // IsWorker reports whether this process was started as a worker. (Such a
@@ -115,6 +118,11 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 			} else {
 				resp.Text, err = doc.OCR(ctx, req.Target)
 			}
+			resp.Err = toWire(err)
+		case opConvert:
+			var err error
+			deadline := time.Now().Add(req.Opts.PageTimeout)
+			resp.PDF, resp.Pages, err = pdf.WritePDF(req.Data, req.Kind, req.MaxSide, req.Opts.Limits, deadline)
 			resp.Err = toWire(err)
 		case opCrop:
 			c, ok := doc.(ingest.Cropper)

@@ -181,7 +181,7 @@ func (s *Session) ExportNotes(ctx context.Context, docID, format string) ([]byte
 			continue
 		}
 		if list := s.notes.List(d.ID); len(list) > 0 {
-			of = append(of, export.NotesOf{File: d.File, Label: d.Label, Notes: list})
+			of = append(of, export.NotesOf{File: d.File, Label: d.Label, Unit: d.Unit, Notes: list})
 			if docID != "" {
 				name = strings.TrimSuffix(d.File, filepath.Ext(d.File)) + "-notes"
 			}

@@ -140,6 +140,13 @@ const en = {
   'course.too_slow': 'Checking this course file took too long (a slow disk or network drive, or a file made to stall Vika): it was not opened.',
   'image.too_large':
     'This image is too large to read ({width} × {height} pixels; at most {limit} pixels, the long side at most {aspect} times the short one).',
+  'convert.needs_office':
+    'Vika converts {format} files with LibreOffice, which is not installed: install LibreOffice (on Debian: sudo apt install libreoffice-impress-nogui libreoffice-writer-nogui), or save the file as PDF.',
+  'convert.office_failed': 'LibreOffice could not convert this {format} file: {detail}',
+  'convert.reflowed':
+    'Read without LibreOffice: the text of this {format} file only, on pages of its own (slides run together, page numbers differ). Install LibreOffice to keep its slides and pages.',
+  'convert.unreadable': 'This {format} file is damaged or cannot be read.',
+  'convert.too_slow': 'This {format} file took too long to read and was stopped.',
   'cache.damaged':
     'A remembered copy of a processed PDF ({doc}) was damaged ({why}): it was deleted and the PDF is processed again.',
   'cache.reset': 'The file of remembered documents was damaged: it was set aside and started afresh.',
@@ -348,6 +355,13 @@ const fr: Record<Key, Message> = {
   'course.too_slow': 'La vérification de ce fichier de cours a pris trop de temps (disque ou lecteur réseau lent, ou fichier conçu pour bloquer Vika) : il n’a pas été ouvert.',
   'image.too_large':
     'Cette image est trop grande pour être lue ({width} × {height} pixels ; au plus {limit} pixels, le grand côté au plus {aspect} fois le petit).',
+  'convert.needs_office':
+    'Vika convertit les fichiers {format} avec LibreOffice, qui n’est pas installé : installez LibreOffice (sous Debian : sudo apt install libreoffice-impress-nogui libreoffice-writer-nogui), ou enregistrez le fichier en PDF.',
+  'convert.office_failed': 'LibreOffice n’a pas pu convertir ce fichier {format} : {detail}',
+  'convert.reflowed':
+    'Lu sans LibreOffice : seul le texte de ce fichier {format}, sur des pages à lui (les diapositives s’enchaînent, les numéros de page diffèrent). Installez LibreOffice pour garder ses diapositives et ses pages.',
+  'convert.unreadable': 'Ce fichier {format} est endommagé ou illisible.',
+  'convert.too_slow': 'La lecture de ce fichier {format} a pris trop de temps : elle a été arrêtée.',
   'cache.damaged':
     'Une copie mémorisée d’un PDF traité ({doc}) était endommagée ({why}) : elle a été supprimée et le PDF est traité à nouveau.',
   'cache.reset': 'Le fichier des documents mémorisés était endommagé : il a été mis de côté et recommencé à neuf.',
