@@ -49,6 +49,9 @@ const (
 	DocTimeOut   = "ingest.doc_time_out" // an error: limit; no page was read within the document's time
 	OCRCap       = "ingest.ocr_cap"
 	RegionBudget = "ingest.region_budget"
+	// OCRPoor: pages (how many read poorly), first (the first of them),
+	// confidence (the lowest mean word confidence, percent).
+	OCRPoor = "ingest.ocr_poor"
 )
 
 // Answer codes: why an answer failed.
@@ -195,6 +198,10 @@ var english = map[string]func(Params) string{
 	},
 	OCRCap: func(p Params) string {
 		return "the document has more scanned pages than Vika OCRs in one document (" + str(p, "limit") + "): " + str(p, "pages") + " were not OCRed"
+	},
+	OCRPoor: func(p Params) string {
+		return "the text read by OCR is poor on " + str(p, "pages") + " page(s), from page " + str(p, "first") +
+			" (confidence " + str(p, "confidence") + "%): a blurred, dark or slanted photo? Answers from these pages may miss words"
 	},
 	RegionBudget: func(p Params) string {
 		return "the document holds more tables, figures or passages than Vika keeps of one document: " + str(p, "regions") + " regions, " + str(p, "crops") + " figure pictures and " + str(p, "passages") + " passages were left out"

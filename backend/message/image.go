@@ -1,5 +1,7 @@
 package message
 
+import "strings"
+
 // Image codes: why an image was not read.
 const (
 	// ImageTooLarge: width, height (the image's header), limit (pixels),
@@ -13,4 +15,31 @@ func init() {
 		return "This image is too large to read (" + str(p, "width") + " x " + str(p, "height") + " pixels; at most " +
 			str(p, "limit") + " pixels, the long side at most " + str(p, "aspect") + " times the short one)."
 	}
+}
+
+// Codes of image files added as documents (package imagehead).
+const (
+	// ImagePixels: width, height (the image's header), megapixels (the
+	// limit, millions of pixels).
+	ImagePixels = "image.pixels"
+	// ImageFrames: limit (frames of a multi-page TIFF).
+	ImageFrames = "image.frames"
+	// ImageDamaged: format ("png", "jpeg", "tiff", ...).
+	ImageDamaged = "image.damaged"
+	// ImageHEIC: a HEIC, HEIF or AVIF photo.
+	ImageHEIC = "image.heic"
+)
+
+func init() {
+	english[ImagePixels] = func(p Params) string {
+		return "This image is too large to read: " + str(p, "width") + " x " + str(p, "height") + " pixels, at most " +
+			str(p, "megapixels") + " million pixels and 32767 a side. Save it at a smaller size and add it again."
+	}
+	english[ImageFrames] = func(p Params) string {
+		return "This TIFF holds more than " + str(p, "limit") + " images: it was not read."
+	}
+	english[ImageDamaged] = func(p Params) string {
+		return "This image is damaged (its " + strings.ToUpper(str(p, "format")) + " header cannot be read)."
+	}
+	english[ImageHEIC] = fixed("HEIC and AVIF photos cannot be read: save the photo as JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible) and add it again.")
 }
