@@ -36,7 +36,9 @@ type Shot struct {
 	// Keystone narrows the page's top edge by this share of its width
 	// (the phone held below the page, tilted).
 	Keystone float64
-	// Fill is the page's share of the photo's width (0.8 when 0).
+	// Fill is the page's share of the photo's width (0.8 when 0; the
+	// page is made smaller if its height would not fit, unless Fill is
+	// over 1: a close-up that cuts the page's edges off).
 	Fill float64
 	// Dim is how much darker the darkest corner is than the brightest
 	// (0.45: 55% of the light).
@@ -66,7 +68,7 @@ func Take(page *image.Gray, w, h int, s Shot) Photo {
 		fill = 0.8
 	}
 	k := fill * float64(w) / pw
-	if k*ph > 0.92*float64(h) {
+	if k*ph > 0.92*float64(h) && fill <= 1 {
 		k = 0.92 * float64(h) / ph
 	}
 	hw, hh := pw*k/2, ph*k/2
