@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -25,6 +24,7 @@ import (
 
 	vikaassets "vika/backend/assets"
 	"vika/backend/cli"
+	"vika/backend/convert"
 	"vika/backend/course"
 	"vika/backend/docserve"
 )
@@ -59,7 +59,7 @@ func opensFiles(args []string) bool {
 		return false
 	}
 	for _, a := range args {
-		if strings.EqualFold(filepath.Ext(a), ".pdf") || course.IsPath(a) {
+		if convert.Known(a) || course.IsPath(a) {
 			continue
 		}
 		if fi, err := os.Stat(a); err != nil || !fi.Mode().IsRegular() {

@@ -19,6 +19,7 @@ const (
 	PartVectors  = "vectors"  // the passages' vectors by one set of embedding models
 	PartFigures  = "figures"  // the figures' image vectors by one CLIP
 	PartOutput   = "output"   // a model's output: a description, summary or LaTeX of one region or passage, a study guide
+	PartPDF      = "pdf"      // the PDF a file that is not one was converted to (package convert), under the file's SHA-256
 )
 
 // Key names an entry: the PDF's SHA-256, the fingerprint of what produced

@@ -101,6 +101,7 @@ var (
 	OpenRouterURL  = Var{"VIKA_OPENROUTER_BASE_URL", URL, "https://openrouter.ai/api/v1", "OpenRouter API address", false}
 	OllamaBaseURL  = Var{"VIKA_OLLAMA_BASE_URL", URL, "http://127.0.0.1:11434", "local Ollama address", false}
 	Regions        = Var{"VIKA_REGIONS", String, "on", "detect tables, figures and formulas at ingest (off to skip)", false}
+	Soffice        = Var{"VIKA_SOFFICE", Path, "soffice on PATH, else the usual install places", "LibreOffice's soffice, which converts Office files to PDF (off: MuPDF's handler only)", false}
 )
 
 // RequireSharedData=1 makes a test that misses ../shared/data fail rather
@@ -113,7 +114,8 @@ var Vars = []Var{
 	DataDir, ORTLib, MaxFileMB, MaxPages, PageTimeoutS, OCRPageTimeout, WorkerMemoryMB, WorkerCPUS, DocTimeMin, DocCPUMin, MaxOCRPages,
 	OCRWorkers, OCRTimeout, OCRLanguages, EmbedModelEN, EmbedModelMult, EmbedBatchSize, EmbedThreads,
 	ModelsBaseURL, AbstainMinBM25, RouteLLMRouter, RouteLLMThresh,
-	GeminiBaseURL, MistralBaseURL, GroqBaseURL, OpenRouterURL, OllamaBaseURL, Regions,
+	GeminiBaseURL, MistralBaseURL, GroqBaseURL, OpenRouterURL, OllamaBaseURL, Regions, Soffice,
+	{"VIKA_SANDBOX_PROGRAM", String, "", "internal: set by the app on the launcher of a program it limits (LibreOffice)", true},
 
 	{"VIKA_SANDBOX_WORKER", String, "", "internal: set by the app on a parser worker it starts", true},
 	{"VIKA_SANDBOX_MEMORY", Int, "", "internal: a worker's address-space limit, bytes", true},

@@ -32,10 +32,16 @@ var ErrNotFound = errors.New("document not found")
 
 // Document is one PDF added to the session.
 type Document struct {
-	ID     string `json:"doc_id"` // SHA-256 of the file bytes, hex
-	File   string `json:"file"`   // original file name, used in citations
-	Label  string `json:"label"`  // display name, unique in the session (file, or file (2) for a same-named twin)
-	Bytes  int64  `json:"bytes"`
+	ID    string `json:"doc_id"` // SHA-256 of the file bytes, hex
+	File  string `json:"file"`   // original file name, used in citations
+	Label string `json:"label"`  // display name, unique in the session (file, or file (2) for a same-named twin)
+	Bytes int64  `json:"bytes"`
+	// Format is the kind of file added when it was not a PDF ("pptx",
+	// "docx", "epub", "png", ...; package convert), "" for a PDF; the
+	// session holds and shows the PDF it was converted to. Unit is what
+	// its pages are called: "slide" for a slide deck, "" for pages.
+	Format string `json:"format,omitempty"`
+	Unit   string `json:"unit,omitempty"`
 	Pages  int    `json:"pages"`
 	Chunks int    `json:"chunks"`
 	// Vectors counts the vectors the session holds for the document's

@@ -112,6 +112,12 @@ func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, s
 		return Report{}, err
 	}
 	defer release()
+	// A file that is not a PDF is read as the PDF it converts to
+	// (convert.go); the document keeps the file's id.
+	data, source, notice, err := e.prepare(ctx, id, name, data)
+	if err != nil {
+		return Report{}, err
+	}
 
 	th := throttle{every: progressEvery, now: e.now}
 	report := func(stage string, done, total int) {
@@ -127,7 +133,10 @@ func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, s
 	// While its OCR runs, the document is searchable by the pages read so
 	// far (interim.go).
 	interim := &interimCommits{e: e, data: data, cancel: cancel, progress: searchable}
-	res, hit, derived, err := e.extract(ctx, src, name, data, report, interim)
+	res, hit, derived, err := e.extract(ctx, src, name, data, source, report, interim)
+	if err == nil && res.Doc.Warning == nil {
+		res.Doc.Warning = notice
+	}
 	// What a course gave is never cached, nor what is computed from it.
 	var sink *cacheSource
 	if s, ok := e.source(id).(cacheSource); ok && derived {
@@ -187,8 +196,9 @@ func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, s
 // a course entry, the workers read it with the claims' OCR checked and
 // reused (ingestClaimed). derived reports that all of it was read here
 // from the PDF's bytes.
-func (e *Engine) extract(ctx context.Context, src keptSource, name string, data []byte, report func(string, int, int), interim *interimCommits) (res ingest.Result, hit, derived bool, err error) {
+func (e *Engine) extract(ctx context.Context, src keptSource, name string, data []byte, source ingest.Source, report func(string, int, int), interim *interimCommits) (res ingest.Result, hit, derived bool, err error) {
 	opts := e.ingestOptions()
+	opts.Source = source
 	opts.Interim = func(r ingest.Result) { interim.commit(ctx, r) }
 	progress := func(p ingest.Progress) { report(p.Stage, p.Done, p.Total) }
 	return src.read(ctx, e, name, data, opts, progress)

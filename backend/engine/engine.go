@@ -39,6 +39,7 @@ import (
 	"vika/backend/cache"
 	"vika/backend/chunk"
 	"vika/backend/config"
+	"vika/backend/convert"
 	"vika/backend/corpus"
 	"vika/backend/index"
 	"vika/backend/ingest"
@@ -112,6 +113,10 @@ type Config struct {
 	// NoRegions skips the detection of tables, figures and formulas
 	// (VIKA_REGIONS=off).
 	NoRegions bool
+	// Office is LibreOffice's soffice, which converts Office files
+	// (package convert); "off" for none (MuPDF's handler alone), "" for
+	// the one found (VIKA_SOFFICE, else PATH and the usual places).
+	Office string
 	// OCR holds the VIKA_OCR_* settings (ocr.ConfigFromEnv): the pages
 	// OCRed at once (Workers), and what changes an OCR's result (its
 	// Languages), part of the pipeline's fingerprint (setup). The PDF
@@ -161,6 +166,10 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		DocCPU:       time.Duration(num(config.DocCPUMin, int64(ingest.DocCPU/time.Minute), 1<<20-1)) * time.Minute,
 		MaxOCRPages:  int(num(config.MaxOCRPages, ingest.MaxOCRPages, 1<<31-1)),
 		NoRegions:    config.Regions.Get(getenv) == "off",
+		Office:       convert.FindOffice(config.Soffice.Get(getenv), getenv),
+	}
+	if cfg.Office == "" {
+		cfg.Office = "off"
 	}
 	var err error
 	cfg.OCR, err = ocr.ConfigFromEnv(ocr.Config{}, getenv)
@@ -202,6 +211,9 @@ func (c Config) withDefaults(def Config) Config {
 	if c.OCR.Workers <= 0 && c.OCR.Timeout == 0 && len(c.OCR.Languages) == 0 {
 		c.OCR = def.OCR
 	}
+	if c.Office == "" {
+		c.Office = def.Office
+	}
 	return c
 }
 
@@ -219,6 +231,7 @@ type Engine struct {
 	rr         *lazyReranker
 	cache      atomic.Pointer[cache.Cache] // the processed-document cache, nil when off (SetCache)
 	reader     *sandbox.Opener             // the PDF workers
+	conv       *convert.Converter          // files that are not PDFs to PDFs (convert.go)
 	embedSlots chan struct{}               // semaphore of MaxJobs embeddings
 	now        func() time.Time
 
@@ -291,6 +304,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			Queue: ingest.NewQueue(MaxJobs, ingest.ReadShare),
 		},
 		reader:     reader,
+		conv:       newConverter(cfg, reader),
 		rr:         &lazyReranker{root: cfg.modelsRoot()},
 		store:      store,
 		lex:        lex,

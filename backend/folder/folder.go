@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"vika/backend/convert"
 )
 
 // DefaultMax is how many PDFs one folder adds at most.
@@ -138,7 +140,7 @@ func (w *walker) folder(path, shown, rel string, depth int) error {
 			if err := w.ctx.Err(); err != nil {
 				return err
 			} // any other error: an unreadable subfolder, skipped
-		case t&fs.ModeSymlink != 0 || !t.IsRegular() || !strings.EqualFold(filepath.Ext(name), ".pdf"):
+		case t&fs.ModeSymlink != 0 || !t.IsRegular() || !convert.Known(name):
 			w.l.SkippedCount++
 			if len(w.l.Skipped) < maxSkippedNames {
 				w.l.Skipped = append(w.l.Skipped, name)

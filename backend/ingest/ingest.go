@@ -92,6 +92,16 @@ type Options struct {
 	// InterimEvery is the least time between two Interim calls (default
 	// DefaultInterimEvery).
 	InterimEvery time.Duration
+	// Source is the file the PDF was converted from (package convert);
+	// zero when the PDF is the file added.
+	Source Source
+}
+
+// Source describes the file a PDF was converted from: the document takes
+// its id (the file's SHA-256, so that the file added again is a
+// duplicate), its format and the unit its pages are cited by.
+type Source struct {
+	ID, Format, Unit string
 }
 
 // DefaultInterimEvery is how often a document being OCRed is given to
@@ -156,6 +166,9 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	sw := stopwatch{last: time.Now()}
 	report(StageValidating, 0, 0)
 	id := DocID(data)
+	if opts.Source.ID != "" {
+		id = opts.Source.ID
+	}
 	opener := opts.Opener
 	if opener == nil {
 		opener = InProcess
@@ -177,7 +190,7 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	res.Timings.Extract = sw.lap()
 
 	targets = capOCR(pages, targets, budget)
-	base := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n}
+	base := corpus.Document{ID: id, File: name, Label: name, Bytes: int64(len(data)), Pages: n, Format: opts.Source.Format, Unit: opts.Source.Unit}
 	base.Meta, base.Outline = doc.About()
 	var interim func(ocrPages, pending int)
 	var langs pageLangs

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -126,4 +127,55 @@ func maxRSS(st *os.ProcessState) int64 {
 		return ru.Maxrss << 10 // kilobytes on Linux
 	}
 	return 0
+}
+
+// isolate puts a program's launcher in a process group of its own,
+// killed whole when its context ends, and, with noNetwork, in new user
+// and network namespaces (no interface but a loopback that is down);
+// the kernel kills it if the app dies.
+func isolate(cmd *exec.Cmd, noNetwork bool) {
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if noNetwork && userNamespaces() {
+		uid, gid := os.Getuid(), os.Getgid()
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	}
+	cmd.SysProcAttr = attr
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+}
+
+// userNamespaces reports whether this process may make a user namespace
+// (some systems forbid unprivileged ones): a probe child is started once.
+var userNamespaces = sync.OnceValue(func() bool {
+	cmd := exec.Command("/bin/true")
+	uid, gid := os.Getuid(), os.Getgid()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}}
+	return cmd.Run() == nil
+})
+
+// NetworkIsolated reports whether programs asked to run without the
+// network do (Program.NoNetwork).
+func NetworkIsolated() bool { return userNamespaces() }
+
+// execLimited sets absolute address-space and CPU-time limits (zero:
+// none) and replaces this process with the program.
+func execLimited(path string, argv, env []string, memBytes int64, cpuSeconds int) error {
+	if memBytes > 0 {
+		lim := uint64(memBytes)
+		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+			return err
+		}
+	}
+	if cpuSeconds > 0 {
+		if err := syscall.Setrlimit(syscall.RLIMIT_CPU, &syscall.Rlimit{Cur: uint64(cpuSeconds), Max: uint64(cpuSeconds) + 1}); err != nil {
+			return err
+		}
+	}
+	if full, err := exec.LookPath(path); err == nil {
+		path = full
+	}
+	return syscall.Exec(path, argv, env)
 }

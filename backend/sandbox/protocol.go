@@ -18,6 +18,9 @@ const (
 	opPage = "page" // read page Page
 	opOCR  = "ocr"  // OCR Target
 	opCrop = "crop" // render Crop of page Page at DPI as a PNG
+	// opConvert writes Data, a file of kind Kind that MuPDF opens (an
+	// image, EPUB, ...), as a PDF (pdf.WritePDF); no document is opened.
+	opConvert = "convert"
 )
 
 // request is one call to the worker.
@@ -32,6 +35,10 @@ type request struct {
 	// NoCrops: the document has spent its crop budget; figures come
 	// without crops from this page on.
 	NoCrops bool
+	// Kind and MaxSide are opConvert's: the file's kind for MuPDF and
+	// the longest page side kept (pdf.WritePDF).
+	Kind    string
+	MaxSide float64
 	// Fault makes the worker crash ("crash"), hang ("hang") or allocate
 	// without bound ("alloc") instead of serving the request. Honoured
 	// only by workers started with envFaults (tests).
@@ -56,6 +63,7 @@ type response struct {
 	Page      ingest.PageResult
 	Text      ingest.OCRText
 	Image     []byte // the PNG of a crop
+	PDF       []byte // the PDF of a conversion, with Pages
 	// CPU is the worker's CPU time so far (user + system), to retire
 	// workers before RLIMIT_CPU kills them.
 	CPU time.Duration

@@ -16,6 +16,7 @@ import (
 	"vika/backend/config"
 	"vika/backend/ingest"
 	"vika/backend/ocr"
+	"vika/backend/pdf"
 )
 
 // Environment of a worker process, set by the supervisor.
@@ -31,6 +32,9 @@ const (
 func init() {
 	if config.Getenv(envWorker) == protocolVersion {
 		os.Exit(workerMain())
+	}
+	if config.Getenv(envProgram) == protocolVersion {
+		os.Exit(programMain())
 	}
 }
 
@@ -114,6 +118,11 @@ func serve(in io.Reader, out io.Writer, faults bool) error {
 			} else {
 				resp.Text, err = doc.OCR(ctx, req.Target)
 			}
+			resp.Err = toWire(err)
+		case opConvert:
+			var err error
+			deadline := time.Now().Add(req.Opts.PageTimeout)
+			resp.PDF, resp.Pages, err = pdf.WritePDF(req.Data, req.Kind, req.MaxSide, req.Opts.Limits, deadline)
 			resp.Err = toWire(err)
 		case opCrop:
 			c, ok := doc.(ingest.Cropper)

@@ -29,6 +29,7 @@ func scanDocument(row interface{ Scan(...any) error }) (corpus.Document, error) 
 	}
 	d.PageTypes, d.OCRPages, d.LangShares, d.LangMixed, d.Warning = m.PageTypes, m.OCRPages, m.LangShares, m.LangMixed, m.Warning
 	d.Regions, d.Meta, d.Outline, d.Links = m.Regions, m.Info, m.Outline, m.Links
+	d.Format, d.Unit = m.Format, m.Unit
 	if failed.Valid && failed.String != "" {
 		for _, f := range strings.Split(failed.String, ",") {
 			if n, err := strconv.Atoi(f); err == nil {

@@ -102,6 +102,8 @@ type documentMeta struct {
 	Info       corpus.Meta              `json:"info"`
 	Outline    []corpus.OutlineEntry    `json:"outline,omitempty"`
 	Links      []corpus.Link            `json:"links,omitempty"`
+	Format     string                   `json:"format,omitempty"`
+	Unit       string                   `json:"unit,omitempty"`
 }
 
 // Store is the session database. Create it with Open; Close it.
@@ -172,7 +174,7 @@ func (s *Store) AddDocument(ctx context.Context, doc corpus.Document, pages []co
 
 // metaOf is the meta column of doc.
 func metaOf(doc corpus.Document) (string, error) {
-	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, Regions: doc.Regions, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning, Info: doc.Meta, Outline: doc.Outline, Links: doc.Links})
+	meta, err := json.Marshal(documentMeta{PageTypes: doc.PageTypes, Regions: doc.Regions, OCRPages: doc.OCRPages, LangShares: doc.LangShares, LangMixed: doc.LangMixed, Warning: doc.Warning, Info: doc.Meta, Outline: doc.Outline, Links: doc.Links, Format: doc.Format, Unit: doc.Unit})
 	return string(meta), err
 }
 
