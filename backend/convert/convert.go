@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"time"
 
+	"vika/backend/imagehead"
 	"vika/backend/message"
 	"vika/backend/pdf"
 )
@@ -75,8 +76,19 @@ type Result struct {
 // with what it looks like.
 func (c *Converter) ToPDF(ctx context.Context, name string, data []byte) (Result, error) {
 	f, ok := Detect(name, data)
+	if !ok && imagehead.Sniff(data) == "heic" {
+		_, err := imagehead.Read(data) // ErrHEIC, with its code
+		return Result{}, err
+	}
 	if !ok || f.Route == RouteAsIs {
 		return Result{Format: pdfFormat, PDF: data}, nil
+	}
+	if f.Image() {
+		// The header's size, before a decoder is asked for its memory
+		// (the worker's limits bound what the header does not tell).
+		if _, err := imagehead.Check(data); err != nil && !errors.Is(err, imagehead.ErrUnknown) {
+			return Result{}, err
+		}
 	}
 	start := time.Now()
 	res := Result{Format: f}
