@@ -13,10 +13,11 @@ import (
 )
 
 // photoOut: where TestPhoto writes photo-of-notes.jpg, the phone photo
-// of the lecture page that scripts/window/screenshots-photo.sh adds:
+// of the lecture page, and blurred-photo.jpg, a photo of it too small and
+// blurred to read, that scripts/window/screenshots-photo.sh adds:
 //
 //	go test ./backend/testpdf/photo -run TestPhoto -args -photo-out DIR
-var photoOut = flag.String("photo-out", "", "write photo-of-notes.jpg there")
+var photoOut = flag.String("photo-out", "", "write photo-of-notes.jpg and blurred-photo.jpg there")
 
 // The lecture page's photo is the same bytes every time, a JPEG of the
 // size asked whose header says so, the page landing inside it.
@@ -45,8 +46,15 @@ func TestPhoto(t *testing.T) {
 		}
 	}
 	if *photoOut != "" {
-		if err := os.WriteFile(filepath.Join(*photoOut, "photo-of-notes.jpg"), a.JPEG, 0o644); err != nil {
+		small, err := d.Render(1, 40)
+		if err != nil {
 			t.Fatal(err)
+		}
+		blurred := Take(small, 700, 990, Shot{Angle: -5, Keystone: 0.1, Dim: 0.4, Noise: 10, Quality: 40, Seed: 14})
+		for name, data := range map[string][]byte{"photo-of-notes.jpg": a.JPEG, "blurred-photo.jpg": blurred.JPEG} {
+			if err := os.WriteFile(filepath.Join(*photoOut, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
