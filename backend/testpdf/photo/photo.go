@@ -9,7 +9,6 @@ package photo
 import (
 	"bytes"
 	"image"
-	"image/color"
 	"image/jpeg"
 	"image/png"
 	"math"
@@ -81,7 +80,9 @@ func Take(page *image.Gray, w, h int, s Shot) Photo {
 	toPhoto := straighten.QuadMatrix(q, pw, ph)
 	toPage := toPhoto.Inverse()
 	rng := rand.New(rand.NewPCG(s.Seed, 47))
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	// The scene's light, blurred by the optics, then the sensor's noise
+	// and a warm tint.
+	scene := make([]float64, w*h)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			px, py := toPage.Apply(float64(x)+0.5, float64(y)+0.5)
@@ -92,13 +93,15 @@ func Take(page *image.Gray, w, h int, s Shot) Photo {
 				v = 70 + 18*math.Sin(float64(x)/37+float64(y)/211) // the table's grain
 			}
 			// Light falls off from the top left.
-			v *= 1 - s.Dim*(float64(x)/float64(w)+float64(y)/float64(h))/2
-			v += rng.NormFloat64() * s.Noise
-			r, g, b := clamp(v*1.02), clamp(v), clamp(v*0.9) // warm light
-			img.SetRGBA(x, y, color.RGBA{r, g, b, 255})
+			scene[y*w+x] = v * (1 - s.Dim*(float64(x)/float64(w)+float64(y)/float64(h))/2)
 		}
 	}
-	blur(img)
+	blur(scene, w, h)
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i, v := range scene {
+		v += rng.NormFloat64() * s.Noise
+		img.Pix[4*i], img.Pix[4*i+1], img.Pix[4*i+2], img.Pix[4*i+3] = clamp(v*1.02), clamp(v), clamp(v*0.9), 255
+	}
 	q80 := s.Quality
 	if q80 == 0 {
 		q80 = 80
@@ -119,27 +122,28 @@ func bilinear(p *image.Gray, x, y float64) float64 {
 
 func clamp(v float64) uint8 { return uint8(min(255, max(0, math.Round(v)))) }
 
-// blur softens img with a 3 x 3 binomial kernel (a phone's optics).
-func blur(img *image.RGBA) {
-	src := bytes.Clone(img.Pix)
-	w, h := img.Rect.Dx(), img.Rect.Dy()
-	kern := [3]int{1, 2, 1}
-	for y := 1; y < h-1; y++ {
+// blur softens a w x h plane with a 3 x 3 binomial kernel (a phone's
+// optics), in two passes.
+func blur(p []float64, w, h int) {
+	tmp := make([]float64, len(p))
+	for y := 0; y < h; y++ {
 		for x := 1; x < w-1; x++ {
-			for c := 0; c < 3; c++ {
-				sum := 0
-				for dy := -1; dy <= 1; dy++ {
-					for dx := -1; dx <= 1; dx++ {
-						sum += kern[dx+1] * kern[dy+1] * int(src[(y+dy)*img.Stride+(x+dx)*4+c])
-					}
-				}
-				img.Pix[y*img.Stride+x*4+c] = uint8(sum / 16)
-			}
+			i := y*w + x
+			tmp[i] = (p[i-1] + 2*p[i] + p[i+1]) / 4
+		}
+		tmp[y*w], tmp[y*w+w-1] = p[y*w], p[y*w+w-1]
+	}
+	copy(p, tmp)
+	for y := 1; y < h-1; y++ {
+		for x := 0; x < w; x++ {
+			i := y*w + x
+			p[i] = (tmp[i-w] + 2*tmp[i] + tmp[i+w]) / 4
 		}
 	}
 }
 
-// Grey decodes a photo's JPEG to grey levels (as the OCR sees it).
+// Grey decodes a photo's JPEG to grey levels (as the OCR sees it): its
+// luma.
 func Grey(data []byte) (*image.Gray, error) {
 	img, err := jpeg.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -147,6 +151,12 @@ func Grey(data []byte) (*image.Gray, error) {
 	}
 	b := img.Bounds()
 	g := image.NewGray(b)
+	if y, ok := img.(*image.YCbCr); ok {
+		for row := 0; row < b.Dy(); row++ {
+			copy(g.Pix[row*g.Stride:row*g.Stride+b.Dx()], y.Y[row*y.YStride:])
+		}
+		return g, nil
+	}
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			g.Set(x, y, img.At(x, y))
