@@ -2,9 +2,12 @@ package convert
 
 import (
 	"context"
+	"encoding/binary"
+	"image"
 	"testing"
 
 	"vika/backend/corpus"
+	"vika/backend/imagehead"
 	"vika/backend/ingest"
 	"vika/backend/ocr"
 	"vika/backend/pdf"
@@ -70,5 +73,82 @@ func TestPhotoAsDocument(t *testing.T) {
 	}
 	if len(p.Lines) == 0 || placed < len(p.Lines) {
 		t.Errorf("%d of %d OCR lines placed on the page's lines in the photo", placed, len(p.Lines))
+	}
+}
+
+// multiTIFF chains grey pages as the frames of one uncompressed TIFF, as
+// a scanner's multi-page TIFF.
+func multiTIFF(pages []*image.Gray) []byte {
+	le := binary.LittleEndian
+	out := []byte("II*\x00\x00\x00\x00\x00")
+	prev := 4 // where the offset of the next frame goes
+	for _, p := range pages {
+		w, h := p.Rect.Dx(), p.Rect.Dy()
+		pix := len(out)
+		for y := 0; y < h; y++ {
+			out = append(out, p.Pix[y*p.Stride:y*p.Stride+w]...)
+		}
+		if len(out)%2 == 1 {
+			out = append(out, 0)
+		}
+		le.PutUint32(out[prev:], uint32(len(out)))
+		entries := [][3]uint32{{256, 4, uint32(w)}, {257, 4, uint32(h)}, {258, 3, 8}, {259, 3, 1}, {262, 3, 1},
+			{273, 4, uint32(pix)}, {277, 3, 1}, {278, 4, uint32(h)}, {279, 4, uint32(w * h)}}
+		ifd := make([]byte, 2+12*len(entries)+4)
+		le.PutUint16(ifd, uint16(len(entries)))
+		for i, e := range entries {
+			b := ifd[2+12*i:]
+			le.PutUint16(b, uint16(e[0]))
+			le.PutUint16(b[2:], uint16(e[1]))
+			le.PutUint32(b[4:], 1)
+			if e[1] == 3 {
+				le.PutUint16(b[8:], uint16(e[2]))
+			} else {
+				le.PutUint32(b[8:], e[2])
+			}
+		}
+		prev = len(out) + len(ifd) - 4
+		out = append(out, ifd...)
+	}
+	return out
+}
+
+// A multi-page TIFF (a scanner's) is a document of one scanned page per
+// frame, each read by OCR.
+func TestMultiPageTIFF(t *testing.T) {
+	bodies := []string{"The first page is about sampling.", "The second page is about estimation.", "The third page is about confidence intervals."}
+	var pages []*image.Gray
+	for _, b := range bodies {
+		d, err := pdf.Open(testpdf.Text(b), pdf.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := d.RenderRegion(1, pdf.Rect{X0: 0, Y0: 0, X1: 595, Y1: 200}, 200)
+		d.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, img)
+	}
+	data := multiTIFF(pages)
+	if h, err := imagehead.Check(data); err != nil || h.Frames != 3 {
+		t.Fatalf("header %+v, %v", h, err)
+	}
+	c, o := imageConverter(t)
+	conv, err := c.ToPDF(context.Background(), "scan.tiff", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ingest.Run(context.Background(), "scan.tiff", conv.PDF, ingest.Options{Opener: o}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pages) != 3 {
+		t.Fatalf("%d pages, want 3", len(res.Pages))
+	}
+	for i, p := range res.Pages {
+		if p.Type != corpus.PageScanned || ocr.CER(bodies[i], ocr.Normalize(p.Text)) > 0.05 {
+			t.Errorf("page %d: %s %q, want %q", i+1, p.Type, p.Text, bodies[i])
+		}
 	}
 }
