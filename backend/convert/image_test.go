@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"image"
 	"image/jpeg"
-	"image/png"
 	"testing"
 	"time"
 
@@ -26,13 +26,76 @@ func imageConverter(t *testing.T) (*Converter, *sandbox.Opener) {
 	return &Converter{Worker: o, Limits: pdf.Limits{MaxPages: 500}}, o
 }
 
+// pngOf is a black grey PNG of w x h pixels, its deflate stream written
+// by hand (fixed Huffman codes: one zero, then copies of 258 bytes at
+// distance 1), so that a picture of hundreds of millions of pixels costs
+// a few MB and no encoding time.
 func pngOf(t *testing.T, w, h int) []byte {
 	t.Helper()
+	n := h * (w + 1) // a filter byte (0, none) before each row
+	var z bits
+	z.put(1, 1) // the last block
+	z.put(1, 2) // fixed Huffman codes
+	z.code(0x30, 8)
+	left := n - 1
+	for ; left >= 258; left -= 258 {
+		z.code(0xc5, 8) // length 258 (symbol 285)
+		z.code(0, 5)    // distance 1
+	}
+	for ; left > 0; left-- {
+		z.code(0x30, 8)
+	}
+	z.code(0, 7) // end of block
+	idat := append([]byte{0x78, 0x01}, z.bytes()...)
+	idat = binary.BigEndian.AppendUint32(idat, uint32(n%65521)<<16|1) // Adler-32 of n zeros
 	var b bytes.Buffer
-	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
-		t.Fatal(err)
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
+	ihdr = append(ihdr, 8, 0, 0, 0, 0)
+	for _, c := range []struct {
+		typ  string
+		data []byte
+	}{{"IHDR", ihdr}, {"IDAT", idat}, {"IEND", nil}} {
+		b.Write(binary.BigEndian.AppendUint32(nil, uint32(len(c.data))))
+		body := append([]byte(c.typ), c.data...)
+		b.Write(body)
+		b.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(body)))
 	}
 	return b.Bytes()
+}
+
+// bits writes a deflate bit stream: values least significant bit first,
+// Huffman codes most significant bit first.
+type bits struct {
+	out  []byte
+	acc  uint32
+	used uint
+}
+
+func (z *bits) put(v uint32, n uint) {
+	z.acc |= v << z.used
+	z.used += n
+	for z.used >= 8 {
+		z.out = append(z.out, byte(z.acc))
+		z.acc >>= 8
+		z.used -= 8
+	}
+}
+
+func (z *bits) code(c uint32, n uint) {
+	var r uint32
+	for i := uint(0); i < n; i++ {
+		r = r<<1 | (c>>i)&1
+	}
+	z.put(r, n)
+}
+
+func (z *bits) bytes() []byte {
+	if z.used > 0 {
+		return append(z.out, byte(z.acc))
+	}
+	return z.out
 }
 
 // tiffFrames is a TIFF whose n frames declare 10 x 10 pixels and hold
