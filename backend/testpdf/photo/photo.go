@@ -165,13 +165,15 @@ func Grey(data []byte) (*image.Gray, error) {
 	return g, nil
 }
 
-// PNG re-encodes a photo's JPEG as PNG (to place it in a test PDF).
+// PNG re-encodes a photo's JPEG as a grey PNG (to place it in a test
+// PDF: OCR reads grey anyway).
 func PNG(data []byte) ([]byte, error) {
-	img, err := jpeg.Decode(bytes.NewReader(data))
+	g, err := Grey(data)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	err = png.Encode(&buf, img)
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	err = enc.Encode(&buf, g)
 	return buf.Bytes(), err
 }
