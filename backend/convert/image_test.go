@@ -172,6 +172,7 @@ func TestHostileImagesInWorker(t *testing.T) {
 		{"PNG header of 100k x 100k", "png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x01\x86\xa0\x00\x01\x86\xa0\x08\x00\x00\x00\x00")},
 		{"JPEG cut after its header", "jpeg", jpg.Bytes()[:len(jpg.Bytes())/3]},
 		{"TIFF of 5000 empty frames", "tiff", tiffFrames(5000)},
+		{"TIFF whose strip is not the LZW it claims", "tiff", lzwGarbage()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
@@ -207,4 +208,21 @@ func TestImageOverWorkerMemory(t *testing.T) {
 	if err == nil || !errors.Is(err, pdf.ErrCorrupt) {
 		t.Fatalf("converted %d bytes, error %v: want the file refused as too large for the worker", len(out), err)
 	}
+}
+
+// lzwGarbage is a one-frame TIFF whose frame says LZW and holds a
+// photo's uncompressed bytes: a codec fed nonsense.
+func lzwGarbage() []byte {
+	img := image.NewGray(image.Rect(0, 0, 300, 200))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(i * 7)
+	}
+	d := multiTIFF([]*image.Gray{img})
+	ifd := int(binary.LittleEndian.Uint32(d[4:]))
+	for k := 0; k < int(binary.LittleEndian.Uint16(d[ifd:])); k++ {
+		if e := d[ifd+2+12*k:]; binary.LittleEndian.Uint16(e) == 259 {
+			binary.LittleEndian.PutUint16(e[8:], 5)
+		}
+	}
+	return d
 }
