@@ -1,6 +1,7 @@
 package main
 
 import (
+	"vika/backend/convert"
 	"vika/backend/corpus"
 	"vika/backend/docserve"
 	"vika/backend/engine"
@@ -59,6 +60,9 @@ type catalogue struct {
 	// (Settings.Options), which the page uses until the session sends the
 	// options of the saved ones (AskOptions).
 	AskDefaults rag.Options `json:"ask_defaults"`
+	// Extensions are the file name extensions the library takes besides
+	// "pdf" (convert.Extensions): its file input accepts them.
+	Extensions []string `json:"extensions"`
 }
 
 // stages are the stage lists of the events: an ingest job's in order
@@ -132,6 +136,7 @@ func buildCatalogue() (catalogue, error) {
 			Answer: rag.Stages,
 		},
 		AskDefaults: session.DefaultSettings().Options(),
+		Extensions:  convert.Extensions,
 	}
 	llms, err := llm.LoadCatalogue()
 	if err != nil {

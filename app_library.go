@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"vika/backend/convert"
 	"vika/backend/corpus"
 	"vika/backend/engine"
 	"vika/backend/retrieve"
@@ -26,12 +27,14 @@ func (a *App) AddFileData(name string, data []byte) (string, error) {
 	return a.s.StartBytes(name, data), nil
 }
 
-// PickFiles opens the native dialog to choose PDFs; it returns no paths when
-// the user cancels.
+// PickFiles opens the native dialog to choose PDFs and the other files
+// Vika reads (convert.Extensions); it returns no paths when the user
+// cancels.
 func (a *App) PickFiles() ([]string, error) {
 	paths, err := runtime.OpenMultipleFilesDialog(a.ctx, runtime.OpenDialogOptions{
-		Title:   "Add PDFs",
-		Filters: []runtime.FileFilter{{DisplayName: "PDF documents (*.pdf)", Pattern: "*.pdf;*.PDF"}},
+		Title: "Add documents",
+		Filters: []runtime.FileFilter{{DisplayName: "Documents (PDF, slides, Word, EPUB, images)", Pattern: convert.Pattern()},
+			{DisplayName: "PDF (*.pdf)", Pattern: "*.pdf;*.PDF"}},
 	})
 	if paths == nil {
 		paths = []string{}

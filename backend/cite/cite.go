@@ -100,6 +100,7 @@ func ValidPct(cits []Citation) (pct float64, ok bool) {
 type source struct {
 	docID string
 	file  string
+	unit  string // the document's: "slide" for a deck
 	page  int
 	text  string
 	terms map[string]struct{} // computed on first use
@@ -114,7 +115,7 @@ func (c Checker) Check(answer string, sources []corpus.Hit) []Citation {
 	}
 	srcs := make([]source, len(sources))
 	for i, h := range sources {
-		srcs[i] = source{docID: h.DocID, file: fileOf(h), page: h.Page, text: h.Text}
+		srcs[i] = source{docID: h.DocID, file: fileOf(h), unit: h.Unit, page: h.Page, text: h.Text}
 	}
 	claims := claimsOf(answer, refs)
 	out := make([]Citation, len(refs))
@@ -152,7 +153,7 @@ func (c Checker) check(r Ref, claim string, srcs []source) Citation {
 		cit.Reason = ReasonNoPage
 		return cit
 	}
-	cit.Label = corpus.CitationLabel(cit.File, cit.Page)
+	cit.Label = corpus.CitationLabel(cit.File, unitOf(cit.File, srcs), cit.Page)
 	var cands []int
 	for i, s := range srcs {
 		if s.page == cit.Page && contains(files, s.file) {
@@ -189,7 +190,7 @@ func (c Checker) check(r Ref, claim string, srcs []source) Citation {
 		if (ok && !bestOK) || (ok == bestOK && ov > best) {
 			bestOK, best = ok, ov
 			cit.Verified, cit.Reason, cit.Overlap, cit.SourceIndex, cit.File, cit.DocID = ok, reason, ov, i+1, s.file, s.docID
-			cit.Label = corpus.CitationLabel(s.file, s.page)
+			cit.Label = corpus.CitationLabel(s.file, s.unit, s.page)
 		}
 	}
 	return cit
@@ -224,4 +225,14 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// unitOf is the unit of the sources' document named file ("" for pages).
+func unitOf(file string, srcs []source) string {
+	for _, s := range srcs {
+		if s.file == file {
+			return s.unit
+		}
+	}
+	return ""
 }

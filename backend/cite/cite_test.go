@@ -193,3 +193,22 @@ func TestCheckDocID(t *testing.T) {
 		t.Errorf("doc ids (-want +got):\n%s", diff)
 	}
 }
+
+// A slide deck's citation reads "slide N", is checked like a page's and
+// keeps its unit in the label.
+func TestSlideCitation(t *testing.T) {
+	refs := Parse("Hexokinase acts first [cours3.pptx slide 12]; see also [cours3.pptx slides 2-3].")
+	var got []Ref
+	for _, r := range refs {
+		got = append(got, Ref{File: r.File, Page: r.Page})
+	}
+	want := []Ref{{File: "cours3.pptx", Page: 12}, {File: "cours3.pptx", Page: 2}, {File: "cours3.pptx", Page: 3}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("Parse (-want +got):\n%s", diff)
+	}
+	hits := []corpus.Hit{{File: "cours3.pptx", Unit: corpus.UnitSlide, Page: 12, DocID: "d", Text: "Hexokinase phosphorylates glucose: the first step of glycolysis."}}
+	cits := Check("Hexokinase phosphorylates glucose in the first step of glycolysis [cours3.pptx slide 12].", hits)
+	if len(cits) != 1 || !cits[0].Verified || cits[0].Label != "[cours3.pptx slide 12]" || cits[0].Page != 12 {
+		t.Fatalf("Check = %+v, want one verified citation labelled [cours3.pptx slide 12]", cits)
+	}
+}

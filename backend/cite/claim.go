@@ -1,6 +1,7 @@
 package cite
 
 import (
+	"path"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -207,14 +208,14 @@ func resolve(name string, srcs []source) []string {
 		}
 		seen[s.file] = true
 		f := normName(s.file)
-		short := normName(strings.TrimSuffix(strings.TrimPrefix(corpus.CitationLabel(s.file, 1), "["), " p.1]"))
+		short := normName(strings.TrimSuffix(strings.TrimPrefix(corpus.CitationLabel(s.file, "", 1), "["), " p.1]"))
 		pre, suf, elided := strings.Cut(n, "...")
 		switch {
 		case f == n:
 			kinds[0] = append(kinds[0], s.file)
 		case short == n:
 			kinds[1] = append(kinds[1], s.file)
-		case strings.TrimSuffix(f, ".pdf") == n:
+		case strings.TrimSuffix(f, path.Ext(f)) == n:
 			kinds[2] = append(kinds[2], s.file)
 		case elided && len(pre) >= 3 && strings.HasPrefix(f, pre) && strings.HasSuffix(f, suf):
 			kinds[3] = append(kinds[3], s.file)

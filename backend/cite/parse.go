@@ -178,7 +178,7 @@ func parseFile(s string) []Ref {
 	return refs
 }
 
-// firstMarker finds the first page marker ("p.", "pp.", "p ", "page",
+// firstMarker finds the first page marker ("p.", "pp.", "p ", "page", "slide",
 // "pages") that starts a word and is followed by a number.
 func firstMarker(s string) (int, bool) {
 	for i := 0; i < len(s); i++ {
@@ -196,7 +196,7 @@ func firstMarker(s string) (int, bool) {
 // by a number, and where that number starts.
 func pageMarker(s string, i int) (int, bool) {
 	lower := strings.ToLower(s[i:])
-	for _, m := range []string{"pages", "page", "pp.", "pp", "p.", "p"} {
+	for _, m := range []string{"slides", "slide", "pages", "page", "pp.", "pp", "p.", "p"} {
 		if !strings.HasPrefix(lower, m) {
 			continue
 		}

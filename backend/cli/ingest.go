@@ -19,6 +19,8 @@ import (
 type ingestReport struct {
 	File      string                  `json:"file"`
 	DocID     string                  `json:"doc_id,omitempty"`
+	Format    string                  `json:"format,omitempty"` // a file converted to PDF: "pptx", "epub", "png"...
+	Unit      string                  `json:"unit,omitempty"`   // "slide" for a slide deck
 	Pages     int                     `json:"pages"`
 	PageTypes map[corpus.PageType]int `json:"page_types,omitempty"`
 	Lang      string                  `json:"lang"`
@@ -136,7 +138,7 @@ func ingestOne(ctx context.Context, eng *session.Session, path string, withPages
 	}
 	d := r.Doc
 	rep := ingestReport{
-		File: d.File, DocID: d.ID, Pages: d.Pages, PageTypes: d.PageTypes, Lang: d.Lang, LangMixed: d.LangMixed,
+		File: d.File, DocID: d.ID, Format: d.Format, Unit: d.Unit, Pages: d.Pages, PageTypes: d.PageTypes, Lang: d.Lang, LangMixed: d.LangMixed,
 		OCRPages: d.OCRPages, Chunks: d.Chunks, Failed: d.FailedPages, Seconds: &r.Timings, Cached: r.Cached,
 		Tables: d.Regions[corpus.ChunkTable], Figures: d.Regions[corpus.ChunkFigure], Formulas: d.Regions[corpus.ChunkFormula],
 	}
@@ -191,9 +193,13 @@ func printReport(out io.Writer, rep ingestReport, asJSON bool) error {
 		return err
 	}
 	s := rep.Seconds
-	total := s.Validate + s.Extract + s.OCR + s.Lang + s.Chunk + s.Embed + s.Index
-	_, err := fmt.Fprintf(out, "%s: %d pages %v, lang %s, %d OCRed, %d chunks, %d tables, %d figures, %d formulas in %.2fs%s (doc_id %s)\n",
-		rep.File, rep.Pages, rep.PageTypes, orUnknown(rep.Lang), rep.OCRPages, rep.Chunks, rep.Tables, rep.Figures, rep.Formulas, total, fromCache(rep.Cached), rep.DocID[:12])
+	total := s.Convert + s.Validate + s.Extract + s.OCR + s.Lang + s.Chunk + s.Embed + s.Index
+	unit := "pages"
+	if rep.Unit == corpus.UnitSlide {
+		unit = "slides"
+	}
+	_, err := fmt.Fprintf(out, "%s: %d %s %v, lang %s, %d OCRed, %d chunks, %d tables, %d figures, %d formulas in %.2fs%s (doc_id %s)\n",
+		rep.File, rep.Pages, unit, rep.PageTypes, orUnknown(rep.Lang), rep.OCRPages, rep.Chunks, rep.Tables, rep.Figures, rep.Formulas, total, fromCache(rep.Cached), rep.DocID[:12])
 	if err != nil {
 		return err
 	}

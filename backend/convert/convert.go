@@ -33,11 +33,15 @@ var (
 	ErrNeedsOffice = errors.New("this Office file needs LibreOffice")
 	// ErrOffice: LibreOffice failed on the file (or ran over its limits).
 	ErrOffice = errors.New("LibreOffice could not convert the file")
+	// ErrUnreadable: MuPDF could not read a file that is not a PDF (a
+	// damaged image or book, or one over the worker's budgets).
+	ErrUnreadable = errors.New("the file cannot be read")
 )
 
 func init() {
 	message.Register(ErrNeedsOffice, message.NeedsOffice)
 	message.Register(ErrOffice, message.OfficeFailed)
+	message.Register(ErrUnreadable, message.Unreadable)
 }
 
 // Worker writes a file MuPDF opens as PDF in a supervised worker
@@ -86,7 +90,10 @@ func (c *Converter) ToPDF(ctx context.Context, name string, data []byte) (Result
 	if f.Image() {
 		// The header's size, before a decoder is asked for its memory
 		// (the worker's limits bound what the header does not tell).
-		if _, err := imagehead.Check(data); err != nil && !errors.Is(err, imagehead.ErrUnknown) {
+		switch _, err := imagehead.Check(data); {
+		case errors.Is(err, imagehead.ErrDamaged):
+			return Result{}, unreadable(f, err)
+		case err != nil && !errors.Is(err, imagehead.ErrUnknown):
 			return Result{}, err
 		}
 	}
@@ -107,15 +114,22 @@ func (c *Converter) ToPDF(ctx context.Context, name string, data []byte) (Result
 		res.Format.Unit = UnitPage // MuPDF's pages are not the slides
 		res.PDF, err = c.Worker.Convert(ctx, data, f.Kind, 0, c.Limits, c.Timeout)
 	default:
-		err = message.Wrap(fmt.Errorf("%w: Vika converts %s files with LibreOffice, which is not installed", ErrNeedsOffice, f.ID),
+		err = message.Wrap(fmt.Errorf("%w: Vika converts %s files with LibreOffice, which is not installed: %s", ErrNeedsOffice, f.ID, installOffice),
 			message.NeedsOffice, "format", f.ID)
 	}
 	res.Took = time.Since(start)
+	if err != nil && f.Route != RouteOffice || err != nil && res.Reflowed {
+		err = unreadable(f, err)
+	}
 	if err != nil {
 		return Result{}, err
 	}
 	return res, nil
 }
+
+// installOffice says how to get LibreOffice, for the command line's
+// English (the window's is the message code's).
+const installOffice = "install LibreOffice (on Debian: sudo apt install libreoffice-impress-nogui libreoffice-writer-nogui), or save the file as PDF"
 
 // reflowable reports whether MuPDF's Office handler reads the format.
 func reflowable(f Format) bool {
@@ -124,4 +138,18 @@ func reflowable(f Format) bool {
 		return true
 	}
 	return false
+}
+
+// unreadable recodes MuPDF's failures on a file that is not a PDF: a
+// damaged file, one with no page, or one over the worker's time says so
+// with the file's format (ErrUnreadable); the page and size limits keep
+// their own codes.
+func unreadable(f Format, err error) error {
+	switch {
+	case errors.Is(err, pdf.ErrTooLarge), errors.Is(err, pdf.ErrEncrypted), errors.Is(err, context.Canceled):
+		return err
+	case errors.Is(err, pdf.ErrTimeout):
+		return message.Wrap(fmt.Errorf("%w: %v", ErrUnreadable, err), message.TooSlow, "format", f.ID)
+	}
+	return message.Wrap(fmt.Errorf("%w: %v", ErrUnreadable, err), message.Unreadable, "format", f.ID)
 }

@@ -148,3 +148,16 @@ func Known(name string) bool {
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(name)), ".")
 	return ext == "pdf" || slices.Contains(Extensions, ext)
 }
+
+// Pattern is a file dialog's pattern of the files Vika reads: "*.pdf;
+// *.PDF;*.pptx;*.PPTX;...".
+func Pattern() string {
+	var b strings.Builder
+	for _, ext := range append([]string{"pdf"}, Extensions...) {
+		if b.Len() > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString("*." + ext + ";*." + strings.ToUpper(ext))
+	}
+	return b.String()
+}

@@ -136,7 +136,7 @@ func TestHostileImagesRefused(t *testing.T) {
 	}{
 		{"100k x 100k PNG of 33 bytes", "bomb.png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x01\x86\xa0\x00\x01\x86\xa0\x08\x00\x00\x00\x00"), imagehead.ErrTooLarge, message.ImagePixels},
 		{"TIFF of 5000 frames", "many.tiff", tiffFrames(5000), imagehead.ErrFrames, message.ImageFrames},
-		{"JPEG cut before its frame header", "cut.jpg", jpg.Bytes()[:20], imagehead.ErrDamaged, message.ImageDamaged},
+		{"JPEG cut before its frame header", "cut.jpg", jpg.Bytes()[:20], ErrUnreadable, message.Unreadable},
 		{"HEIC photo", "IMG_0001.heic", []byte("\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic\x00\x00\x00\x00"), imagehead.ErrHEIC, message.ImageHEIC},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

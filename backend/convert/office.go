@@ -2,6 +2,7 @@ package convert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -135,7 +136,7 @@ func (o *Office) ToPDF(ctx context.Context, data []byte, f Format, lim pdf.Limit
 	p := sandbox.Program{
 		Argv: []string{o.Path, "--headless", "--invisible", "--nologo", "--norestore", "--nolockcheck", "--nodefault",
 			"-env:UserInstallation=" + fileURL(filepath.Join(dir, "profile")),
-			"--convert-to", "pdf", "--outdir", out, in},
+			"--convert-to", pdfFilter(f), "--outdir", out, in},
 		Dir:         dir,
 		Env:         officeEnv(dir),
 		Timeout:     or(o.Timeout, DefaultOfficeTimeout),
@@ -148,12 +149,12 @@ func (o *Office) ToPDF(ctx context.Context, data []byte, f Format, lim pdf.Limit
 		return nil, ctx.Err()
 	}
 	if err != nil {
-		return nil, o.failed(f, fmt.Sprintf("%v %s", err, lastLine(printed)))
+		return nil, o.failed(f, err, lastLine(printed))
 	}
 	pdfPath := filepath.Join(out, "in.pdf")
 	fi, err := os.Stat(pdfPath)
 	if err != nil {
-		return nil, o.failed(f, "it wrote no PDF "+lastLine(printed))
+		return nil, o.failed(f, errors.New("it wrote no PDF"), lastLine(printed))
 	}
 	if err := pdf.CheckSize(fi.Size(), lim); err != nil {
 		return nil, err
@@ -168,14 +169,31 @@ func (o *Office) ToPDF(ctx context.Context, data []byte, f Format, lim pdf.Limit
 		return nil, err
 	}
 	if err := pdf.Check(b, lim); err != nil {
-		return nil, o.failed(f, err.Error())
+		return nil, o.failed(f, err, "")
 	}
 	return b, nil
 }
 
-func (o *Office) failed(f Format, detail string) error {
-	detail = strings.TrimSpace(detail)
-	return message.Wrap(fmt.Errorf("%w (%s): %s", ErrOffice, f.ID, detail), message.OfficeFailed, "format", f.ID, "detail", detail)
+// failed is LibreOffice's failure on a file of format f: its cause (a
+// timeout, an exit status, a PDF that does not check) and the last line
+// it printed.
+// pdfFilter is the --convert-to argument for a file of format f: a slide
+// deck's PDF without bookmarks (Impress names them "Slide 1", "Slide 2",
+// ..., an outline that says nothing and would become sections to study);
+// a document's with its headings as bookmarks.
+func pdfFilter(f Format) string {
+	if f.Unit == UnitSlide {
+		return `pdf:impress_pdf_Export:{"ExportBookmarks":{"type":"boolean","value":"false"}}`
+	}
+	return "pdf"
+}
+
+func (o *Office) failed(f Format, cause error, printed string) error {
+	detail := cause.Error()
+	if printed = strings.TrimSpace(printed); printed != "" && !strings.Contains(printed, "javaldx") {
+		detail += " (" + printed + ")"
+	}
+	return message.Wrap(fmt.Errorf("%w (%s): %w", ErrOffice, f.ID, cause), message.OfficeFailed, "format", f.ID, "detail", detail)
 }
 
 // officeEnv is LibreOffice's whole environment: a home of its own in the

@@ -263,6 +263,8 @@ type Hit struct {
 	Score   float64 `json:"score"`
 	Text    string  `json:"text"`
 	Label   string  `json:"label"` // citation label, e.g. [lecture_sat.pdf p.42]
+	// Unit is the document's (Document.Unit): "slide" for a slide deck.
+	Unit string `json:"unit,omitempty"`
 	// Kind is the chunk's kind: body, front, references, table, figure,
 	// formula, form or note.
 	Kind ChunkKind `json:"kind"`
@@ -302,10 +304,17 @@ const MaxLinks = 2000
 // MaxLabelName is the longest file name shown in a citation label.
 const MaxLabelName = 43
 
+// UnitSlide is the Document.Unit of a slide deck: its pages are slides.
+const UnitSlide = "slide"
+
 // CitationLabel returns the label used to cite page of the named file, e.g.
-// "[lecture_sat.pdf p.42]". Names longer than MaxLabelName runes are
-// shortened in the middle, keeping the extension.
-func CitationLabel(file string, page int) string {
+// "[lecture_sat.pdf p.42]", or "[cours3.pptx slide 12]" when unit is
+// UnitSlide (the document's Unit). Names longer than MaxLabelName runes
+// are shortened in the middle, keeping the extension.
+func CitationLabel(file, unit string, page int) string {
+	if unit == UnitSlide {
+		return fmt.Sprintf("[%s slide %d]", shortName(file), page)
+	}
 	return fmt.Sprintf("[%s p.%d]", shortName(file), page)
 }
 

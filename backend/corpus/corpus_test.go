@@ -13,8 +13,11 @@ func TestCitationLabel(t *testing.T) {
 		{"cours é.pdf", 1, "[cours é.pdf p.1]"},
 	}
 	for _, tt := range tests {
-		if got := CitationLabel(tt.file, tt.page); got != tt.want {
-			t.Errorf("CitationLabel(%q, %d) = %q, want %q", tt.file, tt.page, got, tt.want)
+		if got := CitationLabel(tt.file, "", tt.page); got != tt.want {
+			t.Errorf("CitationLabel(%q, \"\", %d) = %q, want %q", tt.file, tt.page, got, tt.want)
 		}
+	}
+	if got, want := CitationLabel("cours3.pptx", UnitSlide, 12), "[cours3.pptx slide 12]"; got != want {
+		t.Errorf("a slide deck's label = %q, want %q", got, want)
 	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,7 +18,10 @@ import (
 
 // Stages of Progress.Stage.
 const (
-	StageQueued     = "queued"
+	StageQueued = "queued"
+	// StageConverting: a file that is not a PDF being made into one
+	// (package convert: LibreOffice, or MuPDF's handlers).
+	StageConverting = "converting"
 	StageValidating = ingest.StageValidating
 	StageExtracting = ingest.StageExtracting
 	StageOCR        = ingest.StageOCR
@@ -40,7 +44,7 @@ const (
 // them (an add, a description or a summary index); TerminalStages end a job. The page reads
 // both from its catalogue.
 var (
-	Stages         = []string{StageQueued, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageSearchable, StageEmbedding, StageIndexing, StageDescribing, StageSummarizing, StageCourse, StageDone, StageFailed, StageCancelled}
+	Stages         = []string{StageQueued, StageConverting, StageValidating, StageExtracting, StageOCR, StageLanguage, StageChunking, StageSearchable, StageEmbedding, StageIndexing, StageDescribing, StageSummarizing, StageCourse, StageDone, StageFailed, StageCancelled}
 	TerminalStages = []string{StageDone, StageFailed, StageCancelled}
 )
 
@@ -101,12 +105,19 @@ func (e *Engine) add(ctx context.Context, jobID, name string, data []byte, progr
 // cache's entries, or a course file's, once checked against the PDF
 // (claims.go), when they were made by the same pipeline and models.
 func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, src keptSource, progress func(Progress)) (Report, error) {
+	return e.addOrigin(ctx, jobID, name, data, src, ingest.Source{}, progress)
+}
+
+// addOrigin is addFrom for a PDF converted from another file before
+// (origin: a course's document, courseOrigin), which keeps that file's
+// id, format and unit; a zero origin is addFrom.
+func (e *Engine) addOrigin(ctx context.Context, jobID, name string, data []byte, src keptSource, origin ingest.Source, progress func(Progress)) (Report, error) {
 	name = fileName(name)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(e.ctx, cancel)() // Close cancels adds in flight
 
-	id := ingest.DocID(data)
+	id := cmp.Or(origin.ID, ingest.DocID(data))
 	release, err := e.reserve(id, name)
 	if err != nil {
 		return Report{}, err
@@ -114,10 +125,20 @@ func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, s
 	defer release()
 	// A file that is not a PDF is read as the PDF it converts to
 	// (convert.go); the document keeps the file's id.
-	data, source, notice, err := e.prepare(ctx, id, name, data)
+	converting := e.now()
+	data, source, notice, err := e.prepare(ctx, id, name, data, func() {
+		if progress != nil {
+			progress(Progress{JobID: jobID, File: name, Stage: StageConverting})
+		}
+	})
+	converted := e.now().Sub(converting).Seconds()
 	if err != nil {
 		return Report{}, err
 	}
+	if origin.ID != "" && source.ID == "" {
+		source = origin
+	}
+	src = convertedSource(src, source, data)
 
 	th := throttle{every: progressEvery, now: e.now}
 	report := func(stage string, done, total int) {
@@ -137,9 +158,10 @@ func (e *Engine) addFrom(ctx context.Context, jobID, name string, data []byte, s
 	if err == nil && res.Doc.Warning == nil {
 		res.Doc.Warning = notice
 	}
+	res.Timings.Convert = converted
 	// What a course gave is never cached, nor what is computed from it.
 	var sink *cacheSource
-	if s, ok := e.source(id).(cacheSource); ok && derived {
+	if s, ok := convertedSource(e.source(id), source, data).(cacheSource); ok && derived {
 		sink = &s
 	}
 	e.markClaimed(id, !derived)

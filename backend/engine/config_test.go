@@ -27,10 +27,11 @@ func TestConfigFromEnv(t *testing.T) {
 	for _, k := range []string{ocr.EnvWorkers, ocr.EnvTimeout, ocr.EnvLanguages} {
 		t.Setenv(k, "")
 	}
+	t.Setenv("VIKA_SOFFICE", "off")
 	def, err := ConfigFromEnv(nil)
 	want := Config{MaxFileBytes: DefaultMaxFileBytes, MaxPages: DefaultMaxPages, PageTimeout: DefaultPageTimeout,
 		OCRTimeout: DefaultOCRTimeout, WorkerMemory: DefaultWorkerMemory, WorkerCPU: 10 * time.Minute,
-		DocTime: 30 * time.Minute, DocCPU: time.Hour, MaxOCRPages: 500}
+		DocTime: 30 * time.Minute, DocCPU: time.Hour, MaxOCRPages: 500, Office: "off"}
 	if err != nil || !cmp.Equal(def, want) || !cmp.Equal(DefaultConfig(), want) {
 		t.Errorf("defaults %+v, %v; DefaultConfig %+v", def, err, DefaultConfig())
 	}

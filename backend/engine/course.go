@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -119,7 +120,10 @@ func (e *Engine) courseDocument(ctx context.Context, set *modelSet, d corpus.Doc
 	if err != nil {
 		return course.Document{}, err
 	}
-	return course.Document{File: d.File, PDF: data, SHA256: d.ID, Setup: setup, Processed: processed, Models: models, Vectors: vj}, nil
+	// The course's fingerprint is its PDF's: a document converted from
+	// another file (package convert) keeps the file's id, format and unit
+	// in its processed data (courseOrigin reads them back).
+	return course.Document{File: d.File, PDF: data, SHA256: ingest.DocID(data), Setup: setup, Processed: processed, Models: models, Vectors: vj}, nil
 }
 
 // CourseResult is what opening a course file added.
@@ -209,13 +213,13 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 		if err != nil {
 			return out, err
 		}
-		given := decodeEntry(d, setup, e.opts.Limits.MaxPages)
+		given, origin := decodeEntry(d, setup, e.opts.Limits.MaxPages)
 		if given != nil {
-			given.cited = pages[d.SHA256]
+			given.cited = pages[cmp.Or(origin.ID, d.SHA256)]
 		}
 		d.Processed, d.Vectors = nil, nil // decoded: not held through the add
 		id := e.jobs.NewID()
-		r, err := e.addCourseDocument(ctx, id, d, given, progress)
+		r, err := e.addCourseDocument(ctx, id, d, given, origin, progress)
 		if err != nil {
 			// Its row ends now, not when the whole course has: cancelled
 			// with the course, or failed with its problem.
@@ -244,25 +248,31 @@ func (e *Engine) openCourse(ctx context.Context, path string, progress func(Prog
 
 // addCourseDocument adds one PDF of a course; a panic in it fails that PDF
 // alone (error.internal), and the course goes on with the next.
-func (e *Engine) addCourseDocument(ctx context.Context, id string, d course.Document, given *courseEntry, progress func(Progress)) (r Report, err error) {
+func (e *Engine) addCourseDocument(ctx context.Context, id string, d course.Document, given *courseEntry, origin ingest.Source, progress func(Progress)) (r Report, err error) {
 	defer crash.Recover(id+" ("+fileName(d.File)+")", &err)
-	var src keptSource = e.source(d.SHA256)
+	var src keptSource = e.source(cmp.Or(origin.ID, d.SHA256))
 	if given != nil {
 		src = given
 	}
-	return e.addFrom(ctx, id, d.File, d.PDF, src, progress)
+	return e.addOrigin(ctx, id, d.File, d.PDF, src, origin, progress)
 }
 
 // decodeEntry decodes and checks a course document's processed data,
 // vectors and outputs; nil (process the PDF again) when they were made by
-// another pipeline or do not belong to its PDF.
-func decodeEntry(d course.Document, setup string, maxPages int) *courseEntry {
-	if d.Setup != setup || d.Processed == nil {
-		return nil
+// another pipeline or do not belong to its PDF. origin is the file the
+// PDF was converted from, when the processed data says so (courseOrigin),
+// whatever the pipeline.
+func decodeEntry(d course.Document, setup string, maxPages int) (*courseEntry, ingest.Source) {
+	if d.Processed == nil {
+		return nil, ingest.Source{}
 	}
 	var kd kept.Document
-	if err := kept.Unmarshal(d.Processed, &kd, processedBounds); err != nil || !kd.Belongs(d.SHA256, maxPages) {
-		return nil
+	if err := kept.Unmarshal(d.Processed, &kd, processedBounds); err != nil {
+		return nil, ingest.Source{}
+	}
+	origin := courseOrigin(kd.Doc, d.SHA256)
+	if d.Setup != setup || !kd.Belongs(cmp.Or(origin.ID, d.SHA256), maxPages) {
+		return nil, origin
 	}
 	p := &courseEntry{outputs: courseOutputs(kd.Outputs)}
 	kd.Crops, kd.Outputs = nil, nil // a course's crops are not read: the PDF is
@@ -270,7 +280,7 @@ func decodeEntry(d course.Document, setup string, maxPages int) *courseEntry {
 	if d.Vectors != nil && kept.Unmarshal(d.Vectors, &p.vecs, vectorsBounds) == nil {
 		p.models = d.Models
 	}
-	return p
+	return p, origin
 }
 
 // Bounds of a course document's processed data and vectors, checked as
@@ -322,7 +332,7 @@ func ReadCourse(ctx context.Context, path string) ([]CourseEntry, []byte, error)
 			return nil, nil, err
 		}
 		e := CourseEntry{File: fileName(d.File), PDF: d.PDF, Setup: d.Setup}
-		if p := decodeEntry(d, d.Setup, 0); p != nil {
+		if p, _ := decodeEntry(d, d.Setup, 0); p != nil {
 			res := p.doc.Result()
 			res.Doc.File, res.Doc.Label = e.File, e.File
 			e.Result, e.Vectors = &res, p.models != ""

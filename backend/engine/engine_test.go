@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"vika/backend/assets/assetstest"
+	"vika/backend/convert"
 	"vika/backend/corpus"
 	"vika/backend/retrieve"
 	"vika/backend/testpdf"
@@ -117,7 +118,8 @@ func TestAddErrors(t *testing.T) {
 	}{
 		{"empty", Config{}, nil, ErrEmpty, "empty file (0 bytes)"},
 		{"text file", Config{}, []byte("just some notes\n"), ErrNotPDF, "not a PDF: the file does not start with %PDF- (it looks like a plain text file)"},
-		{"png", Config{}, []byte("\x89PNG\r\n\x1a\n0000000000"), ErrNotPDF, "PNG image"},
+		// An image is read (package convert): a damaged one says so.
+		{"png", Config{}, []byte("\x89PNG\r\n\x1a\n0000000000"), convert.ErrUnreadable, "cannot read this png file"},
 		{"truncated", Config{}, paperA[:len(paperA)/4], ErrCorrupt, "truncated"},
 		{"encrypted", Config{}, testpdf.Encrypted("pw", "secret"), ErrEncrypted, "password"},
 		{"zero pages", Config{}, testpdf.ZeroPages(), ErrNoPages, "no pages"},
@@ -216,11 +218,12 @@ func TestRemoveDocument(t *testing.T) {
 func TestDefaultConfig(t *testing.T) {
 	t.Setenv("VIKA_MAX_FILE_MB", "")
 	t.Setenv("VIKA_MAX_PAGES", "")
+	t.Setenv("VIKA_SOFFICE", "off")
 	for _, v := range []string{"VIKA_PAGE_TIMEOUT_S", "VIKA_OCR_PAGE_TIMEOUT_S", "VIKA_WORKER_MEMORY_MB", "VIKA_WORKER_CPU_S", "VIKA_OCR_WORKERS", "VIKA_OCR_TIMEOUT", "VIKA_OCR_LANGUAGES"} {
 		t.Setenv(v, "")
 	}
 	def := Config{MaxFileBytes: 200 << 20, MaxPages: 3000, PageTimeout: 30 * time.Second, OCRTimeout: 90 * time.Second, WorkerMemory: 1536 << 20, WorkerCPU: 10 * time.Minute,
-		DocTime: 30 * time.Minute, DocCPU: time.Hour, MaxOCRPages: 500}
+		DocTime: 30 * time.Minute, DocCPU: time.Hour, MaxOCRPages: 500, Office: "off"}
 	if got := DefaultConfig(); !cmp.Equal(got, def) {
 		t.Errorf("DefaultConfig = %+v", got)
 	}

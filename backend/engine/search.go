@@ -171,7 +171,7 @@ func (e *Engine) label(ctx context.Context, found []corpus.Hit) ([]corpus.Hit, e
 			continue // removed while searching
 		}
 		h.File, h.Page, h.Text, h.DocID, h.PageType, h.Kind = d.File, c.Page, c.Text, d.ID, c.PageType, c.Kind
-		h.Label = corpus.CitationLabel(d.Label, c.Page)
+		h.Label, h.Unit = corpus.CitationLabel(d.Label, d.Unit, c.Page), d.Unit
 		h.BBox = c.BBox
 		hits = append(hits, h)
 	}

@@ -1,5 +1,5 @@
 // Package folder lists the PDFs of a folder a student adds whole: every
-// PDF under it, recursively, without following the symbolic links inside
+// PDF under it (and every other file Vika reads: convert.Known), recursively, without following the symbolic links inside
 // it (so a link cannot make the walk loop), up to a count cap; the other
 // files are listed as skipped. A folder given as a link (one dropped from
 // the desktop) is followed, once, at the top. The walk is bounded: it

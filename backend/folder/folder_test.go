@@ -15,7 +15,7 @@ import (
 func TestPDFs(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()
-	for _, f := range []string{"a.pdf", "week2/b.PDF", "week2/notes.txt", "week2/deep/c.pdf", "photo.png"} {
+	for _, f := range []string{"a.pdf", "week2/b.PDF", "week2/notes.txt", "week2/deep/c.pdf", "photo.png", "week2/deck.pptx", "sketch.svg"} {
 		p := filepath.Join(dir, f)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte("%PDF-1.4"), 0o644)
@@ -28,9 +28,11 @@ func TestPDFs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Listing{Dir: dir, Found: 3, SkippedCount: 4,
-		PDFs:    []string{filepath.Join(dir, "a.pdf"), filepath.Join(dir, "week2/b.PDF"), filepath.Join(dir, "week2/deep/c.pdf")},
-		Skipped: []string{"link.pdf", "linked", "photo.png", "week2/notes.txt"}}
+	// The other files Vika reads (convert.Known) are listed with the PDFs.
+	want := Listing{Dir: dir, Found: 5, SkippedCount: 4,
+		PDFs: []string{filepath.Join(dir, "a.pdf"), filepath.Join(dir, "photo.png"), filepath.Join(dir, "week2/b.PDF"),
+			filepath.Join(dir, "week2/deck.pptx"), filepath.Join(dir, "week2/deep/c.pdf")},
+		Skipped: []string{"link.pdf", "linked", "sketch.svg", "week2/notes.txt"}}
 	if diff := cmp.Diff(want, l); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

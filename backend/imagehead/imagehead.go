@@ -57,7 +57,7 @@ var (
 	// ErrFrames: a TIFF of more than MaxFrames frames.
 	ErrFrames = message.Register(errors.New("image has too many frames"), message.ImageFrames)
 	// ErrDamaged: a header cut short, looping or out of bounds.
-	ErrDamaged = message.Register(errors.New("image header damaged"), message.ImageDamaged)
+	ErrDamaged = message.Register(errors.New("image header damaged"), message.Unreadable)
 	// ErrHEIC: a HEIC, HEIF or AVIF photo, which Vika cannot decode.
 	ErrHEIC = message.Register(errors.New("HEIC and AVIF images cannot be read"), message.ImageHEIC)
 	// ErrUnknown: not an image format Read knows.
@@ -98,14 +98,14 @@ func Read(data []byte) (Header, error) {
 		return Header{}, message.Wrap(fmt.Errorf("%w: a %s of more than %d frames", ErrFrames, format, MaxFrames), message.ImageFrames, "limit", MaxFrames)
 	}
 	if err != nil {
-		return Header{}, message.Wrap(fmt.Errorf("%w: %s: %v", ErrDamaged, format, err), message.ImageDamaged, "format", format)
+		return Header{}, message.Wrap(fmt.Errorf("%w: cannot read this %s file: %v", ErrDamaged, format, err), message.Unreadable, "format", format)
 	}
 	h.Format = format
 	if h.Frames == 0 {
 		h.Frames = 1
 	}
 	if h.Width < 1 || h.Height < 1 {
-		return Header{}, message.Wrap(fmt.Errorf("%w: %s of %d x %d pixels", ErrDamaged, format, h.Width, h.Height), message.ImageDamaged, "format", format)
+		return Header{}, message.Wrap(fmt.Errorf("%w: cannot read this %s file: %d x %d pixels", ErrDamaged, format, h.Width, h.Height), message.Unreadable, "format", format)
 	}
 	return h, nil
 }

@@ -111,6 +111,9 @@ const DefaultInterimEvery = 5 * time.Second
 
 // Timings are the seconds spent in each stage of one Run.
 type Timings struct {
+	// Convert: a file that is not a PDF made into one (package convert),
+	// filled by the caller that converts.
+	Convert  float64 `json:"convert,omitempty"`
 	Validate float64 `json:"validate"`
 	Extract  float64 `json:"extract"`
 	OCR      float64 `json:"ocr"`

@@ -12,6 +12,10 @@ const (
 	// Reflowed, a warning: an Office file read without LibreOffice by
 	// MuPDF's handler, as text on pages of its own (slides run together).
 	Reflowed = "convert.reflowed"
+	// Unreadable: MuPDF could not read the file; TooSlow: it ran over
+	// its time reading it.
+	Unreadable = "convert.unreadable"
+	TooSlow    = "convert.too_slow"
 )
 
 func init() {
@@ -20,6 +24,10 @@ func init() {
 	}
 	english[OfficeFailed] = func(p Params) string {
 		return "LibreOffice could not convert this " + str(p, "format") + " file: " + str(p, "detail")
+	}
+	english[Unreadable] = func(p Params) string { return "This " + str(p, "format") + " file is damaged or cannot be read." }
+	english[TooSlow] = func(p Params) string {
+		return "This " + str(p, "format") + " file took too long to read and was stopped."
 	}
 	english[Reflowed] = func(p Params) string {
 		return "Read without LibreOffice: the text of this " + str(p, "format") + " file only, on pages of its own (slides run together, page numbers differ). Install LibreOffice to keep its slides and pages."

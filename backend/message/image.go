@@ -1,7 +1,5 @@
 package message
 
-import "strings"
-
 // Image codes: why an image was not read.
 const (
 	// ImageTooLarge: width, height (the image's header), limit (pixels),
@@ -17,15 +15,14 @@ func init() {
 	}
 }
 
-// Codes of image files added as documents (package imagehead).
+// Codes of image files added as documents (package imagehead; a damaged
+// header is convert.unreadable, like a file MuPDF cannot read).
 const (
 	// ImagePixels: width, height (the image's header), megapixels (the
 	// limit, millions of pixels).
 	ImagePixels = "image.pixels"
 	// ImageFrames: limit (frames of a multi-page TIFF).
 	ImageFrames = "image.frames"
-	// ImageDamaged: format ("png", "jpeg", "tiff", ...).
-	ImageDamaged = "image.damaged"
 	// ImageHEIC: a HEIC, HEIF or AVIF photo.
 	ImageHEIC = "image.heic"
 )
@@ -37,9 +34,6 @@ func init() {
 	}
 	english[ImageFrames] = func(p Params) string {
 		return "This TIFF holds more than " + str(p, "limit") + " images: it was not read."
-	}
-	english[ImageDamaged] = func(p Params) string {
-		return "This image is damaged (its " + strings.ToUpper(str(p, "format")) + " header cannot be read)."
 	}
 	english[ImageHEIC] = fixed("HEIC and AVIF photos cannot be read: save the photo as JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible) and add it again.")
 }

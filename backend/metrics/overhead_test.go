@@ -52,7 +52,7 @@ func sources() []corpus.Hit {
 			file = "this_is_a_very_long_scientific_document_name_indeed.pdf"
 		}
 		hits[i] = corpus.Hit{File: file, Page: 10 + i, ChunkID: fmt.Sprintf("c%d", i), Score: 10 - float64(i)/2, Text: passage(i)}
-		hits[i].Label = corpus.CitationLabel(file, hits[i].Page)
+		hits[i].Label = corpus.CitationLabel(file, "", hits[i].Page)
 	}
 	return hits
 }

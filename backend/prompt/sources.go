@@ -14,7 +14,7 @@ func Label(h corpus.Hit) string {
 	if h.Label != "" {
 		return h.Label
 	}
-	return corpus.CitationLabel(h.File, h.Page)
+	return corpus.CitationLabel(h.File, h.Unit, h.Page)
 }
 
 // writeSources writes the numbered sources:

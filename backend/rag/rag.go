@@ -326,7 +326,7 @@ func (s *Assistant) recheck(ctx context.Context, turns []Answer) {
 			if ok && c.DocID == h.DocID && h.Page == c.Page {
 				d := docs[h.DocID]
 				h.File, h.Page, h.Text, h.Kind, h.PageType, h.BBox = d.File, c.Page, c.Text, c.Kind, c.PageType, c.BBox
-				h.Label = corpus.CitationLabel(d.Label, c.Page)
+				h.Label, h.Unit = corpus.CitationLabel(d.Label, d.Unit, c.Page), d.Unit
 			} else {
 				h.Page, h.Text, h.BBox = 0, "", nil
 			}

@@ -26,7 +26,7 @@ func (s *Assistant) selectionHit(ctx context.Context, sel *corpus.Selection) (co
 		if d.ID == sel.DocID {
 			text := strings.Join(strings.Fields(sel.Text), " ")
 			return corpus.Hit{ChunkID: corpus.SelectionID, DocID: d.ID, File: d.File, Page: sel.Page, Text: text,
-				Label: corpus.CitationLabel(d.Label, sel.Page), FoundBy: "selection"}, true
+				Label: corpus.CitationLabel(d.Label, d.Unit, sel.Page), Unit: d.Unit, FoundBy: "selection"}, true
 		}
 	}
 	return corpus.Hit{}, false

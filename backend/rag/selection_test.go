@@ -68,7 +68,7 @@ func TestSelectionReachesThePrompt(t *testing.T) {
 		{"scanned page", corpus.Selection{DocID: flajolet.ID, Page: scanned.Number, Text: ocrLine}, flajolet.File},
 		{"text page", corpus.Selection{DocID: sat.ID, Page: 3, Text: "adds a learnt clause that blocks the conflict"}, "sat.pdf"},
 	} {
-		label := corpus.CitationLabel(c.file, c.sel.Page)
+		label := corpus.CitationLabel(c.file, "", c.sel.Page)
 		mu.Lock()
 		reply = "This passage says what it selects " + label + "."
 		mu.Unlock()

@@ -152,7 +152,7 @@ func card(q, a string, m material) (Card, *message.Message) {
 	}
 	c := Card{Question: q, Answer: a, Check: check, DocID: first.ID, Page: refs[0].Page}
 	c.ID = CardID(c.DocID, c.Page, q)
-	c.Label = corpus.CitationLabel(first.Label, c.Page)
+	c.Label = corpus.CitationLabel(first.Label, first.Unit, c.Page)
 	return c, nil
 }
 
@@ -173,6 +173,6 @@ func citedDoc(m material, cits []cite.Citation, i int) (corpus.Document, bool) {
 }
 
 func cardNoPage(doc corpus.Document, page int) error {
-	label := corpus.CitationLabel(doc.Label, page)
+	label := corpus.CitationLabel(doc.Label, doc.Unit, page)
 	return message.Wrap(fmt.Errorf("study: %s has no page %s", doc.File, strconv.Itoa(page)), message.StudyCardNoPage, "label", label, "page", page)
 }

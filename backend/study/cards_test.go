@@ -111,7 +111,7 @@ func TestWithoutModel(t *testing.T) {
 	}
 	chunks, _ := eng.Chunks(context.Background(), vaswani)
 	for _, it := range g.Outline {
-		if it.Page < it.From || it.Page > it.To || it.Label != corpus.CitationLabel("vaswani2017_attention_is_all_you_need.pdf", it.Page) {
+		if it.Page < it.From || it.Page > it.To || it.Label != corpus.CitationLabel("vaswani2017_attention_is_all_you_need.pdf", "", it.Page) {
 			t.Errorf("row %+v", it)
 		}
 		found := false

@@ -31,7 +31,7 @@ func TestHitsCiteTheDocumentsLabel(t *testing.T) {
 	if err != nil || len(chunks) == 0 {
 		t.Fatalf("chunks %v, %v", chunks, err)
 	}
-	if got, want := hitOf(twin, chunks[0]).Label, corpus.CitationLabel(twin.Label, chunks[0].Page); got != want {
+	if got, want := hitOf(twin, chunks[0]).Label, corpus.CitationLabel(twin.Label, "", chunks[0].Page); got != want {
 		t.Errorf("the twin's passage is cited %s, want %s", got, want)
 	}
 }

@@ -180,7 +180,7 @@ func (s *Studier) document(ctx context.Context, id string) (corpus.Document, err
 
 func hitOf(doc corpus.Document, c corpus.Chunk) corpus.Hit {
 	return corpus.Hit{File: doc.File, Page: c.Page, ChunkID: c.ID, Text: c.Text, Kind: c.Kind,
-		Label: corpus.CitationLabel(doc.Label, c.Page), DocID: doc.ID, PageType: c.PageType, BBox: c.BBox}
+		Label: corpus.CitationLabel(doc.Label, doc.Unit, c.Page), Unit: doc.Unit, DocID: doc.ID, PageType: c.PageType, BBox: c.BBox}
 }
 
 // sectionPages returns the pages of the outline entry titled title.

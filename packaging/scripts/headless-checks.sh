@@ -73,3 +73,69 @@ assert h and h[0]["page"] == 2 and h[0]["found_by"] == "both", h'
 h = doc["hits"]
 assert h and h[0]["page"] == 2 and h[0]["found_by"] in ("both", "bm25"), h'
 }
+
+# office_files DIR: deck.pptx and deck.odp, written by this machine's LibreOffice from
+# DIR/deck.fodp (`package-pdf --formats`), with a throwaway profile.
+office_files() {
+  local soffice profile f
+  soffice=$(command -v soffice) || die "soffice is missing here (scripts/setup/apt-packages.txt lists LibreOffice)"
+  profile=$(mktemp -d)
+  for f in pptx odp; do
+    HOME=$profile "$soffice" --headless --norestore "-env:UserInstallation=file://$profile" \
+      --convert-to "$f" --outdir "$1" "$1/deck.fodp" >"$profile/log" 2>&1 ||
+      die "LibreOffice could not write deck.$f: $(cat "$profile/log")"
+  done
+  rm -rf "$profile"
+}
+
+# format_checks OUT DOCS VIKA...: the files of the other formats in DOCS (`package-pdf
+# --formats`: tableau.png, livre.epub; deck.pptx and deck.odp from office_files) read with
+# MuPDF's own handlers, as they are where LibreOffice is not installed: the photo of a page by
+# OCR, the EPUB's chapters as text, the pptx as reflowed text with its warning, the odp
+# refused with the message saying how to install LibreOffice.
+format_checks() {
+  local out=$1 docs=$2 t
+  shift 2
+  t=$SECONDS
+  "$@" ingest --json tableau.png >"$out/png" 2>"$out/png.err" || die "vika ingest tableau.png: $(cat "$out/png" "$out/png.err")"
+  check_json "vika ingest --json tableau.png: one scanned page read by OCR ($((SECONDS - t)) s)" "$out/png" '
+assert doc["format"] == "png" and doc["pages"] == 1 and doc["ocr_pages"] == 1 and doc["chunks"] >= 1, doc'
+  "$@" search --json --mode bm25 -k 1 --pdf tableau.png "moraine sediments radiocarbon" >"$out/png-search" 2>"$out/png-search.err" ||
+    die "vika search tableau.png: $(cat "$out/png-search" "$out/png-search.err")"
+  check_json "vika search tableau.png: the photo's words found, cited [tableau.png p.1]" "$out/png-search" '
+h = doc["hits"]
+assert h and h[0]["label"] == "[tableau.png p.1]" and "radiocarbon" in h[0]["text"], h'
+
+  "$@" search --json --mode bm25 -k 1 --pdf livre.epub "permafrost methane" >"$out/epub" 2>"$out/epub.err" ||
+    die "vika search livre.epub: $(cat "$out/epub" "$out/epub.err")"
+  check_json "vika search livre.epub: the EPUB's second chapter found (MuPDF's EPUB handler)" "$out/epub" '
+h = doc["hits"]
+assert h and h[0]["label"].startswith("[livre.epub p.") and "methane" in h[0]["text"], h'
+
+  [[ -f $docs/deck.pptx ]] || return 0
+  "$@" ingest --json deck.pptx >"$out/pptx" 2>"$out/pptx.err" || die "vika ingest deck.pptx: $(cat "$out/pptx" "$out/pptx.err")"
+  check_json "vika ingest deck.pptx without LibreOffice: its text, reflowed, with the warning" "$out/pptx" '
+assert doc["format"] == "pptx" and not doc.get("unit") and doc["chunks"] >= 1, doc
+assert "LibreOffice" in doc.get("warning", ""), doc'
+  if "$@" ingest --json deck.odp >"$out/odp" 2>"$out/odp.err"; then
+    die "vika ingest deck.odp without LibreOffice succeeded: $(cat "$out/odp")"
+  fi
+  check_json "vika ingest deck.odp without LibreOffice: refused, saying how to install it" "$out/odp" '
+assert "LibreOffice" in doc["error"] and "apt install" in doc["error"], doc'
+}
+
+# office_checks OUT VIKA...: with LibreOffice installed, the pptx has one page per slide,
+# cited as slides, and the odp is read.
+office_checks() {
+  local out=$1 t
+  shift
+  t=$SECONDS
+  "$@" ingest --json deck.pptx >"$out/pptx-lo" 2>"$out/pptx-lo.err" || die "vika ingest deck.pptx: $(cat "$out/pptx-lo" "$out/pptx-lo.err")"
+  check_json "vika ingest deck.pptx with LibreOffice: 3 slides ($((SECONDS - t)) s, conversion included)" "$out/pptx-lo" '
+assert doc["format"] == "pptx" and doc["unit"] == "slide" and doc["pages"] == 3 and not doc.get("warning"), doc'
+  "$@" search --json --mode bm25 -k 1 --pdf deck.odp "moraine radiocarbon" >"$out/odp-lo" 2>"$out/odp-lo.err" ||
+    die "vika search deck.odp: $(cat "$out/odp-lo" "$out/odp-lo.err")"
+  check_json "vika search deck.odp with LibreOffice: cited [deck.odp slide 2]" "$out/odp-lo" '
+h = doc["hits"]
+assert h and h[0]["label"] == "[deck.odp slide 2]", h'
+}

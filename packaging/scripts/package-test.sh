@@ -173,6 +173,16 @@ install_deb() {
     "(Installed-Size $(in_root dpkg-query -W -f='${Installed-Size}' vika) KiB)"
 }
 
+# install_office: LibreOffice, as the package's Recommends would bring it (their -nogui
+# variants, without their own Recommends); on Debian 12 only, to keep the test short (the
+# .debs are cached in apt-archives).
+install_office() {
+  local t=$SECONDS
+  in_root apt-get install -y --no-install-recommends libreoffice-impress-nogui libreoffice-writer-nogui \
+    >"$work/apt-office.log" 2>&1 || { tail -n 20 "$work/apt-office.log" >&2; die "apt-get install LibreOffice failed"; }
+  say "installed LibreOffice (impress and writer, -nogui) in $((SECONDS - t)) s"
+}
+
 # check_file_types: a double-click on a .vika file opens it in Vika: installing the package ran
 # shared-mime-info's trigger (the type in the compiled MIME database, glob and magic) and
 # desktop-file-utils' (the desktop database maps the type to vika.desktop).
@@ -198,8 +208,12 @@ run_app() {
   local out=$work/out
   mkdir -p "$out"
   in_root useradd --create-home --uid 4242 --user-group tester
-  (cd "$repo" && go run ./packaging/scripts/package-pdf "$chroot_dir/home/tester/sample.pdf" "$chroot_dir/home/tester/cours.pdf")
-  chown 4242:4242 "$chroot_dir/home/tester/sample.pdf" "$chroot_dir/home/tester/cours.pdf"
+  local home=$chroot_dir/home/tester
+  (cd "$repo" && go run ./packaging/scripts/package-pdf "$home/sample.pdf" "$home/cours.pdf" &&
+    go run ./packaging/scripts/package-pdf --formats "$home")
+  office_files "$home"
+  rm -f "$home/deck.fodp"
+  chown 4242:4242 "$home"/*
   local home_before
   home_before=$(cd "$chroot_dir/home/tester" && find . | sort)
 
@@ -214,6 +228,11 @@ run_app() {
   say "ok: vika version (assets under /usr/lib/vika, sha256 verified)"
 
   headless_checks "$out" as_user vika
+  format_checks "$out" "$home" as_user vika
+  if [[ $suite == bookworm ]]; then
+    install_office
+    office_checks "$out" as_user vika
+  fi
 
   local home_after
   home_after=$(cd "$chroot_dir/home/tester" && find . | sort)

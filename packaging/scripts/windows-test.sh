@@ -124,7 +124,9 @@ main() {
 
   local docs=$work/docs out=$work/out
   mkdir -p "$docs" "$out"
-  (cd "$repo" && go run ./packaging/scripts/package-pdf "$docs/sample.pdf" "$docs/cours.pdf")
+  (cd "$repo" && go run ./packaging/scripts/package-pdf "$docs/sample.pdf" "$docs/cours.pdf" &&
+    go run ./packaging/scripts/package-pdf --formats "$docs")
+  office_files "$docs"
   # Started by its Windows path, as the Start menu and Explorer start it.
   vika() { (cd "$docs" && w "$winst\\vika.exe" "$@"); }
 
@@ -140,6 +142,9 @@ main() {
 
   t=$SECONDS
   headless_checks "$out" vika
+  # Without LibreOffice (the installer does not bring it): an EPUB, a photo of a page and a
+  # pptx read by MuPDF's own handlers, an odp refused with its message.
+  format_checks "$out" "$docs" vika
   say "headless checks in $((SECONDS - t)) s"
 
   # API keys: backend/secrets' real-keyring tests, built for Windows, store, read, replace and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleCitation, sampleSource } from '../test/api/fake.ts';
-import { chipText, locateCitations, parseLabel, scanLabels, utf16Offset } from './citations.ts';
+import { chipText, citesSlide, locateCitations, parseLabel, scanLabels, utf16Offset } from './citations.ts';
 
 describe('labels', () => {
   it('parses a label and refuses other bracketed text', () => {
@@ -9,6 +9,10 @@ describe('labels', () => {
       file: 'this_is_a_very_long_scientific_docum....pdf',
       page: 7,
     });
+    expect(parseLabel('[cours3.pptx slide 12]')).toEqual({ file: 'cours3.pptx', page: 12 });
+    const chip = scanLabels('See [cours3.pptx slide 12] and [a.pdf p.2].', []);
+    expect(chip.map((l) => citesSlide(l.chip))).toEqual([true, false]);
+    expect(parseLabel('[fiche 4.docx p.2]')).toEqual({ file: 'fiche 4.docx', page: 2 });
     expect(parseLabel('[note]')).toBeNull();
     expect(parseLabel('[a.pdf p.x]')).toBeNull();
   });

@@ -37,10 +37,12 @@ export interface Located {
 }
 
 /**
- * A citation label: "[name.pdf p.42]". The name may hold spaces, dots and
- * brackets-free punctuation; "p." may be followed by a space.
+ * A citation label: "[name.pdf p.42]", or "[deck.pptx slide 12]" for a
+ * slide deck (any file Vika reads: its name ends with an extension). The
+ * name may hold spaces, dots and brackets-free punctuation; "p." may be
+ * followed by a space.
  */
-const LABEL = /\[([^[\]\n]{1,200}?\.pdf)\s+p\.\s?(\d{1,5})\]/giu;
+const LABEL = /\[([^[\]\n]{1,200}?\.[a-z0-9]{2,5})\s+(?:p\.\s?|slide\s)(\d{1,5})\]/giu;
 
 /** Parses one label; null when it is not one. */
 export function parseLabel(raw: string): { file: string; page: number } | null {
@@ -152,6 +154,11 @@ export function locateCitations(
     out.push({ ...l, chip: { ...l.chip, state: 'unverified', reason: uncheckedReason } });
   }
   return out.sort((a, b) => a.start - b.start);
+}
+
+/** Whether the chip cites a slide of a deck ("[cours3.pptx slide 12]") rather than a page. */
+export function citesSlide(chip: Chip): boolean {
+  return /\sslide\s\d{1,5}\]$/iu.test(chip.raw);
 }
 
 /** The label without its brackets, as a chip shows it: "lecture_sat.pdf p.42". */

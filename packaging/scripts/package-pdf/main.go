@@ -3,8 +3,14 @@
 // of another text page only (no text layer), so it needs OCR. With a second
 // path it also writes a French text page (the package embeds only the
 // language models of backend/langid: French must still be recognised).
+// With --formats DIR it writes instead the files of the other formats the
+// installers are tested with (backend/convert): tableau.png (a photo of
+// scanBody's page, read by OCR), livre.epub (a two-chapter book read by
+// MuPDF's EPUB handler) and deck.fodp (a three-slide flat OpenDocument
+// presentation, which the tests turn into a pptx with LibreOffice).
 //
 //	go run ./packaging/scripts/package-pdf OUT.pdf [OUT_FR.pdf]
+//	go run ./packaging/scripts/package-pdf --formats DIR
 package main
 
 import (
@@ -12,7 +18,9 @@ import (
 	"fmt"
 	"image/png"
 	"os"
+	"path/filepath"
 
+	"vika/backend/convert/converttest"
 	"vika/backend/pdf"
 	"vika/backend/testpdf"
 )
@@ -32,6 +40,13 @@ const (
 )
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "--formats" {
+		if err := formats(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "package-pdf:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) < 2 || len(os.Args) > 3 {
 		fmt.Fprintln(os.Stderr, "usage: go run ./packaging/scripts/package-pdf OUT.pdf [OUT_FR.pdf]")
 		os.Exit(2)
@@ -46,9 +61,36 @@ func main() {
 	}
 }
 
-// build renders a text page holding scanBody at 200 DPI with MuPDF and lays
-// the picture over a whole A4 page, after a page of plain text.
-func build() []byte {
+// Slides and chapters of the --formats files: each holds words of its own.
+var (
+	deckSlides = [][]string{
+		{"Alpine meadows", "Chlorophyll absorbs red and blue light."},
+		{"Glacier retreat", "Moraine sediments were dated with radiocarbon."},
+		{"Meltwater", "The discharge was measured every summer at the valley outlet."},
+	}
+	bookChapters = [][]string{
+		{"Chapter one", "Sea ice reflects most of the incoming sunlight."},
+		{"Chapter two", "Permafrost thaw releases methane into the atmosphere."},
+	}
+)
+
+// formats writes the files of the other formats into dir.
+func formats(dir string) error {
+	files := map[string][]byte{
+		"tableau.png": scanPNG(),
+		"livre.epub":  converttest.EPUB("Polar climate", bookChapters),
+		"deck.fodp":   converttest.FlatDeck(deckSlides),
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanPNG renders a text page holding scanBody at 200 DPI with MuPDF.
+func scanPNG() []byte {
 	doc, err := pdf.Open(testpdf.Text(scanBody), pdf.Limits{})
 	if err != nil {
 		panic(err)
@@ -62,6 +104,13 @@ func build() []byte {
 	if err := png.Encode(&pic, img); err != nil {
 		panic(err)
 	}
+	return pic.Bytes()
+}
+
+// build lays scanPNG's picture over a whole A4 page, after a page of plain
+// text.
+func build() []byte {
+	pic := bytes.NewBuffer(scanPNG())
 	const a4W, a4H = 595.28, 841.89
 	return testpdf.Illustrations(
 		testpdf.Illustrated{Body: textBody},

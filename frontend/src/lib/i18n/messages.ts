@@ -132,13 +132,19 @@ const en = {
   'image.pixels':
     'This image is too large to read: {width} × {height} pixels, at most {megapixels} million pixels and 32767 a side. Save it at a smaller size and add it again.',
   'image.frames': 'This TIFF holds more than {limit} images: it was not read.',
-  'image.damaged': 'This image is damaged (its {format} header cannot be read).',
   'image.heic':
     'HEIC and AVIF photos cannot be read: save the photo as JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible) and add it again.',
   'ingest.ocr_poor':
     'The text read by OCR is poor on {pages} page(s), from page {first} (confidence {confidence} %): a blurred, dark or slanted photo? Answers from these pages may miss words.',
   'image.too_large':
     'This image is too large to read ({width} × {height} pixels; at most {limit} pixels, the long side at most {aspect} times the short one).',
+  'convert.needs_office':
+    'Vika converts {format} files with LibreOffice, which is not installed: install LibreOffice (on Debian: sudo apt install libreoffice-impress-nogui libreoffice-writer-nogui), or save the file as PDF.',
+  'convert.office_failed': 'LibreOffice could not convert this {format} file: {detail}',
+  'convert.reflowed':
+    'Read without LibreOffice: the text of this {format} file only, on pages of its own (slides run together, page numbers differ). Install LibreOffice to keep its slides and pages.',
+  'convert.unreadable': 'This {format} file is damaged or cannot be read.',
+  'convert.too_slow': 'This {format} file took too long to read and was stopped.',
   'cache.damaged':
     'A remembered copy of a processed PDF ({doc}) was damaged ({why}): it was deleted and the PDF is processed again.',
   'cache.reset': 'The file of remembered documents was damaged: it was set aside and started afresh.',
@@ -339,13 +345,19 @@ const fr: Record<Key, Message> = {
   'image.pixels':
     'Cette image est trop grande pour être lue : {width} × {height} pixels, au plus {megapixels} millions de pixels et 32767 par côté. Enregistrez-la en plus petit et ajoutez-la à nouveau.',
   'image.frames': 'Ce TIFF contient plus de {limit} images : il n’a pas été lu.',
-  'image.damaged': 'Cette image est endommagée (son en-tête {format} est illisible).',
   'image.heic':
     'Les photos HEIC et AVIF ne peuvent pas être lues : enregistrez la photo en JPEG (sur iPhone : Réglages, Appareil photo, Formats, Le plus compatible) et ajoutez-la à nouveau.',
   'ingest.ocr_poor':
     'Le texte lu par OCR est de mauvaise qualité sur {pages} page(s), à partir de la page {first} (confiance {confidence} %) : photo floue, sombre ou de biais ? Les réponses tirées de ces pages peuvent manquer des mots.',
   'image.too_large':
     'Cette image est trop grande pour être lue ({width} × {height} pixels ; au plus {limit} pixels, le grand côté au plus {aspect} fois le petit).',
+  'convert.needs_office':
+    'Vika convertit les fichiers {format} avec LibreOffice, qui n’est pas installé : installez LibreOffice (sous Debian : sudo apt install libreoffice-impress-nogui libreoffice-writer-nogui), ou enregistrez le fichier en PDF.',
+  'convert.office_failed': 'LibreOffice n’a pas pu convertir ce fichier {format} : {detail}',
+  'convert.reflowed':
+    'Lu sans LibreOffice : seul le texte de ce fichier {format}, sur des pages à lui (les diapositives s’enchaînent, les numéros de page diffèrent). Installez LibreOffice pour garder ses diapositives et ses pages.',
+  'convert.unreadable': 'Ce fichier {format} est endommagé ou illisible.',
+  'convert.too_slow': 'La lecture de ce fichier {format} a pris trop de temps : elle a été arrêtée.',
   'cache.damaged':
     'Une copie mémorisée d’un PDF traité ({doc}) était endommagée ({why}) : elle a été supprimée et le PDF est traité à nouveau.',
   'cache.reset': 'Le fichier des documents mémorisés était endommagé : il a été mis de côté et recommencé à neuf.',

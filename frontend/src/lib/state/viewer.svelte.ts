@@ -55,6 +55,8 @@ export class Viewer {
   highlight = $state<HighlightState>('none');
   /** The pages of the open document the PDF reader failed when it was added: shown as failed, never drawn. */
   failedPages = $state<number[]>([]);
+  /** Whether the open document is a slide deck (a pptx or odp converted to PDF): its pages are slides. */
+  slides = $state(false);
   /** The passage selected on the page shown (text layer or OCR lines); null for none. */
   selection = $state<PassageSelection | null>(null);
   /** Whether the selection was longer than Go takes and was shortened. */
@@ -94,15 +96,18 @@ export class Viewer {
       this.pageCount = 0;
       this.error = null;
       this.failedPages = [];
+      this.slides = false;
       void this.readFailed(target.doc_id);
     }
   }
 
-  /** Reads which pages of the document failed when it was added. */
+  /** Reads which pages of the document failed when it was added, and whether they are slides. */
   private async readFailed(docID: string): Promise<void> {
     try {
       const doc = (await api.documents()).find((d) => d.doc_id === docID);
-      if (this.target?.doc_id === docID) this.failedPages = doc?.failed_pages ?? [];
+      if (this.target?.doc_id !== docID) return;
+      this.failedPages = doc?.failed_pages ?? [];
+      this.slides = doc?.unit === 'slide';
     } catch {
       // Unknown: every page is drawn, within the viewer's bounds.
     }

@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import * as api from '../../test/api/fake.ts';
+import { sampleDocument } from '../../test/api/fake.ts';
 import { locale } from './locale.svelte.ts';
 import { Viewer, ZOOM_STEPS } from './viewer.svelte.ts';
 
@@ -18,6 +20,20 @@ describe('Viewer', () => {
     expect(viewer.passage).toBe(target.passage);
     viewer.loaded(50);
     expect(viewer.status).toBe('ready');
+  });
+
+  it('knows a slide deck from its document, and a PDF after it', async () => {
+    api.documents.mockResolvedValue([
+      sampleDocument({ doc_id: 'deck', label: 'cours3.pptx', format: 'pptx', unit: 'slide', pages: 3 }),
+      sampleDocument({ doc_id: 'a3f1c9' }),
+    ]);
+    const viewer = new Viewer();
+    viewer.open({ doc_id: 'deck', file: 'cours3.pptx', page: 2, passage: 'Moraine sediments were dated.' });
+    await vi.waitFor(() => expect(viewer.slides).toBe(true));
+    viewer.open(target);
+    expect(viewer.slides).toBe(false);
+    await Promise.resolve();
+    expect(viewer.slides).toBe(false);
   });
 
   it('highlights only on the cited page', () => {

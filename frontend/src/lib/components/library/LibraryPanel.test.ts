@@ -125,6 +125,29 @@ describe('LibraryPanel', () => {
     expect(screen.queryByText(/%%EOF|cut short/)).toBeNull();
   });
 
+  it('lists a slide deck by its slides and format, and translates the warning of one read without LibreOffice', async () => {
+    api.documents.mockResolvedValue([
+      sampleDocument({ doc_id: 'a', label: 'cours3.pptx', format: 'pptx', unit: 'slide', pages: 3, chunks: 3 }),
+      sampleDocument({ doc_id: 'b', label: 'fiche.docx', format: 'docx', pages: 1, chunks: 2, warning: { code: 'convert.reflowed', params: { format: 'docx' } } }),
+    ]);
+    const library = setup();
+    await library.load();
+    await tick();
+    expect(screen.getByText('3 slides · 3 passages ·', { exact: false })).toBeTruthy();
+    expect(screen.getByText('PPTX')).toBeTruthy();
+    expect(screen.getByText(/Read without LibreOffice: the text of this docx file only/)).toBeTruthy();
+    locale.set('fr');
+    await tick();
+    expect(screen.getByText('3 diapositives · 3 passages ·', { exact: false })).toBeTruthy();
+    expect(screen.getByText(/Lu sans LibreOffice : seul le texte de ce fichier docx/)).toBeTruthy();
+  });
+
+  it('takes slides, Word files, EPUBs and images in its file input', () => {
+    setup();
+    const accept = screen.getByLabelText('Choose PDF files to add').getAttribute('accept') ?? '';
+    for (const ext of ['.pdf', '.pptx', '.odp', '.docx', '.epub', '.png', '.jpg']) expect(accept.split(',')).toContain(ext);
+  });
+
   it('sends files chosen with the file input', async () => {
     setup();
     const file = new File(['%PDF-1.7'], 'cours.pdf', { type: 'application/pdf' });
