@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"math"
+	"strconv"
 	"strings"
 
 	"vika/backend/corpus"
@@ -86,17 +87,19 @@ func renderDPI(t OCRTarget, dpi float64) float64 {
 }
 
 // poorOCR is the document's warning when OCR read some of its scanned
-// pages poorly (ocr.PoorConfidence): how many, the first, and the lowest
-// confidence in percent; nil when none was.
+// pages poorly (ocr.PoorConfidence): their numbers (the first
+// maxPoorListed, "..." after them) and the lowest confidence in percent;
+// nil when none was.
 func poorOCR(pages []corpus.Page) *message.Message {
-	n, first, low := 0, 0, 1.0
+	var listed []string
+	n, low := 0, 1.0
 	for _, p := range pages {
 		if p.Type != corpus.PageScanned || p.OCRConfidence == nil || p.Failed() || strings.TrimSpace(p.Text) == "" {
 			continue
 		}
 		if c := *p.OCRConfidence; c < ocr.PoorConfidence {
-			if n == 0 {
-				first = p.Number
+			if n < maxPoorListed {
+				listed = append(listed, strconv.Itoa(p.Number))
 			}
 			n++
 			low = min(low, c)
@@ -105,6 +108,12 @@ func poorOCR(pages []corpus.Page) *message.Message {
 	if n == 0 {
 		return nil
 	}
-	m := message.New(message.OCRPoor, "pages", n, "first", first, "confidence", int(math.Round(low*100)))
+	if n > maxPoorListed {
+		listed = append(listed, "...")
+	}
+	m := message.New(message.OCRPoor, "pages", strings.Join(listed, ", "), "confidence", int(math.Round(low*100)))
 	return &m
 }
+
+// maxPoorListed bounds the pages the poor-reading warning names.
+const maxPoorListed = 10

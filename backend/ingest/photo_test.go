@@ -116,7 +116,7 @@ func TestPhotoPoorWarning(t *testing.T) {
 	}
 	t.Logf("confidence %.2f, text %q", *p.OCRConfidence, p.Text)
 	w := res.Doc.Warning
-	if w == nil || w.Code != message.OCRPoor || w.Params["first"] != 1 {
+	if w == nil || w.Code != message.OCRPoor || w.Params["pages"] != "1" {
 		t.Fatalf("warning = %+v; want %s on page 1", w, message.OCRPoor)
 	}
 }

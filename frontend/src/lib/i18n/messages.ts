@@ -135,7 +135,7 @@ const en = {
   'image.heic':
     'HEIC and AVIF photos cannot be read: save the photo as JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible) and add it again.',
   'ingest.ocr_poor':
-    'The text read by OCR is poor on {pages} page(s), from page {first} (confidence {confidence} %): a blurred, dark or slanted photo? Answers from these pages may miss words.',
+    'OCR read page(s) {pages} poorly (confidence as low as {confidence} %): a blurred, dark or slanted photo? Answers from them may miss words.',
   'image.too_large':
     'This image is too large to read ({width} × {height} pixels; at most {limit} pixels, the long side at most {aspect} times the short one).',
   'convert.needs_office':
@@ -348,7 +348,7 @@ const fr: Record<Key, Message> = {
   'image.heic':
     'Les photos HEIC et AVIF ne peuvent pas être lues : enregistrez la photo en JPEG (sur iPhone : Réglages, Appareil photo, Formats, Le plus compatible) et ajoutez-la à nouveau.',
   'ingest.ocr_poor':
-    'Le texte lu par OCR est de mauvaise qualité sur {pages} page(s), à partir de la page {first} (confiance {confidence} %) : photo floue, sombre ou de biais ? Les réponses tirées de ces pages peuvent manquer des mots.',
+    'L’OCR a mal lu la ou les page(s) {pages} (confiance de {confidence} % au plus bas) : photo floue, sombre ou de biais ? Les réponses tirées de ces pages peuvent manquer des mots.',
   'image.too_large':
     'Cette image est trop grande pour être lue ({width} × {height} pixels ; au plus {limit} pixels, le grand côté au plus {aspect} fois le petit).',
   'convert.needs_office':
