@@ -80,8 +80,7 @@ type Result struct {
 // with what it looks like.
 func (c *Converter) ToPDF(ctx context.Context, name string, data []byte) (Result, error) {
 	f, ok := Detect(name, data)
-	if !ok && imagehead.Sniff(data) == "heic" {
-		_, err := imagehead.Read(data) // ErrHEIC, with its code
+	if err := Refused(data); !ok && err != nil {
 		return Result{}, err
 	}
 	if !ok || f.Route == RouteAsIs {
@@ -130,6 +129,17 @@ func (c *Converter) ToPDF(ctx context.Context, name string, data []byte) (Result
 // installOffice says how to get LibreOffice, for the command line's
 // English (the window's is the message code's).
 const installOffice = "install LibreOffice (on Debian: sudo apt install libreoffice-impress-nogui libreoffice-writer-nogui), or save the file as PDF"
+
+// Refused returns the error of a file Vika recognises but cannot read
+// at all (a HEIC or AVIF photo: imagehead.ErrHEIC, with its code), so
+// that it is not reported as "not a PDF"; nil for any other file.
+func Refused(data []byte) error {
+	if imagehead.Sniff(data) == "heic" {
+		_, err := imagehead.Read(data)
+		return err
+	}
+	return nil
+}
 
 // reflowable reports whether MuPDF's Office handler reads the format.
 func reflowable(f Format) bool {

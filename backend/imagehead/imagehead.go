@@ -90,7 +90,7 @@ func Read(data []byte) (Header, error) {
 	case "psd":
 		h, err = readPSD(data)
 	case "heic":
-		return Header{}, message.Wrap(fmt.Errorf("%w: this is a HEIC, HEIF or AVIF photo", ErrHEIC), message.ImageHEIC)
+		return Header{}, message.Wrap(fmt.Errorf("%w: save the photo as JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible)", ErrHEIC), message.ImageHEIC)
 	default:
 		return Header{}, ErrUnknown
 	}
