@@ -50,6 +50,7 @@ func TestPhotoIngested(t *testing.T) {
 	}{
 		{"turned 6", photo.Shot{Angle: 6, Keystone: 0.08, Dim: 0.45, Noise: 7, Quality: 75, Seed: 11}},
 		{"upside down, turned 185", photo.Shot{Angle: 185, Keystone: 0.06, Dim: 0.3, Noise: 5, Seed: 12}},
+		{"sideways the other way, turned -87 (a quarter turn, then upside down)", photo.Shot{Angle: -87, Keystone: 0.05, Dim: 0.3, Noise: 5, Fill: 0.6, Seed: 13}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			data, ph, orig := photoDoc(t, tt.shot)
