@@ -21,10 +21,11 @@ import (
 // back in page points on the page as rendered: the viewer shows the
 // original picture, and the highlight must fit it.
 func readPage(ctx context.Context, rec ocr.Recognizer, img *image.Gray, h ocr.Hints, dpi float64) (ocr.Result, []pdf.Word, error) {
-	st, err := straighten.Page(ctx, img)
+	st, err := straighten.Page(ctx, img, dpi)
 	if err != nil {
 		return ocr.Result{}, nil, err
 	}
+	h.DPI = int(math.Round(st.DPI))
 	res, err := rec.Recognize(ctx, st.Image, h)
 	if err != nil {
 		return ocr.Result{}, nil, err

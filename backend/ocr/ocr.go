@@ -260,9 +260,9 @@ func ConfigFromEnv(base Config, getenv func(string) string) (Config, error) {
 
 // PoorConfidence is the mean word confidence below which a page's
 // reading is poor. Measured (straighten's TestPoorThreshold): pages read
-// well score 0.963 to 0.966 (a clean render, photos of it straightened)
+// well score 0.964 to 0.966 (a clean render, photos of it straightened)
 // and the real scans 0.74 to 0.88 (the 1985 scan's math-heavy pages 0.74
-// to 0.78, MEASUREMENTS.md); pages read badly 0.31 to 0.35 (a page upside
+// to 0.78, MEASUREMENTS.md); pages read badly 0.29 to 0.35 (a page upside
 // down, blurred photos of 500 and 700 pixels rendered four and three
 // times larger). Confidence cannot see a reading that missed most of a
 // page (a photo lying sideways, not straightened: 12 words at 0.97).

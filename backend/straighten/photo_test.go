@@ -82,12 +82,12 @@ func TestPhotoCER(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			res, err := straighten.Page(ctx, img)
+			res, err := straighten.Page(ctx, img, 150)
 			took := time.Since(start)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fixed, err := rec.Recognize(ctx, res.Image, ocr.Hints{DPI: dpi})
+			fixed, err := rec.Recognize(ctx, res.Image, ocr.Hints{DPI: int(res.DPI)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,12 +141,12 @@ func checkPlaced(t *testing.T, boxes []ocr.WordBox, toPhoto, photoToPage straigh
 // one turned 3 degrees is levelled, and its words placed back.
 func TestScanLevelled(t *testing.T) {
 	src, _ := page(t, 100)
-	res, err := straighten.Page(context.Background(), src)
+	res, err := straighten.Page(context.Background(), src, 100)
 	if err != nil || res.Changed() || res.Image != src {
 		t.Fatalf("a level page was changed: %+v, %v", res, err)
 	}
 	turned := rotateGray(src, 3)
-	res, err = straighten.Page(context.Background(), turned)
+	res, err = straighten.Page(context.Background(), turned, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,13 +197,13 @@ func TestUnevenLight(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := straighten.Page(context.Background(), img)
+		res, err := straighten.Page(context.Background(), img, 150)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var cer [2]float64
 		for i, th := range []ocr.Threshold{ocr.ThresholdOtsu, ocr.ThresholdSauvola} {
-			r, err := pools[th].Recognize(context.Background(), res.Image, ocr.Hints{DPI: 150})
+			r, err := pools[th].Recognize(context.Background(), res.Image, ocr.Hints{DPI: int(res.DPI)})
 			if err != nil {
 				t.Fatal(err)
 			}

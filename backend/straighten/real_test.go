@@ -56,7 +56,7 @@ func TestRealScansUntouched(t *testing.T) {
 	for name, imgs := range scans {
 		for i, img := range imgs {
 			start := time.Now()
-			res, err := straighten.Page(context.Background(), img)
+			res, err := straighten.Page(context.Background(), img, 150)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,19 +78,19 @@ func TestPoorThreshold(t *testing.T) {
 	rec := pool(t)
 	ctx := context.Background()
 	src, _ := page(t, 150)
-	read := func(img *image.Gray) ocr.Result {
-		r, err := rec.Recognize(ctx, img, ocr.Hints{DPI: 150})
+	read := func(st straighten.Result) ocr.Result {
+		r, err := rec.Recognize(ctx, st.Image, ocr.Hints{DPI: int(st.DPI)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
-	straight := func(img *image.Gray) *image.Gray {
-		r, err := straighten.Page(ctx, img)
+	straight := func(img *image.Gray) straighten.Result {
+		r, err := straighten.Page(ctx, img, 150)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r.Image
+		return r
 	}
 	shoot := func(img *image.Gray, w, h int, s photo.Shot) *image.Gray {
 		g, err := photo.Grey(photo.Take(img, w, h, s).JPEG)
@@ -101,13 +101,13 @@ func TestPoorThreshold(t *testing.T) {
 	}
 	small, _ := renderAt(t, 40)
 	sideways := shoot(src, 2400, 1800, photo.Shot{Angle: 93, Keystone: 0.05, Dim: 0.3, Noise: 5, Fill: 0.95, Seed: 4})
-	good := map[string]*image.Gray{
+	good := map[string]straighten.Result{
 		"photo turned 6, straightened": straight(shoot(src, 1800, 2400, photo.Shot{Angle: 6, Keystone: 0.08, Dim: 0.45, Noise: 7, Quality: 75, Seed: 1})),
 		"sideways photo, straightened": straight(sideways),
-		"clean render":                 src,
+		"clean render":                 {Image: src, DPI: 150},
 	}
-	bad := map[string]*image.Gray{
-		"upside down": straighten.Result{Image: src}.UpsideDown().Image,
+	bad := map[string]straighten.Result{
+		"upside down": straighten.Result{Image: src, DPI: 150}.UpsideDown(),
 		"blurred photo of 500 pixels, rendered at 2000": straight(upscale(shoot(small, 500, 707, photo.Shot{Angle: 3, Dim: 0.5, Noise: 12, Quality: 30, Seed: 13}), 4)),
 		"blurred photo of 700 pixels, rendered at 2100": straight(upscale(shoot(small, 700, 990, photo.Shot{Angle: -5, Keystone: 0.1, Dim: 0.4, Noise: 10, Quality: 40, Seed: 14}), 3)),
 	}
@@ -115,15 +115,15 @@ func TestPoorThreshold(t *testing.T) {
 	// gives 12 words at 0.967; confidence cannot tell a reading that
 	// missed most of its page (ingest always straightens first).
 	_ = sideways
-	for name, img := range good {
-		r := read(img)
+	for name, st := range good {
+		r := read(st)
 		t.Logf("good: %s: confidence %.3f, %d words", name, r.Confidence, r.Words)
 		if ocr.Poor(r) {
 			t.Errorf("%s read as poor (%.3f)", name, r.Confidence)
 		}
 	}
-	for name, img := range bad {
-		r := read(img)
+	for name, st := range bad {
+		r := read(st)
 		t.Logf("bad: %s: confidence %.3f, %d words", name, r.Confidence, r.Words)
 		if !ocr.Poor(r) {
 			t.Errorf("%s not read as poor (%.3f)", name, r.Confidence)
@@ -150,4 +150,57 @@ func upscale(img *image.Gray, k int) *image.Gray {
 		}
 	}
 	return out
+}
+
+// A photo of a real page: page 28 of the French thesis (a page of body
+// text) rendered at 150 DPI, photographed turned 5 degrees in
+// perspective and uneven light, read in French plain and straightened,
+// against the page's own text layer.
+func TestPhotoOfThesisPage(t *testing.T) {
+	data, err := os.ReadFile(testpdf.SharedPDF(t, "schutz2017_these_microbiote_mucoviscidose_fr.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := pdf.Open(data, pdf.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := d.Page(28)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := d.Render(28, 150)
+	d.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := photo.Grey(photo.Take(src, 1800, 2400, photo.Shot{Angle: 5, Keystone: 0.07, Dim: 0.45, Noise: 6, Quality: 80, Seed: 31}).JPEG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ocr.NewPool(ocr.Config{Workers: 1, Languages: []string{"fra"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	ctx := context.Background()
+	plain, err := rec.Recognize(ctx, img, ocr.Hints{DPI: 150})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := straighten.Page(ctx, img, 150)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed, err := rec.Recognize(ctx, st.Image, ocr.Hints{DPI: int(st.DPI)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := ocr.Normalize(p.Text)
+	before, after := ocr.CER(ref, ocr.Normalize(plain.Text)), ocr.CER(ref, ocr.Normalize(fixed.Text))
+	t.Logf("thesis page 28 (%d characters): CER plain %.3f (confidence %.2f), straightened %.3f (confidence %.2f)",
+		len([]rune(ref)), before, plain.Confidence, after, fixed.Confidence)
+	if after > 0.05 || after > before {
+		t.Errorf("straightened CER %.3f (plain %.3f), want at most 0.05", after, before)
+	}
 }

@@ -36,6 +36,10 @@ type Result struct {
 	// Skew is the angle the text lines were turned by, in degrees
 	// (clockwise, quarter turns included).
 	Skew float64
+	// DPI is the resolution to tell OCR Image has: the input's, times
+	// the enlargement; for a page outline unwarped, that of an A4 page as
+	// wide as the outline's short side.
+	DPI float64
 }
 
 // Changed reports whether Image differs from the input.
@@ -50,6 +54,9 @@ const (
 	// 0.7 degree, reads at 1.2% CER), and turning a bilevel scan makes it
 	// grey.
 	MinSkew = 1.0
+	// targetDPI is the resolution a straightened page is enlarged
+	// towards (Tesseract reads body text best from about 300 DPI).
+	targetDPI = 300.0
 	// minInk is the fewest ink points whose lines are worth levelling.
 	minInk = 300
 	// sideways: the text lies sideways when the columns' profile beats
@@ -60,11 +67,15 @@ const (
 	sideways = 3.0
 )
 
-// Page straightens img. It returns img untouched (Changed false) when
-// it finds no page outline and no skew worth correcting, and an error
-// only when ctx ends.
-func Page(ctx context.Context, img *image.Gray) (Result, error) {
-	none := Result{Image: img, ToOriginal: translate(float64(img.Rect.Min.X), float64(img.Rect.Min.Y))}
+// Page straightens img, a page rendered at dpi. It returns img untouched
+// (Changed false) when it finds no page outline and no skew worth
+// correcting, and an error only when ctx ends. The straightened picture
+// is enlarged towards 300 DPI (at most twice, and to at most twice the
+// input's pixels): resampling a noisy photo at its own scale softens its
+// letters (a thesis page photographed turned 5 degrees read at CER 0.062
+// straightened at its scale, 0.015 enlarged 1.5 times; TestPhotoOfThesisPage).
+func Page(ctx context.Context, img *image.Gray, dpi float64) (Result, error) {
+	none := Result{Image: img, ToOriginal: translate(float64(img.Rect.Min.X), float64(img.Rect.Min.Y)), DPI: dpi}
 	b := img.Bounds()
 	if b.Dx() < 32 || b.Dy() < 32 {
 		return none, nil
@@ -112,8 +123,16 @@ func Page(ctx context.Context, img *image.Gray) (Result, error) {
 	if ow*oh > 2*float64(b.Dx())*float64(b.Dy())+1e6 {
 		return none, nil // a degenerate outline: never warp into more than twice the pixels
 	}
-	W, H := int(math.Round(ow)), int(math.Round(oh))
-	turn := translate(w/2, h/2).Mul(rotate(angle)).Mul(translate(-float64(W)/2, -float64(H)/2))
+	// The enlargement: towards 300 DPI, where the page's own resolution
+	// is the outline's short side over an A4 page's 8.27 inches.
+	own := dpi
+	if res.Page {
+		own = min(w, h) / 8.27
+	}
+	up := min(max(targetDPI/own, 1), 2, math.Sqrt(2*float64(b.Dx())*float64(b.Dy())/(ow*oh)))
+	res.DPI = own * up
+	W, H := int(math.Round(ow*up)), int(math.Round(oh*up))
+	turn := translate(w/2, h/2).Mul(rotate(angle)).Mul(translate(-ow/2, -oh/2)).Mul(scale(1/up, 1/up))
 	res.ToOriginal = toSrc.Mul(turn)
 	res.Skew = angle * 180 / math.Pi
 	out := warp(ctx, img, res.ToOriginal, W, H)
