@@ -73,7 +73,7 @@ const (
 // is enlarged towards 300 DPI (at most twice, and to at most twice the
 // input's pixels): resampling a noisy photo at its own scale softens its
 // letters (a thesis page photographed turned 5 degrees read at CER 0.062
-// straightened at its scale, 0.015 enlarged 1.5 times; TestPhotoOfThesisPage).
+// straightened at its scale, 0.013 enlarged 1.5 times; TestPhotoOfThesisPage).
 func Page(ctx context.Context, img *image.Gray, dpi float64) (Result, error) {
 	none := Result{Image: img, ToOriginal: translate(float64(img.Rect.Min.X), float64(img.Rect.Min.Y)), DPI: dpi}
 	b := img.Bounds()
