@@ -58,9 +58,10 @@ func TestEveryNameDeclared(t *testing.T) {
 		}
 		seen[v.Name] = true
 	}
-	// VIKA_ABORTED, VIKA_MARK_* and VIKA_IMAGE_FLOATS are C constants of package pdf's MuPDF glue; a name
-	// ending in _ is a prefix in prose (VIKA_OCR_*).
-	notVars := map[string]bool{"VIKA_ABORTED": true, "VIKA_MARK_FIELD": true, "VIKA_MARK_NOTE": true, "VIKA_MARK_LINK": true, "VIKA_IMAGE_FLOATS": true}
+	// VIKA_ABORTED, VIKA_MARK_*, VIKA_IMAGE_FLOATS and VIKA_WRITE_* are C constants of package pdf's
+	// MuPDF glue; a name ending in _ is a prefix in prose (VIKA_OCR_*).
+	notVars := map[string]bool{"VIKA_ABORTED": true, "VIKA_MARK_FIELD": true, "VIKA_MARK_NOTE": true, "VIKA_MARK_LINK": true, "VIKA_IMAGE_FLOATS": true,
+		"VIKA_WRITE_PASSWORD": true, "VIKA_WRITE_NOPAGES": true, "VIKA_WRITE_PAGES": true, "VIKA_WRITE_BYTES": true}
 	name := regexp.MustCompile(`VIKA_[A-Z0-9_]*[A-Z0-9]\b`)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

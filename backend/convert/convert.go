@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"vika/backend/imagehead"
@@ -158,8 +159,15 @@ func unreadable(f Format, err error) error {
 	switch {
 	case errors.Is(err, pdf.ErrTooLarge), errors.Is(err, pdf.ErrEncrypted), errors.Is(err, context.Canceled):
 		return err
-	case errors.Is(err, pdf.ErrTimeout):
-		return message.Wrap(fmt.Errorf("%w: %v", ErrUnreadable, err), message.TooSlow, "format", f.ID)
 	}
-	return message.Wrap(fmt.Errorf("%w: %v", ErrUnreadable, err), message.Unreadable, "format", f.ID)
+	// MuPDF's reason, without the PDF sentinels' words ("damaged PDF: ")
+	// that do not fit a file that is not one.
+	why := err.Error()
+	for _, s := range []error{pdf.ErrCorrupt, pdf.ErrNoPages, pdf.ErrTimeout} {
+		why = strings.TrimPrefix(why, s.Error()+": ")
+	}
+	if errors.Is(err, pdf.ErrTimeout) {
+		return message.Wrap(fmt.Errorf("%w: %s", ErrUnreadable, why), message.TooSlow, "format", f.ID)
+	}
+	return message.Wrap(fmt.Errorf("%w: %s", ErrUnreadable, why), message.Unreadable, "format", f.ID)
 }

@@ -6,7 +6,9 @@ import (
 	"context"
 	"image"
 	"image/jpeg"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +19,10 @@ import (
 )
 
 var lim = pdf.Limits{MaxBytes: 200 << 20, MaxPages: 3000}
+
+// bomb is a Word file inflating to 1 GiB (converttest.ZipBomb), made once
+// for the tests of both routes.
+var bomb = sync.OnceValue(func() []byte { return converttest.ZipBomb(1 << 30) })
 
 // worker is a real PDF worker (this test binary re-executed).
 func worker(t *testing.T) *sandbox.Opener {
@@ -173,6 +179,15 @@ func TestMuPDFFormats(t *testing.T) {
 		}
 	}
 
+	fb2 := []byte(`<?xml version="1.0" encoding="UTF-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0"><body><section><title><p>Glaciology</p></title><p>Firn turns into glacier ice under pressure.</p></section></body></FictionBook>`)
+	res, err = c.ToPDF(ctx, "glaces.fb2", fb2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := strings.Join(pageTexts(t, res.PDF), "\n"); !strings.Contains(text, "Firn turns into glacier ice") {
+		t.Errorf("the FB2's PDF misses its paragraph:\n%s", text)
+	}
+
 	var cbz bytes.Buffer
 	zw := zip.NewWriter(&cbz)
 	for _, n := range []string{"01.png", "02.png"} {
@@ -200,13 +215,10 @@ func TestMuPDFHostile(t *testing.T) {
 	for name, data := range map[string][]byte{
 		// A PNG of 1024 x 1024 cut after its header (the header's own
 		// checks pass it: TestHostileImagesRefused refuses the larger).
-		"cut.png":  []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x04\x00\x00\x00\x04\x00\x08\x00"),
-		"bad.epub": converttest.EPUB("x", nil),
-		"bomb.docx": func() []byte {
-			b := converttest.ZipBomb(1 << 30)
-			t.Logf("ZIP bomb: %d bytes inflating to 1 GiB", len(b))
-			return b
-		}(),
+		"cut.png":   []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x04\x00\x00\x00\x04\x00\x08\x00"),
+		"bad.epub":  converttest.EPUB("x", nil),
+		"cut.tif":   append([]byte("II*\x00\x08\x00\x00\x00\xff\xff"), bytes.Repeat([]byte{0xff}, 64)...),
+		"bomb.docx": bomb(),
 	} {
 		start := time.Now()
 		res, err := c.ToPDF(ctx, name, data)
@@ -256,4 +268,22 @@ func FuzzDetect(f *testing.F) {
 			t.Fatalf("Detect(%q) = %+v", name, fm)
 		}
 	})
+}
+
+// TestFindOffice: a setting naming a file is used, "off" turns
+// LibreOffice off, a setting naming nothing finds none.
+func TestFindOffice(t *testing.T) {
+	fake := t.TempDir() + "/soffice"
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	none := func(string) string { return "" }
+	if got := FindOffice(fake, none); got != fake {
+		t.Errorf("FindOffice(%q) = %q", fake, got)
+	}
+	for _, setting := range []string{"off", "OFF", t.TempDir() + "/missing"} {
+		if got := FindOffice(setting, none); got != "" {
+			t.Errorf("FindOffice(%q) = %q, want none", setting, got)
+		}
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"vika/backend/config"
 	"vika/backend/message"
 	"vika/backend/pdf"
 	"vika/backend/sandbox"
@@ -34,6 +35,9 @@ type Office struct {
 	CPUTime     time.Duration
 
 	mu sync.Mutex // one LibreOffice at a time
+	// withNetwork runs LibreOffice without its network namespace: tests
+	// check that the profile alone keeps it off the network.
+	withNetwork bool
 }
 
 // Defaults of Office's limits: a 100-slide deck takes about 5 s here.
@@ -142,7 +146,7 @@ func (o *Office) ToPDF(ctx context.Context, data []byte, f Format, lim pdf.Limit
 		Timeout:     or(o.Timeout, DefaultOfficeTimeout),
 		MemoryBytes: or(o.MemoryBytes, DefaultOfficeMemory),
 		CPUTime:     or(o.CPUTime, DefaultOfficeCPU),
-		NoNetwork:   true,
+		NoNetwork:   !o.withNetwork,
 	}
 	printed, err := p.Run(ctx)
 	if ctx.Err() != nil {
@@ -164,7 +168,11 @@ func (o *Office) ToPDF(ctx context.Context, data []byte, f Format, lim pdf.Limit
 		return nil, err
 	}
 	defer file.Close()
-	b, err := io.ReadAll(io.LimitReader(file, max(lim.MaxBytes, 0)+1))
+	var r io.Reader = file
+	if lim.MaxBytes > 0 {
+		r = io.LimitReader(file, lim.MaxBytes+1) // the file may grow after its size was checked
+	}
+	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
@@ -197,13 +205,17 @@ func (o *Office) failed(f Format, cause error, printed string) error {
 }
 
 // officeEnv is LibreOffice's whole environment: a home of its own in the
-// run's directory, no display, no proxy, no key.
+// run's directory, no display, no proxy, no key; on Windows the system's
+// own folders, which its runtime looks up.
 func officeEnv(dir string) []string {
-	env := []string{"HOME=" + dir, "TMPDIR=" + dir, "LANG=C.UTF-8", "SAL_USE_VCLPLUGIN=svp", "PATH=/usr/bin:/bin"}
 	if runtime.GOOS == "windows" {
-		env = append(env, "TEMP="+dir, "TMP="+dir, "USERPROFILE="+dir)
+		env := []string{"TEMP=" + dir, "TMP=" + dir, "USERPROFILE=" + dir, "APPDATA=" + dir, "LOCALAPPDATA=" + dir}
+		for _, name := range []string{"SystemRoot", "windir", "SystemDrive", "PATH"} {
+			env = append(env, name+"="+config.Getenv(name))
+		}
+		return env
 	}
-	return env
+	return []string{"HOME=" + dir, "TMPDIR=" + dir, "LANG=C.UTF-8", "SAL_USE_VCLPLUGIN=svp", "PATH=/usr/bin:/bin"}
 }
 
 func fileURL(path string) string {

@@ -8,7 +8,7 @@
 #include "mupdf.h"
 
 // VIKA_FZ_VERSION must equal the FZ_VERSION of the MuPDF go-fitz links
-// (TestMuPDFVersion checks it): fz_new_context_imp refuses another.
+// (TestWritePDF fails otherwise): fz_new_context_imp refuses another.
 #define VIKA_FZ_VERSION "1.24.9"
 
 typedef struct fz_stream fz_stream;

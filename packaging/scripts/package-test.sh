@@ -198,6 +198,8 @@ check_file_types() {
   grep -qE '^Exec=vika %F$' "$chroot_dir/usr/share/applications/vika.desktop" || die "vika.desktop's Exec is not 'vika %F'"
   grep -qE '^application/x-vika-course=(.*;)?vika\.desktop(;|$)' "$chroot_dir/usr/share/applications/mimeinfo.cache" ||
     die "mimeinfo.cache does not map application/x-vika-course to vika.desktop"
+  grep -qE '^application/vnd\.openxmlformats-officedocument\.presentationml\.presentation=(.*;)?vika\.desktop(;|$)' \
+    "$chroot_dir/usr/share/applications/mimeinfo.cache" || die "mimeinfo.cache does not offer vika.desktop for pptx files"
   say "ok: .vika files are application/x-vika-course (glob and magic), opened by vika.desktop (MIME and desktop databases)"
 }
 

@@ -9,7 +9,9 @@ package converttest
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"fmt"
+	"hash/crc32"
 	"html"
 	"image/png"
 	"os"
@@ -103,6 +105,17 @@ End Sub
 	return flatText([][]string{paras}, script)
 }
 
+// LinkedImage is a flat OpenDocument text whose image is not in the file
+// but fetched from url when the document is laid out.
+func LinkedImage(url string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, odfHead, "application/vnd.oasis.opendocument.text")
+	b.WriteString(`<office:body><office:text><text:p>A sheet with a linked picture.<draw:frame draw:name="img" svg:width="4cm" svg:height="4cm" text:anchor-type="as-char">`)
+	fmt.Fprintf(&b, `<draw:image xlink:href="%s" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/>`, html.EscapeString(url))
+	b.WriteString("</draw:frame></text:p></office:text></office:body></office:document>\n")
+	return []byte(b.String())
+}
+
 // Save converts flat, a flat OpenDocument file (ext "fodp" or "fodt"), to
 // format ("pptx", "docx", "odp", "odt", ...) with LibreOffice and returns
 // the file; profile is the LibreOffice profile directory to use (a test's
@@ -180,9 +193,39 @@ func TextPNG(t testing.TB, dpi float64, lines ...string) []byte {
 	return buf.Bytes()
 }
 
-// ZipBomb is a Word file (.docx) whose document part inflates to size
-// bytes of text from a few megabytes: the bomb inside an Office file.
+// ZipBomb is a Word file (.docx) whose document part inflates to about
+// size bytes of text from about a megabyte: the bomb inside an Office
+// file. The deflate stream is made without compressing size bytes: one
+// 5 MiB run of text compressed alone (its back-references stay inside
+// it) is repeated, between the XML's head and tail, each compressed alone
+// too.
 func ZipBomb(size int) []byte {
+	deflate := func(b []byte, last bool) []byte {
+		var out bytes.Buffer
+		w, _ := flate.NewWriter(&out, flate.BestCompression)
+		w.Write(b)
+		if last {
+			w.Close()
+		} else {
+			w.Flush() // byte-aligned and not final: another stream may follow
+		}
+		return out.Bytes()
+	}
+	head := []byte(`<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>`)
+	tail := []byte(`</w:t></w:r></w:p></w:body></w:document>`)
+	unit := bytes.Repeat([]byte("bomb "), 1<<20)
+	n := max(1, size/len(unit))
+	var data bytes.Buffer
+	data.Write(deflate(head, false))
+	block := deflate(unit, false)
+	crc := crc32.Update(0, crc32.IEEETable, head)
+	for range n {
+		data.Write(block)
+		crc = crc32.Update(crc, crc32.IEEETable, unit)
+	}
+	data.Write(deflate(tail, true))
+	crc = crc32.Update(crc, crc32.IEEETable, tail)
+
 	var buf bytes.Buffer
 	z := zip.NewWriter(&buf)
 	put := func(name, body string) {
@@ -192,13 +235,9 @@ func ZipBomb(size int) []byte {
 	put("[Content_Types].xml", `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`)
 	put("word/_rels/document.xml.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>`)
 	put("_rels/.rels", `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`)
-	w, _ := z.Create("word/document.xml")
-	w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>`))
-	chunk := bytes.Repeat([]byte("bomb "), 1<<16)
-	for n := 0; n < size; n += len(chunk) {
-		w.Write(chunk)
-	}
-	w.Write([]byte(`</w:t></w:r></w:p></w:body></w:document>`))
+	w, _ := z.CreateRaw(&zip.FileHeader{Name: "word/document.xml", Method: zip.Deflate, CRC32: crc,
+		CompressedSize64: uint64(data.Len()), UncompressedSize64: uint64(len(head) + n*len(unit) + len(tail))})
+	w.Write(data.Bytes())
 	z.Close()
 	return buf.Bytes()
 }

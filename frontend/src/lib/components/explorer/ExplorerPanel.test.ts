@@ -60,6 +60,17 @@ describe('ExplorerPanel', () => {
     expect(onOpenPage).toHaveBeenCalledWith('a3f1c9', 2, '');
   });
 
+  it('names a slide deck’s pages slides, and its passages’ too, in both languages', async () => {
+    setup([sampleDocument({ label: 'cours3.pptx', format: 'pptx', unit: 'slide' })]);
+    const scanned = (await screen.findByText('Exercice scanné')).closest('button') as HTMLElement;
+    expect(within(scanned).getByText('slide 2')).toBeTruthy();
+    locale.set('fr');
+    expect(await within(scanned).findByText('diapo 2')).toBeTruthy();
+    locale.set('en');
+    await userEvent.click(await screen.findByRole('button', { name: '2 passages' }));
+    expect(await screen.findByText('slides 4–6')).toBeTruthy();
+  });
+
   it('says why a page failed, from its code, in the window’s language', async () => {
     api.pages.mockResolvedValue([
       samplePage({ page: 1, text: 'Readable.' }),
