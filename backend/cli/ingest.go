@@ -203,6 +203,11 @@ func printReport(out io.Writer, rep ingestReport, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	if rep.Warning != "" {
+		if _, err := fmt.Fprintf(out, "  warning: %s\n", rep.Warning); err != nil {
+			return err
+		}
+	}
 	for _, p := range rep.PageList {
 		if _, err := fmt.Fprintf(out, "  p.%d %s %s %d chars: %s\n", p.Page, p.Type, orUnknown(p.Lang), p.Chars, oneLine(p.Text, 100)); err != nil {
 			return err

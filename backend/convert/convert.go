@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"vika/backend/imagehead"
 	"vika/backend/message"
 	"vika/backend/pdf"
 )
@@ -80,8 +81,21 @@ type Result struct {
 // with what it looks like.
 func (c *Converter) ToPDF(ctx context.Context, name string, data []byte) (Result, error) {
 	f, ok := Detect(name, data)
+	if err := Refused(data); !ok && err != nil {
+		return Result{}, err
+	}
 	if !ok || f.Route == RouteAsIs {
 		return Result{Format: pdfFormat, PDF: data}, nil
+	}
+	if f.Image() {
+		// The header's size, before a decoder is asked for its memory
+		// (the worker's limits bound what the header does not tell).
+		switch _, err := imagehead.Check(data); {
+		case errors.Is(err, imagehead.ErrDamaged):
+			return Result{}, unreadable(f, err)
+		case err != nil && !errors.Is(err, imagehead.ErrUnknown):
+			return Result{}, err
+		}
 	}
 	start := time.Now()
 	res := Result{Format: f}
@@ -116,6 +130,17 @@ func (c *Converter) ToPDF(ctx context.Context, name string, data []byte) (Result
 // installOffice says how to get LibreOffice, for the command line's
 // English (the window's is the message code's).
 const installOffice = "install LibreOffice (on Debian: sudo apt install libreoffice-impress-nogui libreoffice-writer-nogui), or save the file as PDF"
+
+// Refused returns the error of a file Vika recognises but cannot read
+// at all (a HEIC or AVIF photo: imagehead.ErrHEIC, with its code), so
+// that it is not reported as "not a PDF"; nil for any other file.
+func Refused(data []byte) error {
+	if imagehead.Sniff(data) == "heic" {
+		_, err := imagehead.Read(data)
+		return err
+	}
+	return nil
+}
 
 // reflowable reports whether MuPDF's Office handler reads the format.
 func reflowable(f Format) bool {

@@ -31,8 +31,9 @@ import (
 // 2: form and note passages, links; 3: letter-spaced pages read again
 // (pdf/spacing.go), captions at a page's top kept (chunk/furniture.go);
 // 4: ruled tables whose rules lie further apart than ruleChainGap
-// (pdf/table.go).
-const PipelineVersion = "vika-ingest-4"
+// (pdf/table.go); 5: scanned pages straightened before OCR, their render
+// bounded, a poor reading warned of (ingest/photo.go).
+const PipelineVersion = "vika-ingest-5"
 
 // SetCache turns the processed-document cache on (c) or off (nil) for the
 // adds and model outputs that start from now, and returns the one it

@@ -49,6 +49,9 @@ type keptPDF struct {
 // conversion starts (not for a PDF, nor one the cache keeps).
 func (e *Engine) prepare(ctx context.Context, id, name string, data []byte, converting func()) ([]byte, ingest.Source, *message.Message, error) {
 	f, ok := convert.Detect(name, data)
+	if err := convert.Refused(data); !ok && err != nil {
+		return nil, ingest.Source{}, nil, err
+	}
 	if !ok || f.Route == convert.RouteAsIs {
 		return data, ingest.Source{}, nil, nil
 	}

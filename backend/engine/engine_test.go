@@ -14,6 +14,7 @@ import (
 	"vika/backend/assets/assetstest"
 	"vika/backend/convert"
 	"vika/backend/corpus"
+	"vika/backend/imagehead"
 	"vika/backend/retrieve"
 	"vika/backend/testpdf"
 )
@@ -120,6 +121,8 @@ func TestAddErrors(t *testing.T) {
 		{"text file", Config{}, []byte("just some notes\n"), ErrNotPDF, "not a PDF: the file does not start with %PDF- (it looks like a plain text file)"},
 		// An image is read (package convert): a damaged one says so.
 		{"png", Config{}, []byte("\x89PNG\r\n\x1a\n0000000000"), convert.ErrUnreadable, "cannot read this png file"},
+		{"heic", Config{}, []byte("\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"), imagehead.ErrHEIC, "HEIC"},
+		{"huge png", Config{}, []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x01\x86\xa0\x00\x01\x86\xa0\x08\x00\x00\x00\x00"), imagehead.ErrTooLarge, "100000 x 100000 pixels"},
 		{"truncated", Config{}, paperA[:len(paperA)/4], ErrCorrupt, "truncated"},
 		{"encrypted", Config{}, testpdf.Encrypted("pw", "secret"), ErrEncrypted, "password"},
 		{"zero pages", Config{}, testpdf.ZeroPages(), ErrNoPages, "no pages"},

@@ -218,6 +218,9 @@ func Run(ctx context.Context, name string, data []byte, opts Options, progress f
 	if warning == nil {
 		warning = budget.warning(pages)
 	}
+	if warning == nil {
+		warning = poorOCR(pages)
+	}
 	failed := failedPages(pages)
 	if len(failed) == n && budget.timeUp {
 		return Result{}, message.Wrap(fmt.Errorf("%w: it ran out of its time (%s) before any of its %d pages was read", ErrDocTime, budget.timeLimit(), n), message.DocTimeOut, "limit", budget.timeLimit())

@@ -87,6 +87,9 @@ type OCRTarget struct {
 	// Lang is the language to recognise the target in (an ISO 639-1
 	// code), when recognise knows it; empty: all of OCR's languages.
 	Lang string
+	// Width and Height are a scanned page's size in points (they bound
+	// its render: renderDPI).
+	Width, Height float64
 }
 
 // MinScanPPI is the lowest scan resolution a page is rendered at for
@@ -94,14 +97,6 @@ type OCRTarget struct {
 // French scan (204 ppi) read at its own resolution costs half the time
 // of 300 DPI, at 1.91% CER against 1.17% (TestLessOCR).
 const MinScanPPI = 200
-
-// renderDPI is the resolution target t is rendered at when OCR's is dpi.
-func renderDPI(t OCRTarget, dpi float64) float64 {
-	if t.Full && t.ScanPPI >= MinScanPPI && t.ScanPPI < dpi {
-		return math.Round(t.ScanPPI)
-	}
-	return dpi
-}
 
 // OCRText is what OCR made of one target: the cleaned text and the mean
 // word confidence.
@@ -118,7 +113,7 @@ type OCRText struct {
 func targetOf(p pdf.Page) OCRTarget {
 	switch {
 	case p.Class.Type == corpus.PageScanned:
-		return OCRTarget{Page: p.Number, Full: true, ScanPPI: p.Class.ScanPPI}
+		return OCRTarget{Page: p.Number, Full: true, ScanPPI: p.Class.ScanPPI, Width: p.Width, Height: p.Height}
 	case len(p.OCRRegions()) > 0:
 		return OCRTarget{Page: p.Number, Regions: p.OCRRegions()}
 	}
@@ -227,7 +222,12 @@ func (l *local) OCR(ctx context.Context, t OCRTarget) (OCRText, error) {
 		if err != nil {
 			return OCRText{}, err
 		}
-		res, err := l.rec.Recognize(ctx, img, hints)
+		var res ocr.Result
+		if t.Full {
+			res, boxes, err = readPage(ctx, l.rec, img, hints, dpi)
+		} else {
+			res, err = l.rec.Recognize(ctx, img, hints)
+		}
 		if err != nil {
 			return OCRText{}, err
 		}
@@ -236,29 +236,12 @@ func (l *local) OCR(ctx context.Context, t OCRTarget) (OCRText, error) {
 		}
 		confSum += res.Confidence * float64(res.Words)
 		words += res.Words
-		if t.Full {
-			boxes = pageWords(res.Boxes, img, dpi)
-		}
 	}
 	out := OCRText{Text: pdf.CleanText(strings.Join(texts, "\n\n")), Words: boxes}
 	if words > 0 {
 		out.Confidence = confSum / float64(words)
 	}
 	return out, nil
-}
-
-// pageWords converts the word boxes of a whole-page render at dpi (its
-// image's pixel (0, 0) is the page's top left) into page points.
-func pageWords(boxes []ocr.WordBox, img image.Image, dpi float64) []pdf.Word {
-	s := dpi / 72
-	o := img.Bounds().Min
-	out := make([]pdf.Word, 0, len(boxes))
-	for _, b := range boxes {
-		r := b.Box.Add(o)
-		out = append(out, pdf.Word{Text: b.Text, Line: b.Line, Para: b.Para,
-			Box: pdf.Rect{X0: float64(r.Min.X) / s, Y0: float64(r.Min.Y) / s, X1: float64(r.Max.X) / s, Y1: float64(r.Max.Y) / s}})
-	}
-	return out
 }
 
 // render draws region r (the whole page if r is empty) of page n at dpi.

@@ -49,6 +49,10 @@ const (
 	DocTimeOut   = "ingest.doc_time_out" // an error: limit; no page was read within the document's time
 	OCRCap       = "ingest.ocr_cap"
 	RegionBudget = "ingest.region_budget"
+	// OCRPoor: pages (the numbers of the pages read poorly, "3, 7, 12";
+	// "..." after the tenth), confidence (the lowest mean word
+	// confidence, percent).
+	OCRPoor = "ingest.ocr_poor"
 )
 
 // Answer codes: why an answer failed.
@@ -195,6 +199,10 @@ var english = map[string]func(Params) string{
 	},
 	OCRCap: func(p Params) string {
 		return "the document has more scanned pages than Vika OCRs in one document (" + str(p, "limit") + "): " + str(p, "pages") + " were not OCRed"
+	},
+	OCRPoor: func(p Params) string {
+		return "OCR read page(s) " + str(p, "pages") + " poorly (confidence as low as " + str(p, "confidence") +
+			"%): a blurred, dark or slanted photo? Answers from them may miss words"
 	},
 	RegionBudget: func(p Params) string {
 		return "the document holds more tables, figures or passages than Vika keeps of one document: " + str(p, "regions") + " regions, " + str(p, "crops") + " figure pictures and " + str(p, "passages") + " passages were left out"

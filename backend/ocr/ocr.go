@@ -257,3 +257,18 @@ func ConfigFromEnv(base Config, getenv func(string) string) (Config, error) {
 	}
 	return base, nil
 }
+
+// PoorConfidence is the mean word confidence below which a page's
+// reading is poor. Measured (straighten's TestPoorThreshold): pages read
+// well score 0.964 to 0.966 (a clean render, photos of it straightened)
+// and the real scans 0.74 to 0.88 (the 1985 scan's math-heavy pages 0.74
+// to 0.78, MEASUREMENTS.md); pages read badly 0.29 to 0.35 (a page upside
+// down, blurred photos of 500 and 700 pixels rendered four and three
+// times larger). Confidence cannot see a reading that missed most of a
+// page (a photo lying sideways, not straightened: 12 words at 0.97).
+const PoorConfidence = 0.6
+
+// Poor reports whether res is a poor reading: words recognised with a
+// mean confidence under PoorConfidence (no word at all is not poor: a
+// blank page).
+func Poor(res Result) bool { return res.Words > 0 && res.Confidence < PoorConfidence }

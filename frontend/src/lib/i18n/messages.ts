@@ -138,6 +138,13 @@ const en = {
   'course.damaged': 'This course file is damaged: it was not opened.',
   'course.too_large': 'This course file is larger than Vika accepts: it was not opened.',
   'course.too_slow': 'Checking this course file took too long (a slow disk or network drive, or a file made to stall Vika): it was not opened.',
+  'image.pixels':
+    'This image is too large to read: {width} × {height} pixels, at most {megapixels} million pixels and 32767 a side. Save it at a smaller size and add it again.',
+  'image.frames': 'This TIFF holds more than {limit} images: it was not read.',
+  'image.heic':
+    'HEIC and AVIF photos cannot be read: save the photo as JPEG (on an iPhone: Settings, Camera, Formats, Most Compatible) and add it again.',
+  'ingest.ocr_poor':
+    'OCR read page(s) {pages} poorly (confidence as low as {confidence} %): a blurred, dark or slanted photo? Answers from them may miss words.',
   'image.too_large':
     'This image is too large to read ({width} × {height} pixels; at most {limit} pixels, the long side at most {aspect} times the short one).',
   'convert.needs_office':
@@ -353,6 +360,13 @@ const fr: Record<Key, Message> = {
   'course.damaged': 'Ce fichier de cours est endommagé : il n’a pas été ouvert.',
   'course.too_large': 'Ce fichier de cours dépasse la taille acceptée par Vika : il n’a pas été ouvert.',
   'course.too_slow': 'La vérification de ce fichier de cours a pris trop de temps (disque ou lecteur réseau lent, ou fichier conçu pour bloquer Vika) : il n’a pas été ouvert.',
+  'image.pixels':
+    'Cette image est trop grande pour être lue : {width} × {height} pixels, au plus {megapixels} millions de pixels et 32767 par côté. Enregistrez-la en plus petit et ajoutez-la à nouveau.',
+  'image.frames': 'Ce TIFF contient plus de {limit} images : il n’a pas été lu.',
+  'image.heic':
+    'Les photos HEIC et AVIF ne peuvent pas être lues : enregistrez la photo en JPEG (sur iPhone : Réglages, Appareil photo, Formats, Le plus compatible) et ajoutez-la à nouveau.',
+  'ingest.ocr_poor':
+    'L’OCR a mal lu la ou les page(s) {pages} (confiance de {confidence} % au plus bas) : photo floue, sombre ou de biais ? Les réponses tirées de ces pages peuvent manquer des mots.',
   'image.too_large':
     'Cette image est trop grande pour être lue ({width} × {height} pixels ; au plus {limit} pixels, le grand côté au plus {aspect} fois le petit).',
   'convert.needs_office':
