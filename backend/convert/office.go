@@ -34,7 +34,8 @@ type Office struct {
 	MemoryBytes int64
 	CPUTime     time.Duration
 
-	mu sync.Mutex // one LibreOffice at a time
+	turn chan struct{} // one LibreOffice at a time (made by the first ToPDF)
+	once sync.Once
 	// withNetwork runs LibreOffice without its network namespace: tests
 	// check that the profile alone keeps it off the network.
 	withNetwork bool
@@ -117,8 +118,13 @@ const profile = `<?xml version="1.0" encoding="UTF-8"?>
 // against lim (its size, header and page count are the pipeline's to
 // check again).
 func (o *Office) ToPDF(ctx context.Context, data []byte, f Format, lim pdf.Limits) ([]byte, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
+	o.once.Do(func() { o.turn = make(chan struct{}, 1) })
+	select { // a cancelled add stops waiting for its turn
+	case o.turn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-o.turn }()
 	dir, err := os.MkdirTemp("", "vika-office-")
 	if err != nil {
 		return nil, err

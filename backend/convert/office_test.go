@@ -262,3 +262,18 @@ func officeProcesses(t *testing.T) []string {
 	}
 	return out
 }
+
+// TestOfficeWaitCancelled: an add waiting for LibreOffice's turn (another
+// file converting) stops waiting when it is cancelled.
+func TestOfficeWaitCancelled(t *testing.T) {
+	o := &Office{Path: "/nonexistent/soffice"}
+	o.once.Do(func() { o.turn = make(chan struct{}, 1) })
+	o.turn <- struct{}{} // another conversion holds the turn
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := o.ToPDF(ctx, []byte("x"), Format{ID: "odt"}, lim)
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+		t.Errorf("waiting for the turn: %v after %v", err, time.Since(start))
+	}
+}

@@ -26,7 +26,7 @@ func grayPNG(t *testing.T, w, h int) []byte {
 }
 
 // TestWritePDF: an image is written as a one-page PDF (its own MuPDF
-// context opens: VIKA_FZ_VERSION is the linked MuPDF's), scaled down to
+// context opens: write.h names the linked MuPDF's version), scaled down to
 // maxSide, and the limits hold: pages, bytes, the deadline, bad bytes.
 func TestWritePDF(t *testing.T) {
 	img := grayPNG(t, 2000, 1000) // 1500 x 750 pt at MuPDF's 96 DPI default

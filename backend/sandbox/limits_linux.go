@@ -132,7 +132,9 @@ func maxRSS(st *os.ProcessState) int64 {
 // isolate puts a program's launcher in a process group of its own,
 // killed whole when its context ends, and, with noNetwork, in new user
 // and network namespaces (no interface but a loopback that is down);
-// the kernel kills it if the app dies.
+// the kernel kills the launcher's process (the program, once executed)
+// if the app dies; the program's own children inherit its limits, not
+// that signal.
 func isolate(cmd *exec.Cmd, noNetwork bool) {
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if noNetwork && userNamespaces() {

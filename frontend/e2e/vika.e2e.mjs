@@ -82,17 +82,15 @@ function badFiles() {
     writeFileSync(file, bytes);
     return file;
   };
-  // A 1x1 PNG.
-  const png = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-    'base64',
-  );
+  // A web page saved under a .pdf name (an interrupted download). An image renamed .pdf is no
+  // longer refused: Vika reads photos of pages (backend/convert names a file's format from its bytes).
+  const html = '<!DOCTYPE html>\n<html><head><title>Access denied</title></head><body>Please log in.</body></html>\n';
   return [
     {
       file: write('lecture_notes.pdf', 'Lecture notes, week 3\nThese are plain text notes saved with a .pdf name.\n'),
       expect: [/not a PDF/, /plain text/],
     },
-    { file: write('figure_scan.pdf', png), expect: [/not a PDF/, /PNG image/] },
+    { file: write('article_download.pdf', html), expect: [/not a PDF/, /web page/] },
     { file: write('empty.pdf', Buffer.alloc(0)), expect: [/empty file/] },
     {
       file: write(doc.name.replace(/\.pdf$/, '_truncated.pdf'), doc.bytes.subarray(0, Math.floor(doc.bytes.length * 0.3))),
