@@ -58,7 +58,7 @@ shared-data: ## check ../shared/data holds the files the tests use (VIKA_NO_SHAR
 # minutes and skip under -short: they run without the race detector, after the -race pass.
 QUALITY_PKGS := ./backend/cli ./backend/eval ./backend/index ./backend/pdf ./backend/prompt ./backend/rag ./backend/retrieve
 
-test-go: ## go vet, go test -race -short on every package, the quality tests without -race, then 400 fuzzed inputs of the PDF intake, 100 of the ingest path and 5,000 of a course's notes (counted: a time-boxed run fails when its end finds a worker busy)
+test-go: ## go vet, go test -race -short on every package, the quality tests without -race, then 400 fuzzed inputs of the PDF intake, 200 of the write-back of highlights and notes, 100 of the ingest path and 5,000 of a course's notes (counted: a time-boxed run fails when its end finds a worker busy)
 	go vet -tags $(TAGS) ./...
 	go vet -tags "tune $(TAGS)" ./backend/... # the measurement sweeps (-tags tune): compiled, not run
 	@missing=$$(grep -rl 'testing.Short()' --include='*_test.go' backend | xargs -n1 dirname | sort -u | sed 's|^|./|' | grep -vxF $(foreach p,$(QUALITY_PKGS),-e $(p))); \
@@ -66,12 +66,14 @@ test-go: ## go vet, go test -race -short on every package, the quality tests wit
 	VIKA_REQUIRE_ASSETS=1 VIKA_REQUIRE_SHARED_DATA=$(REQUIRE_SHARED) go test -race -short -tags $(TAGS) -timeout 20m ./...
 	VIKA_REQUIRE_ASSETS=1 VIKA_REQUIRE_SHARED_DATA=$(REQUIRE_SHARED) go test -tags $(TAGS) -timeout 30m $(QUALITY_PKGS)
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime 400x ./backend/pdf/
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzAnnotate -fuzztime 200x ./backend/pdf/
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime 100x ./backend/ingest/
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzDecode -fuzztime 5000x ./backend/notes/
 
 FUZZTIME ?= 3m
-fuzz: ## longer fuzzing of the PDF intake, the ingest path and a course's notes (FUZZTIME each, default 3m)
+fuzz: ## longer fuzzing of the PDF intake, the write-back, the ingest path and a course's notes (FUZZTIME each, default 3m)
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzOpen -fuzztime $(FUZZTIME) -fuzzminimizetime 10s ./backend/pdf/
+	go test -tags $(TAGS) -run '^$$' -fuzz FuzzAnnotate -fuzztime $(FUZZTIME) -fuzzminimizetime 10s ./backend/pdf/
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzIngest -fuzztime $(FUZZTIME) -fuzzminimizetime 10s ./backend/ingest/
 	go test -tags $(TAGS) -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZTIME) -fuzzminimizetime 10s ./backend/notes/
 

@@ -5,6 +5,7 @@ import (
 	"vika/backend/docserve"
 	"vika/backend/engine"
 	"vika/backend/llm"
+	"vika/backend/mindmap"
 	"vika/backend/notes"
 	"vika/backend/prompt"
 	"vika/backend/rag"
@@ -45,10 +46,12 @@ type catalogue struct {
 	Fusions []retrieve.Fusion `json:"fusions"`
 	// Modes are the retrieval modes a search may ask for besides ""
 	// (the embedding model's profile), in the order the page offers them.
-	Modes     []retrieve.Mode `json:"modes"`
-	Kinds     kinds           `json:"kinds"`
-	Providers []provider      `json:"providers"`
-	Events    events          `json:"events"`
+	Modes []retrieve.Mode `json:"modes"`
+	Kinds kinds           `json:"kinds"`
+	// MindMap names the kinds of a mind map's nodes (package mindmap).
+	MindMap   mindmapKinds `json:"mindmap"`
+	Providers []provider   `json:"providers"`
+	Events    events       `json:"events"`
 	// FlushMS is how often streamed answer text is shown, in
 	// milliseconds: Go batches deltas at this interval, the page applies
 	// them at the same one.
@@ -89,6 +92,14 @@ type kinds struct {
 	Marks  []corpus.ChunkKind `json:"marks"`
 }
 
+type mindmapKinds struct {
+	Course   string `json:"course"`
+	Document string `json:"document"`
+	Section  string `json:"section"`
+	Pages    string `json:"pages"`
+	Term     string `json:"term"`
+}
+
 type provider struct {
 	ID    string `json:"id"`
 	Name  string `json:"name"`
@@ -126,6 +137,8 @@ func buildCatalogue() (catalogue, error) {
 		Fusions:               retrieve.Fusions,
 		Modes:                 []retrieve.Mode{retrieve.ModeDense, retrieve.ModeBM25, retrieve.ModeHybrid},
 		Kinds:                 kinds{Text: corpus.TextKinds, Layout: corpus.LayoutKinds, Marks: corpus.MarkKinds},
+		MindMap: mindmapKinds{Course: mindmap.KindCourse, Document: mindmap.KindDocument, Section: mindmap.KindSection,
+			Pages: mindmap.KindPages, Term: mindmap.KindTerm},
 		Events: events{
 			IngestProgress:       session.EventIngestProgress,
 			ModelProgress:        session.EventModelProgress,

@@ -39,7 +39,7 @@ func commands() []command {
 		{"bench", "measure ingestion against pdftotext and the tesseract CLI (ingest), or of a folder of PDFs dropped at once (drop)", runBench},
 		{"course", "save PDFs to a course file (.vika), open one, or check one (save | open | info)", runCourse},
 		{"cache", "show or clear the processed-document cache (info | clear)", runCache},
-		{"study", "ingest PDFs, then make a study guide or flashcards of one (guide | cards | plan)", runStudy},
+		{"study", "ingest PDFs, then make a study guide or flashcards of one, or the mind map (guide | cards | plan | map)", runStudy},
 		{"models", "list the optional models or download one (list | download NAME)", runModels},
 	}
 }

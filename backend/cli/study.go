@@ -29,8 +29,11 @@ type studyFlags struct {
 }
 
 func runStudy(ctx context.Context, args []string, out, errOut io.Writer) error {
+	if len(args) > 0 && args[0] == "map" {
+		return runMap(ctx, args[1:], out, errOut)
+	}
 	if len(args) == 0 || (args[0] != "guide" && args[0] != "cards" && args[0] != "plan") {
-		return fmt.Errorf("%w: give guide, cards or plan (vika study guide --pdf FILE)", errUsage)
+		return fmt.Errorf("%w: give guide, cards, plan or map (vika study guide --pdf FILE)", errUsage)
 	}
 	what := args[0]
 	fs := newFlagSet("study "+what, errOut)
@@ -142,6 +145,8 @@ func (f *studyFlags) check(what string) error {
 		return fmt.Errorf("%w: --provider and --model go together", errUsage)
 	case (f.format == "") != (f.out == ""):
 		return fmt.Errorf("%w: --export and --out go together", errUsage)
+	case f.section != "" && what == "map":
+		return fmt.Errorf("%w: a map is of whole documents", errUsage)
 	case f.format != "" && what == "plan":
 		return fmt.Errorf("%w: a plan is not exported", errUsage)
 	case what == "cards" && f.format != "" && f.format != export.FormatCSV && f.format != export.FormatTSV && f.format != export.FormatAPKG:

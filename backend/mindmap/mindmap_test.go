@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -106,6 +107,14 @@ func TestHeadingsAndRuns(t *testing.T) {
 		t.Errorf("headings: %s, want %s", got, want)
 	}
 	checkCites(t, m, notes)
+	// Numbered titles nest by their numbers.
+	m = Build([]Source{{Doc: notes, Headings: []Heading{
+		{"Abstract", 1}, {"1 Introduction", 1}, {"2 Method", 2}, {"2.1 Data", 2}, {"2.1.1 Cleaning", 3}, {"2.2 Model", 4},
+		{"3. Results", 5}, {"A.1 Proofs", 6}, {"1984 was a year", 6},
+	}}})
+	if got, want := shape(m.Root), "notes.pdf@1[Abstract@1 1 Introduction@1 2 Method@2[2.1 Data@2[2.1.1 Cleaning@3] 2.2 Model@4] 3. Results@5[A.1 Proofs@6] 1984 was a year@6]"; got != want {
+		t.Errorf("numbered headings:\n got %s\nwant %s", got, want)
+	}
 
 	scan := corpus.Document{ID: "s", File: "scan.pdf", Label: "scan.pdf", Pages: 25}
 	m = Build([]Source{{Doc: scan, Terms: []Term{{Term: "martingale", DocID: "s", Page: 12}}}})
@@ -149,7 +158,9 @@ func TestBounds(t *testing.T) {
 	for i := range 2000 {
 		terms = append(terms, Term{Term: fmt.Sprintf("term %d", i), DocID: "b", Page: 1 + i%3000})
 	}
+	start := time.Now()
 	m := Build([]Source{{Doc: big, Terms: terms}})
+	t.Logf("a 10,000-entry outline and 2,000 terms: %d nodes and %d terms kept in %v", m.Nodes, m.Terms, time.Since(start).Round(time.Microsecond))
 	if m.Nodes > MaxNodes || m.Terms > MaxTerms || !m.Truncated {
 		t.Errorf("nodes %d terms %d truncated %v", m.Nodes, m.Terms, m.Truncated)
 	}

@@ -1,6 +1,7 @@
 package mindmap
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -9,8 +10,10 @@ import (
 )
 
 // fromHeadings returns the section titles of a document without an
-// outline, flat, in reading order: each title once (its first page), at
-// most budget of them. nil when its passages have none.
+// outline, in reading order: each title once (its first page), nested by
+// their numbers ("3.2 Results" under "3 Method"; unnumbered titles at the
+// top), at most budget of them (the deepest dropped first). nil when its
+// passages have none.
 func fromHeadings(d corpus.Document, hs []Heading, budget int) ([]Node, bool) {
 	seen := map[string]bool{}
 	var es []entry
@@ -21,16 +24,42 @@ func fromHeadings(d corpus.Document, hs []Heading, budget int) ([]Node, bool) {
 			continue
 		}
 		seen[key] = true
-		es = append(es, entry{title, h.Page, 0})
+		es = append(es, entry{title, h.Page, min(numberDepth(title), MaxDepth)})
 	}
 	if len(es) == 0 {
 		return nil, false
 	}
-	cut := len(es) > budget
-	if cut {
-		es = es[:max(budget, 0)]
+	cut := false
+	depth := MaxDepth
+	for ; depth > 0 && shallower(es, depth) > budget; depth-- {
+	}
+	if n := shallower(es, depth); n < len(es) {
+		kept := make([]entry, 0, n)
+		for _, e := range es {
+			if e.depth <= depth {
+				kept = append(kept, e)
+			}
+		}
+		es, cut = kept, true
+	}
+	if len(es) > budget {
+		es, cut = es[:max(budget, 0)], true
 	}
 	return nest(es, d), cut
+}
+
+// numbered reads a section number opening a title: "3", "3.2", "3.2.1",
+// "A.1", "IV" are followed by a space or a dot and a space.
+var numbered = regexp.MustCompile(`^((?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*)\.?\s`)
+
+// numberDepth is a title's depth by its number: 0 for "3 Method" or an
+// unnumbered title, 1 for "3.2 Results", 2 for "3.2.1 ...".
+func numberDepth(title string) int {
+	m := numbered.FindStringSubmatch(title)
+	if m == nil {
+		return 0
+	}
+	return strings.Count(m[1], ".")
 }
 
 // runs cuts a document with neither outline nor section titles into runs

@@ -2,15 +2,13 @@ package pdf
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"math"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"vika/backend/message"
 	"vika/backend/testpdf"
@@ -144,154 +142,6 @@ func TestAnnotateReadBack(t *testing.T) {
 	checkPdfjs(t, out, anns)
 }
 
-// checkPdftotext reads the words under each highlight's boxes with
-// poppler's pdftotext -bbox, a second reader of the copy.
-func checkPdftotext(t *testing.T, data []byte, pages []int, boxes [][]Rect, want []string) {
-	t.Helper()
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed: the second reader's check is skipped")
-	}
-	path := filepath.Join(t.TempDir(), "copy.pdf")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for i, n := range pages {
-		html, err := exec.Command(bin, "-bbox", "-f", strconv.Itoa(n), "-l", strconv.Itoa(n), path, "-").Output()
-		if err != nil {
-			t.Fatalf("pdftotext: %v", err)
-		}
-		var words []string
-		for _, w := range popplerWords(string(html)) {
-			for _, b := range boxes[i] {
-				if centredIn(w.box, b) {
-					words = append(words, w.text)
-					break
-				}
-			}
-		}
-		if got := strings.Join(words, " "); got != want[i] {
-			t.Errorf("pdftotext under highlight %d: %q, want %q", i, got, want[i])
-		}
-	}
-}
-
-type popplerWord struct {
-	box  Rect
-	text string
-}
-
-// popplerWords parses pdftotext -bbox's <word xMin=.. yMin=.. xMax=..
-// yMax=..>text</word> lines (page space, top-left origin, as MuPDF's).
-func popplerWords(html string) []popplerWord {
-	var out []popplerWord
-	for _, line := range strings.Split(html, "\n") {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "<word ") {
-			continue
-		}
-		attr := func(name string) float64 {
-			i := strings.Index(line, name+`="`)
-			if i < 0 {
-				return math.NaN()
-			}
-			rest := line[i+len(name)+2:]
-			v, _ := strconv.ParseFloat(rest[:strings.IndexByte(rest, '"')], 64)
-			return v
-		}
-		text := line[strings.IndexByte(line, '>')+1 : strings.LastIndex(line, "</word>")]
-		text = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'").Replace(text)
-		out = append(out, popplerWord{Rect{attr("xMin"), attr("yMin"), attr("xMax"), attr("yMax")}, text})
-	}
-	return out
-}
-
-// pdfjsAnnot is what testdata/annotations.mjs prints of one annotation.
-type pdfjsAnnot struct {
-	Page     int         `json:"page"`
-	Subtype  string      `json:"subtype"`
-	Rect     [4]float64  `json:"rect"`  // PDF space, bottom-left origin
-	Quads    [][]float64 `json:"quads"` // each 8 numbers, PDF space
-	Color    []int       `json:"color"` // 0..255
-	Contents string      `json:"contents"`
-	Height   float64     `json:"height"` // the page's height, to flip y
-}
-
-// checkPdfjs reads the copy's annotations with pdf.js (the frontend's
-// pdfjs-dist, run by node), a third reader: subtypes, contents, colours
-// and quadrilaterals.
-func checkPdfjs(t *testing.T, data []byte, anns []Annotation) {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: pdf.js cannot read the copy")
-	}
-	mod, err := filepath.Abs("../../frontend/node_modules/pdfjs-dist/legacy/build/pdf.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(mod); err != nil {
-		t.Fatalf("pdfjs-dist is not installed (make deps, or npm ci in frontend/): %v", err)
-	}
-	cmd := exec.Command(node, "testdata/annotations.mjs", mod)
-	cmd.Stdin = bytes.NewReader(data)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	outb, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, stderr.String())
-	}
-	var got []pdfjsAnnot
-	if err := json.Unmarshal(outb, &got); err != nil {
-		t.Fatalf("%v: %s", err, outb)
-	}
-	t.Logf("pdf.js: %s", outb)
-	if len(got) != len(anns) {
-		t.Fatalf("pdf.js reads %d annotations, want %d: %s", len(got), len(anns), outb)
-	}
-	for i, want := range anns {
-		g := got[i]
-		subtype := map[string]string{AnnotHighlight: "Highlight", AnnotNote: "Text"}[want.Kind]
-		if g.Page != want.Page || g.Subtype != subtype || g.Contents != want.Text {
-			t.Errorf("pdf.js annotation %d: page %d %s %q, want page %d %s %q", i, g.Page, g.Subtype, g.Contents, want.Page, subtype, want.Text)
-		}
-		if len(g.Color) != 3 || math.Abs(float64(g.Color[0])-255*want.Color[0]) > 1.5 ||
-			math.Abs(float64(g.Color[1])-255*want.Color[1]) > 1.5 || math.Abs(float64(g.Color[2])-255*want.Color[2]) > 1.5 {
-			t.Errorf("pdf.js annotation %d colour %v, want %v", i, g.Color, want.Color)
-		}
-		if want.Kind != AnnotHighlight {
-			continue
-		}
-		if len(g.Quads) != len(want.Boxes) {
-			t.Errorf("pdf.js annotation %d: %d quads, want %d", i, len(g.Quads), len(want.Boxes))
-			continue
-		}
-		for k, q := range g.Quads {
-			xs, ys := []float64{q[0], q[2], q[4], q[6]}, []float64{q[1], q[3], q[5], q[7]}
-			box := Rect{slicesMin(xs), g.Height - slicesMax(ys), slicesMax(xs), g.Height - slicesMin(ys)}
-			if !nearBox(box, want.Boxes[k], 0.5) {
-				t.Errorf("pdf.js annotation %d quad %d = %v, want %v", i, k, box, want.Boxes[k])
-			}
-		}
-	}
-}
-
-func slicesMin(v []float64) float64 {
-	m := v[0]
-	for _, x := range v {
-		m = math.Min(m, x)
-	}
-	return m
-}
-
-func slicesMax(v []float64) float64 {
-	m := v[0]
-	for _, x := range v {
-		m = math.Max(m, x)
-	}
-	return m
-}
-
 // TestAnnotateRefuses: bad requests and bad files fail with their codes
 // and no copy.
 func TestAnnotateRefuses(t *testing.T) {
@@ -379,5 +229,69 @@ func TestAnnotateRepaired(t *testing.T) {
 	got, _ := readBack(t, out)
 	if len(got) != 1 || got[0].Text != "repaired" {
 		t.Fatalf("read back %+v", got)
+	}
+}
+
+// TestAnnotateSharedPDF writes a highlight over every line of the first
+// three pages of Vaswani's paper (which already holds 8 highlights of a
+// reader) and a note a page into a copy: MuPDF reads back the paper's own
+// annotations and every new one; pdftotext reads the words of page 1's
+// first highlighted lines under their quads. It logs the time and the
+// bytes the copy adds.
+func TestAnnotateSharedPDF(t *testing.T) {
+	data, err := os.ReadFile(testpdf.SharedPDF(t, "vaswani2017_attention_is_all_you_need.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[int]int{}
+	var anns []Annotation
+	for n := 1; n <= 3; n++ {
+		d, err := Open(data, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, err := d.Annotations(n)
+		d.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[n] = len(own)
+		for i, l := range linesOf(t, data, n) {
+			if l.BBox.Empty() {
+				continue
+			}
+			anns = append(anns, Annotation{Page: n, Kind: AnnotHighlight, Boxes: []Rect{l.BBox}, Color: [3]float64{1, 0.9, 0.2}, Text: "line " + strconv.Itoa(i+1)})
+		}
+		anns = append(anns, Annotation{Page: n, Kind: AnnotNote, Boxes: []Rect{{X0: 20, Y0: 20, X1: 40, Y1: 40}}, Color: [3]float64{0.3, 0.5, 1}, Text: "Note on page " + strconv.Itoa(n)})
+	}
+	start := time.Now()
+	out, err := Annotate(data, anns, Limits{})
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := readBack(t, out)
+	mine := 0
+	for _, g := range got {
+		if g.Text != "" && (strings.HasPrefix(g.Text, "line ") || strings.HasPrefix(g.Text, "Note on page ")) {
+			mine++
+		}
+	}
+	if mine != len(anns) || len(got) != len(anns)+before[1]+before[2]+before[3] {
+		t.Errorf("read back %d annotations, %d of them written here; want %d written and %d of the paper's own", len(got), mine, len(anns), before[1]+before[2]+before[3])
+	}
+	first := linesOf(t, data, 1)[:2]
+	checkPdftotext(t, out, []int{1}, [][]Rect{{first[0].BBox, first[1].BBox}}, []string{first[0].Text + " " + first[1].Text}, true)
+	t.Logf("%d annotations written into a %d-byte PDF in %v: the copy adds %d bytes (incremental: %v); the paper's own: %v",
+		len(anns), len(data), took.Round(time.Millisecond), len(out)-len(data), bytes.HasPrefix(out, data), before)
+}
+
+// TestAnnotateNothing: a copy asked with no annotation is the original,
+// byte for byte.
+func TestAnnotateNothing(t *testing.T) {
+	data := lecture()
+	out, err := Annotate(data, nil, Limits{})
+	if err != nil || !bytes.Equal(out, data) {
+		t.Fatalf("%d bytes (original %d), %v", len(out), len(data), err)
 	}
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // Annotate writes anns into a copy of the PDF data in a worker
-// (pdf.Annotate), within four page budgets: the bytes are parsed and
+// (pdf.Annotate), at most Config.Workers copies at once, each within four
+// page budgets: the bytes are parsed and
 // rewritten by MuPDF, so a crash or an overrun costs this copy, never the
 // session. lim bounds the file as an add does. The worker's reply is
 // checked here too: a PDF, no larger than the original plus what the
@@ -19,6 +20,12 @@ import (
 func (o *Opener) Annotate(ctx context.Context, data []byte, anns []pdf.Annotation, lim pdf.Limits) ([]byte, error) {
 	if err := pdf.CheckAnnotations(anns); err != nil {
 		return nil, err
+	}
+	select { // at most cfg.Workers copies at once, each in its worker
+	case o.copies <- struct{}{}:
+		defer func() { <-o.copies }()
+	case <-ctx.Done():
+		return nil, message.Wrap(ctx.Err(), message.Cancelled)
 	}
 	p := o.take()
 	if p == nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +72,76 @@ func TestAnnotateInWorker(t *testing.T) {
 		if out, err := o.Annotate(ctx, data, anns, pdf.Limits{}); err != nil || !bytes.HasPrefix(out, data) {
 			t.Errorf("after a %s: %v", f, err)
 		}
+	}
+}
+
+// TestAnnotateAtOnce: copies asked at once are written by at most
+// Config.Workers workers, each the copy asked for.
+func TestAnnotateAtOnce(t *testing.T) {
+	o := newOpener(t, Config{Workers: 2})
+	data := testpdf.Text("Entropy is the average information of a source's symbols.")
+	errs := make(chan error, 5)
+	for i := range 5 {
+		go func() {
+			text := string(rune('a' + i))
+			out, err := o.Annotate(context.Background(), data, []pdf.Annotation{{Page: 1, Kind: pdf.AnnotNote, Boxes: []pdf.Rect{{X0: 50, Y0: 50, X1: 70, Y1: 70}}, Text: text}}, pdf.Limits{})
+			if err == nil {
+				var d *pdf.Document
+				if d, err = pdf.Open(out, pdf.Limits{}); err == nil {
+					var got []pdf.Annotation
+					got, err = d.Annotations(1)
+					d.Close()
+					if err == nil && (len(got) != 1 || got[0].Text != text) {
+						err = errors.New("the copy holds " + fmt.Sprint(got))
+					}
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 5 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := len(o.copies); n != 0 {
+		t.Errorf("%d copies still hold a place", n)
+	}
+}
+
+// TestAnnotateHostile writes a highlight and a note into each hostile
+// file of testpdf in a worker: each copy is written, or fails with an
+// annotate.* code, within its budget; a written copy opens with both.
+func TestAnnotateHostile(t *testing.T) {
+	o := newOpener(t, Config{PageTimeout: 2 * time.Second})
+	anns := []pdf.Annotation{
+		{Page: 1, Kind: pdf.AnnotHighlight, Boxes: []pdf.Rect{{X0: 10, Y0: 10, X1: 90, Y1: 24}}, Color: [3]float64{1, 1, 0}, Text: "hostile"},
+		{Page: 1, Kind: pdf.AnnotNote, Boxes: []pdf.Rect{{X0: 20, Y0: 20, X1: 40, Y1: 40}}, Text: "note"},
+	}
+	for name, data := range testpdf.HostileSet() {
+		start := time.Now()
+		out, err := o.Annotate(context.Background(), data, anns, pdf.Limits{})
+		took := time.Since(start)
+		if took > 15*time.Second {
+			t.Errorf("%s: took %v", name, took)
+		}
+		if err != nil {
+			if code := message.Of(err).Code; !strings.HasPrefix(code, "annotate.") {
+				t.Errorf("%s: %v (code %s)", name, err, code)
+			}
+			t.Logf("%s: refused in %v: %v", name, took.Round(time.Millisecond), err)
+			continue
+		}
+		d, err := pdf.Open(out, pdf.Limits{})
+		if err != nil {
+			t.Errorf("%s: the copy does not open: %v", name, err)
+			continue
+		}
+		got, err := d.Annotations(1)
+		d.Close()
+		if err != nil || len(got) < 2 {
+			t.Errorf("%s: the copy holds %+v (%v)", name, got, err)
+		}
+		t.Logf("%s: written in %v, %d bytes added", name, took.Round(time.Millisecond), len(out)-len(data))
 	}
 }

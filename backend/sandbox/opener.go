@@ -89,6 +89,9 @@ type Opener struct {
 	mu     sync.Mutex
 	spare  []*proc // idle workers, kept for the next document
 	closed bool
+	// copies bounds the annotated copies written at once (Annotate) to
+	// cfg.Workers workers.
+	copies chan struct{}
 }
 
 var _ ingest.Opener = (*Opener)(nil)
@@ -97,7 +100,7 @@ var _ ingest.Opener = (*Opener)(nil)
 func New(cfg Config) *Opener {
 	cfg = cfg.withDefaults()
 	cfg.peak = &peakRSS{}
-	return &Opener{cfg: cfg}
+	return &Opener{cfg: cfg, copies: make(chan struct{}, cfg.Workers)}
 }
 
 // PeakWorkerRSS is the largest peak resident set, in bytes, of the

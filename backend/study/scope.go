@@ -75,6 +75,11 @@ func (m material) pages() int {
 	return n
 }
 
+// ScopeDocuments returns the documents of sc (see scopeDocs).
+func (s *Studier) ScopeDocuments(ctx context.Context, sc Scope) ([]corpus.Document, error) {
+	return s.scopeDocs(ctx, sc)
+}
+
 // scopeDocs returns the documents sc names, in the library's order: every
 // document with All, else DocID and Docs (duplicates aside).
 func (s *Studier) scopeDocs(ctx context.Context, sc Scope) ([]corpus.Document, error) {

@@ -21,3 +21,4 @@ export { BackendUnavailableError, BridgeError } from './call.ts';
 export * from './study.ts';
 export * from './review.ts';
 export * from './notes.ts';
+export * from './mindmap.ts';

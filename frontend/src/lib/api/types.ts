@@ -5,7 +5,23 @@
 // read. Only the event payloads, which Wails does not generate, are written
 // here by hand.
 
-import type { cite, corpus, engine, llm, main, metrics, models, notes, rag, retrieve, review, secrets, session, study } from '../../../wailsjs/go/models';
+import type {
+  cite,
+  corpus,
+  engine,
+  llm,
+  main,
+  metrics,
+  mindmap,
+  models,
+  notes,
+  rag,
+  retrieve,
+  review,
+  secrets,
+  session,
+  study,
+} from '../../../wailsjs/go/models';
 import type { BridgeMessage } from '../i18n/messages.ts';
 import catalogue from './catalogue.json';
 
@@ -104,6 +120,10 @@ export type AnswerEvent =
 
 /** What to study: a document, optionally one outline section (study.Scope). */
 export type StudyScope = Fields<study.Scope>;
+/** A mind map of documents (mindmap.Map): a tree whose nodes cite a document and a page. */
+export type MindMap = Wire<mindmap.Map>;
+/** One node of a mind map (mindmap.Node). */
+export type MindMapNode = Wire<mindmap.Node>;
 /** A study request's options (study.Options). */
 export type StudyOptions = Fields<study.Options>;
 /** What a guide will cost, announced before it starts (study.Plan). */

@@ -9,6 +9,7 @@ import * as common from './common.ts';
 import * as dashboard from './dashboard.ts';
 import * as explorer from './explorer.ts';
 import * as library from './library.ts';
+import * as mindmap from './mindmap.ts';
 import * as notes from './notes.ts';
 import { fill, type Lang, type Message, type Params } from './lookup.ts';
 import * as settings from './settings.ts';
@@ -31,6 +32,7 @@ const en = {
   ...suggest.en,
   ...study.en,
   ...review.en,
+  ...mindmap.en,
   ...notes.en,
 };
 
@@ -48,6 +50,7 @@ const fr: Dictionary = {
   ...suggest.fr,
   ...study.fr,
   ...review.fr,
+  ...mindmap.fr,
   ...notes.fr,
 };
 

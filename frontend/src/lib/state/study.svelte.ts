@@ -19,10 +19,11 @@ import { handleError } from '../errors.ts';
 import type { BridgeMessage } from '../i18n/index.ts';
 import { isCancelled } from '../i18n/messages.ts';
 import { Export } from './export.svelte.ts';
+import { MindMaps } from './mindmap.svelte.ts';
 import { t, tm } from './locale.svelte.ts';
 import type { PassageSelection } from './selection.ts';
 
-export type StudyTab = 'guide' | 'cards' | 'quiz' | 'review' | 'progress';
+export type StudyTab = 'guide' | 'cards' | 'quiz' | 'map' | 'review' | 'progress';
 /** What is studied: one document (docID), the documents picked, or every document. */
 export type StudyWidth = 'one' | 'several' | 'all';
 export type JobKind = 'guide' | 'cards';
@@ -67,6 +68,8 @@ export class Study {
   tab = $state<StudyTab>('guide');
   error = $state<string | null>(null);
   readonly #exports = new Export();
+  /** The mind map of the scope's documents (the Map tab). */
+  readonly maps = new MindMaps();
   /** The format being exported; null when none is. */
   get exporting(): string | null {
     return this.#exports.running;

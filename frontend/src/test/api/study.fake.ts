@@ -14,6 +14,7 @@ import type {
   StudyEvent,
   StudyGuide,
   StudyPlan,
+  MindMap,
 } from '../../lib/api/types.ts';
 
 type Api = typeof real;
@@ -34,6 +35,8 @@ export const suggestQuestions = vi.fn<Api['suggestQuestions']>(async () => {
 });
 export const exportStudyGuide = vi.fn<Api['exportStudyGuide']>(async () => '');
 export const exportCards = vi.fn<Api['exportCards']>(async () => '');
+export const mindMap = vi.fn<Api['mindMap']>(async () => sampleMindMap());
+export const exportMindMap = vi.fn<Api['exportMindMap']>(async () => '');
 export const onStudy = vi.fn<Api['onStudy']>((id, fn) => {
   const set = studyHandlers.get(id) ?? new Set();
   set.add(fn);
@@ -57,6 +60,21 @@ export function resetStudyFake(): void {
 }
 
 const LABEL = '[lecture_sat.pdf p.3]';
+
+/** A document's mind map as Go sends it: two sections, a key term, a label carrying markup. */
+export function sampleMindMap(): MindMap {
+  const node = (label: string, kind: string, page: number, children: MindMap['root'][] = [], to = 0) =>
+    ({ label, kind, doc_id: 'a3f1c9', file: 'lecture_sat.pdf', page, to, children }) as MindMap['root'];
+  return {
+    root: node('lecture_sat.pdf', 'document', 1, [
+      node('1 Unit propagation', 'section', 2, [node('unit clause', 'term', 3)], 4),
+      node('2 <b>DPLL</b> & backtracking', 'section', 5, [], 9),
+    ], 9),
+    nodes: 3,
+    terms: 1,
+    truncated: false,
+  };
+}
 
 export function samplePlan(overrides: Partial<StudyPlan> = {}): StudyPlan {
   return {
