@@ -282,39 +282,24 @@ func (l *Lexical) SearchScoped(ctx context.Context, q string, k int, scope corpu
 
 // DeleteDoc removes every chunk of the document docID.
 func (l *Lexical) DeleteDoc(ctx context.Context, docID string) error {
-	release, err := l.acquire()
-	if err != nil {
-		return err
-	}
-	defer release()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	l.wmu.Lock()
-	defer l.wmu.Unlock()
-	drop := map[*shard][]string{}
-	l.mu.Lock()
-	for id := range l.byDoc[docID] {
-		s := l.shards[l.chunks[id].shard]
-		drop[s] = append(drop[s], id)
-	}
-	l.mu.Unlock()
-	for s, ids := range drop {
-		if err := s.apply(nil, ids); err != nil {
-			return fmt.Errorf("delete chunks of %s: %w", docID, err)
+	return l.remove(ctx, func() []string {
+		ids := make([]string, 0, len(l.byDoc[docID]))
+		for id := range l.byDoc[docID] {
+			ids = append(ids, id)
 		}
-		l.mu.Lock()
-		for _, id := range ids {
-			l.forget(id)
-		}
-		l.mu.Unlock()
-	}
-	return nil
+		return ids
+	})
 }
 
 // Delete removes the chunks ids (those indexed; an unknown id is no
 // error).
 func (l *Lexical) Delete(ctx context.Context, ids []string) error {
+	return l.remove(ctx, func() []string { return ids })
+}
+
+// remove deletes the chunks pick names (called with mu held, after the
+// writers' lock is taken), shard by shard.
+func (l *Lexical) remove(ctx context.Context, pick func() []string) error {
 	release, err := l.acquire()
 	if err != nil {
 		return err
@@ -327,7 +312,7 @@ func (l *Lexical) Delete(ctx context.Context, ids []string) error {
 	defer l.wmu.Unlock()
 	drop := map[*shard][]string{}
 	l.mu.Lock()
-	for _, id := range ids {
+	for _, id := range pick() {
 		if e, ok := l.chunks[id]; ok {
 			s := l.shards[e.shard]
 			drop[s] = append(drop[s], id)

@@ -13,15 +13,14 @@ import (
 	"fmt"
 	"hash/crc32"
 	"html"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"vika/backend/pdf"
 	"vika/backend/testpdf"
+	"vika/backend/testpdf/scanned"
 )
 
 // Soffice returns LibreOffice's soffice, or skips the test saying how to
@@ -177,20 +176,7 @@ func EPUB(title string, chapters [][]string) []byte {
 // page gives: a PDF of the lines rendered by MuPDF at dpi.
 func TextPNG(t testing.TB, dpi float64, lines ...string) []byte {
 	t.Helper()
-	d, err := pdf.Open(testpdf.Text(strings.Join(lines, "\n")), pdf.Limits{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	img, err := d.Render(1, dpi)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return scanned.Render(t, testpdf.Text(strings.Join(lines, "\n")), dpi)
 }
 
 // ZipBomb is a Word file (.docx) whose document part inflates to about
